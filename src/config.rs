@@ -1,0 +1,253 @@
+//! `skill-lsp.toml` (or `.skill-lsp.toml`): lookup by walking up, and its model (SPEC section 2).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::diagnostic::Severity;
+use crate::rules::{Rule, RuleSettings};
+use crate::targets::Target;
+use crate::text::{ColumnUnit, LineIndex};
+
+pub const FILE_NAMES: [&str; 2] = ["skill-lsp.toml", ".skill-lsp.toml"];
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    targets: Option<Vec<String>>,
+    roots: Option<Vec<PathBuf>>,
+    #[serde(default)]
+    rules: BTreeMap<String, String>,
+    #[serde(default)]
+    agent: AgentConfig,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AgentConfig {
+    pub model: Option<String>,
+    pub max_turns: Option<u32>,
+}
+
+/// The settings in force for a path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// The file these settings came from; `None` for the defaults.
+    pub path: Option<PathBuf>,
+    /// Targets fixed by the config; `None` selects by folder (SPEC section 4).
+    pub targets: Option<Vec<Target>>,
+    /// Extra skills roots, relative to the config file's folder.
+    pub roots: Vec<PathBuf>,
+    pub rules: RuleSettings,
+    pub agent: AgentConfig,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    Invalid {
+        path: PathBuf,
+        line: u32,
+        column: u32,
+        message: String,
+    },
+}
+
+/// The nearest config file at or above `start` (a file's folder, or the folder itself).
+#[must_use]
+pub fn find(start: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(start).ok()?;
+    let mut dir = if absolute.is_dir() {
+        Some(absolute.as_path())
+    } else {
+        absolute.parent()
+    };
+    while let Some(current) = dir {
+        for name in FILE_NAMES {
+            let candidate = current.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+        dir = current.parent();
+    }
+    None
+}
+
+impl Config {
+    /// Loads the config file at `path`.
+    ///
+    /// # Errors
+    /// A file that cannot be read, is not TOML, or names an unknown target, rule or severity;
+    /// the error gives the file, line and column.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses config text; `path` names it in errors and anchors relative `roots`.
+    ///
+    /// # Errors
+    /// See [`Config::load`].
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
+        let index = LineIndex::new(text);
+        let invalid = |offset: usize, message: String| {
+            let position = index.line_col(text, offset, ColumnUnit::Char);
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line: position.line + 1,
+                column: position.col + 1,
+                message,
+            }
+        };
+        let raw: RawConfig = toml::from_str(text).map_err(|error| {
+            let offset = error.span().map_or(0, |span| span.start);
+            invalid(offset, error.message().trim().to_owned())
+        })?;
+        let locate = |needle: &str| text.find(needle).unwrap_or(0);
+        let targets = raw
+            .targets
+            .map(|ids| {
+                ids.iter()
+                    .map(|id| {
+                        Target::parse(id).ok_or_else(|| {
+                            invalid(
+                                locate(&format!("\"{id}\"")),
+                                format!(
+                                    "unknown target '{id}'; expected one of: {}",
+                                    crate::targets::ALL_TARGETS.map(Target::id).join(", ")
+                                ),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        let mut rules = RuleSettings::default();
+        for (id, level) in &raw.rules {
+            let rule = Rule::parse(id).ok_or_else(|| {
+                invalid(
+                    locate(id),
+                    format!("unknown rule '{id}'; `skill-lsp rules` lists them"),
+                )
+            })?;
+            let severity = match level.as_str() {
+                "off" => None,
+                other => Some(Severity::parse(other).ok_or_else(|| {
+                    invalid(locate(&format!("\"{level}\"")), format!("unknown severity '{other}' for {id}; expected off, hint, info, warning or error"))
+                })?),
+            };
+            rules.overrides.insert(rule, severity);
+        }
+        let base = path.parent().unwrap_or(Path::new("."));
+        let roots = raw
+            .roots
+            .unwrap_or_default()
+            .into_iter()
+            .map(|root| {
+                if root.is_absolute() {
+                    root
+                } else {
+                    base.join(root)
+                }
+            })
+            .collect();
+        Ok(Config {
+            path: Some(path.to_path_buf()),
+            targets,
+            roots,
+            rules,
+            agent: raw.agent,
+        })
+    }
+
+    /// The config for `start`: the nearest file above it, or the defaults.
+    ///
+    /// # Errors
+    /// See [`Config::load`].
+    pub fn discover(start: &Path) -> Result<Self, ConfigError> {
+        match find(start) {
+            Some(path) => Self::load(&path),
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// The targets for a skill at `path`: the config's, or the folder owner's.
+    #[must_use]
+    pub fn targets_for(&self, path: &Path) -> Vec<Target> {
+        self.targets
+            .clone()
+            .unwrap_or_else(|| crate::targets::default_targets_for(path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_spec_example() {
+        let text = "targets = [\"agentskills\", \"claude-code\"]\nroots = [\"skills\", \"vendor/skills\"]\n[rules]\ndescription-trigger = \"off\"\nunknown-field = \"error\"\n[agent]\nmodel = \"claude-sonnet-4-5\"\nmax-turns = 30\n";
+        let config = Config::parse(text, Path::new("/w/skill-lsp.toml")).unwrap();
+        assert_eq!(
+            config.targets,
+            Some(vec![Target::AgentSkills, Target::ClaudeCode])
+        );
+        assert_eq!(
+            config.roots,
+            vec![
+                PathBuf::from("/w/skills"),
+                PathBuf::from("/w/vendor/skills")
+            ]
+        );
+        assert!(config.rules.is_off(Rule::DescriptionTrigger));
+        assert_eq!(
+            config.rules.overrides[&Rule::UnknownField],
+            Some(Severity::Error)
+        );
+        assert_eq!(config.agent.max_turns, Some(30));
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let error = Config::parse(
+            "targets = [\"agentskills\", \"cursor\"]\n",
+            Path::new("c.toml"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "c.toml:1:27: unknown target 'cursor'; expected one of: agentskills, claude-upload, claude-code, codex, copilot, opencode, gemini"
+        );
+        let error =
+            Config::parse("\n[rules]\nno-such-rule = \"off\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("c.toml:3:1: unknown rule 'no-such-rule'"),
+            "{error}"
+        );
+        let error = Config::parse("colour = 1\n", Path::new("c.toml")).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("c.toml:1:1: unknown field `colour`"),
+            "{error}"
+        );
+        let error = Config::parse("[rules]\nbom = \"loud\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(
+            error.to_string().contains("unknown severity 'loud'"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! SKILL.md text → `SkillDocument`: frontmatter block, YAML tree with spans, Markdown body.
+//!
+//! Parsing never fails and never panics: broken input is data that the rules report on.
+
+pub mod body;
+pub mod frontmatter;
+pub mod yaml;
+
+use crate::text::TextRange;
+
+pub use body::{Body, Heading, Reference, ReferenceKind};
+pub use frontmatter::{Block, Delimiter, Split};
+pub use yaml::{Entry, Node, NodeKind, ScalarType, Style, YamlDocument, YamlError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEndings {
+    Lf,
+    Crlf,
+    Mixed,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkillDocument {
+    pub split: Split,
+    /// Parsed only when the block is closed.
+    pub yaml: Option<YamlDocument>,
+    pub body: Body,
+    pub line_endings: LineEndings,
+}
+
+impl SkillDocument {
+    #[must_use]
+    pub fn parse(text: &str) -> Self {
+        let split = frontmatter::split(text);
+        let yaml = split
+            .block
+            .as_ref()
+            .filter(|block| block.close.is_some())
+            .map(|block| yaml::parse(text, block.yaml));
+        let body = body::parse(text, split.body);
+        Self {
+            split,
+            yaml,
+            body,
+            line_endings: line_endings(text),
+        }
+    }
+
+    #[must_use]
+    pub fn block(&self) -> Option<&Block> {
+        self.split.block.as_ref()
+    }
+
+    /// The frontmatter's top-level mapping, when it parsed as one.
+    #[must_use]
+    pub fn mapping(&self) -> Option<&Node> {
+        self.yaml
+            .as_ref()?
+            .root
+            .as_ref()
+            .filter(|root| matches!(root.kind, NodeKind::Mapping(_)))
+    }
+
+    /// The first top-level entry named `key`.
+    #[must_use]
+    pub fn field(&self, key: &str) -> Option<&Entry> {
+        self.mapping()?.get(key)
+    }
+
+    /// The newline the file uses, for text that fixes insert.
+    #[must_use]
+    pub fn newline(&self) -> &'static str {
+        match self.line_endings {
+            LineEndings::Crlf => "\r\n",
+            LineEndings::Lf | LineEndings::Mixed => "\n",
+        }
+    }
+
+    /// Where the YAML text of a closed block starts and ends.
+    #[must_use]
+    pub fn yaml_range(&self) -> Option<TextRange> {
+        self.block().filter(|b| b.close.is_some()).map(|b| b.yaml)
+    }
+}
+
+fn line_endings(text: &str) -> LineEndings {
+    let newlines = text.bytes().filter(|&byte| byte == b'\n').count();
+    let crlf = text.matches("\r\n").count();
+    if crlf == 0 {
+        LineEndings::Lf
+    } else if crlf == newlines {
+        LineEndings::Crlf
+    } else {
+        LineEndings::Mixed
+    }
+}

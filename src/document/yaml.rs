@@ -1,0 +1,563 @@
+//! The frontmatter as a YAML tree with exact byte spans, built from `saphyr-parser`'s events.
+//!
+//! saphyr reports positions in characters; this module turns them into byte offsets of the whole
+//! file so that every node range can be used directly for diagnostics and edits.
+
+use saphyr_parser::{Event, Parser, ScalarStyle};
+
+use crate::text::TextRange;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+impl Style {
+    #[must_use]
+    pub fn is_block(self) -> bool {
+        matches!(self, Style::Literal | Style::Folded)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    Scalar { value: String, style: Style },
+    Sequence(Vec<Node>),
+    Mapping(Vec<Entry>),
+    Alias,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub kind: NodeKind,
+    /// From the first character of the node (a quote, a block indicator, `[`, `{` or `-`) to its last.
+    pub range: TextRange,
+    /// A `[..]` or `{..}` collection.
+    pub flow: bool,
+    /// Carries an explicit tag such as `!!str`.
+    pub tagged: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: Node,
+    pub value: Node,
+}
+
+/// The YAML type a scalar resolves to under the YAML 1.2 core schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarType {
+    Null,
+    Bool,
+    Int,
+    Float,
+    Str,
+}
+
+impl ScalarType {
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScalarType::Null => "null",
+            ScalarType::Bool => "a boolean",
+            ScalarType::Int => "an integer",
+            ScalarType::Float => "a number",
+            ScalarType::Str => "a string",
+        }
+    }
+}
+
+impl Node {
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Scalar { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn style(&self) -> Option<Style> {
+        match &self.kind {
+            NodeKind::Scalar { style, .. } => Some(*style),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn as_mapping(&self) -> Option<&[Entry]> {
+        match &self.kind {
+            NodeKind::Mapping(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The scalar's type under the YAML 1.2 core schema; `None` for collections and aliases.
+    #[must_use]
+    pub fn scalar_type(&self) -> Option<ScalarType> {
+        match &self.kind {
+            NodeKind::Scalar { value, style } => Some(if *style == Style::Plain && !self.tagged {
+                core_type(value)
+            } else {
+                ScalarType::Str
+            }),
+            _ => None,
+        }
+    }
+
+    /// True for a string under YAML 1.2: quoted, block, tagged, or plain text that is not null,
+    /// a boolean or a number.
+    #[must_use]
+    pub fn is_string(&self) -> bool {
+        self.scalar_type() == Some(ScalarType::Str)
+    }
+
+    /// What the node is, in words for messages.
+    #[must_use]
+    pub fn describe(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Scalar { .. } => self.scalar_type().map_or("a scalar", ScalarType::describe),
+            NodeKind::Sequence(_) => "a list",
+            NodeKind::Mapping(_) => "a mapping",
+            NodeKind::Alias => "an alias",
+        }
+    }
+
+    /// Looks a key up in a mapping node (the first entry with that key).
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.as_mapping()?
+            .iter()
+            .find(|entry| entry.key.as_str() == Some(key))
+    }
+}
+
+/// Resolves a plain scalar by the YAML 1.2 core schema.
+#[must_use]
+pub fn core_type(value: &str) -> ScalarType {
+    match value {
+        "" | "~" | "null" | "Null" | "NULL" => return ScalarType::Null,
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return ScalarType::Bool,
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return ScalarType::Float,
+        _ => {}
+    }
+    let unsigned = value.strip_prefix(['-', '+']).unwrap_or(value);
+    if !unsigned.is_empty() && unsigned.bytes().all(|byte| byte.is_ascii_digit()) {
+        return ScalarType::Int;
+    }
+    if let Some(octal) = value.strip_prefix("0o") {
+        if !octal.is_empty() && octal.bytes().all(|byte| (b'0'..=b'7').contains(&byte)) {
+            return ScalarType::Int;
+        }
+    }
+    if let Some(hex) = value.strip_prefix("0x") {
+        if !hex.is_empty() && hex.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            return ScalarType::Int;
+        }
+    }
+    if is_core_float(unsigned) {
+        return ScalarType::Float;
+    }
+    ScalarType::Str
+}
+
+fn is_core_float(text: &str) -> bool {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty())
+        }
+        None => !mantissa.is_empty() && digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|exponent| {
+        let exponent = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+        !exponent.is_empty() && digits(exponent)
+    });
+    mantissa_ok && exponent_ok
+}
+
+/// What a YAML 1.1 loader (PyYAML and friends) reads a plain scalar as, when that differs from a
+/// YAML 1.2 string: `yes`/`no`/`on`/`off`/`y`/`n`, dates, sexagesimal and underscored numbers.
+#[must_use]
+pub fn yaml11_only_type(value: &str) -> Option<&'static str> {
+    match value {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "on" | "On" | "ON"
+        | "off" | "Off" | "OFF" => return Some("a boolean"),
+        _ => {}
+    }
+    let bytes = value.as_bytes();
+    let is_date = bytes.len() >= 8
+        && bytes[..4].iter().all(u8::is_ascii_digit)
+        && bytes[4] == b'-'
+        && value[5..]
+            .split(['-', 'T', 't', ' ', ':', '.', 'Z', '+'])
+            .all(|part| part.bytes().all(|byte| byte.is_ascii_digit()));
+    if is_date {
+        return Some("a date");
+    }
+    let unsigned = value.strip_prefix(['-', '+']).unwrap_or(value);
+    let number_like = |text: &str| {
+        !text.is_empty()
+            && text.bytes().any(|byte| byte.is_ascii_digit())
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_digit() || matches!(byte, b'_' | b'.' | b':'))
+    };
+    if (unsigned.contains('_') || unsigned.contains(':')) && number_like(unsigned) {
+        return Some("a number");
+    }
+    if let Some(binary) = unsigned.strip_prefix("0b") {
+        if !binary.is_empty()
+            && binary
+                .bytes()
+                .all(|byte| matches!(byte, b'0' | b'1' | b'_'))
+        {
+            return Some("a number");
+        }
+    }
+    None
+}
+
+/// A parse failure at a byte offset of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    pub offset: usize,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct YamlDocument {
+    /// The first document's root; `None` for an empty stream or after an error.
+    pub root: Option<Node>,
+    pub error: Option<YamlError>,
+    /// More than one document in the frontmatter (an inner `---` or `...`).
+    pub extra_documents: bool,
+}
+
+enum Frame {
+    Sequence {
+        start: usize,
+        items: Vec<Node>,
+        flow: bool,
+        tagged: bool,
+    },
+    Mapping {
+        start: usize,
+        entries: Vec<Entry>,
+        key: Option<Node>,
+        flow: bool,
+        tagged: bool,
+    },
+}
+
+/// Maps saphyr's character indices to byte offsets of the file.
+struct Offsets<'a> {
+    text: &'a str,
+    base: usize,
+    /// Byte offset of each char index; empty when the text is ASCII and the two agree.
+    table: Vec<usize>,
+}
+
+impl<'a> Offsets<'a> {
+    fn new(text: &'a str, base: usize) -> Self {
+        let table = if text.is_ascii() {
+            Vec::new()
+        } else {
+            text.char_indices()
+                .map(|(byte, _)| byte)
+                .chain([text.len()])
+                .collect()
+        };
+        Self { text, base, table }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        let local = if self.table.is_empty() {
+            char_index.min(self.text.len())
+        } else {
+            self.table
+                .get(char_index)
+                .copied()
+                .unwrap_or(self.text.len())
+        };
+        self.base + local
+    }
+
+    /// Moves `end` back over trailing blanks and line breaks (block scalars end at the next line).
+    fn trim_end(&self, start: usize, end: usize) -> usize {
+        let local = &self.text[start - self.base..end - self.base];
+        start + local.trim_end_matches([' ', '\t', '\r', '\n']).len()
+    }
+}
+
+/// Parses `text[yaml]` (the frontmatter of the whole `text`). Never fails: errors are data.
+#[must_use]
+pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
+    let source = &text[yaml.as_range()];
+    let offsets = Offsets::new(source, yaml.start);
+    let mut parser = Parser::new_from_str(source);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut document = YamlDocument::default();
+    let mut documents = 0;
+    // End of the last complete node, to find block scalar indicators that saphyr's spans skip.
+    let mut last_end = yaml.start;
+
+    while let Some(next) = parser.next_event() {
+        let (event, span) = match next {
+            Ok(pair) => pair,
+            Err(error) => {
+                document.root = None;
+                document.error = Some(YamlError {
+                    offset: offsets.byte(error.marker().index()),
+                    message: error.info().to_owned(),
+                });
+                return document;
+            }
+        };
+        let start = offsets.byte(span.start.index());
+        let end = offsets.byte(span.end.index());
+        let node = match event {
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    document.extra_documents = true;
+                    break;
+                }
+                continue;
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => continue,
+            Event::SequenceStart(_, tag) => {
+                let flow = text[start..].starts_with('[');
+                stack.push(Frame::Sequence {
+                    start,
+                    items: Vec::new(),
+                    flow,
+                    tagged: tag.is_some(),
+                });
+                last_end = start;
+                continue;
+            }
+            Event::MappingStart(_, tag) => {
+                let flow = text[start..].starts_with('{');
+                stack.push(Frame::Mapping {
+                    start,
+                    entries: Vec::new(),
+                    key: None,
+                    flow,
+                    tagged: tag.is_some(),
+                });
+                last_end = start;
+                continue;
+            }
+            Event::SequenceEnd => match stack.pop() {
+                Some(Frame::Sequence {
+                    start,
+                    items,
+                    flow,
+                    tagged,
+                }) => {
+                    let end = if flow {
+                        end
+                    } else {
+                        items.last().map_or(start, |item| item.range.end)
+                    };
+                    Node {
+                        kind: NodeKind::Sequence(items),
+                        range: TextRange::new(start, end.max(start)),
+                        flow,
+                        tagged,
+                    }
+                }
+                _ => break,
+            },
+            Event::MappingEnd => match stack.pop() {
+                Some(Frame::Mapping {
+                    start,
+                    entries,
+                    flow,
+                    tagged,
+                    ..
+                }) => {
+                    let end = if flow {
+                        end
+                    } else {
+                        entries.last().map_or(start, |entry| entry.value.range.end)
+                    };
+                    Node {
+                        kind: NodeKind::Mapping(entries),
+                        range: TextRange::new(start, end.max(start)),
+                        flow,
+                        tagged,
+                    }
+                }
+                _ => break,
+            },
+            Event::Alias(_) => Node {
+                kind: NodeKind::Alias,
+                range: TextRange::new(start, end),
+                flow: false,
+                tagged: false,
+            },
+            Event::Scalar(value, scalar_style, _, tag) => {
+                let style = match scalar_style {
+                    ScalarStyle::Plain => Style::Plain,
+                    ScalarStyle::SingleQuoted => Style::SingleQuoted,
+                    ScalarStyle::DoubleQuoted => Style::DoubleQuoted,
+                    ScalarStyle::Literal => Style::Literal,
+                    ScalarStyle::Folded => Style::Folded,
+                };
+                let range = if style.is_block() {
+                    // saphyr's span starts at the content; the node starts at its `|` or `>`.
+                    let header = &text[last_end..start.max(last_end)];
+                    let indicator = header.rfind(['|', '>']).map_or(start, |at| last_end + at);
+                    TextRange::new(indicator, offsets.trim_end(indicator, end.max(indicator)))
+                } else if style == Style::Plain && value.is_empty() {
+                    TextRange::empty(last_end)
+                } else {
+                    TextRange::new(start, end)
+                };
+                Node {
+                    kind: NodeKind::Scalar {
+                        value: value.into_owned(),
+                        style,
+                    },
+                    range,
+                    flow: false,
+                    tagged: tag.is_some(),
+                }
+            }
+        };
+        last_end = node.range.end;
+        match stack.last_mut() {
+            None => {
+                if document.root.is_none() {
+                    document.root = Some(node);
+                }
+            }
+            Some(Frame::Sequence { items, .. }) => items.push(node),
+            Some(Frame::Mapping { entries, key, .. }) => match key.take() {
+                None => {
+                    // An empty value's range sits right after its key's colon.
+                    last_end = text[node.range.end..]
+                        .find(':')
+                        .map_or(node.range.end, |colon| node.range.end + colon + 1);
+                    *key = Some(node);
+                }
+                Some(key_node) => entries.push(Entry {
+                    key: key_node,
+                    value: node,
+                }),
+            },
+        }
+    }
+    document
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_all(text: &str) -> YamlDocument {
+        parse(text, TextRange::new(0, text.len()))
+    }
+
+    fn slice<'t>(text: &'t str, node: &Node) -> &'t str {
+        &text[node.range.as_range()]
+    }
+
+    #[test]
+    fn spans_cover_keys_and_values_in_bytes() {
+        let text = "name: pdf\ndescription: \"中文 x\"\nk: 'q'\n";
+        let root = parse_all(text).root.unwrap();
+        let entries = root.as_mapping().unwrap();
+        assert_eq!(slice(text, &entries[0].key), "name");
+        assert_eq!(slice(text, &entries[0].value), "pdf");
+        assert_eq!(slice(text, &entries[1].value), "\"中文 x\"");
+        assert_eq!(entries[1].value.as_str(), Some("中文 x"));
+        assert_eq!(slice(text, &entries[2].value), "'q'");
+    }
+
+    #[test]
+    fn block_scalars_start_at_their_indicator() {
+        let text = "description: |\n  one\n  ---\nnext: >-\n  a\n  b\n";
+        let root = parse_all(text).root.unwrap();
+        let description = &root.get("description").unwrap().value;
+        assert_eq!(slice(text, description), "|\n  one\n  ---");
+        assert_eq!(description.as_str(), Some("one\n---\n"));
+        let next = &root.get("next").unwrap().value;
+        assert_eq!(slice(text, next), ">-\n  a\n  b");
+        assert_eq!(next.as_str(), Some("a b"));
+    }
+
+    #[test]
+    fn collections_know_flow_and_block() {
+        let text = "a: [x, y]\nb:\n  - x\n  - y\nc: {k: v}\nd:\n  k: v\n";
+        let root = parse_all(text).root.unwrap();
+        let value = |key| &root.get(key).unwrap().value;
+        assert!(value("a").flow && value("c").flow);
+        assert!(!value("b").flow && !value("d").flow);
+        assert_eq!(slice(text, value("a")), "[x, y]");
+        assert_eq!(slice(text, value("b")), "- x\n  - y");
+        assert_eq!(slice(text, value("d")), "k: v");
+    }
+
+    #[test]
+    fn empty_value_sits_after_the_colon() {
+        let text = "name:\ndescription: x\n";
+        let root = parse_all(text).root.unwrap();
+        let name = &root.get("name").unwrap().value;
+        assert_eq!(name.scalar_type(), Some(ScalarType::Null));
+        assert_eq!(name.range, TextRange::empty(5));
+    }
+
+    #[test]
+    fn errors_carry_a_byte_offset() {
+        let text = "é: x\ndescription: Use when: the user\n";
+        let document = parse_all(text);
+        assert!(document.root.is_none());
+        let error = document.error.unwrap();
+        assert_eq!(error.offset, text.find(": the").unwrap());
+        assert!(error.message.contains("mapping values"));
+    }
+
+    #[test]
+    fn scalar_types() {
+        for (value, expected) in [
+            ("3000", ScalarType::Int),
+            ("1.0", ScalarType::Float),
+            ("-2e5", ScalarType::Float),
+            ("0x1F", ScalarType::Int),
+            ("true", ScalarType::Bool),
+            ("~", ScalarType::Null),
+            ("yes", ScalarType::Str),
+            ("1.0.3", ScalarType::Str),
+            ("pdf", ScalarType::Str),
+            (".", ScalarType::Str),
+        ] {
+            assert_eq!(core_type(value), expected, "{value}");
+        }
+        assert_eq!(yaml11_only_type("no"), Some("a boolean"));
+        assert_eq!(yaml11_only_type("2024-01-31"), Some("a date"));
+        assert_eq!(yaml11_only_type("1_000"), Some("a number"));
+        assert_eq!(yaml11_only_type("1:20"), Some("a number"));
+        assert_eq!(yaml11_only_type("none"), None);
+        assert_eq!(yaml11_only_type("pdf-2024"), None);
+    }
+
+    #[test]
+    fn lists_and_empty_streams() {
+        let document = parse_all("- a\n- b\n");
+        assert!(matches!(document.root.unwrap().kind, NodeKind::Sequence(_)));
+        assert_eq!(parse_all("").root, None);
+        assert_eq!(parse_all("# only a comment\n").root, None);
+    }
+}

@@ -1,0 +1,13 @@
+//! skill-lsp: lint, author and run Agent Skills (SKILL.md).
+//!
+//! The core (`text`, `diagnostic`, `document`, `targets`, `rules`, `workspace`, `config`) is
+//! synchronous and free of LSP, async and HTTP types; `cli` is a thin front end over it.
+
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod document;
+pub mod rules;
+pub mod targets;
+pub mod text;
+pub mod workspace;

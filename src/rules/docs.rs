@@ -1,0 +1,250 @@
+//! What each rule checks, why it matters, an example and its fix: the text of `skill-lsp rules`.
+
+use super::Rule;
+
+#[derive(Clone, Copy, Debug)]
+pub struct RuleDoc {
+    pub summary: &'static str,
+    pub why: &'static str,
+    pub example: &'static str,
+    pub fix: &'static str,
+}
+
+const fn doc_of(
+    summary: &'static str,
+    why: &'static str,
+    example: &'static str,
+    fix: &'static str,
+) -> RuleDoc {
+    RuleDoc {
+        summary,
+        why,
+        example,
+        fix,
+    }
+}
+
+#[allow(
+    clippy::too_many_lines,
+    reason = "one entry per rule reads best as one table"
+)]
+pub(super) fn doc(rule: Rule) -> RuleDoc {
+    match rule {
+        Rule::InvalidUtf8 => doc_of(
+            "The file is not valid UTF-8.",
+            "Every client reads SKILL.md as UTF-8 text; a file in another encoding fails to load or loads as garbage.",
+            "A SKILL.md saved as Latin-1 with `é` stored as the byte 0xE9.",
+            "Re-save the file as UTF-8.",
+        ),
+        Rule::Bom => doc_of(
+            "A UTF-8 byte-order mark comes before the opening `---`.",
+            "Loaders that test for `---` at the very start (skills-ref, Codex, Gemini CLI, Claude Code before v2.1.239) see no frontmatter and skip the skill.",
+            "Windows Notepad's \"UTF-8 with BOM\" writes the bytes EF BB BF before `---`.",
+            "Remove the byte-order mark (safe).",
+        ),
+        Rule::MissingFrontmatter => doc_of(
+            "The file has no frontmatter block.",
+            "Without `name` and `description` most clients skip the skill; Claude Code falls back to the folder name and the first paragraph.",
+            "A SKILL.md that starts with `# My skill`.",
+            "Insert a skeleton with `name` from the folder and a `description` to complete.",
+        ),
+        Rule::FrontmatterNotFirst => doc_of(
+            "Text (a blank line, a comment, a heading) comes before the frontmatter.",
+            "Clients only look for `---` on line 1; anything above it hides the whole block.",
+            "An SPDX comment `<!-- SPDX-License-Identifier: MIT -->` above `---`.",
+            "Move the frontmatter block to line 1 and the preceding text below it (safe).",
+        ),
+        Rule::MalformedDelimiter => doc_of(
+            "A delimiter line is dashes but not exactly `---`.",
+            "Parsers match the exact line `---`; `----`, `--- ` or `--- x` leave the frontmatter unopened or unclosed.",
+            "`-----` as the first line.",
+            "Replace the line with `---` (safe when the line holds only dashes and blanks).",
+        ),
+        Rule::UnterminatedFrontmatter => doc_of(
+            "The frontmatter has no closing `---` line.",
+            "Without the closing line, loaders read the whole file as frontmatter (and fail) or ignore it.",
+            "`---`, `name: pdf`, `description: …` and then the body with no `---` between.",
+            "Add a `---` line after the last field.",
+        ),
+        Rule::YamlSyntax => doc_of(
+            "The frontmatter is not valid YAML.",
+            "Codex, skills-ref, Copilot and most loaders skip a skill whose YAML fails to parse; Claude Code keeps only the body.",
+            "`description: [unclosed` or a tab used for indentation.",
+            "Correct the YAML at the reported position.",
+        ),
+        Rule::UnquotedColon => doc_of(
+            "A plain (unquoted) value contains `: `.",
+            "YAML reads `key: a: b` as a nested mapping and fails; this is the most common reason skills silently disappear.",
+            "`description: Use when: the user asks for a PDF`",
+            "Wrap the value in quotes, escaping as needed (safe, verified to parse back to the same text), or turn it into a `>-` block.",
+        ),
+        Rule::NotAMapping => doc_of(
+            "The frontmatter is a list, a scalar, or empty.",
+            "Clients look up `name` and `description` in a mapping; anything else gives them nothing.",
+            "`- name: pdf` (a list item) instead of `name: pdf`.",
+            "Write the fields as `key: value` lines.",
+        ),
+        Rule::DuplicateKey => doc_of(
+            "A key appears twice.",
+            "YAML forbids it; some loaders keep the first value, some the last, strict ones reject the file.",
+            "Two `description:` lines.",
+            "Remove the earlier one (offered, not applied automatically).",
+        ),
+        Rule::FlowStyle => doc_of(
+            "A `[a, b]` or `{k: v}` flow collection.",
+            "skills-ref parses with strictyaml, which rejects flow style.",
+            "`allowed-tools: [Read, Grep]`",
+            "Rewrite the collection in block style (safe).",
+        ),
+        Rule::MissingName => doc_of(
+            "A target requires `name` and it is absent.",
+            "The spec, Copilot, OpenCode and Gemini CLI need `name`; Claude Code and Codex fall back to the folder name.",
+            "A frontmatter with only `description`.",
+            "Insert `name:` with the folder name (safe when the folder name is a valid name).",
+        ),
+        Rule::MissingDescription => doc_of(
+            "A target requires `description` and it is absent.",
+            "The description is all an agent sees before loading a skill; most clients skip a skill without one.",
+            "A frontmatter with only `name`.",
+            "Insert a `description` (guessed from the body; review it).",
+        ),
+        Rule::FieldType => doc_of(
+            "A field has the wrong YAML type for a target.",
+            "Strict loaders reject a list or number where they expect a string; others misread it.",
+            "`argument-hint: [file]` is a list; `name: 3000` is a number; `metadata: x` is not a mapping.",
+            "Quote the value where quoting keeps the text (safe).",
+        ),
+        Rule::FieldValue => doc_of(
+            "An enumerated field has a value outside its set.",
+            "Claude Code and Copilot ignore or misread unknown values of `context`, `effort`, `shell` and the boolean fields.",
+            "`context: forked` (only `fork` exists); `user-invocable: \"false\"` (a string).",
+            "Pick an allowed value; `yes`/`no`-style booleans become `true`/`false` (safe).",
+        ),
+        Rule::NameLength => doc_of(
+            "`name` is longer than 64 characters.",
+            "The spec, Codex, Copilot and OpenCode reject longer names.",
+            "A 70-character name.",
+            "Shorten the name (and the folder).",
+        ),
+        Rule::NameFormat => doc_of(
+            "`name` has characters other than lowercase a-z, 0-9 and single hyphens inside.",
+            "Copilot silently fails to load such skills and uploads reject them.",
+            "`name: PDF Tools`",
+            "Use the normalised name shown in the message (safe when it equals the folder name).",
+        ),
+        Rule::NameMismatch => doc_of(
+            "`name` differs from the parent folder's name.",
+            "The spec, Copilot and OpenCode require the two to match and skip the skill otherwise.",
+            "`skills/pdf/SKILL.md` with `name: pdf-tools`.",
+            "Set `name` to the folder name (safe), or rename the folder.",
+        ),
+        Rule::ReservedWord => doc_of(
+            "`name` contains `claude` or `anthropic`.",
+            "claude.ai and API uploads reject such names.",
+            "`name: claude-helper`",
+            "Choose a name without the reserved words.",
+        ),
+        Rule::DescriptionEmpty => doc_of(
+            "`description` is empty or only whitespace.",
+            "An empty description leaves the agent no reason to load the skill; most clients skip it.",
+            "`description: \"\"`",
+            "Write what the skill does and when to use it.",
+        ),
+        Rule::DescriptionLength => doc_of(
+            "`description` is longer than 1024 characters.",
+            "Codex, skills-ref and uploads reject longer descriptions.",
+            "A description that pastes the whole usage guide.",
+            "Keep the trigger summary in the description; move the rest into the body.",
+        ),
+        Rule::DescriptionTrigger => doc_of(
+            "The description says what the skill does but not when to use it.",
+            "Agents pick skills by matching the task to the description; without a trigger they rarely load it.",
+            "`description: Fills PDF forms.`",
+            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\"",
+        ),
+        Rule::DescriptionAngleBrackets => doc_of(
+            "The description contains `<` or `>`.",
+            "claude.ai and API uploads reject descriptions with XML tags (and any angle bracket).",
+            "`description: Edit <form> elements.`",
+            "Write the tag without brackets, e.g. `form` or `{form}`.",
+        ),
+        Rule::CompatibilityLength => doc_of(
+            "`compatibility` is empty or longer than 500 characters.",
+            "The spec limits it to 1-500 characters and skills-ref rejects other lengths.",
+            "`compatibility: \"\"`",
+            "Leave the field out or shorten it.",
+        ),
+        Rule::MetadataValue => doc_of(
+            "A `metadata` value is a mapping or a list, not a string.",
+            "The spec says string values; skills-ref stringifies nested values and strict loaders reject them.",
+            "`metadata:` / `  tags:` / `    - pdf`",
+            "Flatten to string values such as `tags: \"pdf forms\"`.",
+        ),
+        Rule::Yaml11Type => doc_of(
+            "An unquoted value that YAML 1.1 loaders read as a non-string.",
+            "PyYAML and other YAML 1.1 loaders turn `no`, `on`, `1.0` or `2024-01-01` into booleans, numbers or dates.",
+            "`license: no` or `metadata:` / `  version: 1.10` (becomes `1.1`).",
+            "Quote the value (safe).",
+        ),
+        Rule::AllowedToolsShape => doc_of(
+            "`allowed-tools` is a list or comma-separated where the spec wants a space-separated string.",
+            "Clients split the field differently; a list or commas can turn into one bogus tool name.",
+            "`allowed-tools: Read, Grep`",
+            "Rewrite as `allowed-tools: Read Grep` (safe when no tool pattern holds a space).",
+        ),
+        Rule::UnknownField => doc_of(
+            "A top-level key that a selected target does not know.",
+            "skills-ref and uploads reject unknown keys; other clients ignore them silently, so typos go unnoticed.",
+            "`descripton:` or `disableModelInvocation: true` or `version: 1.0`.",
+            "Rename to the suggested field, or move the key under `metadata:`.",
+        ),
+        Rule::BodyEmpty => doc_of(
+            "Nothing but whitespace after the closing `---`.",
+            "The body is the instructions the agent loads; an empty one teaches nothing.",
+            "A SKILL.md that ends right after its frontmatter.",
+            "Write the instructions.",
+        ),
+        Rule::BodyTooLong => doc_of(
+            "The body is over 500 lines or about 5,000 tokens.",
+            "The whole body enters the agent's context when the skill loads; progressive disclosure keeps it small.",
+            "A 900-line SKILL.md with every API detail inline.",
+            "Move detail into files under references/ and link them.",
+        ),
+        Rule::BrokenLink => doc_of(
+            "A relative link or `scripts/`/`references/`/`assets/` path names a file that does not exist.",
+            "The agent follows these paths; a missing file wastes a turn or derails the task.",
+            "`Run scripts/fill.py` when the folder has no scripts/fill.py.",
+            "Create the file or correct the path.",
+        ),
+        Rule::LinkEscapesSkill => doc_of(
+            "A relative link leaves the skill folder (`../`).",
+            "Installers copy only the skill folder; files outside it are missing wherever the skill is installed.",
+            "`[shared](../common/notes.md)`",
+            "Copy the file into the skill folder and link it there.",
+        ),
+        Rule::SkillMdCase => doc_of(
+            "The file is named `skill.md` or `Skill.md`, not `SKILL.md`.",
+            "Case-sensitive file systems (Linux, CI) do not find it.",
+            "`skills/pdf/skill.md`",
+            "Rename the file to SKILL.md (safe; done in two steps for case-insensitive file systems).",
+        ),
+        Rule::DuplicateName => doc_of(
+            "Two skills visible to one client have the same name.",
+            "Clients keep one and silently shadow the other; which one wins differs by client.",
+            "`skills/pdf/SKILL.md` and `.claude/skills/pdf/SKILL.md` both named `pdf`.",
+            "Rename one of them.",
+        ),
+        Rule::SymlinkEscape => doc_of(
+            "A SKILL.md or its folder is a symlink that resolves outside its skills root.",
+            "The loader refuses skills outside their root, so the skill is not registered.",
+            "`skills/pdf -> /home/me/other/pdf`",
+            "Copy the skill into the root instead of linking it.",
+        ),
+        Rule::CatalogBudget => doc_of(
+            "A client would truncate or drop this skill's description in its listing.",
+            "Claude Code caps description plus `when_to_use` at 1,536 characters and the listing at about 1% of the context window; Codex at about 2% (8,000 characters when unknown).",
+            "Forty skills with 900-character descriptions in a Codex project.",
+            "Shorten descriptions to the trigger essentials.",
+        ),
+    }
+}

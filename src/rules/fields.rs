@@ -1,0 +1,1179 @@
+//! Field rules: presence, types, enumerated values, name and description limits, metadata,
+//! YAML 1.1 surprises, `allowed-tools` shape and unknown keys.
+
+use super::fix::{normalise_name, quoted, verify, yaml_string};
+use super::{Checker, Rule};
+use crate::diagnostic::{Edit, Fix};
+use crate::document::yaml::yaml11_only_type;
+use crate::document::{Entry, Node, NodeKind, Style};
+use crate::targets::{ALL_TARGETS, Effect, Target};
+use crate::text::TextRange;
+
+pub const NAME_MAX: usize = 64;
+pub const DESCRIPTION_MAX: usize = 1024;
+pub const COMPATIBILITY_MAX: usize = 500;
+
+/// Fields whose value must be a string.
+const STRING_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "when_to_use",
+    "argument-hint",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "shell",
+];
+/// Fields that take a string or a list of strings.
+const STRING_OR_LIST_FIELDS: &[&str] = &["allowed-tools", "disallowed-tools", "arguments", "paths"];
+const BOOL_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable", "background"];
+
+/// Allowed values of the enumerated Claude Code fields.
+pub const ENUMS: &[(&str, &[&str])] = &[
+    ("context", &["fork"]),
+    ("effort", &["low", "medium", "high", "xhigh", "max"]),
+    ("shell", &["bash", "powershell"]),
+];
+
+const TRIGGERS: &[&str] = &[
+    "use when",
+    "use this",
+    "use it",
+    "use for",
+    "used when",
+    "used for",
+    "when the user",
+    "when a user",
+    "when user",
+    "when you",
+    "when asked",
+    "when working",
+    "when the task",
+    "whenever",
+    "trigger",
+    "invoke",
+    "if the user",
+    "if you need",
+    "for tasks",
+];
+
+/// How a client that knows `field` takes a value of the wrong type.
+fn wrong_type(field: &'static str) -> impl Fn(Target) -> Effect {
+    move |target: Target| {
+        if !target.knows(field) {
+            return Effect::Ignore;
+        }
+        match target {
+            Target::ClaudeCode | Target::OpenCode if field != "name" && field != "description" => {
+                Effect::Misread
+            }
+            Target::ClaudeCode => Effect::Misread,
+            other => other.refusal(),
+        }
+    }
+}
+
+/// How a client takes a missing or empty `name`.
+fn no_name(target: Target) -> Effect {
+    match target {
+        Target::ClaudeCode | Target::Codex => {
+            Effect::Fine("uses the folder name", "use the folder name")
+        }
+        other => other.refusal(),
+    }
+}
+
+/// How a client takes a missing or empty `description`.
+fn no_description(target: Target) -> Effect {
+    match target {
+        Target::ClaudeCode => Effect::Degrade(
+            "uses the first paragraph instead",
+            "use the first paragraph instead",
+        ),
+        other => other.refusal(),
+    }
+}
+
+pub(super) fn check(checker: &mut Checker<'_>) {
+    let document = checker.document;
+    let Some(root) = document.mapping() else {
+        return;
+    };
+    let entries = root.as_mapping().unwrap_or_default();
+    name_rules(checker, root);
+    description_rules(checker, root);
+    for entry in entries {
+        let Some(key) = entry.key.as_str() else {
+            continue;
+        };
+        let field = ALL_TARGETS
+            .iter()
+            .flat_map(|target| target.fields().iter().copied())
+            .find(|known| *known == key);
+        match field {
+            Some(field) => typed_field(checker, field, entry),
+            None => unknown_field(checker, entries, entry, key),
+        }
+    }
+}
+
+fn folder_name(checker: &Checker<'_>) -> Option<String> {
+    checker.context.folder_name().map(str::to_owned)
+}
+
+fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= NAME_MAX
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+}
+
+/// The line after which a new top-level key goes: the start of the YAML block.
+fn insert_point(checker: &Checker<'_>) -> Option<usize> {
+    checker.document.yaml_range().map(|range| range.start)
+}
+
+fn name_rules(checker: &mut Checker<'_>, root: &Node) {
+    let folder = folder_name(checker);
+    let valid_folder = folder.clone().filter(|folder| is_valid_name(folder));
+    let Some(entry) = root.get("name") else {
+        let fixes = match (valid_folder.as_ref(), insert_point(checker)) {
+            (Some(folder), Some(at)) => vec![Fix::new(
+                format!("Insert `name: {folder}`"),
+                true,
+                vec![Edit::insert(
+                    at,
+                    format!("name: {folder}{}", checker.document.newline()),
+                )],
+            )],
+            _ => Vec::new(),
+        };
+        let open = checker
+            .document
+            .block()
+            .map_or(TextRange::empty(0), |block| block.open.line);
+        checker.report(
+            Rule::MissingName,
+            open,
+            "the frontmatter has no `name` field",
+            no_name,
+            fixes,
+        );
+        return;
+    };
+    let value = &entry.value;
+    let set_to_folder = |title: String, safe: bool| -> Vec<Fix> {
+        valid_folder
+            .as_ref()
+            .map(|folder| {
+                vec![Fix::new(
+                    title.replace("{}", folder),
+                    safe,
+                    vec![Edit::replace(value.range, yaml_string(folder))],
+                )]
+            })
+            .unwrap_or_default()
+    };
+    if !value.is_string() {
+        // `field-type` and `yaml11-type` cover non-strings; an empty name is the loader fallback.
+        if value.as_str() == Some("") {
+            let fixes = set_to_folder("Set `name` to '{}'".to_owned(), true);
+            checker.report(
+                Rule::FieldType,
+                entry.key.range,
+                "`name` is empty",
+                no_name,
+                fixes,
+            );
+        }
+        return;
+    }
+    let name = value.as_str().unwrap_or_default();
+    let chars = name.chars().count();
+    if chars > NAME_MAX {
+        checker.report(
+            Rule::NameLength,
+            value.range,
+            format!("`name` is {chars} characters long; the limit is {NAME_MAX}"),
+            |target| match target {
+                Target::ClaudeCode | Target::Gemini => Effect::Load,
+                other => other.refusal(),
+            },
+            Vec::new(),
+        );
+    }
+    if !is_valid_name(name) {
+        let normalised = normalise_name(name);
+        let fixes = if normalised.is_empty() {
+            Vec::new()
+        } else {
+            let safe = folder.as_deref() == Some(normalised.as_str());
+            vec![Fix::new(
+                format!("Change `name` to '{normalised}'"),
+                safe,
+                vec![Edit::replace(value.range, yaml_string(&normalised))],
+            )]
+        };
+        checker.report(
+            Rule::NameFormat,
+            value.range,
+            format!(
+                "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
+            ),
+            |target| match target {
+                Target::ClaudeCode | Target::Codex | Target::Gemini => Effect::Load,
+                other => other.refusal(),
+            },
+            fixes,
+        );
+    }
+    if let Some(folder) = folder.as_deref() {
+        if name != folder {
+            let fixes = set_to_folder(format!("Rename to '{folder}'"), true);
+            checker.report(
+                Rule::NameMismatch,
+                value.range,
+                format!("name '{name}' does not match its folder '{folder}'"),
+                |target| match target {
+                    Target::AgentSkills | Target::Copilot | Target::OpenCode => target.refusal(),
+                    _ => Effect::Load,
+                },
+                fixes,
+            );
+        }
+    }
+    let lower = name.to_lowercase();
+    if let Some(word) = ["claude", "anthropic"]
+        .into_iter()
+        .find(|word| lower.contains(word))
+    {
+        checker.report(
+            Rule::ReservedWord,
+            value.range,
+            format!("`name` '{name}' contains the reserved word '{word}'"),
+            |target| match target {
+                Target::ClaudeUpload => Effect::Reject,
+                _ => Effect::Load,
+            },
+            Vec::new(),
+        );
+    }
+}
+
+fn description_rules(checker: &mut Checker<'_>, root: &Node) {
+    let Some(entry) = root.get("description") else {
+        let fixes = insert_point(checker)
+            .map(|at| {
+                let body = &checker.text[checker.document.split.body.as_range()];
+                let guess = crate::workspace::loader::description_from_body(body);
+                let after_name = root.get("name").map_or(at, |name| {
+                    super::file::line_end_after(
+                        checker.text,
+                        name.value.range.end.max(name.key.range.end),
+                    )
+                });
+                vec![Fix::new(
+                    "Insert a `description`",
+                    false,
+                    vec![Edit::insert(
+                        after_name,
+                        format!(
+                            "description: {}{}",
+                            quoted(&guess),
+                            checker.document.newline()
+                        ),
+                    )],
+                )]
+            })
+            .unwrap_or_default();
+        let open = checker
+            .document
+            .block()
+            .map_or(TextRange::empty(0), |block| block.open.line);
+        checker.report(
+            Rule::MissingDescription,
+            open,
+            "the frontmatter has no `description` field",
+            no_description,
+            fixes,
+        );
+        return;
+    };
+    let value = &entry.value;
+    if !value.is_string() {
+        if value.as_str() == Some("") {
+            checker.report(
+                Rule::DescriptionEmpty,
+                entry.key.range,
+                "`description` is empty",
+                no_description,
+                Vec::new(),
+            );
+        }
+        return;
+    }
+    let description = value.as_str().unwrap_or_default();
+    if description.trim().is_empty() {
+        checker.report(
+            Rule::DescriptionEmpty,
+            value.range,
+            "`description` is blank",
+            no_description,
+            Vec::new(),
+        );
+        return;
+    }
+    let chars = description.chars().count();
+    if chars > DESCRIPTION_MAX {
+        checker.report(
+            Rule::DescriptionLength,
+            value.range,
+            format!("`description` is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
+            |target| match target {
+                Target::ClaudeCode | Target::Gemini => Effect::Load,
+                other => other.refusal(),
+            },
+            Vec::new(),
+        );
+    }
+    let lower = description.to_lowercase();
+    if !TRIGGERS.iter().any(|trigger| lower.contains(trigger)) {
+        checker.report_all(
+            Rule::DescriptionTrigger,
+            value.range,
+            "`description` says what the skill does but not when to use it (add \"Use when …\")",
+            "agents choose skills by their description alone",
+            Vec::new(),
+        );
+    }
+    if let Some(bracket) = description.find(['<', '>']) {
+        let written = &checker.text[value.range.as_range()];
+        let range = written.find(['<', '>']).map_or(value.range, |at| {
+            TextRange::new(value.range.start + at, value.range.start + at + 1)
+        });
+        let ch = &description[bracket..=bracket];
+        checker.report(
+            Rule::DescriptionAngleBrackets,
+            range,
+            format!("`description` contains `{ch}`, which uploads read as an XML tag"),
+            |target| match target {
+                Target::ClaudeUpload => Effect::Reject,
+                Target::AgentSkills => Effect::Degrade(
+                    "accepts it, but claude.ai upload rejects XML tags",
+                    "accept it, but claude.ai upload rejects XML tags",
+                ),
+                _ => Effect::Load,
+            },
+            Vec::new(),
+        );
+    }
+}
+
+fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
+    let value = &entry.value;
+    if STRING_FIELDS.contains(&field) {
+        string_field(checker, field, entry);
+    } else if STRING_OR_LIST_FIELDS.contains(&field) {
+        let ok = value.is_string()
+            || matches!(&value.kind, NodeKind::Sequence(items) if items.iter().all(Node::is_string));
+        if !ok {
+            checker.report(
+                Rule::FieldType,
+                value.range,
+                format!(
+                    "`{field}` is {}; it must be a string or a list of strings",
+                    value.describe()
+                ),
+                wrong_type(field),
+                quote_fix(checker.text, field, value),
+            );
+        }
+        if field == "allowed-tools" {
+            allowed_tools_shape(checker, entry);
+        }
+    } else if BOOL_FIELDS.contains(&field) {
+        bool_field(checker, field, value);
+    } else if field == "metadata" {
+        metadata(checker, value);
+    } else if field == "hooks" && !hooks_shape_ok(value) {
+        checker.report(
+            Rule::FieldType,
+            value.range,
+            "`hooks` must map each event to a list of `{matcher, hooks: [{type, command}]}` entries",
+            wrong_type(field),
+            Vec::new(),
+        );
+    }
+}
+
+/// Quoting the written text fixes a value that YAML read as something other than a string.
+fn quote_fix(text: &str, field: &str, value: &Node) -> Vec<Fix> {
+    let written = &text[value.range.as_range()];
+    if written.contains('\n') || written.is_empty() {
+        return Vec::new();
+    }
+    let edit = Edit::replace(value.range, quoted(written));
+    let ok = verify(text, std::slice::from_ref(&edit), |_, document| {
+        document
+            .field(field)
+            .is_some_and(|entry| entry.value.is_string() && entry.value.as_str() == Some(written))
+    });
+    if ok {
+        vec![Fix::new(
+            format!("Quote the `{field}` value"),
+            true,
+            vec![edit],
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
+    let value = &entry.value;
+    if !value.is_string() {
+        if value.as_str() == Some("") && (field == "name" || field == "description") {
+            return; // Reported as empty by the name and description rules.
+        }
+        checker.report(
+            Rule::FieldType,
+            value.range,
+            format!("`{field}` is {}; it must be a string", value.describe()),
+            wrong_type(field),
+            quote_fix(checker.text, field, value),
+        );
+        return;
+    }
+    let text = value.as_str().unwrap_or_default();
+    if value.style() == Some(Style::Plain) {
+        if let Some(kind) = yaml11_only_type(text) {
+            yaml11(checker, field, value, kind);
+        }
+    }
+    if field == "compatibility" {
+        let chars = text.chars().count();
+        if text.trim().is_empty() || chars > COMPATIBILITY_MAX {
+            checker.report(
+                Rule::CompatibilityLength,
+                value.range,
+                if text.trim().is_empty() {
+                    "`compatibility` is empty; leave it out or give 1-500 characters".to_owned()
+                } else {
+                    format!("`compatibility` is {chars} characters long; the limit is {COMPATIBILITY_MAX}")
+                },
+                |target| {
+                    if target.knows("compatibility") && target != Target::ClaudeCode {
+                        target.refusal()
+                    } else {
+                        Effect::Load
+                    }
+                },
+                Vec::new(),
+            );
+        }
+    }
+    if let Some((_, allowed)) = ENUMS.iter().find(|(name, _)| *name == field) {
+        if !allowed.contains(&text) {
+            enum_value(checker, field, value, allowed);
+        }
+    }
+}
+
+fn yaml11(checker: &mut Checker<'_>, field: &str, value: &Node, kind: &str) {
+    let written = &checker.text[value.range.as_range()];
+    let fix = Fix::new(
+        format!("Quote `{written}`"),
+        true,
+        vec![Edit::replace(value.range, quoted(written))],
+    );
+    checker.report_all(
+        Rule::Yaml11Type,
+        value.range,
+        format!("`{field}: {written}` is a string in YAML 1.2 but {kind} in YAML 1.1"),
+        "loaders built on YAML 1.1 (PyYAML and others) read it wrongly; quote it",
+        vec![fix],
+    );
+}
+
+fn enum_value(checker: &mut Checker<'_>, field: &'static str, value: &Node, allowed: &[&str]) {
+    let fixes = allowed
+        .iter()
+        .map(|choice| {
+            Fix::new(
+                format!("Change to `{choice}`"),
+                false,
+                vec![Edit::replace(value.range, *choice)],
+            )
+        })
+        .collect();
+    let shown = checker.text[value.range.as_range()].to_owned();
+    checker.report(
+        Rule::FieldValue,
+        value.range,
+        format!(
+            "`{field}: {shown}` is not one of the allowed values: {}",
+            allowed.join(", ")
+        ),
+        move |target| {
+            if target.knows(field) {
+                Effect::Misread
+            } else {
+                Effect::Ignore
+            }
+        },
+        fixes,
+    );
+}
+
+fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
+    if value.scalar_type() == Some(crate::document::ScalarType::Bool) {
+        return;
+    }
+    let written = checker.text[value.range.as_range()].to_owned();
+    let lower = value.as_str().unwrap_or_default().to_ascii_lowercase();
+    let canonical = match lower.as_str() {
+        "true" | "yes" | "on" | "y" | "1" => Some("true"),
+        "false" | "no" | "off" | "n" | "0" => Some("false"),
+        _ => None,
+    };
+    let fixes = match canonical {
+        Some(canonical) => vec![Fix::new(
+            format!("Change to `{canonical}`"),
+            true,
+            vec![Edit::replace(value.range, canonical)],
+        )],
+        None => ["true", "false"]
+            .iter()
+            .map(|choice| {
+                Fix::new(
+                    format!("Change to `{choice}`"),
+                    false,
+                    vec![Edit::replace(value.range, *choice)],
+                )
+            })
+            .collect(),
+    };
+    checker.report(
+        Rule::FieldValue,
+        value.range,
+        format!("`{field}: {written}` must be `true` or `false`"),
+        move |target| {
+            if !target.knows(field) {
+                Effect::Ignore
+            } else if target == Target::ClaudeCode
+                && canonical.is_some()
+                && value.style() == Some(Style::Plain)
+            {
+                Effect::Degrade(
+                    "reads it only since v2.1.218",
+                    "read it only since v2.1.218",
+                )
+            } else {
+                Effect::Misread
+            }
+        },
+        fixes,
+    );
+}
+
+fn metadata(checker: &mut Checker<'_>, value: &Node) {
+    let Some(entries) = value.as_mapping() else {
+        if value.as_str() == Some("") {
+            return;
+        }
+        checker.report(
+            Rule::FieldType,
+            value.range,
+            format!(
+                "`metadata` is {}; it must be a mapping of string keys to string values",
+                value.describe()
+            ),
+            |target| match target {
+                Target::ClaudeCode => Effect::Degrade("drops it", "drop it"),
+                target if target.knows("metadata") => target.refusal(),
+                _ => Effect::Ignore,
+            },
+            Vec::new(),
+        );
+        return;
+    };
+    for entry in entries {
+        let key = entry.key.as_str().unwrap_or("?");
+        let inner = &entry.value;
+        match &inner.kind {
+            NodeKind::Mapping(_) | NodeKind::Sequence(_) => {
+                let is_short = key == "short-description";
+                checker.report(
+                    Rule::MetadataValue,
+                    inner.range,
+                    format!(
+                        "`metadata.{key}` is {}; metadata values should be strings",
+                        inner.describe()
+                    ),
+                    move |target| match target {
+                        Target::Codex if is_short => Effect::Skip,
+                        Target::AgentSkills | Target::OpenCode => {
+                            Effect::Degrade("turns it into a string", "turn it into a string")
+                        }
+                        Target::ClaudeUpload => Effect::Misread,
+                        _ => Effect::Load,
+                    },
+                    Vec::new(),
+                );
+            }
+            NodeKind::Scalar { .. } if !inner.is_string() => {
+                let written = checker.text[inner.range.as_range()].to_owned();
+                if written.is_empty() {
+                    continue;
+                }
+                let fix = Fix::new(
+                    format!("Quote `{written}`"),
+                    true,
+                    vec![Edit::replace(inner.range, quoted(&written))],
+                );
+                checker.report_all(
+                    Rule::Yaml11Type,
+                    inner.range,
+                    format!(
+                        "`metadata.{key}: {written}` is {}, not a string",
+                        inner.describe()
+                    ),
+                    "loaders turn it into text differently (`1.10` becomes `1.1`); quote it",
+                    vec![fix],
+                );
+            }
+            NodeKind::Scalar {
+                style: Style::Plain,
+                value: text,
+            } => {
+                if let Some(kind) = yaml11_only_type(text) {
+                    let field = format!("metadata.{key}");
+                    yaml11(checker, &field, inner, kind);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn hooks_shape_ok(value: &Node) -> bool {
+    let Some(events) = value.as_mapping() else {
+        return false;
+    };
+    events.iter().all(|event| {
+        let NodeKind::Sequence(matchers) = &event.value.kind else {
+            return false;
+        };
+        matchers.iter().all(|matcher| {
+            matcher
+                .get("hooks")
+                .is_some_and(|hooks| match &hooks.value.kind {
+                    NodeKind::Sequence(handlers) => handlers.iter().all(|handler| {
+                        handler
+                            .get("type")
+                            .is_some_and(|kind| kind.value.is_string())
+                    }),
+                    _ => false,
+                })
+        })
+    })
+}
+
+fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
+    let value = &entry.value;
+    let tools: Vec<String> = match &value.kind {
+        NodeKind::Sequence(items) => items
+            .iter()
+            .filter_map(|item| item.as_str().map(str::to_owned))
+            .collect(),
+        NodeKind::Scalar { value: text, .. } if text.contains(',') => text
+            .split(',')
+            .map(|tool| tool.trim().to_owned())
+            .filter(|tool| !tool.is_empty())
+            .collect(),
+        _ => return,
+    };
+    let is_list = matches!(value.kind, NodeKind::Sequence(_));
+    let joinable = tools.iter().all(|tool| !tool.contains(char::is_whitespace));
+    let mut fixes = Vec::new();
+    if joinable && !tools.is_empty() {
+        let joined = tools.join(" ");
+        let edit = Edit::replace(
+            TextRange::new(entry.key.range.end, value.range.end),
+            format!(": {}", yaml_string(&joined)),
+        );
+        let ok = verify(checker.text, std::slice::from_ref(&edit), |_, document| {
+            document
+                .field("allowed-tools")
+                .and_then(|entry| entry.value.as_str().map(str::to_owned))
+                .as_deref()
+                == Some(joined.as_str())
+        });
+        if ok {
+            fixes.push(Fix::new(
+                "Rewrite as a space-separated string",
+                true,
+                vec![edit],
+            ));
+        }
+    }
+    checker.report(
+        Rule::AllowedToolsShape,
+        value.range,
+        if is_list {
+            "`allowed-tools` is a list; the spec wants one space-separated string".to_owned()
+        } else {
+            "`allowed-tools` is comma-separated; the spec wants tools separated by spaces"
+                .to_owned()
+        },
+        |target| match target {
+            Target::AgentSkills | Target::ClaudeUpload => Effect::Misread,
+            _ => Effect::Load,
+        },
+        fixes,
+    );
+}
+
+/// Lowercase with separators removed, so `disableModelInvocation` meets `disable-model-invocation`.
+fn squash(key: &str) -> String {
+    key.chars()
+        .filter(|ch| *ch != '-' && *ch != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            current.push(
+                (previous[j] + cost)
+                    .min(previous[j + 1] + 1)
+                    .min(current[j] + 1),
+            );
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The known field a key most likely meant: same letters with other case or separators, or a
+/// small typo.
+#[must_use]
+pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
+    let mut candidates: Vec<&'static str> = targets
+        .iter()
+        .flat_map(|target| target.fields().iter().copied())
+        .collect();
+    candidates.extend(
+        ALL_TARGETS
+            .iter()
+            .flat_map(|target| target.fields().iter().copied()),
+    );
+    let squashed = squash(key);
+    if let Some(found) = candidates.iter().find(|known| squash(known) == squashed) {
+        return Some(found);
+    }
+    // Older spellings seen in the wild.
+    if squashed == "userinvokable" {
+        return Some("user-invocable");
+    }
+    let limit = if key.chars().count() >= 6 { 2 } else { 1 };
+    candidates
+        .iter()
+        .map(|known| (edit_distance(&squashed, &squash(known)), *known))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, known)| known)
+}
+
+fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, key: &str) {
+    let suggestion = near_miss(key, checker.context.targets);
+    let mut fixes = Vec::new();
+    if let Some(suggestion) = suggestion {
+        let taken = entries
+            .iter()
+            .any(|other| other.key.as_str() == Some(suggestion));
+        if !taken && entry.key.style() == Some(Style::Plain) {
+            fixes.push(Fix::new(
+                format!("Rename to `{suggestion}`"),
+                true,
+                vec![Edit::replace(entry.key.range, suggestion)],
+            ));
+        }
+    }
+    if let Some(fix) = move_to_metadata(checker, entries, entry, key) {
+        fixes.push(fix);
+    }
+    let message = match suggestion {
+        Some(suggestion) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
+        None => format!("unknown field `{key}`; put custom data under `metadata:`"),
+    };
+    let key_owned = key.to_owned();
+    checker.report(
+        Rule::UnknownField,
+        entry.key.range,
+        message,
+        move |target| {
+            if target.knows(&key_owned) {
+                Effect::Load
+            } else if target.rejects_unknown_fields() {
+                Effect::Reject
+            } else {
+                Effect::Degrade("ignores it", "ignore it")
+            }
+        },
+        fixes,
+    );
+}
+
+/// Moves a scalar top-level entry under `metadata:` as a string.
+fn move_to_metadata(
+    checker: &Checker<'_>,
+    entries: &[Entry],
+    entry: &Entry,
+    key: &str,
+) -> Option<Fix> {
+    let text = checker.text;
+    let NodeKind::Scalar { value, .. } = &entry.value.kind else {
+        return None;
+    };
+    if entry.value.range.is_empty() || text[entry.value.range.as_range()].contains('\n') {
+        return None;
+    }
+    let newline = checker.document.newline();
+    let line_start = text[..entry.key.range.start]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    if line_start != entry.key.range.start {
+        return None; // Not at column 0: not a plain top-level line.
+    }
+    let line_end = super::file::line_end_after(text, entry.value.range.end);
+    let mut edits = vec![Edit::delete(TextRange::new(line_start, line_end))];
+    let new_line = format!("  {}: {}{newline}", yaml_string(key), quoted(value));
+    match entries
+        .iter()
+        .find(|other| other.key.as_str() == Some("metadata"))
+    {
+        Some(metadata) => {
+            let inner = metadata.value.as_mapping()?;
+            if metadata.value.flow || inner.is_empty() {
+                return None;
+            }
+            let after = super::file::line_end_after(text, metadata.value.range.end);
+            if (line_start..line_end).contains(&after) {
+                return None;
+            }
+            edits.push(Edit::insert(after, new_line));
+        }
+        None => {
+            let end = checker.document.yaml_range()?.end;
+            edits.push(Edit::insert(end, format!("metadata:{newline}{new_line}")));
+        }
+    }
+    Some(Fix::new(
+        format!("Move `{key}` under `metadata:`"),
+        false,
+        edits,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::near_miss;
+    use crate::diagnostic::Severity;
+    use crate::rules::Rule;
+    use crate::rules::test_support::{findings, fixed, lint_as, rules_of};
+    use crate::targets::Target;
+
+    const AS: &[Target] = &[Target::AgentSkills];
+    const CC: &[Target] = &[Target::ClaudeCode];
+
+    fn fm(fields: &str) -> String {
+        format!("---\n{fields}---\nBody\n")
+    }
+
+    #[test]
+    fn missing_name_and_description() {
+        let text = fm("description: Use when asked.\n");
+        let found = findings(&text, Rule::MissingName, AS);
+        assert_eq!(found[0].0, "---");
+        assert!(found[0].1.contains("skills-ref rejects it"));
+        assert_eq!(
+            fixed(&text, Rule::MissingName, AS),
+            fm("name: pdf\ndescription: Use when asked.\n")
+        );
+        assert!(
+            findings(&text, Rule::MissingName, CC).is_empty(),
+            "Claude Code does not need a name"
+        );
+
+        let text = fm("name: pdf\n");
+        let found = findings(&text, Rule::MissingDescription, CC);
+        assert!(
+            found[0]
+                .1
+                .ends_with("Claude Code uses the first paragraph instead")
+        );
+        assert_eq!(
+            fixed(&text, Rule::MissingDescription, AS),
+            fm("name: pdf\ndescription: \"Body\"\n")
+        );
+    }
+
+    #[test]
+    fn field_type_quotes_lists_and_numbers() {
+        let text = fm("name: pdf\ndescription: Use when asked.\nargument-hint: [file]\n");
+        let found = findings(&text, Rule::FieldType, CC);
+        assert_eq!(found[0].0, "[file]");
+        assert!(found[0].1.contains("`argument-hint` is a list"));
+        assert_eq!(
+            fixed(&text, Rule::FieldType, CC),
+            fm("name: pdf\ndescription: Use when asked.\nargument-hint: \"[file]\"\n")
+        );
+        let number = fm("name: 3000\ndescription: Use when asked.\n");
+        assert_eq!(findings(&number, Rule::FieldType, AS)[0].0, "3000");
+        let metadata = fm("name: pdf\ndescription: Use when asked.\nmetadata: x\n");
+        assert!(
+            findings(&metadata, Rule::FieldType, AS)[0]
+                .1
+                .contains("`metadata` is a string")
+        );
+        let hooks = fm("name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse: run\n");
+        assert!(findings(&hooks, Rule::FieldType, CC)[0].1.contains("hooks"));
+        let good_hooks = fm(
+            "name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n",
+        );
+        assert!(findings(&good_hooks, Rule::FieldType, CC).is_empty());
+    }
+
+    #[test]
+    fn field_value_enums_and_booleans() {
+        let text = fm(
+            "name: pdf\ndescription: Use when asked.\ncontext: forked\neffort: huge\nuser-invocable: yes\n",
+        );
+        let found = findings(&text, Rule::FieldValue, CC);
+        assert_eq!(
+            found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+            vec!["forked", "huge", "yes"]
+        );
+        assert!(found[0].1.contains("fork"));
+        let fixed_text = fixed(
+            &fm("name: pdf\ndescription: Use when asked.\nuser-invocable: \"false\"\n"),
+            Rule::FieldValue,
+            CC,
+        );
+        assert!(fixed_text.contains("user-invocable: false\n"));
+        assert!(findings(&text, Rule::FieldValue, &[Target::Codex]).is_empty());
+    }
+
+    #[test]
+    fn name_rules() {
+        let long = "a".repeat(65);
+        assert!(
+            findings(
+                &fm(&format!("name: {long}\ndescription: Use when.\n")),
+                Rule::NameLength,
+                AS
+            )[0]
+            .1
+            .contains("65 characters")
+        );
+        let found = findings(
+            &fm("name: PDF_Tools\ndescription: Use when asked.\n"),
+            Rule::NameFormat,
+            AS,
+        );
+        assert!(found[0].1.contains("suggested: 'pdf-tools'"));
+        let text = fm("name: pdf-tools\ndescription: Use when asked.\n");
+        let found = findings(&text, Rule::NameMismatch, AS);
+        assert_eq!(found[0].0, "pdf-tools");
+        assert!(
+            found[0]
+                .1
+                .starts_with("name 'pdf-tools' does not match its folder 'pdf'")
+        );
+        assert_eq!(
+            fixed(&text, Rule::NameMismatch, AS),
+            fm("name: pdf\ndescription: Use when asked.\n")
+        );
+        assert!(findings(&text, Rule::NameMismatch, CC).is_empty());
+        let reserved = fm("name: claude-pdf\ndescription: Use when asked.\n");
+        assert!(
+            findings(&reserved, Rule::ReservedWord, &[Target::ClaudeUpload])[0]
+                .1
+                .contains("'claude'")
+        );
+        assert!(findings(&reserved, Rule::ReservedWord, AS).is_empty());
+    }
+
+    #[test]
+    fn description_rules() {
+        assert_eq!(
+            findings(
+                &fm("name: pdf\ndescription: \"  \"\n"),
+                Rule::DescriptionEmpty,
+                AS
+            )[0]
+            .0,
+            "\"  \""
+        );
+        assert_eq!(
+            findings(&fm("name: pdf\ndescription:\n"), Rule::DescriptionEmpty, AS)[0].0,
+            "description"
+        );
+        let long = format!("Use when {}", "x".repeat(1100));
+        let found = findings(
+            &fm(&format!("name: pdf\ndescription: {long}\n")),
+            Rule::DescriptionLength,
+            &[Target::Codex],
+        );
+        assert!(
+            found[0]
+                .1
+                .contains("1109 characters long; the limit is 1024 — Codex skips this skill")
+        );
+        let what_only = fm("name: pdf\ndescription: Fills PDF forms.\n");
+        let diagnostics = lint_as(&what_only, "skills/pdf/SKILL.md", AS);
+        let trigger = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::DescriptionTrigger)
+            .unwrap();
+        assert_eq!(trigger.severity, Severity::Hint);
+        let angle = fm("name: pdf\ndescription: Use when editing <form> tags.\n");
+        let found = lint_as(&angle, "skills/pdf/SKILL.md", &[Target::ClaudeUpload]);
+        let finding = found
+            .iter()
+            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+            .unwrap();
+        assert_eq!(finding.severity, Severity::Error);
+        assert_eq!(&angle[finding.range.as_range()], "<");
+        let as_warning = lint_as(&angle, "skills/pdf/SKILL.md", AS);
+        assert_eq!(
+            as_warning
+                .iter()
+                .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+                .unwrap()
+                .severity,
+            Severity::Warning
+        );
+    }
+
+    #[test]
+    fn compatibility_and_metadata() {
+        let text = fm(&format!(
+            "name: pdf\ndescription: Use when asked.\ncompatibility: {}\n",
+            "x".repeat(501)
+        ));
+        assert!(
+            findings(&text, Rule::CompatibilityLength, AS)[0]
+                .1
+                .contains("501 characters")
+        );
+        let text = fm(
+            "name: pdf\ndescription: Use when asked.\nmetadata:\n  nested:\n    a: b\n  version: 1.0\n  flag: yes\n",
+        );
+        let found = findings(&text, Rule::MetadataValue, AS);
+        assert_eq!(found[0].0, "a: b");
+        let yaml11 = findings(&text, Rule::Yaml11Type, AS);
+        assert_eq!(
+            yaml11.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+            vec!["1.0", "yes"]
+        );
+        let quoted = fixed(&text, Rule::Yaml11Type, AS);
+        assert!(quoted.contains("version: \"1.0\""));
+    }
+
+    #[test]
+    fn yaml11_words_in_string_fields() {
+        let text = fm("name: pdf\ndescription: Use when asked.\nlicense: no\n");
+        let found = findings(&text, Rule::Yaml11Type, AS);
+        assert_eq!(found[0].0, "no");
+        assert!(fixed(&text, Rule::Yaml11Type, AS).contains("license: \"no\""));
+    }
+
+    #[test]
+    fn allowed_tools_shape() {
+        let text = fm(
+            "name: pdf\ndescription: Use when asked.\nallowed-tools:\n  - Read\n  - Bash(git:*)\n",
+        );
+        assert_eq!(
+            findings(&text, Rule::AllowedToolsShape, AS)[0].0,
+            "- Read\n  - Bash(git:*)"
+        );
+        assert_eq!(
+            fixed(&text, Rule::AllowedToolsShape, AS),
+            fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Bash(git:*)\n")
+        );
+        let commas = fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read, Grep\n");
+        assert_eq!(
+            fixed(&commas, Rule::AllowedToolsShape, AS),
+            fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Grep\n")
+        );
+        assert!(findings(&commas, Rule::AllowedToolsShape, CC).is_empty());
+    }
+
+    #[test]
+    fn unknown_fields_suggest_and_move() {
+        assert_eq!(
+            near_miss("descripton", &[Target::AgentSkills]),
+            Some("description")
+        );
+        assert_eq!(
+            near_miss("disableModelInvocation", &[Target::ClaudeCode]),
+            Some("disable-model-invocation")
+        );
+        assert_eq!(
+            near_miss("user-invokable", &[Target::ClaudeCode]),
+            Some("user-invocable")
+        );
+        assert_eq!(near_miss("version", &[Target::AgentSkills]), None);
+
+        let text = fm("name: pdf\ndescripton: Use when asked.\n");
+        let diagnostics = lint_as(&text, "skills/pdf/SKILL.md", AS);
+        let finding = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::UnknownField)
+            .unwrap();
+        assert_eq!(finding.severity, Severity::Error);
+        assert!(finding.message.contains("did you mean `description`?"));
+        assert_eq!(
+            fixed(&text, Rule::UnknownField, AS),
+            fm("name: pdf\ndescription: Use when asked.\n")
+        );
+
+        let text = fm("name: pdf\ndescription: Use when asked.\nversion: 1.0\n");
+        let diagnostics = lint_as(&text, "skills/pdf/SKILL.md", AS);
+        let finding = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::UnknownField)
+            .unwrap();
+        let moved = crate::diagnostic::apply_edits(&text, &finding.fixes[0].edits).unwrap();
+        assert_eq!(
+            moved,
+            fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  version: \"1.0\"\n")
+        );
+        assert_eq!(rules_of(&moved, AS), vec![]);
+
+        let codex = lint_as(&text, "skills/pdf/SKILL.md", &[Target::Codex]);
+        let finding = codex.iter().find(|d| d.rule == Rule::UnknownField).unwrap();
+        assert_eq!(finding.severity, Severity::Warning);
+        assert!(finding.message.ends_with("Codex ignores it"));
+        let cc = lint_as(
+            &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
+            "skills/pdf/SKILL.md",
+            CC,
+        );
+        assert!(cc.iter().all(|d| d.rule != Rule::UnknownField));
+    }
+}

@@ -1,0 +1,744 @@
+//! File and frontmatter rules: encoding, delimiters, YAML syntax, mapping shape, duplicate keys
+//! and flow style.
+
+use super::fix::{normalise_name, quoted, verify};
+use super::{Checker, Rule};
+use crate::diagnostic::{Edit, Fix};
+use crate::document::{Node, NodeKind, SkillDocument, Style};
+use crate::targets::{Effect, Target};
+use crate::text::{TextRange, lines_with_ranges};
+
+/// How each client takes a file whose frontmatter it cannot read at all.
+pub(super) fn unreadable_frontmatter(target: Target) -> Effect {
+    match target {
+        Target::ClaudeCode => Effect::Degrade(
+            "loads it without metadata (folder name, first paragraph)",
+            "load it without metadata (folder name, first paragraph)",
+        ),
+        other => other.refusal(),
+    }
+}
+
+/// How each client takes YAML that does not parse.
+fn broken_yaml(target: Target) -> Effect {
+    match target {
+        Target::ClaudeCode => Effect::Degrade(
+            "loads the body with empty metadata",
+            "load the body with empty metadata",
+        ),
+        Target::Gemini => Effect::Degrade(
+            "recovers name and description with its fallback parser",
+            "recover name and description with their fallback parsers",
+        ),
+        other => other.refusal(),
+    }
+}
+
+/// How each client takes an unquoted `: ` in a value.
+fn colon_effect(target: Target) -> Effect {
+    match target {
+        // Claude Code reads such values since v2.1.69; Gemini CLI has a line-based fallback.
+        Target::ClaudeCode | Target::Gemini => Effect::Load,
+        other => other.refusal(),
+    }
+}
+
+pub(super) fn check(checker: &mut Checker<'_>) {
+    let text = checker.text;
+    let document = checker.document;
+    if document.split.bom {
+        let bom = TextRange::new(0, '\u{feff}'.len_utf8());
+        checker.report(
+            Rule::Bom,
+            bom,
+            "a UTF-8 byte-order mark precedes the opening `---`",
+            |target| match target {
+                Target::ClaudeCode => Effect::Degrade(
+                    "ignored such skills before v2.1.239",
+                    "ignored such skills before v2.1.239",
+                ),
+                other => other.refusal(),
+            },
+            vec![Fix::new(
+                "Remove the byte-order mark",
+                true,
+                vec![Edit::delete(bom)],
+            )],
+        );
+    }
+    let Some(block) = document.block() else {
+        missing_frontmatter(checker);
+        return;
+    };
+    if let Some(preamble) = block.preamble {
+        let shown = trimmed_range(text, preamble);
+        let fixes = move_block_first(text, document, preamble)
+            .into_iter()
+            .collect();
+        checker.report(
+            Rule::FrontmatterNotFirst,
+            shown,
+            "the frontmatter must start on line 1, but text comes before its opening `---`",
+            unreadable_frontmatter,
+            fixes,
+        );
+    }
+    for (delimiter, which) in [(Some(block.open), "opening"), (block.close, "closing")] {
+        let Some(delimiter) = delimiter.filter(|delimiter| !delimiter.exact) else {
+            continue;
+        };
+        let line = &text[delimiter.line.as_range()];
+        let only_dashes = line.trim_end().bytes().all(|byte| byte == b'-');
+        let fix = Fix::new(
+            "Replace with `---`",
+            only_dashes,
+            vec![Edit::replace(delimiter.line, "---")],
+        );
+        checker.report(
+            Rule::MalformedDelimiter,
+            delimiter.line,
+            format!("the {which} delimiter `{line}` must be exactly `---`"),
+            unreadable_frontmatter,
+            vec![fix],
+        );
+    }
+    if block.close.is_none() {
+        checker.report(
+            Rule::UnterminatedFrontmatter,
+            block.open.line,
+            "the frontmatter has no closing `---` line",
+            unreadable_frontmatter,
+            Vec::new(),
+        );
+        return;
+    }
+    let Some(yaml) = &document.yaml else { return };
+    if let Some(error) = &yaml.error {
+        yaml_errors(checker, error.offset, &error.message);
+        return;
+    }
+    match &yaml.root {
+        None => checker.report(
+            Rule::NotAMapping,
+            block.open.line,
+            "the frontmatter is empty; it must be a mapping with at least `name` and `description`",
+            broken_yaml,
+            Vec::new(),
+        ),
+        Some(root) if !matches!(root.kind, NodeKind::Mapping(_)) => checker.report(
+            Rule::NotAMapping,
+            root.range,
+            format!(
+                "the frontmatter is {}, not a mapping of fields such as `name:` and `description:`",
+                root.describe()
+            ),
+            broken_yaml,
+            Vec::new(),
+        ),
+        Some(root) => {
+            duplicate_keys(checker, root, "");
+            flow_style(checker, root);
+        }
+    }
+}
+
+fn trimmed_range(text: &str, range: TextRange) -> TextRange {
+    let slice = &text[range.as_range()];
+    let start = range.start + (slice.len() - slice.trim_start().len());
+    let end = range.start + slice.trim_end().len();
+    if start < end {
+        TextRange::new(start, end)
+    } else {
+        TextRange::empty(range.start)
+    }
+}
+
+fn missing_frontmatter(checker: &mut Checker<'_>) {
+    let text = checker.text;
+    let document = checker.document;
+    let first_line = lines_with_ranges(&text[document.split.body.as_range()])
+        .next()
+        .map_or(TextRange::empty(document.split.body.start), |(range, _)| {
+            range.shifted(document.split.body.start)
+        });
+    let newline = document.newline();
+    let name = checker.context.folder_name().map(normalise_name);
+    let description =
+        crate::workspace::loader::description_from_body(&text[document.split.body.as_range()]);
+    let mut skeleton = format!("---{newline}");
+    if let Some(name) = name.as_deref().filter(|name| !name.is_empty()) {
+        skeleton.push_str(&format!("name: {name}{newline}"));
+    }
+    skeleton.push_str(&format!(
+        "description: {}{newline}---{newline}",
+        quoted(&description)
+    ));
+    if !text[document.split.body.as_range()].starts_with(['\n', '\r']) {
+        skeleton.push_str(newline);
+    }
+    let fix = Fix::new(
+        "Insert a frontmatter skeleton",
+        false,
+        vec![Edit::insert(document.split.body.start, skeleton)],
+    );
+    checker.report(
+        Rule::MissingFrontmatter,
+        first_line,
+        "the file has no frontmatter block (`---` on line 1, `name` and `description`, `---`)",
+        unreadable_frontmatter,
+        vec![fix],
+    );
+}
+
+/// Moves the frontmatter block above the text that precedes it.
+fn move_block_first(text: &str, document: &SkillDocument, preamble: TextRange) -> Option<Fix> {
+    let block = document.block()?;
+    block.close?;
+    let block_end = document.split.body.start;
+    let block_text = &text[block.open.line.start..block_end];
+    let preamble_text = &text[preamble.as_range()];
+    let mut replacement = block_text.to_owned();
+    if !block_text.ends_with('\n') {
+        replacement.push_str(document.newline());
+    }
+    if !preamble_text.trim().is_empty() {
+        replacement.push_str(preamble_text);
+    }
+    let edit = Edit::replace(TextRange::new(preamble.start, block_end), replacement);
+    Some(Fix::new("Move the frontmatter to line 1", true, vec![edit]))
+}
+
+/// A `key: value` line whose plain value holds `: ` — the most common breakage (PITFALLS #1).
+struct ColonValue {
+    /// The value as written, continuation lines folded in as YAML would.
+    intended: String,
+    /// The value's bytes, continuation lines included.
+    range: TextRange,
+    /// The offending `:`.
+    colon: usize,
+    key: String,
+    indent: usize,
+}
+
+fn colon_values(text: &str, yaml: TextRange) -> Vec<ColonValue> {
+    let source = &text[yaml.as_range()];
+    let lines: Vec<(TextRange, &str)> = lines_with_ranges(source)
+        .map(|(range, line)| (range.shifted(yaml.start), line))
+        .collect();
+    let mut found = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let (line_range, line) = lines[index];
+        index += 1;
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[indent..];
+        let key_len = rest
+            .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.')))
+            .unwrap_or(rest.len());
+        if key_len == 0 || !rest[key_len..].starts_with(": ") {
+            continue;
+        }
+        let after_key = &rest[key_len + 1..];
+        let value = after_key.trim();
+        if value.is_empty()
+            || value.starts_with([
+                '"', '\'', '|', '>', '[', '{', '&', '*', '!', '#', '%', '@', '`',
+            ])
+        {
+            continue;
+        }
+        let value_start = line_range.start
+            + indent
+            + key_len
+            + 1
+            + (after_key.len() - after_key.trim_start().len());
+        let mut pieces = vec![value.to_owned()];
+        let mut end = value_start + value.len();
+        // Continuation lines of a multi-line plain scalar are indented deeper than the key.
+        while index < lines.len() {
+            let (next_range, next) = lines[index];
+            let next_indent = next.len() - next.trim_start_matches([' ', '\t']).len();
+            let content = next.trim();
+            if content.is_empty() || next_indent <= indent || content.starts_with('#') {
+                break;
+            }
+            pieces.push(content.to_owned());
+            end = next_range.start + next_indent + content.len();
+            index += 1;
+        }
+        let range = TextRange::new(value_start, end);
+        let written = &text[range.as_range()];
+        let colon = written
+            .find(": ")
+            .or_else(|| written.ends_with(':').then(|| written.len() - 1))
+            .or_else(|| written.find(":\n"))
+            .or_else(|| written.find(":\r\n"));
+        if let Some(colon) = colon {
+            found.push(ColonValue {
+                intended: pieces.join(" "),
+                range,
+                colon: value_start + colon,
+                key: rest[..key_len].to_owned(),
+                indent,
+            });
+        }
+    }
+    found
+}
+
+fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) {
+    let text = checker.text;
+    let Some(yaml) = checker.document.yaml_range() else {
+        return;
+    };
+    let colons = colon_values(text, yaml);
+    let explained = colons.iter().any(|colon| {
+        let line_start = text[..colon.range.start].rfind('\n').map_or(0, |at| at + 1);
+        (line_start..=colon.range.end).contains(&offset)
+    });
+    if !colons.is_empty() {
+        let quote_edits: Vec<Edit> = colons
+            .iter()
+            .map(|colon| Edit::replace(colon.range, quoted(&colon.intended)))
+            .collect();
+        let block_edits: Vec<Edit> = colons
+            .iter()
+            .map(|colon| {
+                let pad = " ".repeat(colon.indent + 2);
+                Edit::replace(
+                    colon.range,
+                    format!(">-{}{pad}{}", checker.document.newline(), colon.intended),
+                )
+            })
+            .collect();
+        let round_trips = |edits: &[Edit]| {
+            verify(text, edits, |_, document| {
+                let Some(root) = document.mapping() else {
+                    return false;
+                };
+                colons.iter().all(|colon| {
+                    find_key(root, &colon.key, colon.indent).is_some_and(|value| {
+                        value.is_string() && value.as_str() == Some(colon.intended.as_str())
+                    })
+                })
+            })
+        };
+        let quote_ok = round_trips(&quote_edits);
+        let block_ok = round_trips(&block_edits);
+        for (index, colon) in colons.iter().enumerate() {
+            let mut fixes = Vec::new();
+            if quote_ok {
+                fixes.push(Fix::new(
+                    format!("Quote the `{}` value", colon.key),
+                    true,
+                    vec![quote_edits[index].clone()],
+                ));
+            }
+            if block_ok {
+                fixes.push(Fix::new(
+                    format!("Turn the `{}` value into a `>-` block", colon.key),
+                    false,
+                    vec![block_edits[index].clone()],
+                ));
+            }
+            checker.report(
+                Rule::UnquotedColon,
+                TextRange::new(colon.colon, colon.colon + 1),
+                format!(
+                    "the unquoted `{}` value contains `: `, which YAML reads as a nested mapping",
+                    colon.key
+                ),
+                colon_effect,
+                fixes,
+            );
+        }
+    }
+    if explained {
+        return;
+    }
+    let source = &text[yaml.as_range()];
+    let tab = lines_with_ranges(source).find_map(|(range, line)| {
+        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        indent.find('\t').map(|at| yaml.start + range.start + at)
+    });
+    let (range, message) = match tab {
+        Some(at) => (
+            TextRange::new(at, at + 1),
+            "the frontmatter is not valid YAML: a tab is used for indentation (YAML allows only spaces)"
+                .to_owned(),
+        ),
+        None => {
+            let at = crate::text::floor_char_boundary(text, offset.min(yaml.end));
+            let width = text[at..].chars().next().filter(|ch| *ch != '\n').map_or(0, char::len_utf8);
+            (
+                TextRange::new(at, at + width),
+                format!("the frontmatter is not valid YAML: {message}"),
+            )
+        }
+    };
+    checker.report(Rule::YamlSyntax, range, message, broken_yaml, Vec::new());
+}
+
+/// Finds a key's value at the given indentation: top level, or one level down (metadata).
+fn find_key<'n>(root: &'n Node, key: &str, indent: usize) -> Option<&'n Node> {
+    if indent == 0 {
+        return root.get(key).map(|entry| &entry.value);
+    }
+    root.as_mapping()?
+        .iter()
+        .find_map(|entry| entry.value.get(key).map(|inner| &inner.value))
+}
+
+fn duplicate_keys(checker: &mut Checker<'_>, mapping: &Node, prefix: &str) {
+    let Some(entries) = mapping.as_mapping() else {
+        return;
+    };
+    for (index, entry) in entries.iter().enumerate() {
+        let Some(key) = entry.key.as_str() else {
+            continue;
+        };
+        if entries[index + 1..]
+            .iter()
+            .any(|other| other.key.as_str() == Some(key))
+        {
+            let text = checker.text;
+            let line_start = text[..entry.key.range.start]
+                .rfind('\n')
+                .map_or(0, |at| at + 1);
+            let line_end = line_end_after(text, entry.value.range.end.max(entry.key.range.end));
+            let fix = Fix::new(
+                format!("Remove the earlier `{prefix}{key}`"),
+                false,
+                vec![Edit::delete(TextRange::new(line_start, line_end))],
+            );
+            checker.report(
+                Rule::DuplicateKey,
+                entry.key.range,
+                format!("the key `{prefix}{key}` appears twice; some loaders keep this one, some the later one"),
+                |target| match target {
+                    Target::AgentSkills | Target::ClaudeUpload | Target::Codex => target.refusal(),
+                    _ => Effect::Misread,
+                },
+                vec![fix],
+            );
+        }
+        if prefix.is_empty() && key == "metadata" {
+            duplicate_keys(checker, &entry.value, "metadata.");
+        }
+    }
+}
+
+/// The offset just past the line ending of the line holding `offset`.
+pub(super) fn line_end_after(text: &str, offset: usize) -> usize {
+    text[offset..]
+        .find('\n')
+        .map_or(text.len(), |at| offset + at + 1)
+}
+
+fn flow_style(checker: &mut Checker<'_>, root: &Node) {
+    let Some(entries) = root.as_mapping() else {
+        return;
+    };
+    let mut stack: Vec<(&Node, Option<(&Node, usize)>)> = Vec::new();
+    for entry in entries {
+        stack.push((&entry.value, Some((&entry.key, 0))));
+    }
+    while let Some((node, key)) = stack.pop() {
+        if node.flow {
+            let fixes = key
+                .and_then(|(key, indent)| block_rewrite(checker.text, key, node, indent))
+                .into_iter()
+                .collect();
+            checker.report(
+                Rule::FlowStyle,
+                node.range,
+                format!(
+                    "`{}` is written in flow style (`{}`); skills-ref's strict parser accepts only block style",
+                    key.and_then(|(key, _)| key.as_str()).unwrap_or("value"),
+                    if matches!(node.kind, NodeKind::Sequence(_)) { "[a, b]" } else { "{k: v}" }
+                ),
+                |target| match target {
+                    Target::AgentSkills => Effect::Reject,
+                    _ => Effect::Load,
+                },
+                fixes,
+            );
+            continue;
+        }
+        if let NodeKind::Mapping(inner) = &node.kind {
+            for entry in inner {
+                let indent = key.map_or(0, |(_, indent)| indent + 2);
+                stack.push((&entry.value, Some((&entry.key, indent))));
+            }
+        } else if let NodeKind::Sequence(items) = &node.kind {
+            for item in items {
+                stack.push((item, None));
+            }
+        }
+    }
+}
+
+/// Rewrites a flow collection of scalars as a block collection under its key.
+fn block_rewrite(text: &str, key: &Node, node: &Node, indent: usize) -> Option<Fix> {
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let pad = " ".repeat(indent + 2);
+    let scalar_text = |item: &Node| -> Option<String> {
+        match item.kind {
+            NodeKind::Scalar { ref value, style } => Some(match style {
+                Style::Plain => text[item.range.as_range()].to_owned(),
+                _ => quoted(value),
+            }),
+            _ => None,
+        }
+    };
+    let mut out = String::from(":");
+    match &node.kind {
+        NodeKind::Sequence(items) if !items.is_empty() => {
+            for item in items {
+                out.push_str(&format!("{newline}{pad}- {}", scalar_text(item)?));
+            }
+        }
+        NodeKind::Mapping(entries) if !entries.is_empty() => {
+            for entry in entries {
+                out.push_str(&format!(
+                    "{newline}{pad}{}: {}",
+                    scalar_text(&entry.key)?,
+                    scalar_text(&entry.value)?
+                ));
+            }
+        }
+        _ => return None,
+    }
+    let edit = Edit::replace(TextRange::new(key.range.end, node.range.end), out);
+    let expected = node.clone();
+    let key_name = key.as_str()?.to_owned();
+    let ok = verify(text, std::slice::from_ref(&edit), |_, document| {
+        let Some(root) = document.mapping() else {
+            return false;
+        };
+        find_key(root, &key_name, indent).is_some_and(|value| same_data(value, &expected))
+    });
+    ok.then(|| Fix::new("Rewrite in block style", true, vec![edit]))
+}
+
+fn same_data(a: &Node, b: &Node) -> bool {
+    match (&a.kind, &b.kind) {
+        (NodeKind::Scalar { value: x, .. }, NodeKind::Scalar { value: y, .. }) => {
+            x == y && a.scalar_type() == b.scalar_type()
+        }
+        (NodeKind::Sequence(x), NodeKind::Sequence(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_data(p, q))
+        }
+        (NodeKind::Mapping(x), NodeKind::Mapping(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| same_data(&p.key, &q.key) && same_data(&p.value, &q.value))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Rule;
+    use crate::rules::test_support::{findings, fixed, lint, rules_of};
+    use crate::targets::Target;
+
+    const AS: &[Target] = &[Target::AgentSkills];
+    const CLEAN: &str = "---\nname: pdf\ndescription: Fill PDF forms. Use when the user has a PDF.\n---\n# PDF\n\nSteps.\n";
+
+    #[test]
+    fn clean_file_has_no_findings() {
+        assert_eq!(lint(CLEAN), vec![]);
+    }
+
+    #[test]
+    fn bom_fires_points_and_fixes() {
+        let text = format!("\u{feff}{CLEAN}");
+        let found = findings(&text, Rule::Bom, AS);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "\u{feff}");
+        assert!(
+            found[0].1.ends_with("skills-ref rejects it"),
+            "{}",
+            found[0].1
+        );
+        assert_eq!(fixed(&text, Rule::Bom, AS), CLEAN);
+    }
+
+    #[test]
+    fn missing_frontmatter_inserts_a_skeleton() {
+        let text = "# PDF tools\n\nFill forms.\n";
+        let found = findings(text, Rule::MissingFrontmatter, AS);
+        assert_eq!(found[0].0, "# PDF tools");
+        let new_text = fixed(text, Rule::MissingFrontmatter, AS);
+        assert_eq!(
+            new_text,
+            "---\nname: pdf\ndescription: \"PDF tools\"\n---\n\n# PDF tools\n\nFill forms.\n"
+        );
+        assert!(!rules_of(&new_text, AS).contains(&Rule::MissingFrontmatter));
+        assert!(rules_of("", AS).contains(&Rule::MissingFrontmatter));
+    }
+
+    #[test]
+    fn missing_frontmatter_is_a_warning_for_claude_code_alone() {
+        let diagnostics =
+            crate::rules::test_support::lint_as("# x\n", "s/pdf/SKILL.md", &[Target::ClaudeCode]);
+        let finding = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::MissingFrontmatter)
+            .unwrap();
+        assert_eq!(finding.severity, crate::diagnostic::Severity::Warning);
+    }
+
+    #[test]
+    fn frontmatter_not_first_moves_the_block() {
+        let text = "<!-- SPDX -->\n---\nname: pdf\ndescription: Use when asked.\n---\nBody\n";
+        let found = findings(text, Rule::FrontmatterNotFirst, AS);
+        assert_eq!(found[0].0, "<!-- SPDX -->");
+        let new_text = fixed(text, Rule::FrontmatterNotFirst, AS);
+        assert_eq!(
+            new_text,
+            "---\nname: pdf\ndescription: Use when asked.\n---\n<!-- SPDX -->\nBody\n"
+        );
+        assert_eq!(rules_of(&new_text, AS), vec![]);
+    }
+
+    #[test]
+    fn malformed_delimiters() {
+        let text = "-----\nname: pdf\ndescription: Use when asked.\n---   \nBody\n";
+        let found = findings(text, Rule::MalformedDelimiter, AS);
+        assert_eq!(
+            found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+            vec!["-----", "---   "]
+        );
+        assert!(found[0].1.contains("opening delimiter `-----`"));
+        let once = fixed(text, Rule::MalformedDelimiter, AS);
+        let twice = fixed(&once, Rule::MalformedDelimiter, AS);
+        assert_eq!(
+            twice,
+            "---\nname: pdf\ndescription: Use when asked.\n---\nBody\n"
+        );
+    }
+
+    #[test]
+    fn unterminated_frontmatter_points_at_the_opening_line() {
+        let found = findings("---\nname: pdf\n", Rule::UnterminatedFrontmatter, AS);
+        assert_eq!(found[0].0, "---");
+    }
+
+    #[test]
+    fn yaml_syntax_errors_and_tabs() {
+        let found = findings(
+            "---\nname: pdf\ndescription: [unclosed\n---\n",
+            Rule::YamlSyntax,
+            AS,
+        );
+        assert_eq!(found.len(), 1);
+        assert!(found[0].1.starts_with("the frontmatter is not valid YAML"));
+        let tabs = findings("---\nmetadata:\n\tk: v\n---\n", Rule::YamlSyntax, AS);
+        assert_eq!(tabs[0].0, "\t");
+        assert!(tabs[0].1.contains("tab"));
+    }
+
+    #[test]
+    fn unquoted_colon_is_recognised_and_quoted_round_trip() {
+        for value in [
+            "Use when: the user asks",
+            "Say \"hi\": then go # not a comment",
+            "Fügt Daten ein: für 日本語 ユーザー",
+            "It's here: and \"there\"",
+            "Back\\slash: ok",
+        ] {
+            let text = format!("---\nname: pdf\ndescription: {value}\n---\nBody\n");
+            let found = findings(
+                &text,
+                Rule::UnquotedColon,
+                &[Target::AgentSkills, Target::Codex, Target::ClaudeCode],
+            );
+            assert_eq!(found.len(), 1, "{value}");
+            assert_eq!(found[0].0, ":");
+            assert!(
+                found[0].1.ends_with(
+                    "— skills-ref rejects it; Codex skips this skill; Claude Code loads it"
+                ),
+                "{}",
+                found[0].1
+            );
+            assert!(!rules_of(&text, AS).contains(&Rule::YamlSyntax));
+            let new_text = fixed(&text, Rule::UnquotedColon, AS);
+            let document = crate::document::SkillDocument::parse(&new_text);
+            let description = document.field("description").unwrap();
+            assert_eq!(description.value.as_str(), Some(value), "{new_text}");
+            assert!(description.value.is_string());
+        }
+    }
+
+    #[test]
+    fn unquoted_colon_block_fix_and_continuations() {
+        let text = "---\nname: pdf\ndescription: Use when: the user\n  asks for forms\nmetadata:\n  note: a: b\n---\nBody\n";
+        let diagnostics = lint(text);
+        let colons: Vec<_> = diagnostics
+            .iter()
+            .filter(|d| d.rule == Rule::UnquotedColon)
+            .collect();
+        assert_eq!(colons.len(), 2);
+        let block_fix = &colons[0].fixes[1];
+        let new_text = crate::diagnostic::apply_edits(text, &block_fix.edits).unwrap();
+        assert!(
+            new_text.contains("description: >-\n  Use when: the user asks for forms\n"),
+            "{new_text}"
+        );
+        let quoted = crate::diagnostic::apply_edits(text, &colons[1].fixes[0].edits).unwrap();
+        assert!(quoted.contains("note: \"a: b\""));
+    }
+
+    #[test]
+    fn not_a_mapping() {
+        let found = findings("---\n- a\n- b\n---\nBody\n", Rule::NotAMapping, AS);
+        assert_eq!(found[0].0, "- a\n- b");
+        assert!(found[0].1.contains("a list"));
+        let empty = findings("---\n---\nBody\n", Rule::NotAMapping, AS);
+        assert!(empty[0].1.contains("empty"));
+    }
+
+    #[test]
+    fn duplicate_key_points_at_the_earlier_key() {
+        let text = "---\nname: pdf\ndescription: a. Use when b.\nname: pdf\n---\nBody\n";
+        let found = findings(text, Rule::DuplicateKey, AS);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "name");
+        let new_text = fixed(text, Rule::DuplicateKey, AS);
+        assert_eq!(
+            new_text,
+            "---\ndescription: a. Use when b.\nname: pdf\n---\nBody\n"
+        );
+    }
+
+    #[test]
+    fn flow_style_rewrites_as_block() {
+        let text = "---\nname: pdf\ndescription: Use when asked.\nallowed-tools: [Read, \"Bash(git:*)\"]\nmetadata:\n  tags: {a: b}\n---\nBody\n";
+        let found = findings(text, Rule::FlowStyle, AS);
+        assert_eq!(found.len(), 2);
+        assert!(found.iter().any(|f| f.0 == "[Read, \"Bash(git:*)\"]"));
+        let new_text = fixed(text, Rule::FlowStyle, AS);
+        assert!(
+            !new_text.contains('[') || !new_text.contains('{'),
+            "{new_text}"
+        );
+        assert!(findings(text, Rule::FlowStyle, &[Target::ClaudeCode]).is_empty());
+        let mut current = text.to_owned();
+        while rules_of(&current, AS).contains(&Rule::FlowStyle) {
+            current = fixed(&current, Rule::FlowStyle, AS);
+        }
+        assert!(
+            current.contains("allowed-tools:\n  - Read\n  - \"Bash(git:*)\"\n"),
+            "{current}"
+        );
+        assert!(
+            current.contains("metadata:\n  tags:\n    a: b\n"),
+            "{current}"
+        );
+    }
+}

@@ -1,0 +1,170 @@
+//! Writing YAML values for fixes, and checking that a fix parses back to what was meant.
+
+use crate::diagnostic::{Edit, apply_edits};
+use crate::document::SkillDocument;
+use crate::document::yaml::{ScalarType, core_type, yaml11_only_type};
+
+/// A double-quoted YAML scalar that parses back to `value`.
+#[must_use]
+pub fn double_quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for ch in value.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            ch if ch.is_control() || ch == '\u{feff}' => {
+                out.push_str(&format!("\\u{:04X}", u32::from(ch)));
+            }
+            ch => out.push(ch),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A single-quoted YAML scalar that parses back to `value` (no line breaks allowed in `value`).
+#[must_use]
+pub fn single_quoted(value: &str) -> String {
+    format!("'{}'", value.replace('\'', "''"))
+}
+
+/// The most readable quoting of `value`: single quotes when it holds `"` but no `'`, else double.
+#[must_use]
+pub fn quoted(value: &str) -> String {
+    let plain_single = value.contains('"')
+        && !value.contains('\'')
+        && !value.chars().any(|ch| ch.is_control() || ch == '\u{feff}');
+    if plain_single {
+        single_quoted(value)
+    } else {
+        double_quoted(value)
+    }
+}
+
+/// `value` as a YAML string: plain when that reads back as the same string under YAML 1.1 and
+/// 1.2, quoted otherwise.
+#[must_use]
+pub fn yaml_string(value: &str) -> String {
+    let plain_safe = !value.is_empty()
+        && core_type(value) == ScalarType::Str
+        && yaml11_only_type(value).is_none()
+        && value.trim() == value
+        && !value.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`',
+        ])
+        && !value.contains(": ")
+        && !value.contains(" #")
+        && !value.ends_with(':')
+        && !value.chars().any(|ch| ch.is_control() || ch == '\u{feff}');
+    if plain_safe {
+        value.to_owned()
+    } else {
+        quoted(value)
+    }
+}
+
+/// Applies `edits` to `text` and hands the re-parsed document to `check`; `false` when the edits
+/// do not apply or `check` refuses the result. Fixes use this to prove they round-trip.
+pub fn verify(text: &str, edits: &[Edit], check: impl Fn(&str, &SkillDocument) -> bool) -> bool {
+    match apply_edits(text, edits) {
+        Ok(new_text) => {
+            let document = SkillDocument::parse(&new_text);
+            check(&new_text, &document)
+        }
+        Err(_) => false,
+    }
+}
+
+/// Turns any text into a valid skill name: lowercase ASCII letters, digits and single hyphens,
+/// at most 64 characters.
+#[must_use]
+pub fn normalise_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut previous_hyphen = true;
+    let mut previous_lower = false;
+    for ch in name.trim().chars() {
+        // `camelCase` and `PascalCase` split at the case change.
+        if ch.is_ascii_uppercase() && previous_lower && !previous_hyphen {
+            out.push('-');
+        }
+        previous_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+        let lower = ch.to_ascii_lowercase();
+        if lower.is_ascii_lowercase() || lower.is_ascii_digit() {
+            out.push(lower);
+            previous_hyphen = false;
+        } else if !previous_hyphen {
+            out.push('-');
+            previous_hyphen = true;
+        }
+    }
+    let mut out = out.trim_end_matches('-').to_owned();
+    if out.len() > 64 {
+        out.truncate(64);
+        out = out.trim_end_matches('-').to_owned();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::yaml;
+    use crate::text::TextRange;
+
+    fn reads_back(scalar: &str) -> Option<String> {
+        let text = format!("k: {scalar}\n");
+        let document = yaml::parse(&text, TextRange::new(0, text.len()));
+        let value = document.root?.get("k")?.value.clone();
+        value
+            .is_string()
+            .then(|| value.as_str().unwrap().to_owned())
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        for value in [
+            "Use when: the user asks",
+            "say \"hi\" # not a comment",
+            "it's \"both\"",
+            "back\\slash",
+            "日本語: テキスト",
+            "yes",
+            "1.0",
+            "- dash",
+            "tab\there",
+            "",
+        ] {
+            assert_eq!(
+                reads_back(&quoted(value)).as_deref(),
+                Some(value),
+                "{value}"
+            );
+            assert_eq!(
+                reads_back(&yaml_string(value)).as_deref(),
+                Some(value),
+                "{value}"
+            );
+        }
+    }
+
+    #[test]
+    fn plain_when_safe() {
+        assert_eq!(yaml_string("pdf-tools"), "pdf-tools");
+        assert_eq!(yaml_string("no"), "\"no\"");
+        assert_eq!(yaml_string("3000"), "\"3000\"");
+    }
+
+    #[test]
+    fn names_normalise() {
+        assert_eq!(normalise_name("PDF Tools"), "pdf-tools");
+        assert_eq!(normalise_name("myCoolSkill"), "my-cool-skill");
+        assert_eq!(normalise_name("--a__b--"), "a-b");
+        assert_eq!(normalise_name("ns:skill.v2"), "ns-skill-v2");
+        assert_eq!(normalise_name(&"x".repeat(70)).len(), 64);
+    }
+}

@@ -1,0 +1,383 @@
+//! The rules of SPEC section 4: stable ids, default severities, and the per-file lint entry point.
+//!
+//! File, field and body rules run on one `SkillDocument`; workspace rules (`duplicate-name`,
+//! `symlink-escape`, `catalog-budget`) run on the loader's registry in `workspace`.
+
+mod body;
+mod docs;
+mod fields;
+mod file;
+pub mod fix;
+pub mod workspace;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::diagnostic::{Diagnostic, Fix, Severity};
+use crate::document::SkillDocument;
+use crate::targets::{Effect, Target, consequence};
+use crate::text::TextRange;
+
+pub use docs::RuleDoc;
+
+macro_rules! rules {
+    ($($variant:ident => $id:literal, $severity:ident, $group:ident;)*) => {
+        /// A rule, named by its stable kebab-case id.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Rule { $($variant,)* }
+
+        impl Rule {
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
+
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self { $(Rule::$variant => $id,)* }
+            }
+
+            #[must_use]
+            pub fn default_severity(self) -> Severity {
+                match self { $(Rule::$variant => Severity::$severity,)* }
+            }
+
+            #[must_use]
+            pub fn group(self) -> Group {
+                match self { $(Rule::$variant => Group::$group,)* }
+            }
+        }
+    };
+}
+
+rules! {
+    InvalidUtf8 => "invalid-utf8", Error, File;
+    Bom => "bom", Error, File;
+    MissingFrontmatter => "missing-frontmatter", Error, File;
+    FrontmatterNotFirst => "frontmatter-not-first", Error, File;
+    MalformedDelimiter => "malformed-delimiter", Error, File;
+    UnterminatedFrontmatter => "unterminated-frontmatter", Error, File;
+    YamlSyntax => "yaml-syntax", Error, File;
+    UnquotedColon => "unquoted-colon", Error, File;
+    NotAMapping => "not-a-mapping", Error, File;
+    DuplicateKey => "duplicate-key", Error, File;
+    FlowStyle => "flow-style", Warning, File;
+    MissingName => "missing-name", Error, Fields;
+    MissingDescription => "missing-description", Error, Fields;
+    FieldType => "field-type", Error, Fields;
+    FieldValue => "field-value", Error, Fields;
+    NameLength => "name-length", Error, Fields;
+    NameFormat => "name-format", Error, Fields;
+    NameMismatch => "name-mismatch", Error, Fields;
+    ReservedWord => "reserved-word", Error, Fields;
+    DescriptionEmpty => "description-empty", Error, Fields;
+    DescriptionLength => "description-length", Error, Fields;
+    DescriptionTrigger => "description-trigger", Hint, Fields;
+    DescriptionAngleBrackets => "description-angle-brackets", Warning, Fields;
+    CompatibilityLength => "compatibility-length", Error, Fields;
+    MetadataValue => "metadata-value", Warning, Fields;
+    Yaml11Type => "yaml11-type", Warning, Fields;
+    AllowedToolsShape => "allowed-tools-shape", Warning, Fields;
+    UnknownField => "unknown-field", Warning, Fields;
+    BodyEmpty => "body-empty", Warning, Body;
+    BodyTooLong => "body-too-long", Warning, Body;
+    BrokenLink => "broken-link", Warning, Body;
+    LinkEscapesSkill => "link-escapes-skill", Warning, Body;
+    SkillMdCase => "skill-md-case", Error, Body;
+    DuplicateName => "duplicate-name", Error, Workspace;
+    SymlinkEscape => "symlink-escape", Warning, Workspace;
+    CatalogBudget => "catalog-budget", Warning, Workspace;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    File,
+    Fields,
+    Body,
+    Workspace,
+}
+
+impl Group {
+    #[must_use]
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::File => "File and frontmatter",
+            Group::Fields => "Fields",
+            Group::Body => "Body and folder",
+            Group::Workspace => "Workspace",
+        }
+    }
+}
+
+impl Rule {
+    #[must_use]
+    pub fn parse(id: &str) -> Option<Self> {
+        Rule::ALL.iter().copied().find(|rule| rule.as_str() == id)
+    }
+
+    #[must_use]
+    pub fn doc(self) -> RuleDoc {
+        docs::doc(self)
+    }
+
+    /// Rules whose severity rises to error when a selected target skips or rejects the skill
+    /// (SPEC section 4: `unknown-field`, `metadata-value`, `description-angle-brackets`).
+    fn escalates(self) -> bool {
+        matches!(
+            self,
+            Rule::UnknownField | Rule::MetadataValue | Rule::DescriptionAngleBrackets
+        )
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// Severity overrides from the config's `[rules]` table; `None` turns a rule off.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSettings {
+    pub overrides: HashMap<Rule, Option<Severity>>,
+}
+
+impl RuleSettings {
+    /// Applies overrides, dropping findings of rules that are off.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        if self.overrides.is_empty() {
+            return;
+        }
+        diagnostics.retain_mut(|diagnostic| match self.overrides.get(&diagnostic.rule) {
+            None => true,
+            Some(None) => false,
+            Some(Some(severity)) => {
+                diagnostic.severity = *severity;
+                true
+            }
+        });
+    }
+
+    #[must_use]
+    pub fn is_off(&self, rule: Rule) -> bool {
+        matches!(self.overrides.get(&rule), Some(None))
+    }
+}
+
+/// What a file's rules need to know besides its text.
+pub struct FileContext<'a> {
+    /// The SKILL.md path (as given or absolute): its file name and folder name matter.
+    pub path: &'a Path,
+    /// The selected targets.
+    pub targets: &'a [Target],
+    /// Whether a path relative to the skill folder exists (for `broken-link`).
+    pub exists: &'a dyn Fn(&Path) -> bool,
+}
+
+impl FileContext<'_> {
+    #[must_use]
+    pub fn folder_name(&self) -> Option<&str> {
+        self.path.parent()?.file_name()?.to_str()
+    }
+
+    #[must_use]
+    pub fn file_name(&self) -> Option<&str> {
+        self.path.file_name()?.to_str()
+    }
+}
+
+/// Collects the findings of one file and words them for the selected targets.
+pub(crate) struct Checker<'a> {
+    pub text: &'a str,
+    pub document: &'a SkillDocument,
+    pub context: &'a FileContext<'a>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Checker<'a> {
+    /// Reports a finding whose effect differs per client. It fires only when a selected target
+    /// is affected, and its message ends with the consequence for every selected target.
+    pub fn report(
+        &mut self,
+        rule: Rule,
+        range: TextRange,
+        message: impl Into<String>,
+        effect: impl Fn(Target) -> Effect,
+        fixes: Vec<Fix>,
+    ) {
+        let effects: Vec<(Target, Effect)> = self
+            .context
+            .targets
+            .iter()
+            .map(|&target| (target, effect(target)))
+            .collect();
+        if !effects.iter().any(|(_, effect)| effect.affects()) {
+            return;
+        }
+        let mut severity = rule.default_severity();
+        let breaking = effects.iter().any(|(_, effect)| effect.is_breaking());
+        if severity == Severity::Error && !breaking {
+            // Every affected client still loads the skill, only degraded (SPEC section 4).
+            severity = Severity::Warning;
+        }
+        if rule.escalates()
+            && effects
+                .iter()
+                .any(|(_, effect)| matches!(effect, Effect::Skip | Effect::Reject))
+        {
+            severity = Severity::Error;
+        }
+        let mut diagnostic = Diagnostic::new(
+            rule,
+            range,
+            format!("{} — {}", message.into(), consequence(&effects)),
+        );
+        diagnostic.severity = severity;
+        diagnostic.targets = effects
+            .iter()
+            .filter(|(_, effect)| effect.affects())
+            .map(|(target, _)| *target)
+            .collect();
+        diagnostic.fixes = fixes;
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Reports a finding that hurts every client alike; `why` is the closing consequence.
+    pub fn report_all(
+        &mut self,
+        rule: Rule,
+        range: TextRange,
+        message: impl Into<String>,
+        why: &str,
+        fixes: Vec<Fix>,
+    ) {
+        let mut diagnostic = Diagnostic::new(rule, range, format!("{} — {why}", message.into()));
+        diagnostic.targets = self.context.targets.to_vec();
+        diagnostic.fixes = fixes;
+        self.diagnostics.push(diagnostic);
+    }
+}
+
+/// Lints one SKILL.md given as bytes: the file, frontmatter, field and body rules.
+///
+/// Returns the text the ranges refer to (the file's text, or a lossy decoding of it when it is
+/// not UTF-8) and the findings, sorted by position.
+#[must_use]
+pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagnostic>) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            let diagnostics = lint_text(text, context);
+            (text.to_owned(), diagnostics)
+        }
+        Err(error) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let at = error.valid_up_to();
+            let width = text[at..].chars().next().map_or(0, char::len_utf8);
+            let mut diagnostics = Vec::new();
+            let mut diagnostic = Diagnostic::new(
+                Rule::InvalidUtf8,
+                TextRange::new(at, at + width),
+                format!(
+                    "the file is not valid UTF-8: byte {at} (0x{:02X}) starts no valid character — \
+                     every client fails to read it",
+                    bytes[at]
+                ),
+            );
+            diagnostic.targets = context.targets.to_vec();
+            diagnostics.push(diagnostic);
+            (text, diagnostics)
+        }
+    }
+}
+
+/// Lints one SKILL.md's text.
+#[must_use]
+pub fn lint_text(text: &str, context: &FileContext<'_>) -> Vec<Diagnostic> {
+    let document = SkillDocument::parse(text);
+    lint_document(text, &document, context)
+}
+
+#[must_use]
+pub fn lint_document(
+    text: &str,
+    document: &SkillDocument,
+    context: &FileContext<'_>,
+) -> Vec<Diagnostic> {
+    let mut checker = Checker {
+        text,
+        document,
+        context,
+        diagnostics: Vec::new(),
+    };
+    file::check(&mut checker);
+    fields::check(&mut checker);
+    body::check(&mut checker);
+    let mut diagnostics = checker.diagnostics;
+    sort(&mut diagnostics);
+    diagnostics
+}
+
+/// Deterministic order: position, then rule.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.rule).cmp(&(b.range.start, b.range.end, b.rule))
+    });
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::Path;
+
+    use super::{FileContext, lint_text};
+    use crate::diagnostic::{Diagnostic, apply_edits};
+    use crate::rules::Rule;
+    use crate::targets::Target;
+
+    pub fn lint_as(text: &str, path: &str, targets: &[Target]) -> Vec<Diagnostic> {
+        let exists = |relative: &Path| {
+            let name = relative.to_string_lossy();
+            name == "references/guide.md" || name == "scripts" || name == "scripts/run.py"
+        };
+        let context = FileContext {
+            path: Path::new(path),
+            targets,
+            exists: &exists,
+        };
+        lint_text(text, &context)
+    }
+
+    pub fn lint(text: &str) -> Vec<Diagnostic> {
+        lint_as(text, "skills/pdf/SKILL.md", &[Target::AgentSkills])
+    }
+
+    /// The findings of one rule: (covered text, message).
+    pub fn findings(text: &str, rule: Rule, targets: &[Target]) -> Vec<(String, String)> {
+        lint_as(text, "skills/pdf/SKILL.md", targets)
+            .into_iter()
+            .filter(|diagnostic| diagnostic.rule == rule)
+            .map(|diagnostic| {
+                (
+                    text[diagnostic.range.as_range()].to_owned(),
+                    diagnostic.message,
+                )
+            })
+            .collect()
+    }
+
+    /// Applies the first fix of the first finding of `rule` and returns the new text.
+    pub fn fixed(text: &str, rule: Rule, targets: &[Target]) -> String {
+        let diagnostic = lint_as(text, "skills/pdf/SKILL.md", targets)
+            .into_iter()
+            .find(|diagnostic| diagnostic.rule == rule)
+            .unwrap_or_else(|| panic!("{rule} did not fire on {text:?}"));
+        let fix = diagnostic
+            .fixes
+            .first()
+            .unwrap_or_else(|| panic!("{rule} has no fix"));
+        apply_edits(text, &fix.edits).expect("fix edits apply")
+    }
+
+    pub fn rules_of(text: &str, targets: &[Target]) -> Vec<Rule> {
+        lint_as(text, "skills/pdf/SKILL.md", targets)
+            .into_iter()
+            .map(|diagnostic| diagnostic.rule)
+            .collect()
+    }
+}

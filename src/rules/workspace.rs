@@ -1,0 +1,221 @@
+//! Workspace rules over the loader's registry: `duplicate-name`, `symlink-escape` and
+//! `catalog-budget`.
+
+use std::path::{Path, PathBuf};
+
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Related};
+use crate::targets::{Target, join_names};
+use crate::text::TextRange;
+use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
+use crate::workspace::loader::Refusal;
+use crate::workspace::{Registry, Skill};
+
+/// Findings of the workspace rules, each with the file it belongs to.
+#[must_use]
+pub fn check(
+    registry: &Registry,
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    context_window: Option<u64>,
+) -> Vec<(PathBuf, Diagnostic)> {
+    let mut findings = Vec::new();
+    duplicate_names(registry, targets_for, &mut findings);
+    symlink_escapes(registry, targets_for, &mut findings);
+    catalog_budget(registry, targets_for, context_window, &mut findings);
+    findings
+}
+
+fn name_range(skill: &Skill) -> TextRange {
+    skill.name_range.unwrap_or_default()
+}
+
+fn duplicate_names(
+    registry: &Registry,
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    findings: &mut Vec<(PathBuf, Diagnostic)>,
+) {
+    for (shadowed, winner_index) in &registry.shadowed {
+        let winner = &registry.skills[*winner_index];
+        for (this, other, wins) in [(shadowed, winner, false), (winner, shadowed, true)] {
+            let targets = targets_for(&this.path);
+            let names: Vec<&str> = targets.iter().map(|target| target.display()).collect();
+            let verdict = if wins {
+                "skill-lsp's loader keeps this one (first root, first folder) and hides the other"
+            } else {
+                "skill-lsp's loader keeps the other one (first root, first folder) and hides this one"
+            };
+            let mut diagnostic = Diagnostic::new(
+                Rule::DuplicateName,
+                name_range(this),
+                format!(
+                    "the skill name '{}' is also used by {}; {verdict} — {} {} only one of them (Claude Code and Gemini CLI prefer project skills, OpenCode the last loaded)",
+                    this.name,
+                    other.path.display(),
+                    join_names(&names),
+                    if names.len() > 1 { "see" } else { "sees" },
+                ),
+            );
+            diagnostic.targets = targets;
+            diagnostic.related.push(Related {
+                path: other.path.clone(),
+                range: name_range(other),
+                message: format!("the other skill named '{}'", other.name),
+            });
+            findings.push((this.path.clone(), diagnostic));
+        }
+    }
+}
+
+fn symlink_escapes(
+    registry: &Registry,
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    findings: &mut Vec<(PathBuf, Diagnostic)>,
+) {
+    for refused in &registry.refused {
+        let Refusal::OutsideRoot { resolved } = &refused.refusal else {
+            continue;
+        };
+        let mut diagnostic = Diagnostic::new(
+            Rule::SymlinkEscape,
+            TextRange::default(),
+            format!(
+                "{} resolves to {}, outside its skills root {} — the loader skips it, and clients that copy the root lose it",
+                refused.path.display(),
+                resolved.display(),
+                refused.root.display(),
+            ),
+        );
+        diagnostic.targets = targets_for(&refused.path);
+        findings.push((refused.path.clone(), diagnostic));
+    }
+}
+
+fn catalog_budget(
+    registry: &Registry,
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    context_window: Option<u64>,
+    findings: &mut Vec<(PathBuf, Diagnostic)>,
+) {
+    let selected: Vec<Vec<Target>> = registry
+        .skills
+        .iter()
+        .map(|skill| targets_for(&skill.path))
+        .collect();
+    for target in [Target::ClaudeCode, Target::Codex] {
+        if !selected.iter().any(|targets| targets.contains(&target)) {
+            continue;
+        }
+        let items = listing(registry, target, context_window);
+        let budget = listing_budget(target, context_window).unwrap_or(usize::MAX);
+        let listed_chars: usize = registry
+            .skills
+            .iter()
+            .map(|skill| skill.name.chars().count() + 5 + skill.description.chars().count())
+            .sum();
+        for ((skill, item), targets) in registry.skills.iter().zip(&items).zip(&selected) {
+            if !item.truncated || !targets.contains(&target) {
+                continue;
+            }
+            let shown = item.description.chars().count();
+            let why = if target == Target::ClaudeCode
+                && item.full_chars > CLAUDE_CODE_SKILL_CAP
+                && shown == CLAUDE_CODE_SKILL_CAP
+            {
+                format!(
+                    "its cap is {CLAUDE_CODE_SKILL_CAP} characters per skill, `when_to_use` included"
+                )
+            } else {
+                format!(
+                    "the {} skills' listing needs about {listed_chars} characters and its budget is about {budget}",
+                    registry.skills.len()
+                )
+            };
+            let action = if shown == 0 {
+                "drops this description".to_owned()
+            } else {
+                format!(
+                    "cuts this description from {} to {shown} characters",
+                    item.full_chars
+                )
+            };
+            let mut diagnostic = Diagnostic::new(
+                Rule::CatalogBudget,
+                skill.description_range.unwrap_or_else(|| name_range(skill)),
+                format!("{} {action} in its skill listing: {why}", target.display()),
+            );
+            diagnostic.targets = vec![target];
+            findings.push((skill.path.clone(), diagnostic));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::workspace::loader::Refused;
+
+    fn skill(name: &str, folder: &str, root: &str, description: String) -> Skill {
+        Skill {
+            name: name.into(),
+            description,
+            when_to_use: None,
+            path: PathBuf::from(format!("{root}/{folder}/SKILL.md")),
+            root: PathBuf::from(root),
+            folder: folder.into(),
+            name_range: Some(TextRange::new(10, 13)),
+            description_range: Some(TextRange::new(27, 30)),
+        }
+    }
+
+    #[test]
+    fn duplicate_name_reports_both_with_related_information() {
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "pdf", "skills", "a".into()));
+        registry.add(skill("pdf", "pdf", ".claude/skills", "b".into()));
+        let findings = check(&registry, &|_| vec![Target::AgentSkills], None);
+        assert_eq!(findings.len(), 2);
+        assert_eq!(findings[0].0, PathBuf::from(".claude/skills/pdf/SKILL.md"));
+        assert!(findings[0].1.message.contains("keeps the other one"));
+        assert_eq!(
+            findings[0].1.related[0].path,
+            PathBuf::from("skills/pdf/SKILL.md")
+        );
+        assert!(findings[1].1.message.contains("keeps this one"));
+        assert_eq!(findings[1].1.range, TextRange::new(10, 13));
+    }
+
+    #[test]
+    fn symlink_escape_names_the_resolved_path() {
+        let mut registry = Registry::default();
+        registry.refused.push(Refused {
+            path: PathBuf::from("skills/x/SKILL.md"),
+            root: PathBuf::from("skills"),
+            refusal: Refusal::OutsideRoot {
+                resolved: PathBuf::from("/elsewhere/x/SKILL.md"),
+            },
+        });
+        let findings = check(&registry, &|_| vec![Target::AgentSkills], None);
+        assert_eq!(findings[0].1.rule, Rule::SymlinkEscape);
+        assert!(findings[0].1.message.contains("/elsewhere/x/SKILL.md"));
+    }
+
+    #[test]
+    fn catalog_budget_fires_only_for_selected_budgeted_targets() {
+        let mut registry = Registry::default();
+        registry.add(skill("big", "big", ".claude/skills", "x".repeat(2_000)));
+        registry.add(skill("small", "small", ".claude/skills", "y".repeat(20)));
+        let findings = check(&registry, &|_| vec![Target::ClaudeCode], None);
+        assert_eq!(findings.len(), 1);
+        assert!(
+            findings[0]
+                .1
+                .message
+                .starts_with("Claude Code cuts this description from 2000 to 1536 characters")
+        );
+        assert!(check(&registry, &|_| vec![Target::AgentSkills], None).is_empty());
+        let crowded_codex = check(&registry, &|_| vec![Target::Codex], Some(10_000));
+        assert!(crowded_codex[0].1.message.contains("budget is about 800"));
+    }
+}

@@ -1,0 +1,297 @@
+//! The clients that read skills (SPEC section 4, `shared/reference/FIELDS.md`) and how a finding
+//! affects each of them, in words.
+
+use std::fmt;
+use std::path::Path;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    AgentSkills,
+    ClaudeUpload,
+    ClaudeCode,
+    Codex,
+    Copilot,
+    OpenCode,
+    Gemini,
+}
+
+pub const ALL_TARGETS: [Target; 7] = [
+    Target::AgentSkills,
+    Target::ClaudeUpload,
+    Target::ClaudeCode,
+    Target::Codex,
+    Target::Copilot,
+    Target::OpenCode,
+    Target::Gemini,
+];
+
+const SPEC_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+
+const CLAUDE_CODE_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "disallowed-tools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
+];
+
+const CODEX_FIELDS: &[&str] = &["name", "description", "metadata"];
+
+const COPILOT_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "argument-hint",
+    "user-invocable",
+    "disable-model-invocation",
+    "context",
+];
+
+const OPENCODE_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+];
+
+const GEMINI_FIELDS: &[&str] = &["name", "description"];
+
+impl Target {
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Target::AgentSkills => "agentskills",
+            Target::ClaudeUpload => "claude-upload",
+            Target::ClaudeCode => "claude-code",
+            Target::Codex => "codex",
+            Target::Copilot => "copilot",
+            Target::OpenCode => "opencode",
+            Target::Gemini => "gemini",
+        }
+    }
+
+    /// The client's name as a user knows it.
+    #[must_use]
+    pub fn display(self) -> &'static str {
+        match self {
+            Target::AgentSkills => "skills-ref",
+            Target::ClaudeUpload => "claude.ai upload",
+            Target::ClaudeCode => "Claude Code",
+            Target::Codex => "Codex",
+            Target::Copilot => "Copilot",
+            Target::OpenCode => "OpenCode",
+            Target::Gemini => "Gemini CLI",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(id: &str) -> Option<Self> {
+        ALL_TARGETS.into_iter().find(|target| target.id() == id)
+    }
+
+    /// The top-level frontmatter keys this client knows.
+    #[must_use]
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            Target::AgentSkills | Target::ClaudeUpload => SPEC_FIELDS,
+            Target::ClaudeCode => CLAUDE_CODE_FIELDS,
+            Target::Codex => CODEX_FIELDS,
+            Target::Copilot => COPILOT_FIELDS,
+            Target::OpenCode => OPENCODE_FIELDS,
+            Target::Gemini => GEMINI_FIELDS,
+        }
+    }
+
+    #[must_use]
+    pub fn knows(self, field: &str) -> bool {
+        self.fields().contains(&field)
+    }
+
+    /// Whether a key the client does not know makes it reject the skill.
+    #[must_use]
+    pub fn rejects_unknown_fields(self) -> bool {
+        matches!(self, Target::AgentSkills | Target::ClaudeUpload)
+    }
+
+    /// The verb for "will not use this skill": validators and uploads reject, loaders skip.
+    #[must_use]
+    pub fn refusal(self) -> Effect {
+        match self {
+            Target::AgentSkills | Target::ClaudeUpload => Effect::Reject,
+            _ => Effect::Skip,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.id())
+    }
+}
+
+/// The targets that own the folder a skill sits in (SPEC section 4, "Selected targets").
+#[must_use]
+pub fn default_targets_for(path: &Path) -> Vec<Target> {
+    let components: Vec<&str> = path
+        .components()
+        .filter_map(|component| component.as_os_str().to_str())
+        .collect();
+    for pair in components.windows(2).rev() {
+        if pair[1] != "skills" {
+            continue;
+        }
+        let owner = match pair[0] {
+            ".claude" => Target::ClaudeCode,
+            ".codex" => Target::Codex,
+            ".github" => Target::Copilot,
+            ".opencode" => Target::OpenCode,
+            ".gemini" => Target::Gemini,
+            _ => continue,
+        };
+        return vec![owner];
+    }
+    vec![Target::AgentSkills]
+}
+
+/// What a finding does to one client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// The client loads the skill as if nothing were wrong.
+    Load,
+    /// The client is fine with it, and does something worth saying: (singular, plural) phrases.
+    Fine(&'static str, &'static str),
+    /// The client never reads this field.
+    Ignore,
+    /// The loader drops the skill.
+    Skip,
+    /// A validator or upload refuses the skill.
+    Reject,
+    /// The client loads the skill but reads the value wrongly.
+    Misread,
+    /// The client loads the skill in a lesser form: (singular, plural) verb phrases.
+    Degrade(&'static str, &'static str),
+}
+
+impl Effect {
+    /// True when the client is hurt by the finding.
+    #[must_use]
+    pub fn affects(self) -> bool {
+        !matches!(self, Effect::Load | Effect::Ignore | Effect::Fine(..))
+    }
+
+    /// True when the client would skip, reject or misread the skill.
+    #[must_use]
+    pub fn is_breaking(self) -> bool {
+        matches!(self, Effect::Skip | Effect::Reject | Effect::Misread)
+    }
+
+    fn phrase(self, plural: bool) -> &'static str {
+        match (self, plural) {
+            (Effect::Load, false) => "loads it",
+            (Effect::Load, true) => "load it",
+            (Effect::Ignore, false) => "ignores it",
+            (Effect::Ignore, true) => "ignore it",
+            (Effect::Skip, false) => "skips this skill",
+            (Effect::Skip, true) => "skip this skill",
+            (Effect::Reject, false) => "rejects it",
+            (Effect::Reject, true) => "reject it",
+            (Effect::Misread, false) => "misreads the value",
+            (Effect::Misread, true) => "misread the value",
+            (Effect::Degrade(singular, _) | Effect::Fine(singular, _), false) => singular,
+            (Effect::Degrade(_, plural) | Effect::Fine(_, plural), true) => plural,
+        }
+    }
+}
+
+/// Joins names as `A`, `A and B`, `A, B and C`.
+#[must_use]
+pub fn join_names(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The closing words of a message: how each selected target takes the finding, grouped, hurt
+/// clients first, e.g. `Codex and skills-ref skip this skill; Claude Code loads it`.
+#[must_use]
+pub fn consequence(effects: &[(Target, Effect)]) -> String {
+    let mut groups: Vec<(Effect, Vec<&str>)> = Vec::new();
+    let mut ordered: Vec<&(Target, Effect)> = effects.iter().collect();
+    // Hurt clients first, in a stable order.
+    ordered.sort_by_key(|(target, effect)| (!effect.affects(), !effect.is_breaking(), *target));
+    for (target, effect) in ordered {
+        match groups.iter_mut().find(|(existing, _)| existing == effect) {
+            Some((_, names)) => names.push(target.display()),
+            None => groups.push((*effect, vec![target.display()])),
+        }
+    }
+    groups
+        .iter()
+        .map(|(effect, names)| format!("{} {}", join_names(names), effect.phrase(names.len() > 1)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_pick_their_owner() {
+        assert_eq!(
+            default_targets_for(Path::new("repo/.claude/skills/pdf/SKILL.md")),
+            vec![Target::ClaudeCode]
+        );
+        assert_eq!(
+            default_targets_for(Path::new(".github/skills/x/SKILL.md")),
+            vec![Target::Copilot]
+        );
+        assert_eq!(
+            default_targets_for(Path::new("skills/pdf/SKILL.md")),
+            vec![Target::AgentSkills]
+        );
+        assert_eq!(
+            default_targets_for(Path::new(".agents/skills/pdf/SKILL.md")),
+            vec![Target::AgentSkills]
+        );
+    }
+
+    #[test]
+    fn consequence_groups_and_agrees_in_number() {
+        let text = consequence(&[
+            (Target::ClaudeCode, Effect::Load),
+            (Target::Codex, Effect::Skip),
+            (Target::Copilot, Effect::Skip),
+            (Target::AgentSkills, Effect::Reject),
+        ]);
+        assert_eq!(
+            text,
+            "skills-ref rejects it; Codex and Copilot skip this skill; Claude Code loads it"
+        );
+    }
+}

@@ -1,0 +1,372 @@
+//! The skill loader of SPEC section 5: one registry of skills per workspace, the catalog the
+//! agent sees and `load(name)`.
+//!
+//! The loader is lenient where the linter is strict: each fallback here (folder name for `name`,
+//! first body line for `description`, empty metadata on bad YAML) is also a diagnostic.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::document::frontmatter::split_strict;
+use crate::document::yaml;
+use crate::text::TextRange;
+
+/// Skills roots under a workspace, in priority order (SPEC section 5).
+pub const DEFAULT_ROOTS: [&str; 7] = [
+    "skills",
+    ".agents/skills",
+    ".claude/skills",
+    ".github/skills",
+    ".codex/skills",
+    ".opencode/skills",
+    ".gemini/skills",
+];
+
+/// What the loader reads from one SKILL.md's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metadata {
+    pub name: String,
+    pub description: String,
+    /// `name` came from the folder (missing, empty or not a string).
+    pub name_from_folder: bool,
+    /// `description` came from the body.
+    pub description_from_body: bool,
+    /// `when_to_use`, which Claude Code appends to the description in its listing.
+    pub when_to_use: Option<String>,
+    /// Where the frontmatter values are, when they were read from it.
+    pub name_range: Option<TextRange>,
+    pub description_range: Option<TextRange>,
+}
+
+/// A registered skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skill {
+    pub name: String,
+    pub description: String,
+    pub when_to_use: Option<String>,
+    /// The SKILL.md path as scanned (under its root, symlinks not resolved).
+    pub path: PathBuf,
+    pub root: PathBuf,
+    pub folder: String,
+    pub name_range: Option<TextRange>,
+    pub description_range: Option<TextRange>,
+}
+
+impl Skill {
+    /// Registers what `read_metadata` found in the file at `path`.
+    #[must_use]
+    pub fn new(metadata: Metadata, path: PathBuf, root: PathBuf, folder: String) -> Self {
+        Self {
+            name: metadata.name,
+            description: metadata.description,
+            when_to_use: metadata.when_to_use,
+            path,
+            root,
+            folder,
+            name_range: metadata.name_range,
+            description_range: metadata.description_range,
+        }
+    }
+}
+
+/// Why a `<root>/*/SKILL.md` was not registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// It, or its folder, resolves outside the root.
+    OutsideRoot { resolved: PathBuf },
+    /// It is not a regular file (a folder, a dangling link, a device).
+    NotAFile,
+    /// It could not be read, or is not UTF-8.
+    Unreadable { reason: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub path: PathBuf,
+    pub root: PathBuf,
+    pub refusal: Refusal,
+}
+
+/// All skills of a workspace: the winners in catalog order, the shadowed duplicates, the refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Registry {
+    pub roots: Vec<PathBuf>,
+    pub skills: Vec<Skill>,
+    /// Skills whose name an earlier skill already took, each with the winner's index.
+    pub shadowed: Vec<(Skill, usize)>,
+    pub refused: Vec<Refused>,
+}
+
+/// Collapses whitespace runs to one space and trims.
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The loader's description fallback: the body's first non-blank line, without leading `#` and
+/// spaces, whitespace collapsed.
+#[must_use]
+pub fn description_from_body(body: &str) -> String {
+    let first = body
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("");
+    clean_description(first)
+}
+
+fn clean_description(text: &str) -> String {
+    collapse(text.trim().trim_start_matches(['#', ' ']))
+}
+
+/// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says.
+#[must_use]
+pub fn read_metadata(text: &str, folder: &str) -> Metadata {
+    let (mapping, body) = match split_strict(text) {
+        Some((yaml_range, body)) => {
+            let document = yaml::parse(text, yaml_range);
+            let mapping = document
+                .root
+                .filter(|root| document.error.is_none() && root.as_mapping().is_some());
+            (mapping, &text[body.as_range()])
+        }
+        None => (None, text),
+    };
+    let string_entry = |key: &str| {
+        mapping
+            .as_ref()
+            .and_then(|root| root.get(key))
+            .filter(|entry| entry.value.is_string())
+            .and_then(|entry| Some((entry.value.as_str()?.trim(), entry.value.range)))
+            .filter(|(value, _)| !value.is_empty())
+            .map(|(value, range)| (value.to_owned(), range))
+    };
+    let string_field = |key: &str| string_entry(key).map(|(value, _)| value);
+    let (name, name_range) = string_entry("name").unzip();
+    let (description, description_range) = string_entry("description").unzip();
+    Metadata {
+        name_range,
+        description_range,
+        name_from_folder: name.is_none(),
+        name: name.unwrap_or_else(|| folder.to_owned()),
+        description_from_body: description.is_none(),
+        description: description.map_or_else(
+            || description_from_body(body),
+            |text| clean_description(&text),
+        ),
+        when_to_use: string_field("when_to_use").map(|text| collapse(&text)),
+    }
+}
+
+/// The folder given to `catalog`, `load --root` or `chat --root` is one skills root when it has
+/// `*/SKILL.md` children itself, else a workspace whose default roots (plus `extra`) are scanned.
+#[must_use]
+pub fn roots_for(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
+    if is_skills_root(path) {
+        return vec![path.to_path_buf()];
+    }
+    let mut roots: Vec<PathBuf> = DEFAULT_ROOTS.iter().map(|root| path.join(root)).collect();
+    for root in extra {
+        let root = if root.is_absolute() {
+            root.clone()
+        } else {
+            path.join(root)
+        };
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    roots
+}
+
+/// Whether `path` directly holds skill folders.
+#[must_use]
+pub fn is_skills_root(path: &Path) -> bool {
+    fs::read_dir(path).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|entry| entry.path().join("SKILL.md").is_file())
+    })
+}
+
+/// Where a registry gets file text: the disk, or an editor's unsaved buffers first.
+pub trait Source: Sync {
+    /// # Errors
+    /// Returns the I/O error, or `InvalidData` for text that is not UTF-8.
+    fn read(&self, path: &Path) -> io::Result<String>;
+}
+
+/// Reads from the file system.
+pub struct Disk;
+
+impl Source for Disk {
+    fn read(&self, path: &Path) -> io::Result<String> {
+        fs::read_to_string(path)
+    }
+}
+
+impl Registry {
+    /// Scans `<root>/*/SKILL.md` for each root in order. Missing roots are skipped; nothing here
+    /// fails the scan as a whole.
+    #[must_use]
+    pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
+        let mut registry = Registry {
+            roots: roots.to_vec(),
+            ..Registry::default()
+        };
+        for root in roots {
+            let Ok(real_root) = fs::canonicalize(root) else {
+                continue;
+            };
+            let Ok(entries) = fs::read_dir(root) else {
+                continue;
+            };
+            let mut folders: Vec<(String, PathBuf)> = entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| Some((entry.file_name().into_string().ok()?, entry.path())))
+                .filter(|(_, path)| path.is_dir())
+                .collect();
+            folders.sort();
+            for (folder, folder_path) in folders {
+                let path = folder_path.join("SKILL.md");
+                if fs::symlink_metadata(&path).is_err() {
+                    continue;
+                }
+                let refusal = match fs::canonicalize(&path) {
+                    Err(_) => Some(Refusal::NotAFile),
+                    Ok(resolved) if !resolved.starts_with(&real_root) => {
+                        Some(Refusal::OutsideRoot { resolved })
+                    }
+                    Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
+                    Ok(_) => None,
+                };
+                if let Some(refusal) = refusal {
+                    registry.refused.push(Refused {
+                        path,
+                        root: root.clone(),
+                        refusal,
+                    });
+                    continue;
+                }
+                let text = match source.read(&path) {
+                    Ok(text) => text,
+                    Err(error) => {
+                        registry.refused.push(Refused {
+                            path,
+                            root: root.clone(),
+                            refusal: Refusal::Unreadable {
+                                reason: error.to_string(),
+                            },
+                        });
+                        continue;
+                    }
+                };
+                let metadata = read_metadata(&text, &folder);
+                registry.add(Skill::new(metadata, path, root.clone(), folder));
+            }
+        }
+        registry
+    }
+
+    /// Registers a skill; the first skill with a name wins (SPEC section 5).
+    pub fn add(&mut self, skill: Skill) {
+        match self
+            .skills
+            .iter()
+            .position(|existing| existing.name == skill.name)
+        {
+            Some(winner) => self.shadowed.push((skill, winner)),
+            None => self.skills.push(skill),
+        }
+    }
+
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Skill> {
+        self.skills.iter().find(|skill| skill.name == name)
+    }
+
+    #[must_use]
+    pub fn names(&self) -> Vec<&str> {
+        self.skills
+            .iter()
+            .map(|skill| skill.name.as_str())
+            .collect()
+    }
+
+    /// The catalog text of the system prompt: `- {name}: {description}` per skill, or
+    /// `(no skills found)`.
+    #[must_use]
+    pub fn catalog(&self) -> String {
+        if self.skills.is_empty() {
+            return "(no skills found)".to_owned();
+        }
+        self.skills
+            .iter()
+            .map(|skill| format!("- {}: {}", skill.name, skill.description))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The unknown-skill error text, verbatim from SPEC section 5.
+    #[must_use]
+    pub fn unknown_skill_error(&self, name: &str) -> String {
+        let available = if self.skills.is_empty() {
+            "none".to_owned()
+        } else {
+            self.names().join(", ")
+        };
+        format!("Error: Unknown skill '{name}'. Available: {available}")
+    }
+
+    /// What `load_skill(name)` returns: the whole file text, or the unknown-skill error text.
+    ///
+    /// # Errors
+    /// The `Err` string is the text the agent receives; it never names a file path.
+    pub fn load(&self, name: &str, source: &dyn Source) -> Result<String, String> {
+        let skill = self
+            .get(name)
+            .ok_or_else(|| self.unknown_skill_error(name))?;
+        source
+            .read(&skill.path)
+            .map_err(|error| format!("Error: Skill '{name}' could not be read: {}", error.kind()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_fallbacks() {
+        let meta = read_metadata(
+            "---\nname: ' pdf '\ndescription: |\n  Fill forms.\n  Use when asked.\n---\nBody\n",
+            "x",
+        );
+        assert_eq!(meta.name, "pdf");
+        assert_eq!(meta.description, "Fill forms. Use when asked.");
+        assert!(!meta.name_from_folder && !meta.description_from_body);
+
+        let meta = read_metadata(
+            "---\nname: 3000\ndescription: \"\"\n---\n\n#  PDF   tools\nmore\n",
+            "pdf",
+        );
+        assert_eq!(meta.name, "pdf");
+        assert_eq!(meta.description, "PDF tools");
+        assert!(meta.name_from_folder && meta.description_from_body);
+
+        let meta = read_metadata("---\n- a\n- b\n---\nBody line\n", "pdf");
+        assert_eq!(
+            (meta.name.as_str(), meta.description.as_str()),
+            ("pdf", "Body line")
+        );
+
+        let meta = read_metadata("---\ndescription: Use when: x\n---\nBody\n", "pdf");
+        assert_eq!(meta.description, "Body", "YAML errors give empty metadata");
+
+        let meta = read_metadata("---not frontmatter\nname: x\n", "pdf");
+        assert_eq!(
+            (meta.name.as_str(), meta.description.as_str()),
+            ("pdf", "---not frontmatter")
+        );
+    }
+}

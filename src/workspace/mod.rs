@@ -1,0 +1,7 @@
+//! Skills on disk: discovery for `check`, the loader's registry (SPEC section 5) and the catalog.
+
+pub mod catalog;
+pub mod discovery;
+pub mod loader;
+
+pub use loader::{Disk, Registry, Skill, Source};
