@@ -76,6 +76,7 @@ ALL_BYTES=$(find "$DIR" -type f -print0 | du -cb --files0-from=- | tail -1 | cut
 # ---------------------------------------------------------------- build
 if [ -n "${SKILL_LSP_BIN:-}" ]; then
   log "using SKILL_LSP_BIN=$SKILL_LSP (no build)"
+  note "skill-lsp row runs SKILL_LSP_BIN=$SKILL_LSP, not a fresh cargo build"
 elif [ "${SKIP_BUILD:-0}" = 1 ]; then
   log "SKIP_BUILD=1: not building skill-lsp"
 else

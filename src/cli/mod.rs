@@ -1,1 +1,159 @@
-//! The command line (SPEC section 2).
+//! The command line (SPEC section 2): argument definitions and dispatch. Each subcommand is a
+//! function that calls the core and a formatter and returns an exit code.
+
+mod catalog;
+mod check;
+mod fix;
+pub mod format;
+mod load;
+mod rules;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exit code for findings that fail the run.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit code for usage, config or I/O trouble.
+pub const EXIT_TROUBLE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skill-lsp",
+    version,
+    about = "Lint, author and run Agent Skills (SKILL.md): a linter, a language server and a catalog-first agent",
+    after_help = "With no command, skill-lsp starts the language server on stdio."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start the language server on stdio (the default with no command).
+    Serve {
+        /// Talk over stdin/stdout (the only transport; accepted for editors that pass it).
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Lint SKILL.md files: PATHs may be SKILL.md files, skill folders or any folders to search.
+    Check(CheckArgs),
+    /// Print the catalog exactly as the agent's system prompt gets it.
+    Catalog(CatalogArgs),
+    /// Print what load_skill(NAME) returns.
+    Load {
+        /// The skill's name.
+        name: String,
+        /// The workspace or skills root to load from (default: the current folder).
+        #[arg(long)]
+        root: Option<PathBuf>,
+    },
+    /// List the rules, or explain one.
+    Rules {
+        /// A rule id such as `unquoted-colon`.
+        rule: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Files or folders to check (default: the current folder).
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+    /// Check for this target (repeatable): agentskills, claude-upload, claude-code, codex, copilot, opencode, gemini.
+    #[arg(long = "target", value_name = "T")]
+    pub targets: Vec<String>,
+    /// Apply the safe fixes in place, then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+    /// Fail on warnings too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Use this config file instead of looking for skill-lsp.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Context window in tokens, for `catalog-budget` (default: each client's default).
+    #[arg(long, value_name = "N")]
+    pub context_window: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CatalogFormat {
+    Text,
+    Xml,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CatalogArgs {
+    /// Workspaces or skills roots (default: the current folder).
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = CatalogFormat::Text)]
+    pub format: CatalogFormat,
+    /// Show the listing as this client would send it (its budget applied).
+    #[arg(long, value_name = "T")]
+    pub target: Option<String>,
+    /// The model's context window in tokens, for the client's listing budget.
+    #[arg(long, value_name = "N")]
+    pub context_window: Option<u64>,
+}
+
+/// Runs the command line; `main` only maps the result to the process exit code.
+#[must_use]
+pub fn run(cli: Cli) -> ExitCode {
+    let code = match cli.command {
+        None | Some(Command::Serve { .. }) => serve(),
+        Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Catalog(args)) => catalog::run(&args),
+        Some(Command::Load { name, root }) => load::run(&name, root.as_deref()),
+        Some(Command::Rules { rule }) => rules::run(rule.as_deref()),
+    };
+    ExitCode::from(code)
+}
+
+fn serve() -> u8 {
+    error_line("the language server is not yet available in this build; use `skill-lsp check`");
+    EXIT_TROUBLE
+}
+
+/// Prints `error: {message}` on stderr.
+pub(crate) fn error_line(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "skill-lsp: error: {message}");
+}
+
+/// Writes to stdout, ignoring a closed pipe (`skill-lsp check | head`).
+pub(crate) fn write_stdout(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// Parses `--target` values.
+pub(crate) fn parse_targets(ids: &[String]) -> Result<Vec<crate::targets::Target>, String> {
+    ids.iter()
+        .flat_map(|id| id.split(','))
+        .map(|id| {
+            crate::targets::Target::parse(id.trim()).ok_or_else(|| {
+                format!(
+                    "unknown target '{id}'; expected one of: {}",
+                    crate::targets::ALL_TARGETS
+                        .map(crate::targets::Target::id)
+                        .join(", ")
+                )
+            })
+        })
+        .collect()
+}

@@ -125,8 +125,12 @@ fn folder_name(checker: &Checker<'_>) -> Option<String> {
 }
 
 fn is_valid_name(name: &str) -> bool {
+    name.len() <= NAME_MAX && has_valid_characters(name)
+}
+
+/// Lowercase ASCII letters, digits and single inner hyphens; the length is `name-length`'s.
+fn has_valid_characters(name: &str) -> bool {
     !name.is_empty()
-        && name.len() <= NAME_MAX
         && !name.starts_with('-')
         && !name.ends_with('-')
         && !name.contains("--")
@@ -209,7 +213,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             Vec::new(),
         );
     }
-    if !is_valid_name(name) {
+    if !has_valid_characters(name) {
         let normalised = normalise_name(name);
         let fixes = if normalised.is_empty() {
             Vec::new()

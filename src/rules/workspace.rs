@@ -126,8 +126,9 @@ fn catalog_budget(
                 )
             } else {
                 format!(
-                    "the {} skills' listing needs about {listed_chars} characters and its budget is about {budget}",
-                    registry.skills.len()
+                    "a listing of {} skill{} needs about {listed_chars} characters and its budget is about {budget}",
+                    registry.skills.len(),
+                    if registry.skills.len() == 1 { "" } else { "s" }
                 )
             };
             let action = if shown == 0 {

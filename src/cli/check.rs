@@ -1,0 +1,360 @@
+//! `skill-lsp check`: discover, lint in parallel, add the workspace rules, format, exit code.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::format::{self, FileReport, Report};
+use super::{
+    CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, write_stdout,
+};
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::{self, FileContext};
+use crate::targets::Target;
+use crate::workspace::discovery::{discover, root_of};
+use crate::workspace::loader::{self, DEFAULT_ROOTS, Refusal, Refused};
+use crate::workspace::{Registry, Skill};
+
+/// Settings shared by every file of a run.
+pub(super) struct Run {
+    pub config: Config,
+    pub targets: Option<Vec<Target>>,
+}
+
+impl Run {
+    pub fn targets_for(&self, path: &Path) -> Vec<Target> {
+        if let Some(targets) = &self.targets {
+            return targets.clone();
+        }
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.config.targets_for(&absolute)
+    }
+
+    /// Lints one file's bytes with this run's settings.
+    pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+        let targets = self.targets_for(path);
+        let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let exists = |relative: &Path| skill_dir.join(relative).exists();
+        let context = FileContext {
+            path,
+            targets: &targets,
+            exists: &exists,
+        };
+        let (text, mut diagnostics) = rules::lint_bytes(bytes, &context);
+        self.config.rules.apply(&mut diagnostics);
+        (text, diagnostics)
+    }
+}
+
+/// Builds the run's settings from the arguments: `--config`, or the nearest config file.
+pub(super) fn settings(
+    config_path: Option<&Path>,
+    start: &Path,
+    targets: &[String],
+) -> Result<Run, String> {
+    let config = match config_path {
+        Some(path) => Config::load(path),
+        None => Config::discover(start),
+    }
+    .map_err(|error| error.to_string())?;
+    let targets = if targets.is_empty() {
+        None
+    } else {
+        Some(parse_targets(targets)?)
+    };
+    Ok(Run { config, targets })
+}
+
+/// Drops a leading `./` so paths read as the user would write them.
+pub(super) fn display_path(path: &Path) -> PathBuf {
+    path.strip_prefix(".")
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+}
+
+pub(super) fn run(args: &CheckArgs) -> u8 {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    for path in &paths {
+        if !path.exists() {
+            error_line(&format!("{}: no such file or folder", path.display()));
+            return EXIT_TROUBLE;
+        }
+    }
+    let run = match settings(args.config.as_deref(), &paths[0], &args.targets) {
+        Ok(run) => run,
+        Err(message) => {
+            error_line(&message);
+            return EXIT_TROUBLE;
+        }
+    };
+    let discovered = discover(&paths);
+    let mut trouble = false;
+    for error in &discovered.errors {
+        error_line(&format!(
+            "cannot read {}: {}",
+            error.path.display(),
+            error.message
+        ));
+        trouble = true;
+    }
+    if args.fix {
+        let fixed = super::fix::fix_files(&run, &discovered.files);
+        trouble |= fixed.trouble;
+        if fixed.fixes > 0 {
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr().lock(),
+                format!(
+                    "Fixed {} finding(s) in {} file(s).\n",
+                    fixed.fixes, fixed.files
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    // After a fix run the files may have been renamed (`skill-md-case`): look again.
+    let discovered = if args.fix {
+        discover(&paths)
+    } else {
+        discovered
+    };
+    let (report, io_trouble) = check_files(&run, &discovered.files, args.context_window);
+    trouble |= io_trouble;
+    let output = match args.format {
+        CheckFormat::Human => format::human::render(&report, format::human::use_colour()),
+        CheckFormat::Json => format::json::render(&report),
+        CheckFormat::Github => format::github::render(&report),
+        CheckFormat::Sarif => format::sarif::render(&report),
+    };
+    write_stdout(&output);
+    if trouble {
+        return EXIT_TROUBLE;
+    }
+    let fails = |severity: Severity| {
+        severity == Severity::Error || (args.strict && severity == Severity::Warning)
+    };
+    let failed = report
+        .files
+        .iter()
+        .flat_map(|file| &file.diagnostics)
+        .any(|diagnostic| fails(diagnostic.severity));
+    if failed { EXIT_FINDINGS } else { 0 }
+}
+
+struct Linted {
+    path: PathBuf,
+    text: String,
+    diagnostics: Vec<Diagnostic>,
+    skill: Option<Skill>,
+}
+
+/// Lints every file in parallel, then runs the workspace rules on the registry they form.
+/// Returns the report and whether some file could not be read.
+pub(super) fn check_files(
+    run: &Run,
+    files: &[PathBuf],
+    context_window: Option<u64>,
+) -> (Report, bool) {
+    let results: Vec<Result<Linted, String>> = files
+        .par_iter()
+        .map(|path| {
+            let bytes = fs::read(path)
+                .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+            let display = display_path(path);
+            let (text, diagnostics) = run.lint(&display, &bytes);
+            let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
+            let skill = is_loader_file
+                .then(|| {
+                    let folder = path.parent()?.file_name()?.to_str()?.to_owned();
+                    let root = root_of(&display)?.to_path_buf();
+                    std::str::from_utf8(&bytes).ok()?;
+                    Some(Skill::new(
+                        loader::read_metadata(&text, &folder),
+                        display.clone(),
+                        root,
+                        folder,
+                    ))
+                })
+                .flatten();
+            // Text is kept only where a finding needs a code frame.
+            let text = if diagnostics.is_empty() {
+                String::new()
+            } else {
+                text
+            };
+            Ok(Linted {
+                path: display,
+                text,
+                diagnostics,
+                skill,
+            })
+        })
+        .collect();
+    let mut trouble = false;
+    let mut by_path: BTreeMap<PathBuf, FileReport> = BTreeMap::new();
+    let mut skills = Vec::new();
+    let mut files_checked = 0;
+    for result in results {
+        match result {
+            Err(message) => {
+                error_line(&message);
+                trouble = true;
+            }
+            Ok(linted) => {
+                files_checked += 1;
+                if let Some(skill) = linted.skill {
+                    skills.push(skill);
+                }
+                if !linted.diagnostics.is_empty() {
+                    by_path.insert(
+                        linted.path.clone(),
+                        FileReport::new(linted.path, linted.text, linted.diagnostics),
+                    );
+                }
+            }
+        }
+    }
+    let skills_checked = skills.len();
+    let targets_for = |path: &Path| run.targets_for(path);
+    let mut workspace = Vec::new();
+    for registry in registries_of(skills) {
+        workspace.extend(rules::workspace::check(
+            &registry,
+            &targets_for,
+            context_window,
+        ));
+    }
+    for (path, diagnostic) in workspace {
+        let mut kept = vec![diagnostic];
+        run.config.rules.apply(&mut kept);
+        let Some(diagnostic) = kept.pop() else {
+            continue;
+        };
+        let entry = by_path
+            .entry(path.clone())
+            .or_insert_with(|| FileReport::new(path.clone(), String::new(), Vec::new()));
+        if entry.text.is_empty() {
+            // Files without per-file findings dropped their text; read it back for the frame.
+            entry.text = fs::read(&path)
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .unwrap_or_default();
+            entry.refresh_index();
+        }
+        entry.diagnostics.push(diagnostic);
+    }
+    let mut files: Vec<FileReport> = by_path.into_values().collect();
+    for file in &mut files {
+        rules::sort(&mut file.diagnostics);
+    }
+    (
+        Report {
+            files,
+            files_checked,
+            skills_checked,
+        },
+        trouble,
+    )
+}
+
+/// Which default root (SPEC section 5) `root` is, by its longest matching path suffix, and the
+/// workspace above it.
+fn default_root(root: &Path) -> Option<(usize, PathBuf)> {
+    let text = root.to_string_lossy().replace('\\', "/");
+    DEFAULT_ROOTS
+        .iter()
+        .enumerate()
+        .filter_map(|(index, default)| {
+            if text == *default {
+                Some((index, default.len(), PathBuf::new()))
+            } else {
+                let workspace = text.strip_suffix(default)?.strip_suffix('/')?;
+                Some((index, default.len(), PathBuf::from(workspace)))
+            }
+        })
+        .max_by_key(|(_, length, _)| *length)
+        .map(|(index, _, workspace)| (index, workspace))
+}
+
+/// The workspace a skills root belongs to: the folder above a default root such as `skills/`
+/// or `.claude/skills/`, or the root itself.
+fn workspace_of(root: &Path) -> PathBuf {
+    default_root(root).map_or_else(|| root.to_path_buf(), |(_, workspace)| workspace)
+}
+
+/// One registry per workspace, roots in the loader's priority order (SPEC section 5), with the
+/// symlinked folders of each root that resolve outside it refused.
+fn registries_of(mut skills: Vec<Skill>) -> Vec<Registry> {
+    let priority = |root: &Path| default_root(root).map_or(DEFAULT_ROOTS.len(), |(index, _)| index);
+    skills.sort_by(|a, b| {
+        (workspace_of(&a.root), priority(&a.root), &a.root, &a.folder).cmp(&(
+            workspace_of(&b.root),
+            priority(&b.root),
+            &b.root,
+            &b.folder,
+        ))
+    });
+    let mut registries: Vec<(PathBuf, Registry)> = Vec::new();
+    for skill in skills {
+        let workspace = workspace_of(&skill.root);
+        if registries
+            .last()
+            .is_none_or(|(current, _)| *current != workspace)
+        {
+            registries.push((workspace, Registry::default()));
+        }
+        let Some((_, registry)) = registries.last_mut() else {
+            continue;
+        };
+        if !registry.roots.contains(&skill.root) {
+            registry.roots.push(skill.root.clone());
+            registry.refused.extend(escaping_links(&skill.root));
+        }
+        // The loader does not register a SKILL.md that resolves outside its root.
+        if !registry
+            .refused
+            .iter()
+            .any(|refused| refused.path == skill.path)
+        {
+            registry.add(skill);
+        }
+    }
+    registries
+        .into_iter()
+        .map(|(_, registry)| registry)
+        .collect()
+}
+
+/// Folders of a root whose SKILL.md resolves outside it (the walk does not follow links).
+fn escaping_links(root: &Path) -> Vec<Refused> {
+    let Ok(real_root) = fs::canonicalize(root) else {
+        return Vec::new();
+    };
+    let Ok(entries) = fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut refused = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path().join("SKILL.md");
+        let linked = entry.file_type().is_ok_and(|kind| kind.is_symlink())
+            || fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink());
+        if !linked {
+            continue;
+        }
+        if let Ok(resolved) = fs::canonicalize(&path) {
+            if !resolved.starts_with(&real_root) {
+                refused.push(Refused {
+                    path: display_path(&path),
+                    root: root.to_path_buf(),
+                    refusal: Refusal::OutsideRoot { resolved },
+                });
+            }
+        }
+    }
+    refused.sort_by(|a, b| a.path.cmp(&b.path));
+    refused
+}

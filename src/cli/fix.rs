@@ -1,0 +1,174 @@
+//! `check --fix`: apply the safe fixes until nothing changes, write atomically, never lose data.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::check::{Run, display_path};
+use super::error_line;
+use crate::diagnostic::{Diagnostic, Edit, Rename, Severity, apply_edits};
+use crate::rules::Group;
+
+/// How many rounds of fix-and-relint a file gets; fixes that enable other fixes need a few.
+const MAX_ROUNDS: usize = 8;
+
+pub(super) struct Fixed {
+    pub fixes: usize,
+    pub files: usize,
+    pub trouble: bool,
+}
+
+/// Errors in the frontmatter's structure; a fix must never add one.
+fn structural_errors(diagnostics: &[Diagnostic]) -> usize {
+    diagnostics
+        .iter()
+        .filter(|d| d.rule.group() == Group::File && d.severity == Severity::Error)
+        .count()
+}
+
+/// The safe edits of one round: the first safe fix of each finding, skipping any that overlap
+/// an edit already taken.
+fn safe_edits(diagnostics: &[Diagnostic]) -> (Vec<Edit>, usize, Option<Rename>) {
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut count = 0;
+    let mut rename = None;
+    for diagnostic in diagnostics {
+        let Some(fix) = diagnostic.fixes.iter().find(|fix| fix.safe) else {
+            continue;
+        };
+        if let Some(planned) = &fix.rename {
+            rename = Some(planned.clone());
+            count += 1;
+            continue;
+        }
+        let clashes = fix.edits.iter().any(|edit| {
+            edits.iter().any(|taken| {
+                taken.range.overlaps(edit.range) || taken.range.start == edit.range.start
+            })
+        });
+        if fix.edits.is_empty() || clashes {
+            continue;
+        }
+        edits.extend(fix.edits.iter().cloned());
+        count += 1;
+    }
+    (edits, count, rename)
+}
+
+/// Fixes one file's text; returns the new text, how many fixes applied, and a rename to do.
+pub fn fix_text(run: &Run, path: &Path, original: &str) -> (String, usize, Option<Rename>) {
+    let mut text = original.to_owned();
+    let mut applied = 0;
+    let mut rename = None;
+    for _ in 0..MAX_ROUNDS {
+        let (_, diagnostics) = run.lint(path, text.as_bytes());
+        let (edits, count, planned) = safe_edits(&diagnostics);
+        rename = rename.or(planned);
+        if edits.is_empty() {
+            break;
+        }
+        let Ok(candidate) = apply_edits(&text, &edits) else {
+            break;
+        };
+        let (_, after) = run.lint(path, candidate.as_bytes());
+        if structural_errors(&after) > structural_errors(&diagnostics) || candidate == text {
+            break;
+        }
+        applied += count;
+        text = candidate;
+    }
+    if rename.is_some() && applied == 0 {
+        applied = 1;
+    }
+    (text, applied, rename)
+}
+
+/// Writes `text` next to `path` and renames it over, keeping the file's permissions.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.skill-lsp-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        if let Ok(metadata) = fs::metadata(path) {
+            fs::set_permissions(&temp, metadata.permissions())?;
+        }
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Renames through a temporary name, so that `skill.md` → `SKILL.md` works on case-insensitive
+/// file systems too.
+fn rename_file(rename: &Rename) -> std::io::Result<()> {
+    if rename.to.exists() && !same_file(&rename.from, &rename.to) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{} already exists", rename.to.display()),
+        ));
+    }
+    let temp = rename
+        .from
+        .with_file_name(format!(".skill-lsp-rename-{}.tmp", std::process::id()));
+    fs::rename(&rename.from, &temp)?;
+    fs::rename(&temp, &rename.to).inspect_err(|_| {
+        let _ = fs::rename(&temp, &rename.from);
+    })
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+pub(super) fn fix_files(run: &Run, files: &[PathBuf]) -> Fixed {
+    let results: Vec<(usize, bool)> = files
+        .par_iter()
+        .map(|path| {
+            let Ok(bytes) = fs::read(path) else {
+                return (0, false);
+            };
+            let Ok(original) = String::from_utf8(bytes) else {
+                return (0, false);
+            };
+            let display = display_path(path);
+            let (text, count, rename) = fix_text(run, &display, &original);
+            let mut trouble = false;
+            if text != original {
+                if let Err(error) = write_atomically(path, &text) {
+                    error_line(&format!("cannot write {}: {error}", path.display()));
+                    return (0, true);
+                }
+            }
+            if let Some(mut rename) = rename {
+                rename.from = path.clone();
+                rename.to = path.with_file_name("SKILL.md");
+                if let Err(error) = rename_file(&rename) {
+                    error_line(&format!("cannot rename {}: {error}", path.display()));
+                    trouble = true;
+                }
+            }
+            (count, trouble)
+        })
+        .collect();
+    Fixed {
+        fixes: results.iter().map(|(count, _)| count).sum(),
+        files: results.iter().filter(|(count, _)| *count > 0).count(),
+        trouble: results.iter().any(|(_, trouble)| *trouble),
+    }
+}

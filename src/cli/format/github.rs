@@ -1,0 +1,56 @@
+//! `--format github`: workflow commands that GitHub Actions turns into annotations.
+
+use std::fmt::Write;
+
+use super::Report;
+use crate::diagnostic::Severity;
+
+/// Escapes a workflow command's message.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[must_use]
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for file in &report.files {
+        for diagnostic in &file.diagnostics {
+            let level = match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info | Severity::Hint => "notice",
+            };
+            let (start, end) = file.range(diagnostic.range);
+            let _ = writeln!(
+                out,
+                "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+                escape_property(&file.path_text()),
+                start.line,
+                start.column,
+                end.line,
+                end.column,
+                escape_property(diagnostic.rule.as_str()),
+                escape_data(&diagnostic.message),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_follow_the_workflow_command_rules() {
+        assert_eq!(escape_data("50% a\nb"), "50%25 a%0Ab");
+        assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+    }
+}

@@ -1,0 +1,204 @@
+//! `--format human`: a rustc-style code frame per finding, colour on a terminal.
+
+use std::fmt::Write;
+use std::io::IsTerminal;
+
+use unicode_width::UnicodeWidthChar;
+
+use super::{FileReport, Report};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// Colour when stdout is a terminal and `NO_COLOR` is unset (or `CLICOLOR_FORCE` is set).
+#[must_use]
+pub fn use_colour() -> bool {
+    if std::env::var_os("CLICOLOR_FORCE").is_some_and(|value| value != "0") {
+        return true;
+    }
+    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+}
+
+struct Style {
+    on: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn severity_code(severity: Severity) -> &'static str {
+        match severity {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Info => "1;34",
+            Severity::Hint => "1;36",
+        }
+    }
+}
+
+/// Display width of `text` with tabs as four columns.
+fn width(text: &str) -> usize {
+    text.chars()
+        .map(|ch| {
+            if ch == '\t' {
+                4
+            } else {
+                ch.width().unwrap_or(0)
+            }
+        })
+        .sum()
+}
+
+fn expand_tabs(text: &str) -> String {
+    text.replace('\t', "    ")
+}
+
+fn frame(
+    out: &mut String,
+    style: &Style,
+    file: &FileReport,
+    diagnostic: &Diagnostic,
+    gutter: usize,
+) {
+    let text = &file.text;
+    let code = Style::severity_code(diagnostic.severity);
+    let range = diagnostic.range;
+    let start_line = file.line_index.line_of(range.start.min(text.len()));
+    let Some(line_range) = file.line_index.line_range(start_line) else {
+        return;
+    };
+    let line_text = text[line_range.as_range()].trim_end_matches(['\n', '\r']);
+    let line_end = line_range.start + line_text.len();
+    let caret_start = range.start.clamp(line_range.start, line_end);
+    let caret_end = range.end.clamp(caret_start, line_end);
+    let pad = width(&text[line_range.start..caret_start]);
+    let carets = width(&text[caret_start..caret_end]).max(1);
+    let bar = style.paint("1;34", "|");
+    let _ = writeln!(out, "{:gutter$} {bar}", "");
+    let _ = writeln!(
+        out,
+        "{} {bar} {}",
+        style.paint("1;34", &format!("{:>gutter$}", start_line + 1)),
+        expand_tabs(line_text)
+    );
+    let more = if range.end > line_end + 2 { " …" } else { "" };
+    let _ = writeln!(
+        out,
+        "{:gutter$} {bar} {:pad$}{}{more}",
+        "",
+        "",
+        style.paint(code, &"^".repeat(carets))
+    );
+}
+
+fn describe_fix(diagnostic: &Diagnostic) -> Option<String> {
+    let fix = diagnostic.fixes.first()?;
+    let how = if fix.safe {
+        "safe: `--fix` applies it"
+    } else {
+        "offered in the editor, not applied by `--fix`"
+    };
+    Some(format!("fix: {} ({how})", fix.title))
+}
+
+#[must_use]
+pub fn render(report: &Report, colour: bool) -> String {
+    let style = Style { on: colour };
+    let mut out = String::new();
+    for file in &report.files {
+        let gutter = file
+            .diagnostics
+            .iter()
+            .map(|diagnostic| {
+                (file
+                    .line_index
+                    .line_of(diagnostic.range.start.min(file.text.len()))
+                    + 1)
+                .to_string()
+                .len()
+            })
+            .max()
+            .unwrap_or(1);
+        for diagnostic in &file.diagnostics {
+            let code = Style::severity_code(diagnostic.severity);
+            let heading = format!("{}[{}]", diagnostic.severity.as_str(), diagnostic.rule);
+            let _ = writeln!(
+                out,
+                "{}{} {}",
+                style.paint(code, &heading),
+                style.paint("1", ":"),
+                style.paint("1", &diagnostic.message)
+            );
+            let start = file.position(diagnostic.range.start);
+            let _ = writeln!(
+                out,
+                "{:gutter$}{} {}:{}:{}",
+                "",
+                style.paint("1;34", "-->"),
+                file.path_text(),
+                start.line,
+                start.column
+            );
+            if !file.text.is_empty() {
+                frame(&mut out, &style, file, diagnostic, gutter);
+            }
+            let equals = style.paint("1;34", "=");
+            for related in &diagnostic.related {
+                let _ = writeln!(
+                    out,
+                    "{:gutter$} {equals} see: {} ({})",
+                    "",
+                    related.path.display(),
+                    related.message
+                );
+            }
+            if let Some(fix) = describe_fix(diagnostic) {
+                let _ = writeln!(out, "{:gutter$} {equals} {fix}", "");
+            }
+            out.push('\n');
+        }
+    }
+    let summary = report.summary();
+    let mut counts = Vec::new();
+    for (count, singular, plural) in [
+        (summary.errors, "error", "errors"),
+        (summary.warnings, "warning", "warnings"),
+        (summary.infos, "info", "infos"),
+        (summary.hints, "hint", "hints"),
+    ] {
+        if count > 0 {
+            counts.push(format!(
+                "{count} {}",
+                if count == 1 { singular } else { plural }
+            ));
+        }
+    }
+    let found = if counts.is_empty() {
+        "no problems".to_owned()
+    } else {
+        counts.join(", ")
+    };
+    let fixable = report
+        .files
+        .iter()
+        .flat_map(|file| &file.diagnostics)
+        .filter(|d| d.fixes.first().is_some_and(|fix| fix.safe))
+        .count();
+    let _ = write!(
+        out,
+        "Checked {} file{} ({} skill{}): {found}",
+        report.files_checked,
+        if report.files_checked == 1 { "" } else { "s" },
+        report.skills_checked,
+        if report.skills_checked == 1 { "" } else { "s" },
+    );
+    if fixable > 0 {
+        let _ = write!(out, "; {fixable} fixable with `skill-lsp check --fix`");
+    }
+    out.push_str(".\n");
+    out
+}

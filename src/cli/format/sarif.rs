@@ -1,0 +1,110 @@
+//! `--format sarif`: SARIF 2.1.0 for code scanning.
+
+use serde_json::{Value, json};
+
+use super::{FileReport, Report};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::Rule;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info | Severity::Hint => "note",
+    }
+}
+
+fn region(file: &FileReport, range: crate::text::TextRange) -> Value {
+    let (start, end) = file.range(range);
+    json!({
+        "startLine": start.line,
+        "startColumn": start.column,
+        "endLine": end.line,
+        "endColumn": end.column,
+    })
+}
+
+fn result(file: &FileReport, diagnostic: &Diagnostic) -> Value {
+    let rule_index = Rule::ALL
+        .iter()
+        .position(|rule| *rule == diagnostic.rule)
+        .unwrap_or(0);
+    let mut value = json!({
+        "ruleId": diagnostic.rule.as_str(),
+        "ruleIndex": rule_index,
+        "level": level(diagnostic.severity),
+        "message": {"text": diagnostic.message},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": {"uri": file.path_text()},
+                "region": region(file, diagnostic.range),
+            }
+        }],
+        "properties": {"targets": diagnostic.targets.iter().map(|target| target.id()).collect::<Vec<_>>()},
+    });
+    let fixes: Vec<Value> = diagnostic
+        .fixes
+        .iter()
+        .filter(|fix| !fix.edits.is_empty())
+        .map(|fix| {
+            json!({
+                "description": {"text": fix.title},
+                "artifactChanges": [{
+                    "artifactLocation": {"uri": file.path_text()},
+                    "replacements": fix.edits.iter().map(|edit| json!({
+                        "deletedRegion": region(file, edit.range),
+                        "insertedContent": {"text": edit.text},
+                    })).collect::<Vec<_>>(),
+                }],
+            })
+        })
+        .collect();
+    if !fixes.is_empty() {
+        value["fixes"] = Value::Array(fixes);
+    }
+    value
+}
+
+#[must_use]
+pub fn render(report: &Report) -> String {
+    let rules: Vec<Value> = Rule::ALL
+        .iter()
+        .map(|rule| {
+            let doc = rule.doc();
+            json!({
+                "id": rule.as_str(),
+                "shortDescription": {"text": doc.summary},
+                "fullDescription": {"text": doc.why},
+                "help": {"text": format!("{} Fix: {}", doc.summary, doc.fix)},
+                "defaultConfiguration": {"level": level(rule.default_severity())},
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .files
+        .iter()
+        .flat_map(|file| {
+            file.diagnostics
+                .iter()
+                .map(move |diagnostic| result(file, diagnostic))
+        })
+        .collect();
+    let sarif = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "skill-lsp",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut text = serde_json::to_string_pretty(&sarif).unwrap_or_default();
+    text.push('\n');
+    text
+}
