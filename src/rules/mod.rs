@@ -381,3 +381,90 @@ pub(crate) mod test_support {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    //! Arbitrary edits to real SKILL.md text: no panic, every range on char boundaries inside the
+    //! text, every fix applies and re-lints.
+
+    use std::path::Path;
+
+    use super::{FileContext, lint_bytes, lint_text};
+    use crate::diagnostic::apply_edits;
+    use crate::targets::ALL_TARGETS;
+
+    const SEEDS: &[&str] = &[
+        "---\nname: pdf\ndescription: Fill forms. Use when asked.\nmetadata:\n  k: v\nallowed-tools: [Read, Grep]\n---\n# PDF\n\nRun scripts/x.py and [a](references/a.md).\n",
+        "\u{feff}---\r\nname: Ünïcödé 日本\r\ndescription: |\r\n  a: b\r\n  ---\r\n---\r\nbody 😀\r\n",
+        "<!-- c -->\n---\ndescription: Use when: x # y\nhooks:\n  Pre: [1, {a: b}]\n---\n",
+        "----\nname: 3000\ndescription: >-\n  x\n--- x\n",
+    ];
+
+    const INSERTS: &[&str] = &[":", ": ", "\"", "'", "\t", "\n", "\r\n", "---\n", "- ", "[", "{", "#", "é", "😀", "|", ">", "&a", "*a", "!!str ", "\u{feff}", "](", "../"];
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            usize::try_from(self.0 % 1_000_000).unwrap_or(0)
+        }
+    }
+
+    fn mutate(text: &str, rng: &mut Rng) -> String {
+        let mut out = text.to_owned();
+        for _ in 0..(1 + rng.next() % 4) {
+            let mut at = rng.next() % (out.len() + 1);
+            while !out.is_char_boundary(at) {
+                at -= 1;
+            }
+            match rng.next() % 3 {
+                0 => out.insert_str(at, INSERTS[rng.next() % INSERTS.len()]),
+                1 => {
+                    let mut end = (at + 1 + rng.next() % 8).min(out.len());
+                    while !out.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    out.replace_range(at..end, "");
+                }
+                _ => out.truncate(at),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn mutated_skills_never_panic_and_fixes_stay_valid() {
+        let exists = |_: &Path| false;
+        let mut rng = Rng(0x5eed_cafe_f00d);
+        for round in 0..1_500 {
+            let seed = SEEDS[round % SEEDS.len()];
+            let text = mutate(seed, &mut rng);
+            let targets = [ALL_TARGETS[round % ALL_TARGETS.len()], ALL_TARGETS[(round / 7) % ALL_TARGETS.len()]];
+            let context = FileContext { path: Path::new("skills/pdf/SKILL.md"), targets: &targets, exists: &exists };
+            for diagnostic in lint_text(&text, &context) {
+                let range = diagnostic.range;
+                assert!(range.end <= text.len() && text.is_char_boundary(range.start) && text.is_char_boundary(range.end), "{text:?} {diagnostic:?}");
+                for fix in &diagnostic.fixes {
+                    let fixed = apply_edits(&text, &fix.edits).unwrap_or_else(|error| panic!("{error}: {text:?} {fix:?}"));
+                    let _ = lint_text(&fixed, &context);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_the_first_bad_byte() {
+        let exists = |_: &Path| false;
+        let context = FileContext { path: Path::new("skills/pdf/SKILL.md"), targets: &ALL_TARGETS, exists: &exists };
+        let (text, diagnostics) = lint_bytes(b"---\nname: caf\xe9\n", &context);
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].rule, super::Rule::InvalidUtf8);
+        assert_eq!(&text[diagnostics[0].range.as_range()], "\u{fffd}");
+        assert!(diagnostics[0].message.contains("byte 13 (0xE9)"));
+        let (_, clean) = lint_bytes(b"---\nname: pdf\ndescription: Use when asked.\n---\nBody\n", &context);
+        assert!(clean.iter().all(|diagnostic| diagnostic.rule != super::Rule::InvalidUtf8));
+    }
+}
