@@ -1,0 +1,49 @@
+//! Keeps the architecture honest: the core stays free of LSP, async and HTTP types, and the
+//! README documents every rule.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const CORE: &[&str] = &["src/text.rs", "src/diagnostic.rs", "src/targets.rs", "src/config.rs", "src/document", "src/rules", "src/workspace"];
+const FORBIDDEN: &[&str] = &["tower_lsp_server", "lsp_types", "tokio", "reqwest"];
+
+fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        for entry in fs::read_dir(path).unwrap() {
+            rust_files(&entry.unwrap().path(), out);
+        }
+    } else if path.extension().is_some_and(|ext| ext == "rs") {
+        out.push(path.to_path_buf());
+    }
+}
+
+#[test]
+fn core_modules_know_nothing_of_lsp_async_or_http() {
+    let mut files = Vec::new();
+    for part in CORE {
+        rust_files(&Path::new(ROOT).join(part), &mut files);
+    }
+    assert!(files.len() > 10);
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for word in FORBIDDEN {
+            assert!(!text.contains(word), "{} mentions {word}", file.display());
+        }
+    }
+}
+
+#[test]
+fn readme_documents_every_rule() {
+    let readme = fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    for rule in skill_lsp::rules::Rule::ALL {
+        assert!(readme.contains(&format!("`{}`", rule.as_str())), "README does not mention {rule}");
+    }
+}
+
+#[test]
+fn every_rule_has_a_fixture() {
+    for rule in skill_lsp::rules::Rule::ALL {
+        assert!(Path::new(ROOT).join("tests/fixtures").join(rule.as_str()).is_dir(), "no tests/fixtures/{rule}");
+    }
+}
