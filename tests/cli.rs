@@ -37,7 +37,8 @@ fn normalise(text: &str) -> String {
 
 fn json(args: &[&str]) -> (Value, i32) {
     let output = run(args);
-    let value = serde_json::from_str(&stdout(&output)).unwrap_or_else(|error| panic!("{error}: {}", stdout(&output)));
+    let value = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|error| panic!("{error}: {}", stdout(&output)));
     (value, output.status.code().unwrap_or(-1))
 }
 
@@ -68,21 +69,48 @@ const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the u
 #[test]
 fn exit_codes() {
     assert_eq!(run(&["check", "skills"]).status.code(), Some(0));
-    assert_eq!(run(&["check", "tests/fixtures/clean"]).status.code(), Some(0));
+    assert_eq!(
+        run(&["check", "tests/fixtures/clean"]).status.code(),
+        Some(0)
+    );
     assert_eq!(run(&["check", "tests/fixtures"]).status.code(), Some(1));
     let missing = run(&["check", "no/such/dir"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("no/such/dir: no such file or folder"));
     assert_eq!(run(&["check", "--format", "yaml"]).status.code(), Some(2));
-    assert_eq!(run(&["check", "--target", "cursor", "skills"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["check", "--target", "cursor", "skills"])
+            .status
+            .code(),
+        Some(2)
+    );
     // Warnings pass unless --strict.
-    assert_eq!(run(&["check", "tests/fixtures/body-empty"]).status.code(), Some(0));
-    assert_eq!(run(&["check", "--strict", "tests/fixtures/body-empty"]).status.code(), Some(1));
+    assert_eq!(
+        run(&["check", "tests/fixtures/body-empty"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&["check", "--strict", "tests/fixtures/body-empty"])
+            .status
+            .code(),
+        Some(1)
+    );
 }
 
 #[test]
 fn bundled_skills_are_clean_for_the_three_targets() {
-    let output = run(&["check", "skills", "--target", "agentskills", "--target", "claude-code", "--target", "codex", "--format", "json"]);
+    let output = run(&[
+        "check",
+        "skills",
+        "--target",
+        "agentskills",
+        "--target",
+        "claude-code",
+        "--target",
+        "codex",
+        "--format",
+        "json",
+    ]);
     let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value["diagnostics"], Value::Array(vec![]), "{value:#}");
     assert_eq!(value["checked"]["skills"], 4);
@@ -92,7 +120,10 @@ fn bundled_skills_are_clean_for_the_three_targets() {
 fn json_output_snapshot() {
     let (value, code) = json(&["check", "tests/fixtures", "--format", "json"]);
     assert_eq!(code, 1);
-    insta::assert_snapshot!("fixtures_json", normalise(&serde_json::to_string_pretty(&value).unwrap()));
+    insta::assert_snapshot!(
+        "fixtures_json",
+        normalise(&serde_json::to_string_pretty(&value).unwrap())
+    );
 }
 
 #[test]
@@ -103,24 +134,58 @@ fn json_shape_follows_spec_section_3() {
     assert_eq!(first["path"], "tests/fixtures/name-mismatch/pdf/SKILL.md");
     assert_eq!(first["rule"], "name-mismatch");
     assert_eq!(first["severity"], "error");
-    assert_eq!(first["range"], serde_json::json!({"start": {"line": 2, "column": 7}, "end": {"line": 2, "column": 16}}));
+    assert_eq!(
+        first["range"],
+        serde_json::json!({"start": {"line": 2, "column": 7}, "end": {"line": 2, "column": 16}})
+    );
     assert_eq!(first["fix"]["title"], "Rename to 'pdf'");
     assert_eq!(first["fix"]["safe"], true);
     assert_eq!(first["fix"]["edits"][0]["text"], "pdf");
     assert_eq!(first["targets"], serde_json::json!(["agentskills"]));
-    assert!(first["message"].as_str().unwrap().starts_with("name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it"));
+    assert!(
+        first["message"].as_str().unwrap().starts_with(
+            "name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it"
+        )
+    );
 }
 
 #[test]
 fn targets_change_findings_and_their_words() {
-    let (value, _) = json(&["check", "tests/fixtures/reserved-word", "--format", "json", "--target", "claude-upload"]);
-    let rules: Vec<&str> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["rule"].as_str().unwrap()).collect();
+    let (value, _) = json(&[
+        "check",
+        "tests/fixtures/reserved-word",
+        "--format",
+        "json",
+        "--target",
+        "claude-upload",
+    ]);
+    let rules: Vec<&str> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
     assert!(rules.contains(&"reserved-word"), "{rules:?}");
-    let (value, code) = json(&["check", "tests/fixtures/unquoted-colon", "--format", "json", "--target", "codex", "--target", "claude-code"]);
+    let (value, code) = json(&[
+        "check",
+        "tests/fixtures/unquoted-colon",
+        "--format",
+        "json",
+        "--target",
+        "codex",
+        "--target",
+        "claude-code",
+    ]);
     assert_eq!(code, 1);
     let message = value["diagnostics"][0]["message"].as_str().unwrap();
-    assert!(message.ends_with("— Codex skips this skill; Claude Code loads it"), "{message}");
-    assert_eq!(value["diagnostics"][0]["targets"], serde_json::json!(["codex"]));
+    assert!(
+        message.ends_with("— Codex skips this skill; Claude Code loads it"),
+        "{message}"
+    );
+    assert_eq!(
+        value["diagnostics"][0]["targets"],
+        serde_json::json!(["codex"])
+    );
 }
 
 #[test]
@@ -131,9 +196,23 @@ fn github_lines() {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     assert_eq!(lines.len(), value["diagnostics"].as_array().unwrap().len());
     for line in &lines {
-        let (head, message) = line.split_once("::").and_then(|(_, rest)| rest.split_once("::")).expect("::level props::message");
-        assert!(["error ", "warning ", "notice "].iter().any(|level| head.starts_with(level)), "{line}");
-        assert!(head.contains("file=tests/fixtures/") && head.contains(",line=") && head.contains(",col=") && head.contains(",title="), "{line}");
+        let (head, message) = line
+            .split_once("::")
+            .and_then(|(_, rest)| rest.split_once("::"))
+            .expect("::level props::message");
+        assert!(
+            ["error ", "warning ", "notice "]
+                .iter()
+                .any(|level| head.starts_with(level)),
+            "{line}"
+        );
+        assert!(
+            head.contains("file=tests/fixtures/")
+                && head.contains(",line=")
+                && head.contains(",col=")
+                && head.contains(",title="),
+            "{line}"
+        );
         assert!(!message.contains('\n'));
     }
     assert!(lines.contains(&"::error file=tests/fixtures/name-mismatch/pdf/SKILL.md,line=2,col=7,endLine=2,endColumn=16,title=name-mismatch::name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it"));
@@ -157,7 +236,12 @@ fn sarif_has_the_schemas_required_fields() {
         assert_eq!(rules[index]["id"], result["ruleId"]);
         assert!(["error", "warning", "note", "none"].contains(&result["level"].as_str().unwrap()));
         let location = &result["locations"][0]["physicalLocation"];
-        assert!(location["artifactLocation"]["uri"].as_str().unwrap().starts_with("tests/fixtures/"));
+        assert!(
+            location["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .starts_with("tests/fixtures/")
+        );
         assert!(location["region"]["startLine"].as_u64().unwrap() >= 1);
         assert!(location["region"]["startColumn"].as_u64().unwrap() >= 1);
         for fix in result["fixes"].as_array().into_iter().flatten() {
@@ -170,7 +254,12 @@ fn sarif_has_the_schemas_required_fields() {
 
 #[test]
 fn human_output_snapshot() {
-    let output = run(&["check", "tests/fixtures/unquoted-colon", "tests/fixtures/name-mismatch", "tests/fixtures/broken-link"]);
+    let output = run(&[
+        "check",
+        "tests/fixtures/unquoted-colon",
+        "tests/fixtures/name-mismatch",
+        "tests/fixtures/broken-link",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     insta::assert_snapshot!("human", stdout(&output));
 }
@@ -188,7 +277,12 @@ fn fix_round_trip_is_safe_and_idempotent() {
     assert!(after["summary"]["errors"].as_u64() < before["summary"]["errors"].as_u64());
     // Nothing that --fix fixes is left, and nothing structural was introduced.
     for diagnostic in after["diagnostics"].as_array().unwrap() {
-        assert!(diagnostic["fix"].is_null() || diagnostic["fix"]["safe"] == false || diagnostic["rule"] == "unknown-field", "{diagnostic:#}");
+        assert!(
+            diagnostic["fix"].is_null()
+                || diagnostic["fix"]["safe"] == false
+                || diagnostic["rule"] == "unknown-field",
+            "{diagnostic:#}"
+        );
     }
     let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
         let mut files = Vec::new();
@@ -208,35 +302,80 @@ fn fix_round_trip_is_safe_and_idempotent() {
     };
     let once = snapshot(&tree);
     let again = run_in(&tree, &["check", ".", "--fix"]);
-    assert!(!stderr(&again).contains("Fixed "), "a second --fix changes nothing: {}", stderr(&again));
+    assert!(
+        !stderr(&again).contains("Fixed "),
+        "a second --fix changes nothing: {}",
+        stderr(&again)
+    );
     assert_eq!(once, snapshot(&tree));
     // Exact results for a few fixes.
     let read = |rel: &str| fs::read_to_string(tree.join(rel)).unwrap();
-    assert!(read("unquoted-colon/pdf/SKILL.md").contains("description: 'Fills PDF forms. Use when: the user says \"fill\" # really, für alle'\n"));
+    assert!(read("unquoted-colon/pdf/SKILL.md").contains(
+        "description: 'Fills PDF forms. Use when: the user says \"fill\" # really, für alle'\n"
+    ));
     assert!(read("bom/pdf/SKILL.md").starts_with("---\n"));
     assert!(read("frontmatter-not-first/pdf/SKILL.md").starts_with("---\nname: pdf\n"));
     assert!(tree.join("skill-md-case/pdf/SKILL.md").is_file());
-    assert!(!fs::read_dir(tree.join("skill-md-case/pdf")).unwrap().any(|entry| entry.unwrap().file_name() == "skill.md"));
+    assert!(
+        !fs::read_dir(tree.join("skill-md-case/pdf"))
+            .unwrap()
+            .any(|entry| entry.unwrap().file_name() == "skill.md")
+    );
     // Bytes outside the edited range are untouched.
-    let original = fs::read_to_string(Path::new(ROOT).join("tests/fixtures/yaml11-type/pdf/SKILL.md")).unwrap();
-    assert_eq!(read("yaml11-type/pdf/SKILL.md"), original.replace("license: no", "license: \"no\"").replace("version: 1.10", "version: \"1.10\""));
+    let original =
+        fs::read_to_string(Path::new(ROOT).join("tests/fixtures/yaml11-type/pdf/SKILL.md"))
+            .unwrap();
+    assert_eq!(
+        read("yaml11-type/pdf/SKILL.md"),
+        original
+            .replace("license: no", "license: \"no\"")
+            .replace("version: 1.10", "version: \"1.10\"")
+    );
     // No temporary files are left behind.
-    assert!(once.iter().all(|(path, _)| !path.file_name().unwrap().to_string_lossy().contains("skill-lsp")));
+    assert!(once.iter().all(|(path, _)| {
+        !path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .contains("skill-lsp")
+    }));
 }
 
 #[test]
 fn catalog_and_load_follow_the_loader_contract() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("skills");
-    write(&root.join("b-block/SKILL.md"), "---\nname: block\ndescription: |\n  First line.\n  ---\n  Use when asked.\n---\nSECRET BODY TEXT\n");
-    write(&root.join("a-utf8/SKILL.md"), "---\nname: utf\ndescription: Übersetzt 日本語. Use when 😀.\n---\nKörper\n");
-    write(&root.join("c-list/SKILL.md"), "---\n- a\n- b\n---\n# Heading   text\nmore\n");
-    write(&root.join("d-crlf/SKILL.md"), "---\r\nname: crlf\r\ndescription: |\r\n  one\r\n  ---\r\n  two\r\n---\r\nbody\r\n");
-    write(&root.join("e-not/SKILL.md"), "---not frontmatter\nname: x\n");
-    write(&dir.path().join("outside/evil/SKILL.md"), "---\nname: evil\ndescription: outside\n---\n");
+    write(
+        &root.join("b-block/SKILL.md"),
+        "---\nname: block\ndescription: |\n  First line.\n  ---\n  Use when asked.\n---\nSECRET BODY TEXT\n",
+    );
+    write(
+        &root.join("a-utf8/SKILL.md"),
+        "---\nname: utf\ndescription: Übersetzt 日本語. Use when 😀.\n---\nKörper\n",
+    );
+    write(
+        &root.join("c-list/SKILL.md"),
+        "---\n- a\n- b\n---\n# Heading   text\nmore\n",
+    );
+    write(
+        &root.join("d-crlf/SKILL.md"),
+        "---\r\nname: crlf\r\ndescription: |\r\n  one\r\n  ---\r\n  two\r\n---\r\nbody\r\n",
+    );
+    write(
+        &root.join("e-not/SKILL.md"),
+        "---not frontmatter\nname: x\n",
+    );
+    write(
+        &dir.path().join("outside/evil/SKILL.md"),
+        "---\nname: evil\ndescription: outside\n---\n",
+    );
     std::os::unix::fs::symlink(dir.path().join("outside/evil"), root.join("evil")).unwrap();
     fs::create_dir_all(root.join("f-link")).unwrap();
-    std::os::unix::fs::symlink(dir.path().join("outside/evil/SKILL.md"), root.join("f-link/SKILL.md")).unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("outside/evil/SKILL.md"),
+        root.join("f-link/SKILL.md"),
+    )
+    .unwrap();
 
     let catalog = stdout(&run_in(dir.path(), &["catalog"]));
     assert_eq!(
@@ -244,24 +383,44 @@ fn catalog_and_load_follow_the_loader_contract() {
         "- utf: Übersetzt 日本語. Use when 😀.\n- block: First line. --- Use when asked.\n- c-list: Heading text\n- crlf: one --- two\n- e-not: ---not frontmatter\n"
     );
     assert!(!catalog.contains("SECRET"));
-    assert_eq!(stdout(&run_in(dir.path(), &["catalog", "skills"])), catalog, "a skills root works as well as its workspace");
+    assert_eq!(
+        stdout(&run_in(dir.path(), &["catalog", "skills"])),
+        catalog,
+        "a skills root works as well as its workspace"
+    );
 
     let loaded = run_in(dir.path(), &["load", "utf"]);
     assert_eq!(loaded.status.code(), Some(0));
-    assert_eq!(loaded.stdout, fs::read(root.join("a-utf8/SKILL.md")).unwrap());
+    assert_eq!(
+        loaded.stdout,
+        fs::read(root.join("a-utf8/SKILL.md")).unwrap()
+    );
     let crlf = run_in(dir.path(), &["load", "crlf", "--root", "skills"]);
     assert_eq!(crlf.stdout, fs::read(root.join("d-crlf/SKILL.md")).unwrap());
 
     let unknown = run_in(dir.path(), &["load", "evil"]);
     assert_eq!(unknown.status.code(), Some(1));
-    assert_eq!(stderr(&unknown), "Error: Unknown skill 'evil'. Available: utf, block, c-list, crlf, e-not\n");
+    assert_eq!(
+        stderr(&unknown),
+        "Error: Unknown skill 'evil'. Available: utf, block, c-list, crlf, e-not\n"
+    );
     let empty = tempfile::tempdir().unwrap();
-    assert_eq!(stderr(&run_in(empty.path(), &["load", "x"])), "Error: Unknown skill 'x'. Available: none\n");
-    assert_eq!(stdout(&run_in(empty.path(), &["catalog"])), "(no skills found)\n");
+    assert_eq!(
+        stderr(&run_in(empty.path(), &["load", "x"])),
+        "Error: Unknown skill 'x'. Available: none\n"
+    );
+    assert_eq!(
+        stdout(&run_in(empty.path(), &["catalog"])),
+        "(no skills found)\n"
+    );
 
     let xml = stdout(&run_in(dir.path(), &["catalog", "--format", "xml"]));
     assert!(xml.starts_with("<available_skills>\n  <skill>\n    <name>utf</name>"));
-    let as_json: Value = serde_json::from_str(&stdout(&run_in(dir.path(), &["catalog", "--format", "json"]))).unwrap();
+    let as_json: Value = serde_json::from_str(&stdout(&run_in(
+        dir.path(),
+        &["catalog", "--format", "json"],
+    )))
+    .unwrap();
     assert_eq!(as_json["skills"].as_array().unwrap().len(), 5);
     assert_eq!(as_json["prompt"].as_str().unwrap(), catalog.trim_end());
 }
@@ -271,24 +430,44 @@ fn catalog_shows_a_clients_budgeted_listing() {
     let dir = tempfile::tempdir().unwrap();
     for index in 0..20 {
         write(
-            &dir.path().join(format!(".codex/skills/s{index:02}/SKILL.md")),
-            format!("---\nname: s{index:02}\ndescription: {}Use when needed.\n---\nBody\n", "word ".repeat(150)),
+            &dir.path()
+                .join(format!(".codex/skills/s{index:02}/SKILL.md")),
+            format!(
+                "---\nname: s{index:02}\ndescription: {}Use when needed.\n---\nBody\n",
+                "word ".repeat(150)
+            ),
         );
     }
     let full = stdout(&run_in(dir.path(), &["catalog"]));
     let codex = stdout(&run_in(dir.path(), &["catalog", "--target", "codex"]));
-    assert!(full.chars().count() > 8_000 && codex.chars().count() <= 8_000, "{} {}", full.len(), codex.len());
+    assert!(
+        full.chars().count() > 8_000 && codex.chars().count() <= 8_000,
+        "{} {}",
+        full.len(),
+        codex.len()
+    );
     assert!(codex.lines().all(|line| line.ends_with('…')));
     let checked = run_in(dir.path(), &["check", ".", "--format", "json"]);
     let value: Value = serde_json::from_str(&stdout(&checked)).unwrap();
-    let budget = value["diagnostics"].as_array().unwrap().iter().filter(|d| d["rule"] == "catalog-budget").count();
+    let budget = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "catalog-budget")
+        .count();
     assert_eq!(budget, 20);
 }
 
 #[test]
 fn rules_lists_and_explains() {
     let list = stdout(&run(&["rules"]));
-    for id in ["invalid-utf8", "unquoted-colon", "unknown-field", "skill-md-case", "catalog-budget"] {
+    for id in [
+        "invalid-utf8",
+        "unquoted-colon",
+        "unknown-field",
+        "skill-md-case",
+        "catalog-budget",
+    ] {
         assert!(list.contains(id), "{id}");
     }
     let one = stdout(&run(&["rules", "unquoted-colon"]));
@@ -302,13 +481,45 @@ fn rules_lists_and_explains() {
 #[test]
 fn config_file_is_found_and_applied() {
     let dir = tempfile::tempdir().unwrap();
-    write(&dir.path().join("skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: Fills PDF forms.\nversion: 1\n---\nBody\n");
-    let before: Value = serde_json::from_str(&stdout(&run_in(dir.path(), &["check", "--format", "json"]))).unwrap();
-    let rules = |value: &Value| value["diagnostics"].as_array().unwrap().iter().map(|d| (d["rule"].as_str().unwrap().to_owned(), d["severity"].as_str().unwrap().to_owned())).collect::<Vec<_>>();
-    assert_eq!(rules(&before), vec![("description-trigger".into(), "hint".into()), ("unknown-field".into(), "error".into())]);
-    write(&dir.path().join("skill-lsp.toml"), "targets = [\"codex\"]\n[rules]\ndescription-trigger = \"off\"\n");
-    let after: Value = serde_json::from_str(&stdout(&run_in(&dir.path().join("skills"), &["check", "--format", "json"]))).unwrap();
-    assert_eq!(rules(&after), vec![("unknown-field".into(), "warning".into())]);
+    write(
+        &dir.path().join("skills/pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Fills PDF forms.\nversion: 1\n---\nBody\n",
+    );
+    let before: Value =
+        serde_json::from_str(&stdout(&run_in(dir.path(), &["check", "--format", "json"]))).unwrap();
+    let rules = |value: &Value| {
+        value["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["rule"].as_str().unwrap().to_owned(),
+                    d["severity"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rules(&before),
+        vec![
+            ("description-trigger".into(), "hint".into()),
+            ("unknown-field".into(), "error".into())
+        ]
+    );
+    write(
+        &dir.path().join("skill-lsp.toml"),
+        "targets = [\"codex\"]\n[rules]\ndescription-trigger = \"off\"\n",
+    );
+    let after: Value = serde_json::from_str(&stdout(&run_in(
+        &dir.path().join("skills"),
+        &["check", "--format", "json"],
+    )))
+    .unwrap();
+    assert_eq!(
+        rules(&after),
+        vec![("unknown-field".into(), "warning".into())]
+    );
     write(&dir.path().join("bad.toml"), "targets = 3\n");
     let bad = run_in(dir.path(), &["check", "--config", "bad.toml"]);
     assert_eq!(bad.status.code(), Some(2));
@@ -319,26 +530,52 @@ fn config_file_is_found_and_applied() {
 fn bad_input_is_reported_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("skills");
-    write(&root.join("good/SKILL.md"), GOOD.replace("name: pdf", "name: good"));
-    write(&root.join("binary/SKILL.md"), (0u8..=255).cycle().take(4096).collect::<Vec<u8>>());
+    write(
+        &root.join("good/SKILL.md"),
+        GOOD.replace("name: pdf", "name: good"),
+    );
+    write(
+        &root.join("binary/SKILL.md"),
+        (0u8..=255).cycle().take(4096).collect::<Vec<u8>>(),
+    );
     write(&root.join("empty/SKILL.md"), "");
     let mut huge = String::from("---\nname: huge\ndescription: Use when testing.\n---\n");
     while huge.len() < 10 * 1024 * 1024 {
-        huge.push_str("A line of instructions that goes on for a while, with scripts/missing.sh in it.\n");
+        huge.push_str(
+            "A line of instructions that goes on for a while, with scripts/missing.sh in it.\n",
+        );
     }
     write(&root.join("huge/SKILL.md"), &huge);
     fs::create_dir_all(root.join("dangling")).unwrap();
-    std::os::unix::fs::symlink(dir.path().join("nowhere/SKILL.md"), root.join("dangling/SKILL.md")).unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("nowhere/SKILL.md"),
+        root.join("dangling/SKILL.md"),
+    )
+    .unwrap();
     std::os::unix::fs::symlink(root.join("loop-b"), root.join("loop-a")).unwrap();
     std::os::unix::fs::symlink(root.join("loop-a"), root.join("loop-b")).unwrap();
     let output = run_in(dir.path(), &["check", ".", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(2), "an unreadable file is trouble: {}", stderr(&output));
-    assert!(stderr(&output).contains("cannot read skills/dangling/SKILL.md") || stderr(&output).contains("dangling/SKILL.md"), "{}", stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "an unreadable file is trouble: {}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("cannot read skills/dangling/SKILL.md")
+            || stderr(&output).contains("dangling/SKILL.md"),
+        "{}",
+        stderr(&output)
+    );
     let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
     let rules_for = |folder: &str| -> Vec<String> {
-        value["diagnostics"].as_array().unwrap().iter()
+        value["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
             .filter(|d| d["path"].as_str().unwrap().contains(&format!("/{folder}/")))
-            .map(|d| d["rule"].as_str().unwrap().to_owned()).collect()
+            .map(|d| d["rule"].as_str().unwrap().to_owned())
+            .collect()
     };
     assert_eq!(rules_for("binary"), vec!["invalid-utf8"]);
     assert_eq!(rules_for("empty"), vec!["missing-frontmatter"]);
@@ -352,18 +589,33 @@ fn thousands_of_skills() {
     let dir = tempfile::tempdir().unwrap();
     for index in 0..2_000 {
         let name = format!("skill-{index:04}");
-        let description = if index % 10 == 0 { "Use when: broken".to_owned() } else { "Does things. Use when asked.".to_owned() };
-        write(&dir.path().join(format!("skills/{name}/SKILL.md")), format!("---\nname: {name}\ndescription: {description}\n---\nBody\n"));
+        let description = if index % 10 == 0 {
+            "Use when: broken".to_owned()
+        } else {
+            "Does things. Use when asked.".to_owned()
+        };
+        write(
+            &dir.path().join(format!("skills/{name}/SKILL.md")),
+            format!("---\nname: {name}\ndescription: {description}\n---\nBody\n"),
+        );
     }
     let (value, code) = {
         let output = run_in(dir.path(), &["check", "--format", "json"]);
-        (serde_json::from_str::<Value>(&stdout(&output)).unwrap(), output.status.code())
+        (
+            serde_json::from_str::<Value>(&stdout(&output)).unwrap(),
+            output.status.code(),
+        )
     };
     assert_eq!(code, Some(1));
     assert_eq!(value["checked"]["files"], 2_000);
     assert_eq!(value["summary"]["errors"], 200);
     // Deterministic order: sorted by path.
-    let paths: Vec<&str> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    let paths: Vec<&str> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);

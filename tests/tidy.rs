@@ -5,7 +5,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const CORE: &[&str] = &["src/text.rs", "src/diagnostic.rs", "src/targets.rs", "src/config.rs", "src/document", "src/rules", "src/workspace"];
+const CORE: &[&str] = &[
+    "src/text.rs",
+    "src/diagnostic.rs",
+    "src/targets.rs",
+    "src/config.rs",
+    "src/document",
+    "src/rules",
+    "src/workspace",
+];
 const FORBIDDEN: &[&str] = &["tower_lsp_server", "lsp_types", "tokio", "reqwest"];
 
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
@@ -37,13 +45,22 @@ fn core_modules_know_nothing_of_lsp_async_or_http() {
 fn readme_documents_every_rule() {
     let readme = fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     for rule in skill_lsp::rules::Rule::ALL {
-        assert!(readme.contains(&format!("`{}`", rule.as_str())), "README does not mention {rule}");
+        assert!(
+            readme.contains(&format!("`{}`", rule.as_str())),
+            "README does not mention {rule}"
+        );
     }
 }
 
 #[test]
 fn every_rule_has_a_fixture() {
     for rule in skill_lsp::rules::Rule::ALL {
-        assert!(Path::new(ROOT).join("tests/fixtures").join(rule.as_str()).is_dir(), "no tests/fixtures/{rule}");
+        assert!(
+            Path::new(ROOT)
+                .join("tests/fixtures")
+                .join(rule.as_str())
+                .is_dir(),
+            "no tests/fixtures/{rule}"
+        );
     }
 }

@@ -91,9 +91,15 @@ pub fn parse(text: &str, range: TextRange) -> Body {
         if let Some(heading) = parse_heading(line, line_range) {
             body.headings.push(heading);
         }
-        let code_spans = code_spans(line);
         let before = body.references.len();
-        find_links(line, line_range.start, &code_spans, &mut body.references);
+        if line.contains(']') {
+            find_links(
+                line,
+                line_range.start,
+                &code_spans(line),
+                &mut body.references,
+            );
+        }
         let link_ranges: Vec<TextRange> = body.references[before..]
             .iter()
             .map(|reference| reference.range)
@@ -268,41 +274,49 @@ fn find_links(line: &str, line_start: usize, code: &[(usize, usize)], out: &mut 
 }
 
 fn find_mentions(line: &str, line_start: usize, skip: &[TextRange], out: &mut Vec<Reference>) {
-    for dir in BUNDLE_DIRS {
-        let mut search = 0;
-        while let Some(found) = line[search..].find(dir) {
-            let start = search + found;
-            search = start + dir.len();
-            let boundary_ok = line[..start].chars().next_back().is_none_or(|prev| {
-                !(prev.is_alphanumeric()
-                    || matches!(prev, '/' | '.' | '_' | '-' | '\\' | '$' | '{'))
-            });
-            if !boundary_ok {
-                continue;
-            }
-            let rest = &line[search..];
-            let path_len = rest
-                .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.' | '/')))
-                .unwrap_or(rest.len());
-            let next = rest[path_len..].chars().next();
-            // Placeholders and patterns (`scripts/<name>.py`, `scripts/*.py`) name no one file.
-            if matches!(next, Some('<' | '{' | '*' | '[' | '$')) {
-                continue;
-            }
-            let path = rest[..path_len].trim_end_matches(['.', '-', '/']);
-            if path.is_empty() || path.ends_with('/') {
-                continue;
-            }
-            let range = TextRange::new(line_start + start, line_start + search + path.len());
-            if skip.iter().any(|link| link.overlaps(range)) {
-                continue;
-            }
-            out.push(Reference {
-                kind: ReferenceKind::Mention,
-                target: format!("{dir}{path}"),
-                range,
-            });
+    let bytes = line.as_bytes();
+    // Most lines hold no `/` at all; look for the folder names only around slashes.
+    let mut search = 0;
+    while let Some(found) = bytes[search..].iter().position(|&byte| byte == b'/') {
+        let slash = search + found;
+        search = slash + 1;
+        let Some(dir) = BUNDLE_DIRS
+            .iter()
+            .find(|dir| line[..=slash].ends_with(*dir))
+        else {
+            continue;
+        };
+        let start = slash + 1 - dir.len();
+        let boundary_ok = line[..start].chars().next_back().is_none_or(|prev| {
+            !(prev.is_alphanumeric() || matches!(prev, '/' | '.' | '_' | '-' | '\\' | '$' | '{'))
+        });
+        if !boundary_ok {
+            continue;
         }
+        let rest = &line[search..];
+        let path_len = rest
+            .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.' | '/')))
+            .unwrap_or(rest.len());
+        let next = rest[path_len..].chars().next();
+        // Placeholders and patterns (`scripts/<name>.py`, `scripts/*.py`) name no one file.
+        if matches!(next, Some('<' | '{' | '*' | '[' | '$')) {
+            continue;
+        }
+        let path = rest[..path_len].trim_end_matches(['.', '-', '/']);
+        if path.is_empty() {
+            continue;
+        }
+        let range = TextRange::new(line_start + start, line_start + search + path.len());
+        // A path's own inner slashes must not start new mentions.
+        search += path.len();
+        if skip.iter().any(|link| link.overlaps(range)) {
+            continue;
+        }
+        out.push(Reference {
+            kind: ReferenceKind::Mention,
+            target: format!("{dir}{path}"),
+            range,
+        });
     }
 }
 

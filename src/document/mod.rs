@@ -84,8 +84,17 @@ impl SkillDocument {
 }
 
 fn line_endings(text: &str) -> LineEndings {
-    let newlines = text.bytes().filter(|&byte| byte == b'\n').count();
-    let crlf = text.matches("\r\n").count();
+    let bytes = text.as_bytes();
+    let mut newlines = 0;
+    let mut crlf = 0;
+    for (index, &byte) in bytes.iter().enumerate() {
+        if byte == b'\n' {
+            newlines += 1;
+            if index > 0 && bytes[index - 1] == b'\r' {
+                crlf += 1;
+            }
+        }
+    }
     if crlf == 0 {
         LineEndings::Lf
     } else if crlf == newlines {

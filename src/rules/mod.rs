@@ -287,6 +287,32 @@ pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagn
     }
 }
 
+/// Lints one SKILL.md's bytes and reads what the loader would register from it, parsing once.
+/// The metadata is `None` for text that is not UTF-8.
+#[must_use]
+pub fn lint_and_read(
+    bytes: Vec<u8>,
+    context: &FileContext<'_>,
+    folder: &str,
+) -> (
+    String,
+    Vec<Diagnostic>,
+    Option<crate::workspace::loader::Metadata>,
+) {
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let document = SkillDocument::parse(&text);
+            let diagnostics = lint_document(&text, &document, context);
+            let metadata = crate::workspace::loader::read_metadata_parsed(&text, &document, folder);
+            (text, diagnostics, Some(metadata))
+        }
+        Err(error) => {
+            let (text, diagnostics) = lint_bytes(error.as_bytes(), context);
+            (text, diagnostics, None)
+        }
+    }
+}
+
 /// Lints one SKILL.md's text.
 #[must_use]
 pub fn lint_text(text: &str, context: &FileContext<'_>) -> Vec<Diagnostic> {
@@ -400,7 +426,10 @@ mod robustness {
         "----\nname: 3000\ndescription: >-\n  x\n--- x\n",
     ];
 
-    const INSERTS: &[&str] = &[":", ": ", "\"", "'", "\t", "\n", "\r\n", "---\n", "- ", "[", "{", "#", "é", "😀", "|", ">", "&a", "*a", "!!str ", "\u{feff}", "](", "../"];
+    const INSERTS: &[&str] = &[
+        ":", ": ", "\"", "'", "\t", "\n", "\r\n", "---\n", "- ", "[", "{", "#", "é", "😀", "|",
+        ">", "&a", "*a", "!!str ", "\u{feff}", "](", "../",
+    ];
 
     struct Rng(u64);
 
@@ -442,13 +471,26 @@ mod robustness {
         for round in 0..1_500 {
             let seed = SEEDS[round % SEEDS.len()];
             let text = mutate(seed, &mut rng);
-            let targets = [ALL_TARGETS[round % ALL_TARGETS.len()], ALL_TARGETS[(round / 7) % ALL_TARGETS.len()]];
-            let context = FileContext { path: Path::new("skills/pdf/SKILL.md"), targets: &targets, exists: &exists };
+            let targets = [
+                ALL_TARGETS[round % ALL_TARGETS.len()],
+                ALL_TARGETS[(round / 7) % ALL_TARGETS.len()],
+            ];
+            let context = FileContext {
+                path: Path::new("skills/pdf/SKILL.md"),
+                targets: &targets,
+                exists: &exists,
+            };
             for diagnostic in lint_text(&text, &context) {
                 let range = diagnostic.range;
-                assert!(range.end <= text.len() && text.is_char_boundary(range.start) && text.is_char_boundary(range.end), "{text:?} {diagnostic:?}");
+                assert!(
+                    range.end <= text.len()
+                        && text.is_char_boundary(range.start)
+                        && text.is_char_boundary(range.end),
+                    "{text:?} {diagnostic:?}"
+                );
                 for fix in &diagnostic.fixes {
-                    let fixed = apply_edits(&text, &fix.edits).unwrap_or_else(|error| panic!("{error}: {text:?} {fix:?}"));
+                    let fixed = apply_edits(&text, &fix.edits)
+                        .unwrap_or_else(|error| panic!("{error}: {text:?} {fix:?}"));
                     let _ = lint_text(&fixed, &context);
                 }
             }
@@ -458,13 +500,24 @@ mod robustness {
     #[test]
     fn invalid_utf8_points_at_the_first_bad_byte() {
         let exists = |_: &Path| false;
-        let context = FileContext { path: Path::new("skills/pdf/SKILL.md"), targets: &ALL_TARGETS, exists: &exists };
+        let context = FileContext {
+            path: Path::new("skills/pdf/SKILL.md"),
+            targets: &ALL_TARGETS,
+            exists: &exists,
+        };
         let (text, diagnostics) = lint_bytes(b"---\nname: caf\xe9\n", &context);
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].rule, super::Rule::InvalidUtf8);
         assert_eq!(&text[diagnostics[0].range.as_range()], "\u{fffd}");
         assert!(diagnostics[0].message.contains("byte 13 (0xE9)"));
-        let (_, clean) = lint_bytes(b"---\nname: pdf\ndescription: Use when asked.\n---\nBody\n", &context);
-        assert!(clean.iter().all(|diagnostic| diagnostic.rule != super::Rule::InvalidUtf8));
+        let (_, clean) = lint_bytes(
+            b"---\nname: pdf\ndescription: Use when asked.\n---\nBody\n",
+            &context,
+        );
+        assert!(
+            clean
+                .iter()
+                .all(|diagnostic| diagnostic.rule != super::Rule::InvalidUtf8)
+        );
     }
 }

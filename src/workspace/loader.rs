@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
+use crate::document::{Node, SkillDocument};
 use crate::text::TextRange;
 
 /// Skills roots under a workspace, in priority order (SPEC section 5).
@@ -122,19 +123,42 @@ fn clean_description(text: &str) -> String {
 /// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says.
 #[must_use]
 pub fn read_metadata(text: &str, folder: &str) -> Metadata {
-    let (mapping, body) = match split_strict(text) {
+    match split_strict(text) {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
-            (mapping, &text[body.as_range()])
+            metadata_from(mapping.as_ref(), &text[body.as_range()], folder)
         }
-        None => (None, text),
-    };
+        None => metadata_from(None, text, folder),
+    }
+}
+
+/// The same as [`read_metadata`], reusing a linter's parse of the text when the loader's strict
+/// reading of the frontmatter agrees with it (the common case), so a check parses YAML once.
+#[must_use]
+pub fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) -> Metadata {
+    let agrees = split_strict(text).is_some_and(|(yaml_range, body)| {
+        document.yaml_range() == Some(yaml_range)
+            && document.split.body == body
+            && !document.split.bom
+    });
+    if !agrees {
+        return read_metadata(text, folder);
+    }
+    let mapping = document
+        .yaml
+        .as_ref()
+        .filter(|yaml| yaml.error.is_none())
+        .and_then(|yaml| yaml.root.as_ref())
+        .filter(|root| root.as_mapping().is_some());
+    metadata_from(mapping, &text[document.split.body.as_range()], folder)
+}
+
+fn metadata_from(mapping: Option<&Node>, body: &str, folder: &str) -> Metadata {
     let string_entry = |key: &str| {
         mapping
-            .as_ref()
             .and_then(|root| root.get(key))
             .filter(|entry| entry.value.is_string())
             .and_then(|entry| Some((entry.value.as_str()?.trim(), entry.value.range)))
@@ -368,5 +392,26 @@ mod tests {
             (meta.name.as_str(), meta.description.as_str()),
             ("pdf", "---not frontmatter")
         );
+    }
+
+    #[test]
+    fn reusing_the_linters_parse_reads_the_same_metadata() {
+        for text in [
+            "---\nname: a\ndescription: b\n---\nbody\n",
+            "\u{feff}---\nname: a\ndescription: b\n---\nbody\n",
+            "---\nname: a\n----\ndescription: c\n---\nbody\n",
+            "# title\n---\nname: a\n---\n",
+            "---\ndescription: Use when: x\n---\nBody\n",
+            "---\n- a\n---\nB\n",
+            "---\r\nname: a\r\n---\r\nb\r\n",
+            "",
+        ] {
+            let document = SkillDocument::parse(text);
+            assert_eq!(
+                read_metadata_parsed(text, &document, "f"),
+                read_metadata(text, "f"),
+                "{text:?}"
+            );
+        }
     }
 }
