@@ -57,6 +57,10 @@ NOTES="$WORK/notes.txt"
 note() { echo "note: $*" | tee -a "$NOTES" >&2; }
 log() { echo "[bench] $*" >&2; }
 
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+if awk -v l="${LOAD_AT_START%% *}" 'BEGIN{exit !(l > 0.5)}'; then
+  note "load average was $LOAD_AT_START at start (other processes busy?); timings may be noisy"
+fi
 command -v hyperfine >/dev/null 2>&1 || { echo "hyperfine is missing: run scripts/install_peers.sh" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is missing: run scripts/install_peers.sh" >&2; exit 1; }
 
@@ -184,6 +188,7 @@ done
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "cpu: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   echo "memory: $(free -g | awk '/Mem:/{print $2}') GiB"
+  echo "load average: $LOAD_AT_START at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo "hyperfine: $(hyperfine --version)"
   [ -n "$SKILL_LSP" ] && echo "skill-lsp: $("$SKILL_LSP" --version 2>&1 | head -1) ($SKILL_LSP)"
   [ -x "$VENV/bin/python" ] && echo "skills-ref: $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("skills-ref"))' 2>/dev/null) ($("$VENV/bin/python" --version 2>&1))"

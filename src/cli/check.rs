@@ -35,6 +35,16 @@ impl Run {
 
     /// Lints one file's bytes with this run's settings.
     pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+        let (text, diagnostics, _) = self.lint_and_read(path, bytes.to_vec());
+        (text, diagnostics)
+    }
+
+    /// Lints one file and reads its loader metadata from the same parse.
+    pub fn lint_and_read(
+        &self,
+        path: &Path,
+        bytes: Vec<u8>,
+    ) -> (String, Vec<Diagnostic>, Option<loader::Metadata>) {
         let targets = self.targets_for(path);
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let exists = |relative: &Path| skill_dir.join(relative).exists();
@@ -43,9 +53,14 @@ impl Run {
             targets: &targets,
             exists: &exists,
         };
-        let (text, mut diagnostics) = rules::lint_bytes(bytes, &context);
+        let folder = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        let (text, mut diagnostics, metadata) = rules::lint_and_read(bytes, &context, folder);
         self.config.rules.apply(&mut diagnostics);
-        (text, diagnostics)
+        (text, diagnostics, metadata)
     }
 }
 
@@ -166,21 +181,13 @@ pub(super) fn check_files(
             let bytes = fs::read(path)
                 .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
             let display = display_path(path);
-            let (text, diagnostics) = run.lint(&display, &bytes);
+            let (text, diagnostics, metadata) = run.lint_and_read(&display, bytes);
             let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-            let skill = is_loader_file
-                .then(|| {
-                    let folder = path.parent()?.file_name()?.to_str()?.to_owned();
-                    let root = root_of(&display)?.to_path_buf();
-                    std::str::from_utf8(&bytes).ok()?;
-                    Some(Skill::new(
-                        loader::read_metadata(&text, &folder),
-                        display.clone(),
-                        root,
-                        folder,
-                    ))
-                })
-                .flatten();
+            let skill = metadata.filter(|_| is_loader_file).and_then(|metadata| {
+                let folder = path.parent()?.file_name()?.to_str()?.to_owned();
+                let root = root_of(&display)?.to_path_buf();
+                Some(Skill::new(metadata, display.clone(), root, folder))
+            });
             // Text is kept only where a finding needs a code frame.
             let text = if diagnostics.is_empty() {
                 String::new()
