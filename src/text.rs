@@ -95,7 +95,7 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
         line_starts.push(0);
-        line_starts.extend(memchr_newlines(text.as_bytes()).map(|newline| newline + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|newline| newline + 1));
         Self {
             line_starts,
             len: text.len(),
@@ -172,13 +172,6 @@ impl LineIndex {
         }
         line_range.start + content_len
     }
-}
-
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter_map(|(idx, &byte)| (byte == b'\n').then_some(idx))
 }
 
 /// The greatest char boundary at or below `offset`.

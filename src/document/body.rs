@@ -81,7 +81,6 @@ pub fn parse(text: &str, range: TextRange) -> Body {
             {
                 fence = None;
             }
-            find_mentions(line, line_range.start, &[], &mut body.references);
             continue;
         }
         if let Some(opening) = fence_marker(line) {
@@ -91,8 +90,7 @@ pub fn parse(text: &str, range: TextRange) -> Body {
         if let Some(heading) = parse_heading(line, line_range) {
             body.headings.push(heading);
         }
-        let before = body.references.len();
-        if line.contains(']') {
+        if memchr::memchr(b']', line.as_bytes()).is_some() {
             find_links(
                 line,
                 line_range.start,
@@ -100,12 +98,16 @@ pub fn parse(text: &str, range: TextRange) -> Body {
                 &mut body.references,
             );
         }
-        let link_ranges: Vec<TextRange> = body.references[before..]
-            .iter()
-            .map(|reference| reference.range)
-            .collect();
-        find_mentions(line, line_range.start, &link_ranges, &mut body.references);
     }
+    // Mentions count everywhere, code included; a link's own target is not a second mention.
+    let links: Vec<TextRange> = body
+        .references
+        .iter()
+        .map(|reference| reference.range)
+        .collect();
+    find_mentions(source, range.start, &links, &mut body.references);
+    body.references
+        .sort_by_key(|reference| reference.range.start);
     body
 }
 

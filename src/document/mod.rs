@@ -85,16 +85,10 @@ impl SkillDocument {
 
 fn line_endings(text: &str) -> LineEndings {
     let bytes = text.as_bytes();
-    let mut newlines = 0;
-    let mut crlf = 0;
-    for (index, &byte) in bytes.iter().enumerate() {
-        if byte == b'\n' {
-            newlines += 1;
-            if index > 0 && bytes[index - 1] == b'\r' {
-                crlf += 1;
-            }
-        }
-    }
+    let newlines = memchr::memchr_iter(b'\n', bytes).count();
+    let crlf = memchr::memchr_iter(b'\r', bytes)
+        .filter(|&at| bytes.get(at + 1) == Some(&b'\n'))
+        .count();
     if crlf == 0 {
         LineEndings::Lf
     } else if crlf == newlines {
