@@ -338,7 +338,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
     if chars > DESCRIPTION_MAX {
         checker.report(
             Rule::DescriptionLength,
-            value.range,
+            past_limit(checker.text, value, DESCRIPTION_MAX),
             format!("`description` is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
             |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
@@ -377,6 +377,30 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             },
             Vec::new(),
         );
+    }
+}
+
+/// The written characters past `limit` when the source spells the value out verbatim (plain or
+/// quoted without escapes, on one line), so a finding can mark the cut point; else the value.
+fn past_limit(text: &str, value: &Node, limit: usize) -> TextRange {
+    let written = &text[value.range.as_range()];
+    let inner_start = match value.style() {
+        Some(Style::Plain) => value.range.start,
+        Some(Style::SingleQuoted | Style::DoubleQuoted) => value.range.start + 1,
+        _ => return value.range,
+    };
+    let inner = &text[inner_start..];
+    let verbatim = !written.contains('\n')
+        && value
+            .as_str()
+            .is_some_and(|parsed| inner.starts_with(parsed));
+    if !verbatim {
+        return value.range;
+    }
+    let parsed_len = value.as_str().map_or(0, str::len);
+    match inner[..parsed_len].char_indices().nth(limit) {
+        Some((at, _)) => TextRange::new(inner_start + at, inner_start + parsed_len),
+        None => value.range,
     }
 }
 
@@ -1037,6 +1061,13 @@ mod tests {
             "description"
         );
         let long = format!("Use when {}", "x".repeat(1100));
+        let text = fm(&format!("name: pdf\ndescription: \"{long}\"\n"));
+        let marked = findings(&text, Rule::DescriptionLength, AS);
+        assert_eq!(
+            marked[0].0,
+            "x".repeat(1109 - 1024),
+            "the range marks what is past the limit"
+        );
         let found = findings(
             &fm(&format!("name: pdf\ndescription: {long}\n")),
             Rule::DescriptionLength,

@@ -53,6 +53,23 @@ fn width(text: &str) -> usize {
         .sum()
 }
 
+const WINDOW_BEFORE: usize = 40;
+const WINDOW_AFTER: usize = 80;
+
+fn floor_to_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_to_char(text: &str, mut at: usize) -> usize {
+    while at < text.len() && !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 fn expand_tabs(text: &str) -> String {
     text.replace('\t', "    ")
 }
@@ -75,17 +92,47 @@ fn frame(
     let line_end = line_range.start + line_text.len();
     let caret_start = range.start.clamp(line_range.start, line_end);
     let caret_end = range.end.clamp(caret_start, line_end);
-    let pad = width(&text[line_range.start..caret_start]);
+    // Long lines show a window around the range, marked with `…` where cut.
+    let window_start = floor_to_char(
+        text,
+        caret_start
+            .saturating_sub(WINDOW_BEFORE)
+            .max(line_range.start),
+    );
+    let window_end = ceil_to_char(
+        text,
+        caret_end
+            .max(caret_start + WINDOW_AFTER)
+            .min(line_end)
+            .max(caret_start),
+    );
+    let long = width(line_text) > WINDOW_BEFORE + WINDOW_AFTER;
+    let (shown_start, lead) = if long && window_start > line_range.start {
+        (window_start, "…")
+    } else {
+        (line_range.start, "")
+    };
+    let (shown_end, tail) = if long && window_end < line_end {
+        (window_end, "…")
+    } else {
+        (line_end, "")
+    };
+    let caret_end = caret_end.min(shown_end);
+    let pad = width(lead) + width(&text[shown_start..caret_start]);
     let carets = width(&text[caret_start..caret_end]).max(1);
     let bar = style.paint("1;34", "|");
     let _ = writeln!(out, "{:gutter$} {bar}", "");
     let _ = writeln!(
         out,
-        "{} {bar} {}",
+        "{} {bar} {lead}{}{tail}",
         style.paint("1;34", &format!("{:>gutter$}", start_line + 1)),
-        expand_tabs(line_text)
+        expand_tabs(&text[shown_start..shown_end])
     );
-    let more = if range.end > line_end + 2 { " …" } else { "" };
+    let more = if range.end > caret_end + 2 {
+        " …"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
         "{:gutter$} {bar} {:pad$}{}{more}",
