@@ -234,62 +234,7 @@ impl Registry {
     /// fails the scan as a whole.
     #[must_use]
     pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
-        let mut registry = Registry {
-            roots: roots.to_vec(),
-            ..Registry::default()
-        };
-        for root in roots {
-            let Ok(real_root) = fs::canonicalize(root) else {
-                continue;
-            };
-            let Ok(entries) = fs::read_dir(root) else {
-                continue;
-            };
-            let mut folders: Vec<(String, PathBuf)> = entries
-                .filter_map(Result::ok)
-                .filter_map(|entry| Some((entry.file_name().into_string().ok()?, entry.path())))
-                .filter(|(_, path)| path.is_dir())
-                .collect();
-            folders.sort();
-            for (folder, folder_path) in folders {
-                let path = folder_path.join("SKILL.md");
-                if fs::symlink_metadata(&path).is_err() {
-                    continue;
-                }
-                let refusal = match fs::canonicalize(&path) {
-                    Err(_) => Some(Refusal::NotAFile),
-                    Ok(resolved) if !resolved.starts_with(&real_root) => {
-                        Some(Refusal::OutsideRoot { resolved })
-                    }
-                    Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
-                    Ok(_) => None,
-                };
-                if let Some(refusal) = refusal {
-                    registry.refused.push(Refused {
-                        path,
-                        root: root.clone(),
-                        refusal,
-                    });
-                    continue;
-                }
-                let text = match source.read(&path) {
-                    Ok(text) => text,
-                    Err(error) => {
-                        registry.refused.push(Refused {
-                            path,
-                            root: root.clone(),
-                            refusal: Refusal::Unreadable {
-                                reason: error.to_string(),
-                            },
-                        });
-                        continue;
-                    }
-                };
-                let metadata = read_metadata(&text, &folder);
-                registry.add(Skill::new(metadata, path, root.clone(), folder));
-            }
-        }
-        registry
+        super::index::WorkspaceIndex::scan(roots, source).registry()
     }
 
     /// Registers a skill; the first skill with a name wins (SPEC section 5).

@@ -2,6 +2,8 @@
 
 pub mod catalog;
 pub mod discovery;
+pub mod index;
 pub mod loader;
 
+pub use index::WorkspaceIndex;
 pub use loader::{Disk, Registry, Skill, Source};

@@ -1,0 +1,201 @@
+//! A live index of a workspace's skills: the loader's registry kept up to date one SKILL.md at a
+//! time, so an editor can follow file events and unsaved buffers without rescanning.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source, read_metadata};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Slot {
+    path: PathBuf,
+    state: Result<Metadata, Refusal>,
+}
+
+/// Every `<root>/*/SKILL.md` of a workspace, in loader order: root, then folder.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkspaceIndex {
+    roots: Vec<PathBuf>,
+    slots: BTreeMap<(usize, String), Slot>,
+}
+
+/// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says.
+fn probe(root: &Path, folder: &str, source: &dyn Source) -> Option<Slot> {
+    let path = root.join(folder).join("SKILL.md");
+    fs::symlink_metadata(&path).ok()?;
+    let real_root = fs::canonicalize(root).ok()?;
+    let refusal = match fs::canonicalize(&path) {
+        Err(_) => Some(Refusal::NotAFile),
+        Ok(resolved) if !resolved.starts_with(&real_root) => {
+            Some(Refusal::OutsideRoot { resolved })
+        }
+        Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
+        Ok(_) => None,
+    };
+    let state = match refusal {
+        Some(refusal) => Err(refusal),
+        None => source
+            .read(&path)
+            .map(|text| read_metadata(&text, folder))
+            .map_err(|error| Refusal::Unreadable {
+                reason: error.to_string(),
+            }),
+    };
+    Some(Slot { path, state })
+}
+
+impl WorkspaceIndex {
+    /// Scans each root in order; missing roots hold no skills.
+    #[must_use]
+    pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
+        let mut index = WorkspaceIndex {
+            roots: roots.to_vec(),
+            slots: BTreeMap::new(),
+        };
+        for (root_index, root) in roots.iter().enumerate() {
+            let Ok(entries) = fs::read_dir(root) else {
+                continue;
+            };
+            for entry in entries.filter_map(Result::ok) {
+                let Ok(folder) = entry.file_name().into_string() else {
+                    continue;
+                };
+                if !entry.path().is_dir() {
+                    continue;
+                }
+                if let Some(slot) = probe(root, &folder, source) {
+                    index.slots.insert((root_index, folder), slot);
+                }
+            }
+        }
+        index
+    }
+
+    #[must_use]
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// The root and folder of a `<root>/<folder>/SKILL.md` path of this workspace.
+    #[must_use]
+    pub fn locate(&self, path: &Path) -> Option<(usize, String)> {
+        if path.file_name()? != "SKILL.md" {
+            return None;
+        }
+        let folder_path = path.parent()?;
+        let root = folder_path.parent()?;
+        let root_index = self.roots.iter().position(|candidate| candidate == root)?;
+        Some((root_index, folder_path.file_name()?.to_str()?.to_owned()))
+    }
+
+    /// Re-reads one skill after its file changed, appeared or went away (or a buffer changed:
+    /// `source` decides where the text comes from). Returns whether the path belongs here.
+    pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
+        let Some((root_index, folder)) = self.locate(path) else {
+            return false;
+        };
+        match probe(&self.roots[root_index], &folder, source) {
+            Some(slot) => self.slots.insert((root_index, folder), slot),
+            None => self.slots.remove(&(root_index, folder)),
+        };
+        true
+    }
+
+    /// Re-reads every skill folder under `path` (a folder that was created, removed or renamed).
+    pub fn refresh_folder(&mut self, path: &Path, source: &dyn Source) {
+        for (root_index, root) in self.roots.clone().iter().enumerate() {
+            if path == root || root.starts_with(path) {
+                self.slots.retain(|(index, _), _| *index != root_index);
+                let rescanned = WorkspaceIndex::scan(std::slice::from_ref(root), source);
+                for ((_, folder), slot) in rescanned.slots {
+                    self.slots.insert((root_index, folder), slot);
+                }
+            } else if path.parent() == Some(root.as_path()) {
+                self.refresh(&path.join("SKILL.md"), source);
+            }
+        }
+    }
+
+    /// The loader's registry as of now.
+    #[must_use]
+    pub fn registry(&self) -> Registry {
+        let mut registry = Registry {
+            roots: self.roots.clone(),
+            ..Registry::default()
+        };
+        for ((root_index, folder), slot) in &self.slots {
+            let root = self.roots[*root_index].clone();
+            match &slot.state {
+                Ok(metadata) => registry.add(Skill::new(
+                    metadata.clone(),
+                    slot.path.clone(),
+                    root,
+                    folder.clone(),
+                )),
+                Err(refusal) => registry.refused.push(Refused {
+                    path: slot.path.clone(),
+                    root,
+                    refusal: refusal.clone(),
+                }),
+            }
+        }
+        registry
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Disk;
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn follows_changes_one_file_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = dir.path().join("skills");
+        let claude = dir.path().join(".claude/skills");
+        write(
+            &skills.join("b/SKILL.md"),
+            "---\nname: b\ndescription: B.\n---\n",
+        );
+        write(
+            &claude.join("a/SKILL.md"),
+            "---\nname: a\ndescription: A.\n---\n",
+        );
+        let roots = vec![skills.clone(), claude.clone()];
+        let mut index = WorkspaceIndex::scan(&roots, &Disk);
+        assert_eq!(
+            index.registry().names(),
+            vec!["b", "a"],
+            "roots keep their order"
+        );
+        assert_eq!(index.registry(), Registry::scan(&roots, &Disk));
+
+        write(
+            &claude.join("a/SKILL.md"),
+            "---\nname: b\ndescription: A now B.\n---\n",
+        );
+        assert!(index.refresh(&claude.join("a/SKILL.md"), &Disk));
+        let registry = index.registry();
+        assert_eq!(registry.names(), vec!["b"]);
+        assert_eq!(registry.shadowed.len(), 1);
+
+        fs::remove_dir_all(skills.join("b")).unwrap();
+        index.refresh(&skills.join("b/SKILL.md"), &Disk);
+        assert_eq!(index.registry().names(), vec!["b"]);
+        assert_eq!(index.registry().skills[0].description, "A now B.");
+        assert!(!index.refresh(&dir.path().join("README.md"), &Disk));
+
+        write(
+            &skills.join("c/SKILL.md"),
+            "---\nname: c\ndescription: C.\n---\n",
+        );
+        index.refresh_folder(&skills.join("c"), &Disk);
+        assert_eq!(index.registry().names(), vec!["c", "b"]);
+    }
+}
