@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod document;
+pub mod fields;
 pub mod rules;
 pub mod targets;
 pub mod text;

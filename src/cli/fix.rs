@@ -8,11 +8,8 @@ use rayon::prelude::*;
 
 use super::check::{Run, display_path};
 use super::error_line;
-use crate::diagnostic::{Diagnostic, Edit, Rename, Severity, apply_edits};
-use crate::rules::Group;
-
-/// How many rounds of fix-and-relint a file gets; fixes that enable other fixes need a few.
-const MAX_ROUNDS: usize = 8;
+use crate::diagnostic::Rename;
+use crate::rules::fix::{FixOutcome, fix_all};
 
 pub(super) struct Fixed {
     pub fixes: usize,
@@ -20,69 +17,9 @@ pub(super) struct Fixed {
     pub trouble: bool,
 }
 
-/// Errors in the frontmatter's structure; a fix must never add one.
-fn structural_errors(diagnostics: &[Diagnostic]) -> usize {
-    diagnostics
-        .iter()
-        .filter(|d| d.rule.group() == Group::File && d.severity == Severity::Error)
-        .count()
-}
-
-/// The safe edits of one round: the first safe fix of each finding, skipping any that overlap
-/// an edit already taken.
-fn safe_edits(diagnostics: &[Diagnostic]) -> (Vec<Edit>, usize, Option<Rename>) {
-    let mut edits: Vec<Edit> = Vec::new();
-    let mut count = 0;
-    let mut rename = None;
-    for diagnostic in diagnostics {
-        let Some(fix) = diagnostic.fixes.iter().find(|fix| fix.safe) else {
-            continue;
-        };
-        if let Some(planned) = &fix.rename {
-            rename = Some(planned.clone());
-            count += 1;
-            continue;
-        }
-        let clashes = fix.edits.iter().any(|edit| {
-            edits.iter().any(|taken| {
-                taken.range.overlaps(edit.range) || taken.range.start == edit.range.start
-            })
-        });
-        if fix.edits.is_empty() || clashes {
-            continue;
-        }
-        edits.extend(fix.edits.iter().cloned());
-        count += 1;
-    }
-    (edits, count, rename)
-}
-
-/// Fixes one file's text; returns the new text, how many fixes applied, and a rename to do.
-pub fn fix_text(run: &Run, path: &Path, original: &str) -> (String, usize, Option<Rename>) {
-    let mut text = original.to_owned();
-    let mut applied = 0;
-    let mut rename = None;
-    for _ in 0..MAX_ROUNDS {
-        let (_, diagnostics) = run.lint(path, text.as_bytes());
-        let (edits, count, planned) = safe_edits(&diagnostics);
-        rename = rename.or(planned);
-        if edits.is_empty() {
-            break;
-        }
-        let Ok(candidate) = apply_edits(&text, &edits) else {
-            break;
-        };
-        let (_, after) = run.lint(path, candidate.as_bytes());
-        if structural_errors(&after) > structural_errors(&diagnostics) || candidate == text {
-            break;
-        }
-        applied += count;
-        text = candidate;
-    }
-    if rename.is_some() && applied == 0 {
-        applied = 1;
-    }
-    (text, applied, rename)
+/// Fixes one file's text with this run's settings (the same loop the editor's fix-all runs).
+pub fn fix_text(run: &Run, path: &Path, original: &str) -> FixOutcome {
+    fix_all(original, |text| run.lint(path, text.as_bytes()).1)
 }
 
 /// Writes `text` next to `path` and renames it over, keeping the file's permissions.
@@ -147,7 +84,11 @@ pub(super) fn fix_files(run: &Run, files: &[PathBuf]) -> Fixed {
                 return (0, false);
             };
             let display = display_path(path);
-            let (text, count, rename) = fix_text(run, &display, &original);
+            let FixOutcome {
+                text,
+                applied: count,
+                rename,
+            } = fix_text(run, &display, &original);
             let mut trouble = false;
             if text != original {
                 if let Err(error) = write_atomically(path, &text) {

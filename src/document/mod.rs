@@ -4,6 +4,7 @@
 
 pub mod body;
 pub mod frontmatter;
+pub mod mentions;
 pub mod yaml;
 
 use crate::text::TextRange;

@@ -1,8 +1,9 @@
 //! Writing YAML values for fixes, and checking that a fix parses back to what was meant.
 
-use crate::diagnostic::{Edit, apply_edits};
+use crate::diagnostic::{Diagnostic, Edit, Rename, Severity, apply_edits};
 use crate::document::SkillDocument;
 use crate::document::yaml::{ScalarType, core_type, yaml11_only_type};
+use crate::rules::Group;
 
 /// A double-quoted YAML scalar that parses back to `value`.
 #[must_use]
@@ -108,6 +109,92 @@ pub fn normalise_name(name: &str) -> String {
         out = out.trim_end_matches('-').to_owned();
     }
     out
+}
+
+/// How many rounds of fix-and-relint a text gets; fixes that enable other fixes need a few.
+const MAX_ROUNDS: usize = 8;
+
+/// Errors in the frontmatter's structure; a fix must never add one.
+fn structural_errors(diagnostics: &[Diagnostic]) -> usize {
+    diagnostics
+        .iter()
+        .filter(|d| d.rule.group() == Group::File && d.severity == Severity::Error)
+        .count()
+}
+
+/// The safe edits of one round: the first safe fix of each finding, skipping any that overlap
+/// an edit already taken.
+fn safe_edits(diagnostics: &[Diagnostic]) -> (Vec<Edit>, usize, Option<Rename>) {
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut count = 0;
+    let mut rename = None;
+    for diagnostic in diagnostics {
+        let Some(fix) = diagnostic.fixes.iter().find(|fix| fix.safe) else {
+            continue;
+        };
+        if let Some(planned) = &fix.rename {
+            rename = Some(planned.clone());
+            count += 1;
+            continue;
+        }
+        let clashes = fix.edits.iter().any(|edit| {
+            edits.iter().any(|taken| {
+                taken.range.overlaps(edit.range) || taken.range.start == edit.range.start
+            })
+        });
+        if fix.edits.is_empty() || clashes {
+            continue;
+        }
+        edits.extend(fix.edits.iter().cloned());
+        count += 1;
+    }
+    (edits, count, rename)
+}
+
+/// What applying every safe fix to a text gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixOutcome {
+    pub text: String,
+    /// How many fixes were applied (a rename counts once).
+    pub applied: usize,
+    /// A file rename the fixes ask for (`skill-md-case`).
+    pub rename: Option<Rename>,
+}
+
+/// Applies the safe fixes of `lint`'s findings round by round until nothing changes. A round
+/// that would add a structural error (a frontmatter that no longer parses) is not taken, so the
+/// result always re-parses at least as well as the input. `check --fix` and the editor's
+/// fix-all both run this.
+pub fn fix_all(original: &str, lint: impl Fn(&str) -> Vec<Diagnostic>) -> FixOutcome {
+    let mut text = original.to_owned();
+    let mut applied = 0;
+    let mut rename = None;
+    for _ in 0..MAX_ROUNDS {
+        let diagnostics = lint(&text);
+        let (edits, count, planned) = safe_edits(&diagnostics);
+        rename = rename.or(planned);
+        if edits.is_empty() {
+            break;
+        }
+        let Ok(candidate) = apply_edits(&text, &edits) else {
+            break;
+        };
+        if structural_errors(&lint(&candidate)) > structural_errors(&diagnostics)
+            || candidate == text
+        {
+            break;
+        }
+        applied += count;
+        text = candidate;
+    }
+    if rename.is_some() && applied == 0 {
+        applied = 1;
+    }
+    FixOutcome {
+        text,
+        applied,
+        rename,
+    }
 }
 
 #[cfg(test)]
