@@ -15,7 +15,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{self, FileContext};
 use crate::targets::Target;
 use crate::workspace::discovery::{discover, root_of};
-use crate::workspace::loader::{self, DEFAULT_ROOTS, Refusal, Refused};
+use crate::workspace::loader::{DEFAULT_ROOTS, Refusal, Refused};
 use crate::workspace::{Registry, Skill};
 
 /// Settings shared by every file of a run.
@@ -35,16 +35,12 @@ impl Run {
 
     /// Lints one file's bytes with this run's settings.
     pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
-        let (text, diagnostics, _) = self.lint_and_read(path, bytes.to_vec());
-        (text, diagnostics)
+        let analysis = self.lint_and_read(path, bytes.to_vec());
+        (analysis.text, analysis.diagnostics)
     }
 
     /// Lints one file and reads its loader metadata from the same parse.
-    pub fn lint_and_read(
-        &self,
-        path: &Path,
-        bytes: Vec<u8>,
-    ) -> (String, Vec<Diagnostic>, Option<loader::Metadata>) {
+    pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
         let targets = self.targets_for(path);
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let exists = |relative: &Path| skill_dir.join(relative).exists();
@@ -58,9 +54,9 @@ impl Run {
             .and_then(Path::file_name)
             .and_then(|name| name.to_str())
             .unwrap_or_default();
-        let (text, mut diagnostics, metadata) = rules::lint_and_read(bytes, &context, folder);
-        self.config.rules.apply(&mut diagnostics);
-        (text, diagnostics, metadata)
+        let mut analysis = rules::lint_and_read(bytes, &context, folder);
+        self.config.rules.apply(&mut analysis.diagnostics);
+        analysis
     }
 }
 
@@ -166,6 +162,7 @@ struct Linted {
     text: String,
     diagnostics: Vec<Diagnostic>,
     skill: Option<Skill>,
+    mentions: Vec<crate::document::mentions::Mention>,
 }
 
 /// Lints every file in parallel, then runs the workspace rules on the registry they form.
@@ -181,7 +178,12 @@ pub(super) fn check_files(
             let bytes = fs::read(path)
                 .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
             let display = display_path(path);
-            let (text, diagnostics, metadata) = run.lint_and_read(&display, bytes);
+            let rules::FileAnalysis {
+                text,
+                diagnostics,
+                metadata,
+                mentions,
+            } = run.lint_and_read(&display, bytes);
             let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
             let skill = metadata.filter(|_| is_loader_file).and_then(|metadata| {
                 let folder = path.parent()?.file_name()?.to_str()?.to_owned();
@@ -199,12 +201,14 @@ pub(super) fn check_files(
                 text,
                 diagnostics,
                 skill,
+                mentions,
             })
         })
         .collect();
     let mut trouble = false;
     let mut by_path: BTreeMap<PathBuf, FileReport> = BTreeMap::new();
     let mut skills = Vec::new();
+    let mut mentions: BTreeMap<PathBuf, Vec<crate::document::mentions::Mention>> = BTreeMap::new();
     let mut files_checked = 0;
     for result in results {
         match result {
@@ -214,6 +218,9 @@ pub(super) fn check_files(
             }
             Ok(linted) => {
                 files_checked += 1;
+                if !linted.mentions.is_empty() {
+                    mentions.insert(linted.path.clone(), linted.mentions);
+                }
                 if let Some(skill) = linted.skill {
                     skills.push(skill);
                 }
@@ -235,6 +242,19 @@ pub(super) fn check_files(
             &targets_for,
             context_window,
         ));
+        // Mentions resolve against the registry of the skill's own workspace.
+        let members = registry
+            .skills
+            .iter()
+            .map(|skill| &skill.path)
+            .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+        for path in members {
+            if let Some(found) = mentions.get(path) {
+                for diagnostic in rules::workspace::unknown_mentions(found, &registry) {
+                    workspace.push((path.clone(), diagnostic));
+                }
+            }
+        }
     }
     for (path, diagnostic) in workspace {
         let mut kept = vec![diagnostic];

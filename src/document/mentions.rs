@@ -38,13 +38,13 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
             }
             let name = &text[start..end];
             let after = bytes.get(end).copied().filter(|_| end < range.end);
-            let valid = !name.is_empty()
-                && name.as_bytes()[0].is_ascii_alphanumeric()
+            let path_like = matches!(after, Some(b'/' | b'_' | b'{' | b'(' | b':' | b'=' | b'\\' | b'A'..=b'Z'))
+                // `/file.txt` is a path; `/pdf.` ends a sentence.
+                || (after == Some(b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric));
+            let valid = name.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric)
                 && !name.ends_with('-')
                 && !name.bytes().all(|byte| byte.is_ascii_digit())
-                && !matches!(after, Some(b'/' | b'_' | b'{' | b'(' | b':' | b'=' | b'\\') | Some(b'A'..=b'Z'))
-                // `/file.txt` is a path; `/pdf.` ends a sentence.
-                && !(after == Some(b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric));
+                && !path_like;
             if valid {
                 found.push(Mention {
                     name: name.to_owned(),

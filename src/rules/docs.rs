@@ -240,6 +240,12 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "`skills/pdf -> /home/me/other/pdf`",
             "Copy the skill into the root instead of linking it.",
         ),
+        Rule::UnknownMention => doc_of(
+            "A `/name` or `$name` mention in a skill's body is close to, but not, a skill of the workspace.",
+            "Agents and users follow mentions to other skills; a misspelt one leads nowhere.",
+            "`Then run /pdff on the output` when the skill is `pdf`.",
+            "Correct the name to the suggested skill (offered in the editor).",
+        ),
         Rule::CatalogBudget => doc_of(
             "A client would truncate or drop this skill's description in its listing.",
             "Claude Code caps description plus `when_to_use` at 1,536 characters and the listing at about 1% of the context window; Codex at about 2% (8,000 characters when unknown).",

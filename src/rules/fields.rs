@@ -777,7 +777,8 @@ fn squash(key: &str) -> String {
         .collect()
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+#[must_use]
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -84,6 +84,7 @@ rules! {
     DuplicateName => "duplicate-name", Error, Workspace;
     SymlinkEscape => "symlink-escape", Warning, Workspace;
     CatalogBudget => "catalog-budget", Warning, Workspace;
+    UnknownMention => "unknown-mention", Warning, Workspace;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,29 +289,42 @@ pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagn
 }
 
 /// Lints one SKILL.md's bytes and reads what the loader would register from it, parsing once.
-/// The metadata is `None` for text that is not UTF-8.
 #[must_use]
-pub fn lint_and_read(
-    bytes: Vec<u8>,
-    context: &FileContext<'_>,
-    folder: &str,
-) -> (
-    String,
-    Vec<Diagnostic>,
-    Option<crate::workspace::loader::Metadata>,
-) {
+pub fn lint_and_read(bytes: Vec<u8>, context: &FileContext<'_>, folder: &str) -> FileAnalysis {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let document = SkillDocument::parse(&text);
             let diagnostics = lint_document(&text, &document, context);
             let metadata = crate::workspace::loader::read_metadata_parsed(&text, &document, folder);
-            (text, diagnostics, Some(metadata))
+            let mentions = crate::document::mentions::mentions(&text, document.body.range);
+            FileAnalysis {
+                text,
+                diagnostics,
+                metadata: Some(metadata),
+                mentions,
+            }
         }
         Err(error) => {
             let (text, diagnostics) = lint_bytes(error.as_bytes(), context);
-            (text, diagnostics, None)
+            FileAnalysis {
+                text,
+                diagnostics,
+                metadata: None,
+                mentions: Vec::new(),
+            }
         }
     }
+}
+
+/// One file's findings and what the workspace rules need from it.
+pub struct FileAnalysis {
+    /// The text the ranges refer to (lossy when the file is not UTF-8).
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the loader would register; `None` for text that is not UTF-8.
+    pub metadata: Option<crate::workspace::loader::Metadata>,
+    /// Skill mentions in the body.
+    pub mentions: Vec<crate::document::mentions::Mention>,
 }
 
 /// Lints one SKILL.md's text.

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::Rule;
-use crate::diagnostic::{Diagnostic, Related};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Related};
+use crate::document::mentions::Mention;
+use crate::rules::fields::edit_distance;
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
@@ -23,6 +25,48 @@ pub fn check(
     symlink_escapes(registry, targets_for, &mut findings);
     catalog_budget(registry, targets_for, context_window, &mut findings);
     findings
+}
+
+/// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
+#[must_use]
+pub fn unknown_mentions(mentions: &[Mention], registry: &Registry) -> Vec<Diagnostic> {
+    let names = registry.names();
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for mention in mentions {
+        if names.contains(&mention.name.as_str()) {
+            continue;
+        }
+        let limit = if mention.name.len() >= 6 { 2 } else { 1 };
+        let Some((distance, suggestion)) = names
+            .iter()
+            .map(|name| (edit_distance(&mention.name, name), *name))
+            .min_by_key(|(distance, _)| *distance)
+        else {
+            continue;
+        };
+        if distance > limit {
+            continue;
+        }
+        let sigil = mention.sigil;
+        let mut diagnostic = Diagnostic::new(
+            Rule::UnknownMention,
+            mention.range,
+            format!(
+                "`{sigil}{}` names no skill in this workspace; did you mean `{sigil}{suggestion}`? — the agent finds nothing to load",
+                mention.name
+            ),
+        );
+        diagnostic.fixes.push(Fix::new(
+            format!("Change to `{sigil}{suggestion}`"),
+            false,
+            vec![Edit::replace(mention.range, suggestion)],
+        ));
+        found.push(diagnostic);
+    }
+    found
 }
 
 fn name_range(skill: &Skill) -> TextRange {
@@ -185,6 +229,25 @@ mod tests {
         );
         assert!(findings[1].1.message.contains("keeps this one"));
         assert_eq!(findings[1].1.range, TextRange::new(10, 13));
+    }
+
+    #[test]
+    fn unknown_mentions_suggest_a_near_name() {
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "pdf", "skills", "a".into()));
+        registry.add(skill("code-review", "code-review", "skills", "b".into()));
+        let text = "Run /pdff, $code-reveiw, /pdf and /unrelated.";
+        let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
+        let found = unknown_mentions(&mentions, &registry);
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0]
+                .starts_with("`/pdff` names no skill in this workspace; did you mean `/pdf`?")
+        );
+        assert!(messages[1].contains("did you mean `$code-review`?"));
+        assert_eq!(&text[found[0].range.as_range()], "pdff");
+        assert!(unknown_mentions(&mentions, &Registry::default()).is_empty());
     }
 
     #[test]
