@@ -134,7 +134,12 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     } else {
         discovered
     };
-    let (report, io_trouble) = check_files(&run, &discovered.files, args.context_window);
+    let (report, io_trouble) = check_files(
+        &run,
+        &discovered.files,
+        args.context_window,
+        args.format == CheckFormat::Human,
+    );
     trouble |= io_trouble;
     let output = match args.format {
         CheckFormat::Human => format::human::render(&report, format::human::use_colour()),
@@ -159,8 +164,7 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
 
 struct Linted {
     path: PathBuf,
-    text: String,
-    diagnostics: Vec<Diagnostic>,
+    report: Option<FileReport>,
     skill: Option<Skill>,
     mentions: Vec<crate::document::mentions::Mention>,
 }
@@ -171,6 +175,7 @@ pub(super) fn check_files(
     run: &Run,
     files: &[PathBuf],
     context_window: Option<u64>,
+    keep_text: bool,
 ) -> (Report, bool) {
     let results: Vec<Result<Linted, String>> = files
         .par_iter()
@@ -190,16 +195,17 @@ pub(super) fn check_files(
                 let root = root_of(&display)?.to_path_buf();
                 Some(Skill::new(metadata, display.clone(), root, folder))
             });
-            // Text is kept only where a finding needs a code frame.
-            let text = if diagnostics.is_empty() {
-                String::new()
-            } else {
-                text
-            };
+            // Only files with findings keep anything, and only the human format keeps text.
+            let report = (!diagnostics.is_empty()).then(|| {
+                let mut report = FileReport::new(display.clone(), text, diagnostics);
+                if !keep_text {
+                    report.compact();
+                }
+                report
+            });
             Ok(Linted {
                 path: display,
-                text,
-                diagnostics,
+                report,
                 skill,
                 mentions,
             })
@@ -224,11 +230,8 @@ pub(super) fn check_files(
                 if let Some(skill) = linted.skill {
                     skills.push(skill);
                 }
-                if !linted.diagnostics.is_empty() {
-                    by_path.insert(
-                        linted.path.clone(),
-                        FileReport::new(linted.path, linted.text, linted.diagnostics),
-                    );
+                if let Some(report) = linted.report {
+                    by_path.insert(linted.path, report);
                 }
             }
         }
@@ -243,6 +246,7 @@ pub(super) fn check_files(
             context_window,
         ));
         // Mentions resolve against the registry of the skill's own workspace.
+        let near_names = rules::workspace::NearNames::new(&registry);
         let members = registry
             .skills
             .iter()
@@ -250,7 +254,7 @@ pub(super) fn check_files(
             .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
         for path in members {
             if let Some(found) = mentions.get(path) {
-                for diagnostic in rules::workspace::unknown_mentions(found, &registry) {
+                for diagnostic in near_names.unknown_mentions(found) {
                     workspace.push((path.clone(), diagnostic));
                 }
             }
@@ -266,11 +270,12 @@ pub(super) fn check_files(
             .entry(path.clone())
             .or_insert_with(|| FileReport::new(path.clone(), String::new(), Vec::new()));
         if entry.text.is_empty() {
-            // Files without per-file findings dropped their text; read it back for the frame.
-            entry.text = fs::read(&path)
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                .unwrap_or_default();
-            entry.refresh_index();
+            // The text was dropped or never kept; read it back for this finding's positions.
+            entry.set_text(
+                fs::read(&path)
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                    .unwrap_or_default(),
+            );
         }
         entry.diagnostics.push(diagnostic);
     }

@@ -26,7 +26,7 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
             let before_ok = at == range.start
                 || matches!(
                     bytes[at - 1],
-                    b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[' | b'`' | b'"' | b'\''
+                    b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[' | b'`'
                 );
             if !before_ok {
                 continue;
@@ -41,7 +41,10 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
             let path_like = matches!(after, Some(b'/' | b'_' | b'{' | b'(' | b':' | b'=' | b'\\' | b'A'..=b'Z'))
                 // `/file.txt` is a path; `/pdf.` ends a sentence.
                 || (after == Some(b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric));
-            let valid = name.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric)
+            let valid = name
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_alphanumeric)
                 && !name.ends_with('-')
                 && !name.bytes().all(|byte| byte.is_ascii_digit())
                 && !path_like;

@@ -1,6 +1,8 @@
 //! Workspace rules over the loader's registry: `duplicate-name`, `symlink-escape` and
 //! `catalog-budget`.
 
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::Rule;
@@ -27,46 +29,96 @@ pub fn check(
     findings
 }
 
-/// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
-#[must_use]
-pub fn unknown_mentions(mentions: &[Mention], registry: &Registry) -> Vec<Diagnostic> {
-    let names = registry.names();
-    if names.is_empty() {
-        return Vec::new();
-    }
-    let mut found = Vec::new();
-    for mention in mentions {
-        if names.contains(&mention.name.as_str()) {
-            continue;
+/// Finds the skill names close to a mention without comparing it with every name: each name
+/// is indexed under itself and its one-character deletions, so two strings within one edit of
+/// each other (or one substitution or transposition apart) share a key.
+/// The index is built on the first lookup: most workspaces mention only skills that exist.
+pub struct NearNames<'r> {
+    registry: &'r Registry,
+    names: HashSet<&'r str>,
+    variants: OnceCell<HashMap<String, Vec<&'r str>>>,
+}
+
+fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
+    word.char_indices()
+        .map(move |(at, ch)| format!("{}{}", &word[..at], &word[at + ch.len_utf8()..]))
+}
+
+impl<'r> NearNames<'r> {
+    #[must_use]
+    pub fn new(registry: &'r Registry) -> Self {
+        Self {
+            registry,
+            names: registry
+                .skills
+                .iter()
+                .map(|skill| skill.name.as_str())
+                .collect(),
+            variants: OnceCell::new(),
         }
-        let limit = if mention.name.len() >= 6 { 2 } else { 1 };
-        let Some((distance, suggestion)) = names
-            .iter()
-            .map(|name| (edit_distance(&mention.name, name), *name))
-            .min_by_key(|(distance, _)| *distance)
-        else {
-            continue;
-        };
-        if distance > limit {
-            continue;
-        }
-        let sigil = mention.sigil;
-        let mut diagnostic = Diagnostic::new(
-            Rule::UnknownMention,
-            mention.range,
-            format!(
-                "`{sigil}{}` names no skill in this workspace; did you mean `{sigil}{suggestion}`? — the agent finds nothing to load",
-                mention.name
-            ),
-        );
-        diagnostic.fixes.push(Fix::new(
-            format!("Change to `{sigil}{suggestion}`"),
-            false,
-            vec![Edit::replace(mention.range, suggestion)],
-        ));
-        found.push(diagnostic);
     }
-    found
+
+    fn variants(&self) -> &HashMap<String, Vec<&'r str>> {
+        self.variants.get_or_init(|| {
+            let mut variants: HashMap<String, Vec<&'r str>> = HashMap::new();
+            for skill in &self.registry.skills {
+                let name = skill.name.as_str();
+                for variant in std::iter::once(name.to_owned()).chain(deletions(name)) {
+                    variants.entry(variant).or_default().push(name);
+                }
+            }
+            variants
+        })
+    }
+
+    #[must_use]
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// The closest name within the edit budget (one edit for short words, two for longer).
+    #[must_use]
+    pub fn nearest(&self, word: &str) -> Option<&'r str> {
+        let limit = if word.len() >= 6 { 2 } else { 1 };
+        std::iter::once(word.to_owned())
+            .chain(deletions(word))
+            .filter_map(|variant| self.variants().get(&variant))
+            .flatten()
+            .map(|name| (edit_distance(word, name), *name))
+            .filter(|(distance, _)| *distance <= limit)
+            .min()
+            .map(|(_, name)| name)
+    }
+
+    /// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
+    #[must_use]
+    pub fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
+        let mut found = Vec::new();
+        for mention in mentions {
+            if self.contains(&mention.name) {
+                continue;
+            }
+            let Some(suggestion) = self.nearest(&mention.name) else {
+                continue;
+            };
+            let sigil = mention.sigil;
+            let mut diagnostic = Diagnostic::new(
+                Rule::UnknownMention,
+                mention.range,
+                format!(
+                    "`{sigil}{}` names no skill in this workspace; did you mean `{sigil}{suggestion}`? — the agent finds nothing to load",
+                    mention.name
+                ),
+            );
+            diagnostic.fixes.push(Fix::new(
+                format!("Change to `{sigil}{suggestion}`"),
+                false,
+                vec![Edit::replace(mention.range, suggestion)],
+            ));
+            found.push(diagnostic);
+        }
+        found
+    }
 }
 
 fn name_range(skill: &Skill) -> TextRange {
@@ -238,7 +290,7 @@ mod tests {
         registry.add(skill("code-review", "code-review", "skills", "b".into()));
         let text = "Run /pdff, $code-reveiw, /pdf and /unrelated.";
         let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
-        let found = unknown_mentions(&mentions, &registry);
+        let found = NearNames::new(&registry).unknown_mentions(&mentions);
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(
@@ -247,7 +299,23 @@ mod tests {
         );
         assert!(messages[1].contains("did you mean `$code-review`?"));
         assert_eq!(&text[found[0].range.as_range()], "pdff");
-        assert!(unknown_mentions(&mentions, &Registry::default()).is_empty());
+        assert!(
+            NearNames::new(&Registry::default())
+                .unknown_mentions(&mentions)
+                .is_empty()
+        );
+        let registry_ref = &registry;
+        assert_eq!(
+            NearNames::new(registry_ref).nearest("pdx"),
+            Some("pdf"),
+            "a substitution"
+        );
+        assert_eq!(
+            NearNames::new(registry_ref).nearest("code-reveiw"),
+            Some("code-review"),
+            "a transposition"
+        );
+        assert_eq!(NearNames::new(registry_ref).nearest("code-rev"), None);
     }
 
     #[test]

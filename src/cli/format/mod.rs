@@ -14,9 +14,12 @@ use crate::text::{ColumnUnit, LineIndex, TextRange};
 /// One file's findings with the text their ranges point into.
 pub struct FileReport {
     pub path: PathBuf,
+    /// Empty once `compact` has turned every needed offset into a position.
     pub text: String,
     pub line_index: LineIndex,
     pub diagnostics: Vec<Diagnostic>,
+    /// Positions of the offsets the findings use, sorted; set by `compact`.
+    positions: Vec<(usize, Position)>,
 }
 
 /// A 1-based line and a 1-based column in characters.
@@ -35,16 +38,42 @@ impl FileReport {
             text,
             line_index,
             diagnostics,
+            positions: Vec::new(),
         }
     }
 
-    pub fn refresh_index(&mut self) {
-        self.line_index = LineIndex::new(&self.text);
+    /// Gives the report its text back (to add findings, or draw code frames).
+    pub fn set_text(&mut self, text: String) {
+        self.line_index = LineIndex::new(&text);
+        self.text = text;
+        self.positions.clear();
+    }
+
+    /// Keeps only the positions the findings need and drops the text: formats without code
+    /// frames then hold a few bytes per finding instead of the whole file.
+    pub fn compact(&mut self) {
+        let mut offsets: Vec<usize> = Vec::new();
+        for diagnostic in &self.diagnostics {
+            offsets.extend([diagnostic.range.start, diagnostic.range.end]);
+            for fix in &diagnostic.fixes {
+                for edit in &fix.edits {
+                    offsets.extend([edit.range.start, edit.range.end]);
+                }
+            }
+        }
+        offsets.sort_unstable();
+        offsets.dedup();
+        self.positions = offsets.into_iter().map(|offset| (offset, self.position(offset))).collect();
+        self.text = String::new();
+        self.line_index = LineIndex::new("");
     }
 
     /// The CLI position of a byte offset.
     #[must_use]
     pub fn position(&self, offset: usize) -> Position {
+        if let Ok(found) = self.positions.binary_search_by_key(&offset, |(at, _)| *at) {
+            return self.positions[found].1;
+        }
         let position = self
             .line_index
             .line_col(&self.text, offset, ColumnUnit::Char);
