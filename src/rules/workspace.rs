@@ -2,7 +2,8 @@
 //! `catalog-budget`.
 
 use std::cell::OnceCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 use super::Rule;
@@ -36,12 +37,26 @@ pub fn check(
 pub struct NearNames<'r> {
     registry: &'r Registry,
     names: HashSet<&'r str>,
-    variants: OnceCell<HashMap<String, Vec<&'r str>>>,
+    /// Hashes of every name and its one-character deletions, with the skill's index, sorted:
+    /// a few bytes per variant, so ten thousand skills index in a few megabytes.
+    variants: OnceCell<Vec<(u64, u32)>>,
 }
 
-fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
-    word.char_indices()
-        .map(move |(at, ch)| format!("{}{}", &word[..at], &word[at + ch.len_utf8()..]))
+/// The hashes of `word` and of each of its one-character deletions.
+fn variant_hashes(word: &str) -> impl Iterator<Item = u64> + '_ {
+    let whole = std::iter::once(hash_parts(word, ""));
+    whole.chain(
+        word.char_indices()
+            .map(move |(at, ch)| hash_parts(&word[..at], &word[at + ch.len_utf8()..])),
+    )
+}
+
+fn hash_parts(head: &str, tail: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    head.bytes()
+        .chain(tail.bytes())
+        .for_each(|byte| hasher.write_u8(byte));
+    hasher.finish()
 }
 
 impl<'r> NearNames<'r> {
@@ -58,15 +73,15 @@ impl<'r> NearNames<'r> {
         }
     }
 
-    fn variants(&self) -> &HashMap<String, Vec<&'r str>> {
+    fn variants(&self) -> &[(u64, u32)] {
         self.variants.get_or_init(|| {
-            let mut variants: HashMap<String, Vec<&'r str>> = HashMap::new();
-            for skill in &self.registry.skills {
-                let name = skill.name.as_str();
-                for variant in std::iter::once(name.to_owned()).chain(deletions(name)) {
-                    variants.entry(variant).or_default().push(name);
-                }
+            let mut variants: Vec<(u64, u32)> = Vec::new();
+            for (index, skill) in self.registry.skills.iter().enumerate() {
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                variants.extend(variant_hashes(&skill.name).map(|hash| (hash, index)));
             }
+            variants.sort_unstable();
+            variants.dedup();
             variants
         })
     }
@@ -80,11 +95,17 @@ impl<'r> NearNames<'r> {
     #[must_use]
     pub fn nearest(&self, word: &str) -> Option<&'r str> {
         let limit = if word.len() >= 6 { 2 } else { 1 };
-        std::iter::once(word.to_owned())
-            .chain(deletions(word))
-            .filter_map(|variant| self.variants().get(&variant))
-            .flatten()
-            .map(|name| (edit_distance(word, name), *name))
+        let variants = self.variants();
+        let skills = &self.registry.skills;
+        variant_hashes(word)
+            .flat_map(|hash| {
+                let start = variants.partition_point(|(candidate, _)| *candidate < hash);
+                variants[start..]
+                    .iter()
+                    .take_while(move |(candidate, _)| *candidate == hash)
+            })
+            .filter_map(|(_, index)| skills.get(*index as usize))
+            .map(|skill| (edit_distance(word, &skill.name), skill.name.as_str()))
             .filter(|(distance, _)| *distance <= limit)
             .min()
             .map(|(_, name)| name)

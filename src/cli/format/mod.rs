@@ -63,7 +63,10 @@ impl FileReport {
         }
         offsets.sort_unstable();
         offsets.dedup();
-        self.positions = offsets.into_iter().map(|offset| (offset, self.position(offset))).collect();
+        self.positions = offsets
+            .into_iter()
+            .map(|offset| (offset, self.position(offset)))
+            .collect();
         self.text = String::new();
         self.line_index = LineIndex::new("");
     }
