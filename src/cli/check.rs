@@ -1,10 +1,9 @@
 //! `skill-lsp check`: discover, lint in parallel, add the workspace rules, format, exit code.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-
-use rayon::prelude::*;
+use std::sync::Mutex;
 
 use super::format::{self, FileReport, Report};
 use super::{
@@ -14,7 +13,7 @@ use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{self, FileContext};
 use crate::targets::Target;
-use crate::workspace::discovery::{discover, root_of};
+use crate::workspace::discovery::{discover, root_of, walk};
 use crate::workspace::loader::{DEFAULT_ROOTS, Refusal, Refused};
 use crate::workspace::{Registry, Skill};
 
@@ -104,18 +103,9 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let discovered = discover(&paths);
     let mut trouble = false;
-    for error in &discovered.errors {
-        error_line(&format!(
-            "cannot read {}: {}",
-            error.path.display(),
-            error.message
-        ));
-        trouble = true;
-    }
     if args.fix {
-        let fixed = super::fix::fix_files(&run, &discovered.files);
+        let fixed = super::fix::fix_files(&run, &discover(&paths).files);
         trouble |= fixed.trouble;
         if fixed.fixes > 0 {
             let _ = std::io::Write::write_all(
@@ -128,15 +118,10 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
             );
         }
     }
-    // After a fix run the files may have been renamed (`skill-md-case`): look again.
-    let discovered = if args.fix {
-        discover(&paths)
-    } else {
-        discovered
-    };
+    // The walk comes after any fixes, which may have renamed files (`skill-md-case`).
     let (report, io_trouble) = check_files(
         &run,
-        &discovered.files,
+        &paths,
         args.context_window,
         args.format == CheckFormat::Human,
     );
@@ -169,49 +154,79 @@ struct Linted {
     mentions: Vec<crate::document::mentions::Mention>,
 }
 
-/// Lints every file in parallel, then runs the workspace rules on the registry they form.
-/// Returns the report and whether some file could not be read.
+/// Walks `paths` and lints each SKILL.md on the walker's threads as it is found, then runs the
+/// workspace rules on the registries the skills form. Returns the report and whether some file
+/// or folder could not be read.
 pub(super) fn check_files(
     run: &Run,
-    files: &[PathBuf],
+    paths: &[PathBuf],
     context_window: Option<u64>,
     keep_text: bool,
 ) -> (Report, bool) {
-    let results: Vec<Result<Linted, String>> = files
-        .par_iter()
-        .map(|path| {
-            let bytes = fs::read(path)
-                .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-            let display = display_path(path);
-            let rules::FileAnalysis {
-                text,
-                diagnostics,
-                metadata,
-                mentions,
-            } = run.lint_and_read(&display, bytes);
-            let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-            let skill = metadata.filter(|_| is_loader_file).and_then(|metadata| {
-                let folder = path.parent()?.file_name()?.to_str()?.to_owned();
-                let root = root_of(&display)?.to_path_buf();
-                Some(Skill::new(metadata, display.clone(), root, folder))
-            });
-            // Only files with findings keep anything, and only the human format keeps text.
-            let report = (!diagnostics.is_empty()).then(|| {
-                let mut report = FileReport::new(display.clone(), text, diagnostics);
-                if !keep_text {
-                    report.compact();
-                }
-                report
-            });
-            Ok(Linted {
-                path: display,
-                report,
-                skill,
-                mentions,
-            })
+    let linted: Mutex<Vec<(PathBuf, Result<Linted, String>)>> = Mutex::new(Vec::new());
+    let lint_one = |path: &PathBuf| -> Result<Linted, String> {
+        let bytes =
+            fs::read(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        let display = display_path(path);
+        let rules::FileAnalysis {
+            text,
+            diagnostics,
+            metadata,
+            mentions,
+        } = run.lint_and_read(&display, bytes);
+        let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
+        let skill = metadata.filter(|_| is_loader_file).and_then(|metadata| {
+            let folder = path.parent()?.file_name()?.to_str()?.to_owned();
+            let root = root_of(&display)?.to_path_buf();
+            Some(Skill::new(metadata, display.clone(), root, folder))
+        });
+        // Only files with findings keep anything, and only the human format keeps text.
+        let report = (!diagnostics.is_empty()).then(|| {
+            let mut report = FileReport::new(display.clone(), text, diagnostics);
+            if !keep_text {
+                report.compact();
+            }
+            report
+        });
+        Ok(Linted {
+            path: display,
+            report,
+            skill,
+            mentions,
         })
-        .collect();
+    };
+    let linked_files: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
+    let walk_errors = walk(paths, &|path, is_link| {
+        if is_link {
+            linked_files
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(display_path(&path));
+        }
+        let result = lint_one(&path);
+        linted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((path, result));
+    });
     let mut trouble = false;
+    for error in &walk_errors {
+        error_line(&format!(
+            "cannot read {}: {}",
+            error.path.display(),
+            error.message
+        ));
+        trouble = true;
+    }
+    let mut linted = linted
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let linked_files = linked_files
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    linted.sort_by(|a, b| a.0.cmp(&b.0));
+    linted.dedup_by(|a, b| a.0 == b.0);
+    let results = linted.into_iter().map(|(_, result)| result);
     let mut by_path: BTreeMap<PathBuf, FileReport> = BTreeMap::new();
     let mut skills = Vec::new();
     let mut mentions: BTreeMap<PathBuf, Vec<crate::document::mentions::Mention>> = BTreeMap::new();
@@ -239,7 +254,7 @@ pub(super) fn check_files(
     let skills_checked = skills.len();
     let targets_for = |path: &Path| run.targets_for(path);
     let mut workspace = Vec::new();
-    for registry in registries_of(skills) {
+    for registry in registries_of(skills, &linked_files) {
         workspace.extend(rules::workspace::check(
             &registry,
             &targets_for,
@@ -320,15 +335,15 @@ fn workspace_of(root: &Path) -> PathBuf {
 
 /// One registry per workspace, roots in the loader's priority order (SPEC section 5), with the
 /// symlinked folders of each root that resolve outside it refused.
-fn registries_of(mut skills: Vec<Skill>) -> Vec<Registry> {
+fn registries_of(mut skills: Vec<Skill>, linked_files: &HashSet<PathBuf>) -> Vec<Registry> {
     let priority = |root: &Path| default_root(root).map_or(DEFAULT_ROOTS.len(), |(index, _)| index);
-    skills.sort_by(|a, b| {
-        (workspace_of(&a.root), priority(&a.root), &a.root, &a.folder).cmp(&(
-            workspace_of(&b.root),
-            priority(&b.root),
-            &b.root,
-            &b.folder,
-        ))
+    skills.sort_by_cached_key(|skill| {
+        (
+            workspace_of(&skill.root),
+            priority(&skill.root),
+            skill.root.clone(),
+            skill.folder.clone(),
+        )
     });
     let mut registries: Vec<(PathBuf, Registry)> = Vec::new();
     for skill in skills {
@@ -344,7 +359,9 @@ fn registries_of(mut skills: Vec<Skill>) -> Vec<Registry> {
         };
         if !registry.roots.contains(&skill.root) {
             registry.roots.push(skill.root.clone());
-            registry.refused.extend(escaping_links(&skill.root));
+            registry
+                .refused
+                .extend(escaping_links(&skill.root, linked_files));
         }
         // The loader does not register a SKILL.md that resolves outside its root.
         if !registry
@@ -362,7 +379,7 @@ fn registries_of(mut skills: Vec<Skill>) -> Vec<Registry> {
 }
 
 /// Folders of a root whose SKILL.md resolves outside it (the walk does not follow links).
-fn escaping_links(root: &Path) -> Vec<Refused> {
+fn escaping_links(root: &Path, linked_files: &HashSet<PathBuf>) -> Vec<Refused> {
     let Ok(real_root) = fs::canonicalize(root) else {
         return Vec::new();
     };
@@ -372,8 +389,10 @@ fn escaping_links(root: &Path) -> Vec<Refused> {
     let mut refused = Vec::new();
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path().join("SKILL.md");
+        // The folder's type comes with the listing; a linked SKILL.md inside a real folder was
+        // seen by the walk, which does not follow links.
         let linked = entry.file_type().is_ok_and(|kind| kind.is_symlink())
-            || fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink());
+            || linked_files.contains(&display_path(&path));
         if !linked {
             continue;
         }

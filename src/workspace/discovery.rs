@@ -32,23 +32,41 @@ pub fn is_skill_file_name(name: &str) -> bool {
 #[must_use]
 pub fn discover(paths: &[PathBuf]) -> Discovered {
     let files = Mutex::new(Vec::new());
+    let errors = walk(paths, &|path, _| lock(&files).push(path));
+    let mut files = files
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    files.sort();
+    files.dedup();
+    Discovered { files, errors }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Walks each path and hands every SKILL.md (and whether it is itself a symlink) to `on_file`
+/// on the walker's own threads, so that
+/// reading and linting overlap the walk. Returns what could not be read, sorted. A file may be
+/// visited twice when two paths overlap; callers that care deduplicate.
+pub fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
     let errors = Mutex::new(Vec::new());
     for path in paths {
         if path.is_file() {
-            files
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(path.clone());
+            on_file(path.clone(), path.is_symlink());
             continue;
         }
         let walker = WalkBuilder::new(path)
             .hidden(false)
+            .ignore(false)
             .git_ignore(true)
             .git_exclude(true)
             .git_global(false)
             .require_git(false)
             .follow_links(false)
-            .threads(2)
+            .threads(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
             .filter_entry(|entry| {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
                 !(is_dir
@@ -60,7 +78,6 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
             })
             .build_parallel();
         walker.run(|| {
-            let files = &files;
             let errors = &errors;
             Box::new(move |result| {
                 match result {
@@ -68,37 +85,27 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
                         let is_candidate = entry.file_type().is_some_and(|kind| !kind.is_dir())
                             && entry.file_name().to_str().is_some_and(is_skill_file_name);
                         if is_candidate {
-                            files
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push(entry.into_path());
+                            let is_link = entry.path_is_symlink();
+                            on_file(entry.into_path(), is_link);
                         }
                     }
                     Err(error) => {
                         let path = error_path(&error).unwrap_or_default();
-                        errors
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push(WalkError {
-                                path,
-                                message: error.to_string(),
-                            });
+                        lock(errors).push(WalkError {
+                            path,
+                            message: error.to_string(),
+                        });
                     }
                 }
                 WalkState::Continue
             })
         });
     }
-    let mut files = files
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    files.sort();
-    files.dedup();
     let mut errors = errors
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     errors.sort_by(|a, b| a.path.cmp(&b.path));
-    Discovered { files, errors }
+    errors
 }
 
 fn error_path(error: &ignore::Error) -> Option<PathBuf> {

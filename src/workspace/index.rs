@@ -120,10 +120,8 @@ impl WorkspaceIndex {
     /// The loader's registry as of now.
     #[must_use]
     pub fn registry(&self) -> Registry {
-        let mut registry = Registry {
-            roots: self.roots.clone(),
-            ..Registry::default()
-        };
+        let mut registry = Registry::default();
+        registry.roots.clone_from(&self.roots);
         for ((root_index, folder), slot) in &self.slots {
             let root = self.roots[*root_index].clone();
             match &slot.state {

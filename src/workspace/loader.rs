@@ -4,6 +4,7 @@
 //! The loader is lenient where the linter is strict: each fallback here (folder name for `name`,
 //! first body line for `description`, empty metadata on bad YAML) is also a diagnostic.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -97,6 +98,8 @@ pub struct Registry {
     /// Skills whose name an earlier skill already took, each with the winner's index.
     pub shadowed: Vec<(Skill, usize)>,
     pub refused: Vec<Refused>,
+    /// Index into `skills` by name; `add` keeps it current.
+    by_name: HashMap<String, usize>,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -239,19 +242,20 @@ impl Registry {
 
     /// Registers a skill; the first skill with a name wins (SPEC section 5).
     pub fn add(&mut self, skill: Skill) {
-        match self
-            .skills
-            .iter()
-            .position(|existing| existing.name == skill.name)
-        {
-            Some(winner) => self.shadowed.push((skill, winner)),
-            None => self.skills.push(skill),
+        match self.by_name.get(&skill.name) {
+            Some(winner) => self.shadowed.push((skill, *winner)),
+            None => {
+                self.by_name.insert(skill.name.clone(), self.skills.len());
+                self.skills.push(skill);
+            }
         }
     }
 
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&Skill> {
-        self.skills.iter().find(|skill| skill.name == name)
+        self.by_name
+            .get(name)
+            .and_then(|index| self.skills.get(*index))
     }
 
     #[must_use]
