@@ -1,13 +1,14 @@
 //! skill-lsp: lint, author and run Agent Skills (SKILL.md).
 //!
 //! The core (`text`, `diagnostic`, `document`, `targets`, `rules`, `workspace`, `config`) is
-//! synchronous and free of LSP, async and HTTP types; `cli` is a thin front end over it.
+//! synchronous and free of LSP, async and HTTP types; `cli` and `lsp` are thin front ends over it.
 
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod document;
 pub mod fields;
+pub mod lsp;
 pub mod rules;
 pub mod targets;
 pub mod text;

@@ -638,9 +638,12 @@ fn gitignored_and_skipped_folders_are_not_checked() {
 }
 
 #[test]
-fn serve_is_not_yet_a_placeholder_that_pretends() {
-    let output = run(&["serve", "--stdio"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("not yet available"));
-    assert!(output.stdout.is_empty());
+fn serve_ends_cleanly_when_stdin_is_empty() {
+    let output = Command::new(BIN)
+        .args(["serve", "--stdio"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty(), "nothing but protocol on stdout");
 }

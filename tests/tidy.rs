@@ -64,3 +64,43 @@ fn every_rule_has_a_fixture() {
         );
     }
 }
+
+/// `docs/rules.md`, which every diagnostic links to, is generated from the rule docs; run with
+/// `UPDATE_DOCS=1` to rewrite it.
+#[test]
+fn rules_doc_is_in_step_with_the_code() {
+    use skill_lsp::rules::Rule;
+    let mut text = String::from(
+        "# skill-lsp rules\n\nGenerated from the rule definitions (`skill-lsp rules RULE` prints the same).\nSeverities are defaults; `skill-lsp.toml` can change them per rule.\n",
+    );
+    for rule in Rule::ALL {
+        let doc = rule.doc();
+        text.push_str(&format!(
+            "\n## {id}\n\n{title}, default **{severity}**.\n\n- What: {what}\n- Why: {why}\n- Example: {example}\n- Fix: {fix}\n",
+            id = rule.as_str(),
+            title = rule.group().title(),
+            severity = rule.default_severity().as_str(),
+            what = doc.summary,
+            why = doc.why,
+            example = doc.example,
+            fix = doc.fix,
+        ));
+    }
+    let path = Path::new(ROOT).join("docs/rules.md");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        fs::write(&path, &text).unwrap();
+    }
+    assert_eq!(
+        fs::read_to_string(&path).unwrap_or_default(),
+        text,
+        "docs/rules.md is stale: run UPDATE_DOCS=1 cargo test --test tidy"
+    );
+}
+
+#[test]
+fn readme_documents_every_custom_lsp_method() {
+    let readme = fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    for method in skill_lsp::lsp::ext::COMMANDS {
+        assert!(readme.contains(method), "README does not document {method}");
+    }
+}

@@ -125,8 +125,7 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn serve() -> u8 {
-    error_line("the language server is not yet available in this build; use `skill-lsp check`");
-    EXIT_TROUBLE
+    crate::lsp::run()
 }
 
 /// Prints `error: {message}` on stderr.

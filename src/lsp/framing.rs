@@ -8,7 +8,9 @@
 //! stdout through one writer, a whole frame at a time.
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt,
+};
 use tokio::sync::mpsc;
 
 /// Frames larger than this are refused unread (a client bug or an attack, not a SKILL.md).
@@ -32,7 +34,11 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         line.clear();
         let read = reader.read_line(&mut line).await?;
         if read == 0 {
-            return Ok(if saw_header { Frame::BadHeader("the stream ended inside a header".into()) } else { Frame::End });
+            return Ok(if saw_header {
+                Frame::BadHeader("the stream ended inside a header".into())
+            } else {
+                Frame::End
+            });
         }
         let trimmed = line.trim_end_matches(['\r', '\n']);
         if trimmed.is_empty() {
@@ -49,12 +55,16 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         }
     }
     match length {
-        None => Ok(Frame::BadHeader("missing or invalid Content-Length header".into())),
+        None => Ok(Frame::BadHeader(
+            "missing or invalid Content-Length header".into(),
+        )),
         Some(length) if length > MAX_FRAME => {
             // Skip the body so the stream stays in step.
             let mut skipped = reader.take(length as u64);
             tokio::io::copy(&mut skipped, &mut tokio::io::sink()).await?;
-            Ok(Frame::BadHeader(format!("message of {length} bytes is larger than the {MAX_FRAME}-byte limit")))
+            Ok(Frame::BadHeader(format!(
+                "message of {length} bytes is larger than the {MAX_FRAME}-byte limit"
+            )))
         }
         Some(length) => {
             let mut body = vec![0; length];
@@ -81,14 +91,23 @@ fn error_response(id: Value, code: i64, message: &str) -> Vec<u8> {
 /// codec will accept; otherwise the error reply to send (if the message had an id).
 fn check_message(value: &Value) -> Result<(), Option<Vec<u8>>> {
     let Some(object) = value.as_object() else {
-        return Err(Some(error_response(Value::Null, -32600, "a JSON-RPC message must be an object")));
+        return Err(Some(error_response(
+            Value::Null,
+            -32600,
+            "a JSON-RPC message must be an object",
+        )));
     };
     let id = object.get("id").cloned();
-    let id_ok = id.as_ref().is_none_or(|id| id.is_string() || id.is_number() || id.is_null());
+    let id_ok = id
+        .as_ref()
+        .is_none_or(|id| id.is_string() || id.is_number() || id.is_null());
     let version_ok = object.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
     let is_call = object.get("method").is_some_and(Value::is_string);
-    let is_response = id.is_some() && (object.contains_key("result") || object.contains_key("error"));
-    let params_ok = object.get("params").is_none_or(|params| params.is_object() || params.is_array());
+    let is_response =
+        id.is_some() && (object.contains_key("result") || object.contains_key("error"));
+    let params_ok = object
+        .get("params")
+        .is_none_or(|params| params.is_object() || params.is_array() || params.is_null());
     if version_ok && id_ok && params_ok && (is_call || is_response) {
         return Ok(());
     }
@@ -99,12 +118,19 @@ fn check_message(value: &Value) -> Result<(), Option<Vec<u8>>> {
         None if is_call => return Err(None),
         None => Value::Null,
     };
-    Err(Some(error_response(reply_id, -32600, "invalid JSON-RPC message")))
+    Err(Some(error_response(
+        reply_id,
+        -32600,
+        "invalid JSON-RPC message",
+    )))
 }
 
 /// Copies client frames to the server, answering malformed ones on `replies`.
-pub async fn pump_input<R, W>(mut input: R, mut to_server: W, replies: mpsc::UnboundedSender<Vec<u8>>)
-where
+pub async fn pump_input<R, W>(
+    mut input: R,
+    mut to_server: W,
+    replies: mpsc::UnboundedSender<Vec<u8>>,
+) where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
@@ -125,11 +151,17 @@ where
             Frame::Body(body) => match serde_json::from_slice::<Value>(&body) {
                 Err(error) => {
                     tracing::warn!("message is not JSON: {error}");
-                    let _ = replies.send(error_response(Value::Null, -32700, &format!("parse error: {error}")));
+                    let _ = replies.send(error_response(
+                        Value::Null,
+                        -32700,
+                        &format!("parse error: {error}"),
+                    ));
                 }
                 Ok(value) => match check_message(&value) {
                     Ok(()) => {
-                        if to_server.write_all(&encode(&body)).await.is_err() || to_server.flush().await.is_err() {
+                        if to_server.write_all(&encode(&body)).await.is_err()
+                            || to_server.flush().await.is_err()
+                        {
                             break;
                         }
                     }
@@ -147,7 +179,10 @@ where
 }
 
 /// Re-frames the server's output into whole messages on `out`.
-pub async fn pump_output<R: AsyncRead + Unpin>(from_server: R, out: mpsc::UnboundedSender<Vec<u8>>) {
+pub async fn pump_output<R: AsyncRead + Unpin>(
+    from_server: R,
+    out: mpsc::UnboundedSender<Vec<u8>>,
+) {
     let mut reader = tokio::io::BufReader::new(from_server);
     while let Ok(Frame::Body(body)) = read_frame(&mut reader).await {
         if out.send(body).is_err() {
@@ -157,7 +192,10 @@ pub async fn pump_output<R: AsyncRead + Unpin>(from_server: R, out: mpsc::Unboun
 }
 
 /// Writes each message to `writer` as one frame.
-pub async fn write_frames<W: AsyncWrite + Unpin>(mut writer: W, mut messages: mpsc::UnboundedReceiver<Vec<u8>>) {
+pub async fn write_frames<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut messages: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
     while let Some(body) = messages.recv().await {
         if writer.write_all(&encode(&body)).await.is_err() || writer.flush().await.is_err() {
             break;
@@ -171,11 +209,22 @@ mod tests {
 
     #[tokio::test]
     async fn frames_split_and_bad_headers_are_reported() {
-        let input = b"Content-Length: 2\r\n\r\n{}\r\n\r\nX-Other: 1\r\n\r\nContent-Length: 3\r\n\r\n[1]".to_vec();
+        let input =
+            b"Content-Length: 2\r\n\r\n{}\r\n\r\nX-Other: 1\r\n\r\nContent-Length: 3\r\n\r\n[1]"
+                .to_vec();
         let mut reader = tokio::io::BufReader::new(&input[..]);
-        assert_eq!(read_frame(&mut reader).await.unwrap(), Frame::Body(b"{}".to_vec()));
-        assert!(matches!(read_frame(&mut reader).await.unwrap(), Frame::BadHeader(_)));
-        assert_eq!(read_frame(&mut reader).await.unwrap(), Frame::Body(b"[1]".to_vec()));
+        assert_eq!(
+            read_frame(&mut reader).await.unwrap(),
+            Frame::Body(b"{}".to_vec())
+        );
+        assert!(matches!(
+            read_frame(&mut reader).await.unwrap(),
+            Frame::BadHeader(_)
+        ));
+        assert_eq!(
+            read_frame(&mut reader).await.unwrap(),
+            Frame::Body(b"[1]".to_vec())
+        );
         assert_eq!(read_frame(&mut reader).await.unwrap(), Frame::End);
     }
 
@@ -184,12 +233,20 @@ mod tests {
         assert!(check_message(&json!({"jsonrpc": "2.0", "id": 1, "method": "x"})).is_ok());
         assert!(check_message(&json!({"jsonrpc": "2.0", "method": "x"})).is_ok());
         assert!(check_message(&json!({"jsonrpc": "2.0", "id": 1, "result": null})).is_ok());
-        let reply = check_message(&json!({"jsonrpc": "2.0", "id": 7})).unwrap_err().unwrap();
+        let reply = check_message(&json!({"jsonrpc": "2.0", "id": 7}))
+            .unwrap_err()
+            .unwrap();
         let reply: Value = serde_json::from_slice(&reply).unwrap();
         assert_eq!(reply["id"], 7);
         assert_eq!(reply["error"]["code"], -32600);
-        assert!(check_message(&json!({"jsonrpc": "1.0", "method": "x"})).unwrap_err().is_none());
+        assert!(
+            check_message(&json!({"jsonrpc": "1.0", "method": "x"}))
+                .unwrap_err()
+                .is_none()
+        );
         assert!(check_message(&json!([1, 2])).unwrap_err().is_some());
-        assert!(check_message(&json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": 3})).is_err());
+        assert!(
+            check_message(&json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": 3})).is_err()
+        );
     }
 }

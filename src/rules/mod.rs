@@ -5,7 +5,7 @@
 
 mod body;
 mod docs;
-mod fields;
+pub mod fields;
 mod file;
 pub mod fix;
 pub mod workspace;

@@ -23,9 +23,13 @@ pub struct WorkspaceIndex {
 /// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says.
 fn probe(root: &Path, folder: &str, source: &dyn Source) -> Option<Slot> {
     let path = root.join(folder).join("SKILL.md");
-    fs::symlink_metadata(&path).ok()?;
+    let on_disk = fs::symlink_metadata(&path).is_ok();
+    if !on_disk && !source.is_open(&path) {
+        return None;
+    }
     let real_root = fs::canonicalize(root).ok()?;
     let refusal = match fs::canonicalize(&path) {
+        Err(_) if !on_disk => None,
         Err(_) => Some(Refusal::NotAFile),
         Ok(resolved) if !resolved.starts_with(&real_root) => {
             Some(Refusal::OutsideRoot { resolved })

@@ -221,6 +221,11 @@ pub trait Source: Sync {
     /// # Errors
     /// Returns the I/O error, or `InvalidData` for text that is not UTF-8.
     fn read(&self, path: &Path) -> io::Result<String>;
+
+    /// Whether `path` is an editor buffer, which counts even before it is saved.
+    fn is_open(&self, _path: &Path) -> bool {
+        false
+    }
 }
 
 /// Reads from the file system.

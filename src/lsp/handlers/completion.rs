@@ -1,0 +1,415 @@
+//! `textDocument/completion`: frontmatter keys and values, bundled file paths, skill names.
+
+use std::path::Path;
+
+use tower_lsp_server::ls_types::{
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
+    MarkupContent, MarkupKind, TextEdit,
+};
+
+use crate::document::SkillDocument;
+use crate::fields::{self, FieldDoc};
+use crate::lsp::documents::{Encoding, range_of};
+use crate::lsp::state::Snapshot;
+use crate::targets::Target;
+use crate::workspace::Registry;
+
+/// What completion needs besides the document.
+pub struct CompletionInput<'a> {
+    pub targets: &'a [Target],
+    pub registry: Option<&'a Registry>,
+    pub snippets: bool,
+    pub encoding: Encoding,
+}
+
+/// Where the cursor is, in words.
+#[derive(Debug, PartialEq)]
+enum Site {
+    Key { start: usize },
+    Value { key: String, start: usize },
+    LinkTarget { start: usize },
+    BundlePath { start: usize },
+    Mention { start: usize },
+    Nothing,
+}
+
+fn line_before(text: &str, offset: usize) -> (usize, &str) {
+    let start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    (start, &text[start..offset])
+}
+
+fn site(text: &str, document: &SkillDocument, offset: usize) -> Site {
+    let (line_start, before) = line_before(text, offset);
+    if let Some(yaml) = document.block().map(|block| block.yaml) {
+        let inside = offset >= yaml.start
+            && (offset < yaml.end
+                || (offset == yaml.end && document.block().is_some_and(|b| b.close.is_none())));
+        if inside {
+            if before.starts_with([' ', '\t']) {
+                return Site::Nothing; // Nested values (metadata) are free-form.
+            }
+            return match before.find(':') {
+                None => Site::Key { start: line_start },
+                Some(colon) => {
+                    let key = before[..colon].trim().to_owned();
+                    let value_start = line_start
+                        + colon
+                        + 1
+                        + (before[colon + 1..].len() - before[colon + 1..].trim_start().len());
+                    Site::Value {
+                        key,
+                        start: value_start,
+                    }
+                }
+            };
+        }
+    }
+    if offset < document.body.range.start {
+        return Site::Nothing;
+    }
+    if let Some(open) = before.rfind("](") {
+        if !before[open..].contains([')', ' ', '\t']) {
+            return Site::LinkTarget {
+                start: line_start + open + 2,
+            };
+        }
+    }
+    let token_start = before
+        .rfind(|ch: char| ch.is_whitespace() || matches!(ch, '(' | '`' | '"' | '\''))
+        .map_or(0, |at| at + 1);
+    let token = &before[token_start..];
+    if ["scripts/", "references/", "assets/"]
+        .iter()
+        .any(|dir| token.starts_with(dir))
+    {
+        return Site::BundlePath {
+            start: line_start + token_start,
+        };
+    }
+    if (token.starts_with('/') || token.starts_with('$'))
+        && token[1..]
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+    {
+        return Site::Mention {
+            start: line_start + token_start + 1,
+        };
+    }
+    Site::Nothing
+}
+
+fn markdown(value: String) -> Documentation {
+    Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    })
+}
+
+/// The hover and completion text of a field.
+#[must_use]
+pub fn field_markdown(field: &FieldDoc) -> String {
+    let readers: Vec<&str> = fields::readers(field.name)
+        .iter()
+        .map(|target| target.display())
+        .collect();
+    let limit = field.limit.map_or(String::new(), |limit| {
+        format!(" · at most {limit} characters")
+    });
+    format!(
+        "**{}** — {}{limit}\n\n{}\n\nRead by: {}",
+        field.name,
+        field.kind,
+        field.summary,
+        readers.join(", ")
+    )
+}
+
+fn keys(
+    document: &SkillDocument,
+    input: &CompletionInput<'_>,
+    text: &str,
+    start: usize,
+    offset: usize,
+) -> Vec<CompletionItem> {
+    // Keys at column 0 of the frontmatter, read line by line: the YAML is often broken while
+    // the user is typing a key.
+    let yaml = document
+        .block()
+        .map_or("", |block| &text[block.yaml.as_range()]);
+    let present: Vec<&str> = yaml
+        .lines()
+        .filter(|line| !line.starts_with([' ', '\t', '#', '-']))
+        .filter_map(|line| line.split_once(':').map(|(key, _)| key.trim()))
+        .collect();
+    let rope = ropey::Rope::from_str(text);
+    let range = range_of(&rope, start, offset, input.encoding);
+    let mut items = Vec::new();
+    for field in fields::FIELDS {
+        if present.contains(&field.name)
+            || !input.targets.iter().any(|target| target.knows(field.name))
+        {
+            continue;
+        }
+        let (new_text, format) = match (input.snippets, field.name) {
+            (true, "metadata" | "hooks") => (
+                format!("{}:\n  ${{1}}", field.name),
+                InsertTextFormat::SNIPPET,
+            ),
+            (true, _) => (format!("{}: ${{1}}", field.name), InsertTextFormat::SNIPPET),
+            (false, _) => (format!("{}: ", field.name), InsertTextFormat::PLAIN_TEXT),
+        };
+        items.push(CompletionItem {
+            label: field.name.to_owned(),
+            kind: Some(CompletionItemKind::PROPERTY),
+            detail: Some(field.kind.to_owned()),
+            documentation: Some(markdown(field_markdown(field))),
+            insert_text_format: Some(format),
+            text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
+            sort_text: Some(format!(
+                "{:02}",
+                fields::FIELDS
+                    .iter()
+                    .position(|f| f.name == field.name)
+                    .unwrap_or(99)
+            )),
+            ..CompletionItem::default()
+        });
+    }
+    items
+}
+
+fn value_item(label: &str, detail: &str, kind: CompletionItemKind) -> CompletionItem {
+    CompletionItem {
+        label: label.to_owned(),
+        kind: Some(kind),
+        detail: Some(detail.to_owned()),
+        ..CompletionItem::default()
+    }
+}
+
+fn values(key: &str, snapshot: &Snapshot) -> Vec<CompletionItem> {
+    if key == "name" {
+        let folder = snapshot
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .and_then(|name| name.to_str());
+        return folder
+            .map(|folder| {
+                vec![value_item(
+                    folder,
+                    "the folder's name",
+                    CompletionItemKind::VALUE,
+                )]
+            })
+            .unwrap_or_default();
+    }
+    let Some(field) = fields::doc(key) else {
+        return Vec::new();
+    };
+    field
+        .values
+        .iter()
+        .map(|value| {
+            let kind = if field.kind == "boolean" {
+                CompletionItemKind::KEYWORD
+            } else {
+                CompletionItemKind::ENUM_MEMBER
+            };
+            value_item(value, field.kind, kind)
+        })
+        .collect()
+}
+
+/// Files of the skill folder, relative, at most three levels deep and 500 in all.
+fn skill_files(skill_dir: &Path, under: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![(skill_dir.join(under), under.to_owned(), 0)];
+    while let Some((dir, prefix, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if name.starts_with('.') || found.len() >= 500 {
+                continue;
+            }
+            let relative = format!("{prefix}{name}");
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                if depth < 3 {
+                    stack.push((entry.path(), format!("{relative}/"), depth + 1));
+                }
+            } else if relative != "SKILL.md" {
+                found.push(relative);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn path_items(
+    snapshot: &Snapshot,
+    under: &str,
+    rope: &ropey::Rope,
+    start: usize,
+    offset: usize,
+    encoding: Encoding,
+) -> Vec<CompletionItem> {
+    let Some(skill_dir) = snapshot.path.as_deref().and_then(Path::parent) else {
+        return Vec::new();
+    };
+    let range = range_of(rope, start, offset, encoding);
+    skill_files(skill_dir, under)
+        .into_iter()
+        .map(|relative| CompletionItem {
+            label: relative.clone(),
+            kind: Some(CompletionItemKind::FILE),
+            text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                range,
+                new_text: relative,
+            })),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+#[must_use]
+pub fn complete(
+    snapshot: &Snapshot,
+    offset: usize,
+    input: &CompletionInput<'_>,
+) -> Vec<CompletionItem> {
+    let text: &str = &snapshot.text;
+    let offset = crate::text::floor_char_boundary(text, offset);
+    let document = SkillDocument::parse(text);
+    let is_skill = snapshot.is_skill_file();
+    match site(text, &document, offset) {
+        Site::Key { start } if is_skill => keys(&document, input, text, start, offset),
+        Site::Value { key, .. } if is_skill => values(&key, snapshot),
+        Site::LinkTarget { start } if is_skill => {
+            path_items(snapshot, "", &snapshot.rope, start, offset, input.encoding)
+        }
+        Site::BundlePath { start } if is_skill => {
+            let typed = &text[start..offset];
+            let dir = &typed[..typed.find('/').map_or(typed.len(), |at| at + 1)];
+            path_items(snapshot, dir, &snapshot.rope, start, offset, input.encoding)
+        }
+        Site::Mention { start } => {
+            let Some(registry) = input.registry else {
+                return Vec::new();
+            };
+            let range = range_of(&snapshot.rope, start, offset, input.encoding);
+            registry
+                .skills
+                .iter()
+                .map(|skill| CompletionItem {
+                    label: skill.name.clone(),
+                    kind: Some(CompletionItemKind::MODULE),
+                    detail: Some("skill".to_owned()),
+                    documentation: Some(markdown(skill.description.clone())),
+                    text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                        range,
+                        new_text: skill.name.clone(),
+                    })),
+                    ..CompletionItem::default()
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::state::Snapshot;
+
+    fn snapshot(text: &str) -> Snapshot {
+        Snapshot {
+            uri: "file:///w/skills/pdf/SKILL.md".parse().unwrap(),
+            path: Some("/w/skills/pdf/SKILL.md".into()),
+            text: text.into(),
+            rope: ropey::Rope::from_str(text),
+            version: 1,
+        }
+    }
+
+    fn labels(text: &str, targets: &[Target]) -> Vec<String> {
+        let offset = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        let input = CompletionInput {
+            targets,
+            registry: None,
+            snippets: true,
+            encoding: Encoding::Utf16,
+        };
+        complete(&snapshot(&text), offset, &input)
+            .into_iter()
+            .map(|item| item.label)
+            .collect()
+    }
+
+    #[test]
+    fn keys_not_yet_present_for_the_targets() {
+        let found = labels("---\nname: pdf\nde|\n---\nBody\n", &[Target::AgentSkills]);
+        assert_eq!(
+            found,
+            vec![
+                "description",
+                "license",
+                "compatibility",
+                "metadata",
+                "allowed-tools"
+            ]
+        );
+        let claude = labels("---\n|\n---\n", &[Target::ClaudeCode]);
+        assert!(claude.contains(&"when_to_use".to_owned()) && claude.contains(&"name".to_owned()));
+    }
+
+    #[test]
+    fn values_for_enums_booleans_and_name() {
+        assert_eq!(
+            labels("---\nname: |\n---\n", &[Target::AgentSkills]),
+            vec!["pdf"]
+        );
+        assert_eq!(
+            labels("---\ncontext: |\n---\n", &[Target::ClaudeCode]),
+            vec!["fork"]
+        );
+        assert_eq!(
+            labels("---\nuser-invocable: |\n---\n", &[Target::ClaudeCode]),
+            vec!["true", "false"]
+        );
+        assert!(
+            labels("---\nlicense: |\n---\n", &[Target::AgentSkills]).contains(&"MIT".to_owned())
+        );
+        assert!(labels("---\nmetadata:\n  k: |\n---\n", &[Target::AgentSkills]).is_empty());
+    }
+
+    #[test]
+    fn sites_in_the_body() {
+        let text = "---\nname: a\n---\nSee [x](refs and scripts/ru and /pd";
+        let document = SkillDocument::parse(text);
+        let at = |needle: &str| text.find(needle).unwrap() + needle.len();
+        assert_eq!(
+            site(text, &document, at("[x](ref")),
+            Site::LinkTarget { start: at("[x](") }
+        );
+        assert_eq!(
+            site(text, &document, at("scripts/ru")),
+            Site::BundlePath {
+                start: text.find("scripts/").unwrap()
+            }
+        );
+        assert_eq!(
+            site(text, &document, text.len()),
+            Site::Mention {
+                start: text.len() - 2
+            }
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! `textDocument/hover`: a field's meaning, type, limit, readers and current length; a skill
+//! mention's description.
+
+use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+
+use super::completion::field_markdown;
+use crate::document::SkillDocument;
+use crate::document::mentions::mentions;
+use crate::fields;
+use crate::lsp::documents::{Encoding, range_of};
+use crate::lsp::state::Snapshot;
+use crate::workspace::Registry;
+
+fn markdown(value: String) -> HoverContents {
+    HoverContents::Markup(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    })
+}
+
+#[must_use]
+pub fn hover(
+    snapshot: &Snapshot,
+    offset: usize,
+    registry: Option<&Registry>,
+    encoding: Encoding,
+) -> Option<Hover> {
+    let text: &str = &snapshot.text;
+    let document = SkillDocument::parse(text);
+    if let Some(entries) = document.mapping().and_then(|root| root.as_mapping()) {
+        for entry in entries {
+            let on_key = entry.key.range.start <= offset && offset <= entry.key.range.end;
+            if !on_key {
+                continue;
+            }
+            let key = entry.key.as_str()?;
+            let mut value = match fields::doc(key) {
+                Some(field) => field_markdown(field),
+                None => format!(
+                    "**{key}** — not a field any client knows; custom data belongs under `metadata:`"
+                ),
+            };
+            if let (Some(field), Some(current)) = (fields::doc(key), entry.value.as_str()) {
+                if let Some(limit) = field.limit {
+                    let length = current.chars().count();
+                    value = format!("{key} — {length}/{limit} characters\n\n{value}");
+                }
+            }
+            return Some(Hover {
+                contents: markdown(value),
+                range: Some(range_of(
+                    &snapshot.rope,
+                    entry.key.range.start,
+                    entry.key.range.end,
+                    encoding,
+                )),
+            });
+        }
+    }
+    let registry = registry?;
+    let mention = mentions(text, document.body.range)
+        .into_iter()
+        .find(|mention| {
+            mention.range.start.saturating_sub(1) <= offset && offset <= mention.range.end
+        })?;
+    let skill = registry.get(&mention.name)?;
+    Some(Hover {
+        contents: markdown(format!(
+            "**{}** (skill)\n\n{}\n\n`{}`",
+            skill.name,
+            skill.description,
+            skill.path.display()
+        )),
+        range: Some(range_of(
+            &snapshot.rope,
+            mention.range.start - 1,
+            mention.range.end,
+            encoding,
+        )),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(text: &str) -> Snapshot {
+        Snapshot {
+            uri: "file:///w/skills/pdf/SKILL.md".parse().unwrap(),
+            path: Some("/w/skills/pdf/SKILL.md".into()),
+            text: text.into(),
+            rope: ropey::Rope::from_str(text),
+            version: 1,
+        }
+    }
+
+    fn contents(hover: Hover) -> String {
+        match hover.contents {
+            HoverContents::Markup(markup) => markup.value,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn hover_on_a_key_shows_length_against_the_limit() {
+        let text = "---\nname: pdf\ndescription: Fill forms.\n---\nBody\n";
+        let hover = hover(
+            &snapshot(text),
+            text.find("descr").unwrap() + 2,
+            None,
+            Encoding::Utf16,
+        )
+        .unwrap();
+        let value = contents(hover);
+        assert!(
+            value.starts_with("description — 11/1024 characters"),
+            "{value}"
+        );
+        assert!(value.contains("Read by: skills-ref"));
+    }
+
+    #[test]
+    fn hover_on_a_mention_shows_the_description() {
+        let mut registry = Registry::default();
+        registry.add(crate::workspace::Skill::new(
+            crate::workspace::loader::read_metadata(
+                "---\nname: pdf\ndescription: Fills forms.\n---\n",
+                "pdf",
+            ),
+            "/w/skills/pdf/SKILL.md".into(),
+            "/w/skills".into(),
+            "pdf".into(),
+        ));
+        let text = "---\nname: a\n---\nThen run /pdf.\n";
+        let hover = hover(
+            &snapshot(text),
+            text.find("/pdf").unwrap() + 2,
+            Some(&registry),
+            Encoding::Utf16,
+        )
+        .unwrap();
+        assert!(contents(hover).contains("Fills forms."));
+    }
+}

@@ -1,0 +1,74 @@
+//! The language server (SPEC section 7) over stdio: our framing layer in front of
+//! tower-lsp-server, logs on stderr, stdout for the protocol only.
+
+pub mod convert;
+pub mod documents;
+pub mod ext;
+pub mod framing;
+pub mod handlers;
+pub mod server;
+pub mod state;
+
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::mpsc;
+use tower_lsp_server::Server;
+
+/// Logs go to stderr; `SKILL_LSP_LOG` (or `RUST_LOG`) sets the filter, default `warn`.
+fn init_tracing() {
+    let filter = std::env::var("SKILL_LSP_LOG")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| "warn".to_owned());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+/// Serves one client on `input`/`output` until it exits or goes away.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let (to_server, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, from_server) = tokio::io::duplex(1 << 16);
+    let (frames, outgoing) = mpsc::unbounded_channel();
+    let writer = tokio::spawn(framing::write_frames(output, outgoing));
+    let reader = tokio::spawn(framing::pump_input(
+        BufReader::new(input),
+        to_server,
+        frames.clone(),
+    ));
+    let relay = tokio::spawn(framing::pump_output(from_server, frames));
+    let (service, socket) = server::build();
+    Server::new(server_input, server_output, socket)
+        .serve(service)
+        .await;
+    // The server is done: stop reading (stdin may stay open), flush what it said, and leave.
+    reader.abort();
+    let _ = reader.await;
+    let _ = relay.await;
+    let _ = writer.await;
+}
+
+/// Runs the server on stdin/stdout; returns the process exit code.
+#[must_use]
+pub fn run() -> u8 {
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            tracing::error!("cannot start the async runtime: {error}");
+            return 2;
+        }
+    };
+    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // A blocked stdin read must not keep the process alive.
+    runtime.shutdown_background();
+    0
+}

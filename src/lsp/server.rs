@@ -1,0 +1,1024 @@
+//! The `LanguageServer` implementation: capabilities, document sync, diagnostics (push or
+//! pull), the workspace index, and dispatch to the handlers.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::notification::Progress as ProgressNotification;
+use tower_lsp_server::ls_types::request::WorkDoneProgressCreate;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService};
+
+use super::convert::to_lsp_diagnostic;
+use super::documents::{Document, Encoding, offset_of};
+use super::ext::{
+    self, CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult,
+};
+use super::handlers::code_action::{EditCaps, code_actions};
+use super::handlers::completion::{CompletionInput, complete};
+use super::handlers::hover::hover;
+use super::handlers::navigation::{self, NameSite};
+use super::state::{
+    AnalysisContext, ClientSettings, Snapshot, State, Workspace, analyze, uri_path,
+};
+use crate::config::FILE_NAMES;
+use crate::diagnostic as core;
+use crate::rules::fix::fix_all;
+use crate::text::TextRange;
+use crate::workspace::Registry;
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    /// Serialises "is this still the newest version? then publish" so stale diagnostics never
+    /// overtake fresh ones.
+    publish_lock: tokio::sync::Mutex<()>,
+    /// True once the workspace folders are indexed; what needs the registry waits for it.
+    ready: tokio::sync::watch::Sender<bool>,
+}
+
+/// Runs a computation, turning a panic into an internal error instead of the end of the server.
+fn guard<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
+    std::panic::catch_unwind(AssertUnwindSafe(compute)).map_err(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        tracing::error!("{what} panicked: {message}");
+        Error {
+            code: ErrorCode::InternalError,
+            message: format!("internal error in {what}").into(),
+            data: None,
+        }
+    })
+}
+
+fn invalid_params(message: impl Into<String>) -> Error {
+    Error {
+        code: ErrorCode::InvalidParams,
+        message: message.into().into(),
+        data: None,
+    }
+}
+
+/// Builds the service with the `skill/*` methods.
+pub fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
+    LspService::build(|client| Backend {
+        client,
+        state: Arc::new(Mutex::new(State::default())),
+        publish_lock: tokio::sync::Mutex::new(()),
+        ready: tokio::sync::watch::Sender::new(false),
+    })
+    .custom_method(ext::CATALOG, Backend::catalog)
+    .custom_method(ext::LOAD_SKILL, Backend::load_skill)
+    .finish()
+}
+
+impl Backend {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits until the initial index is built (bounded, so a stuck client cannot hang requests).
+    async fn wait_ready(&self) {
+        let mut ready = self.ready.subscribe();
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_secs(30),
+            ready.wait_for(|ready| *ready),
+        )
+        .await;
+    }
+
+    fn snapshot_and_context(&self, uri: &Uri) -> Option<(Snapshot, AnalysisContext, Encoding)> {
+        let state = self.lock();
+        let snapshot = state.snapshot(uri)?;
+        let context = state.analysis_context(snapshot.path.as_deref());
+        Some((snapshot, context, state.encoding))
+    }
+
+    /// Pushes the diagnostics of one open document, unless the client pulls them or the
+    /// document moved on while we computed.
+    async fn publish(&self, uri: &Uri) {
+        self.wait_ready().await;
+        let _serial = self.publish_lock.lock().await;
+        let (snapshot, context, encoding, related, pull) = {
+            let state = self.lock();
+            let Some(snapshot) = state.snapshot(uri) else {
+                return;
+            };
+            let context = state.analysis_context(snapshot.path.as_deref());
+            (
+                snapshot,
+                context,
+                state.encoding,
+                state.caps.related_information,
+                state.caps.pull_diagnostics,
+            )
+        };
+        if pull || !snapshot.is_skill_file() {
+            return;
+        }
+        let Ok(diagnostics) = guard("diagnostics", || analyze(&snapshot, &context)) else {
+            return;
+        };
+        let items: Vec<Diagnostic> = diagnostics
+            .iter()
+            .map(|d| to_lsp_diagnostic(d, &snapshot.rope, encoding, related))
+            .collect();
+        let current = self
+            .lock()
+            .documents
+            .get(uri)
+            .map(|document| document.version);
+        if current != Some(snapshot.version) {
+            return; // A newer version is on its way; this result is stale.
+        }
+        self.client
+            .publish_diagnostics(uri.clone(), items, Some(snapshot.version))
+            .await;
+    }
+
+    /// Re-lints every open document (workspace rules' inputs changed), or asks a pulling client
+    /// to pull again.
+    async fn publish_all(&self) {
+        let (uris, pull, refresh) = {
+            let state = self.lock();
+            (
+                state.documents.keys().cloned().collect::<Vec<_>>(),
+                state.caps.pull_diagnostics,
+                state.caps.diagnostic_refresh,
+            )
+        };
+        if pull {
+            if refresh {
+                let _ = self.client.workspace_diagnostic_refresh().await;
+            }
+            return;
+        }
+        for uri in uris {
+            self.publish(&uri).await;
+        }
+    }
+
+    /// After a SKILL.md buffer or file changed: update the index, then re-lint what depends on it.
+    async fn skill_changed(&self, uri: &Uri) {
+        let changed = uri_path(uri).is_some_and(|path| self.lock().refresh_skill(&path));
+        if changed {
+            self.publish_all().await;
+        } else {
+            self.publish(uri).await;
+        }
+    }
+
+    async fn index_workspaces(&self) {
+        let (folders, progress) = {
+            let mut state = self.lock();
+            (
+                std::mem::take(&mut state.pending_folders),
+                state.caps.work_done_progress,
+            )
+        };
+        if folders.is_empty() {
+            self.ready.send_replace(true);
+            return;
+        }
+        let token = NumberOrString::String("skill-lsp/index".to_owned());
+        let progress = progress
+            && self
+                .client
+                .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
+                    token: token.clone(),
+                })
+                .await
+                .is_ok();
+        if progress {
+            self.client
+                .send_notification::<ProgressNotification>(ProgressParams {
+                    token: token.clone(),
+                    value: ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(
+                        WorkDoneProgressBegin {
+                            title: "Indexing skills".to_owned(),
+                            cancellable: Some(false),
+                            message: Some(format!("{} workspace folder(s)", folders.len())),
+                            percentage: None,
+                        },
+                    )),
+                })
+                .await;
+        }
+        let overlay = self.lock().overlay();
+        let workspaces = tokio::task::spawn_blocking(move || {
+            folders
+                .into_iter()
+                .map(|folder| Workspace::load(folder, &overlay))
+                .collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_default();
+        let count: usize = workspaces
+            .iter()
+            .map(|workspace| workspace.index.registry().skills.len())
+            .sum();
+        {
+            let mut state = self.lock();
+            state.workspaces.extend(workspaces);
+            // Buffers opened while the index was built replace their disk copies now.
+            let open: Vec<PathBuf> = state.documents.keys().filter_map(uri_path).collect();
+            for path in open {
+                state.refresh_skill(&path);
+            }
+        }
+        self.ready.send_replace(true);
+        if progress {
+            self.client
+                .send_notification::<ProgressNotification>(ProgressParams {
+                    token,
+                    value: ProgressParamsValue::WorkDone(WorkDoneProgress::End(
+                        WorkDoneProgressEnd {
+                            message: Some(format!("{count} skill(s)")),
+                        },
+                    )),
+                })
+                .await;
+        }
+        self.publish_all().await;
+    }
+
+    async fn register_watchers(&self) {
+        if !self.lock().caps.watched_files_dynamic {
+            return;
+        }
+        let watchers = ["**/*"]
+            .iter()
+            .map(|pattern| FileSystemWatcher {
+                glob_pattern: GlobPattern::String((*pattern).to_owned()),
+                kind: None,
+            })
+            .collect();
+        let registration = Registration {
+            id: "skill-lsp-watch".to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+                watchers,
+            })
+            .ok(),
+        };
+        if let Err(error) = self.client.register_capability(vec![registration]).await {
+            tracing::warn!("could not register file watchers: {error}");
+        }
+    }
+
+    fn offset(
+        &self,
+        uri: &Uri,
+        position: Position,
+    ) -> Option<(Snapshot, usize, AnalysisContext, Encoding)> {
+        let (snapshot, context, encoding) = self.snapshot_and_context(uri)?;
+        let offset = offset_of(&snapshot.rope, position, encoding);
+        Some((snapshot, offset, context, encoding))
+    }
+
+    /// The registry of the workspace that holds `path`, or of the first workspace.
+    fn registry_for(&self, path: Option<&Path>) -> Option<(PathBuf, Registry)> {
+        let state = self.lock();
+        let workspace = path
+            .and_then(|path| state.workspace_of(path))
+            .or_else(|| state.workspaces.first())?;
+        Some((workspace.folder.clone(), workspace.index.registry()))
+    }
+
+    async fn catalog(&self, _: CatalogParams) -> Result<CatalogResult> {
+        self.wait_ready().await;
+        let (registries, contexts, overlay) = {
+            let state = self.lock();
+            let registries: Vec<Registry> = state
+                .workspaces
+                .iter()
+                .map(|workspace| workspace.index.registry())
+                .collect();
+            let contexts: Vec<AnalysisContext> = registries
+                .iter()
+                .flat_map(|registry| {
+                    registry
+                        .skills
+                        .iter()
+                        .map(|skill| state.analysis_context(Some(&skill.path)))
+                })
+                .collect();
+            (registries, contexts, state.overlay())
+        };
+        guard("skill/catalog", move || {
+            let mut combined = Registry::default();
+            let mut skills = Vec::new();
+            let mut contexts = contexts.into_iter();
+            for registry in &registries {
+                for skill in &registry.skills {
+                    let context = contexts.next();
+                    let diagnostics = match (
+                        crate::workspace::Source::read(&overlay, &skill.path),
+                        context,
+                    ) {
+                        (Ok(text), Some(context)) => {
+                            let snapshot = Snapshot {
+                                uri: Uri::from_file_path(&skill.path)
+                                    .unwrap_or_else(|| "file:///".parse().expect("a valid uri")),
+                                path: Some(skill.path.clone()),
+                                rope: ropey::Rope::from_str(&text),
+                                text: text.into(),
+                                version: 0,
+                            };
+                            analyze(&snapshot, &context).len()
+                        }
+                        _ => 0,
+                    };
+                    skills.push(CatalogSkill {
+                        name: skill.name.clone(),
+                        description: skill.description.clone(),
+                        uri: Uri::from_file_path(&skill.path)
+                            .map(|uri| uri.as_str().to_owned())
+                            .unwrap_or_default(),
+                        root: skill.root.to_string_lossy().into_owned(),
+                        diagnostics,
+                    });
+                    combined.add(skill.clone());
+                }
+            }
+            CatalogResult {
+                skills,
+                prompt: combined.catalog(),
+            }
+        })
+    }
+
+    async fn load_skill(&self, params: LoadSkillParams) -> Result<LoadSkillResult> {
+        self.wait_ready().await;
+        let (registries, overlay) = {
+            let state = self.lock();
+            (
+                state
+                    .workspaces
+                    .iter()
+                    .map(|workspace| workspace.index.registry())
+                    .collect::<Vec<_>>(),
+                state.overlay(),
+            )
+        };
+        let mut combined = Registry::default();
+        for registry in &registries {
+            for skill in &registry.skills {
+                combined.add(skill.clone());
+            }
+        }
+        combined
+            .load(&params.name, &overlay)
+            .map(|content| LoadSkillResult { content })
+            .map_err(invalid_params)
+    }
+}
+
+fn client_caps(params: &InitializeParams) -> super::state::ClientCaps {
+    let capabilities = &params.capabilities;
+    let text_document = capabilities.text_document.as_ref();
+    let workspace = capabilities.workspace.as_ref();
+    let edit = workspace.and_then(|workspace| workspace.workspace_edit.as_ref());
+    super::state::ClientCaps {
+        pull_diagnostics: text_document
+            .and_then(|text| text.diagnostic.as_ref())
+            .is_some(),
+        diagnostic_refresh: workspace
+            .and_then(|workspace| workspace.diagnostics.as_ref())
+            .and_then(|d| d.refresh_support)
+            .unwrap_or(false),
+        snippets: text_document
+            .and_then(|text| text.completion.as_ref())
+            .and_then(|completion| completion.completion_item.as_ref())
+            .and_then(|item| item.snippet_support)
+            .unwrap_or(false),
+        resource_operations: edit
+            .and_then(|edit| edit.resource_operations.as_ref())
+            .is_some_and(|operations| operations.contains(&ResourceOperationKind::Rename)),
+        document_changes: edit.and_then(|edit| edit.document_changes).unwrap_or(false),
+        watched_files_dynamic: workspace
+            .and_then(|workspace| workspace.did_change_watched_files.as_ref())
+            .and_then(|watched| watched.dynamic_registration)
+            .unwrap_or(false),
+        work_done_progress: capabilities
+            .window
+            .as_ref()
+            .and_then(|window| window.work_done_progress)
+            .unwrap_or(false),
+        related_information: text_document
+            .and_then(|text| text.publish_diagnostics.as_ref())
+            .and_then(|publish| publish.related_information)
+            .unwrap_or(false),
+    }
+}
+
+#[allow(
+    deprecated,
+    reason = "root_uri is the fallback for clients without workspace folders"
+)]
+fn folders(params: &InitializeParams) -> Vec<PathBuf> {
+    if let Some(folders) = &params.workspace_folders {
+        return folders
+            .iter()
+            .filter_map(|folder| uri_path(&folder.uri))
+            .collect();
+    }
+    params
+        .root_uri
+        .as_ref()
+        .and_then(uri_path)
+        .into_iter()
+        .collect()
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = params
+            .capabilities
+            .general
+            .as_ref()
+            .and_then(|general| general.position_encodings.as_ref())
+            .filter(|encodings| encodings.contains(&PositionEncodingKind::UTF8))
+            .map_or(Encoding::Utf16, |_| Encoding::Utf8);
+        let caps = client_caps(&params);
+        {
+            let mut state = self.lock();
+            state.encoding = encoding;
+            state.caps = caps;
+            state.pending_folders = folders(&params);
+            if let Some(options) = &params.initialization_options {
+                state.settings = ClientSettings::from_json(options);
+            }
+        }
+        let diagnostic_provider = caps.pull_diagnostics.then(|| {
+            DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some("skill-lsp".to_owned()),
+                inter_file_dependencies: true,
+                workspace_diagnostics: true,
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            })
+        });
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                position_encoding: Some(match encoding {
+                    Encoding::Utf8 => PositionEncodingKind::UTF8,
+                    Encoding::Utf16 => PositionEncodingKind::UTF16,
+                }),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                        ..TextDocumentSyncOptions::default()
+                    },
+                )),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec![
+                        ":".into(),
+                        "/".into(),
+                        "$".into(),
+                        "(".into(),
+                        " ".into(),
+                    ]),
+                    ..CompletionOptions::default()
+                }),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Options(
+                    CodeActionOptions {
+                        code_action_kinds: Some(vec![
+                            CodeActionKind::QUICKFIX,
+                            CodeActionKind::new(ext::FIX_ALL_KIND),
+                        ]),
+                        ..CodeActionOptions::default()
+                    },
+                )),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                document_link_provider: Some(DocumentLinkOptions {
+                    resolve_provider: Some(false),
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Right(RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                })),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                diagnostic_provider,
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: ext::COMMANDS
+                        .iter()
+                        .map(|command| (*command).to_owned())
+                        .collect(),
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                }),
+                workspace: Some(WorkspaceServerCapabilities {
+                    workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                        supported: Some(true),
+                        change_notifications: Some(OneOf::Left(true)),
+                    }),
+                    file_operations: None,
+                }),
+                ..ServerCapabilities::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "skill-lsp".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.register_watchers().await;
+        self.index_workspaces().await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let item = params.text_document;
+        let uri = item.uri.clone();
+        self.lock().documents.insert(
+            item.uri,
+            Document::new(&item.text, item.version, item.language_id),
+        );
+        self.skill_changed(&uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        {
+            let mut state = self.lock();
+            let encoding = state.encoding;
+            let Some(document) = state.documents.get_mut(&uri) else {
+                tracing::warn!(
+                    "didChange for a document that is not open: {}",
+                    uri.as_str()
+                );
+                return;
+            };
+            let changes = params.content_changes;
+            let version = params.text_document.version;
+            if guard("didChange", || document.apply(changes, version, encoding)).is_err() {
+                return;
+            }
+        }
+        self.skill_changed(&uri).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let (removed, pull) = {
+            let mut state = self.lock();
+            (
+                state.documents.remove(&uri).is_some(),
+                state.caps.pull_diagnostics,
+            )
+        };
+        if removed && !pull {
+            let _serial = self.publish_lock.lock().await;
+            self.client
+                .publish_diagnostics(uri.clone(), Vec::new(), None)
+                .await;
+        }
+        // The disk copy replaces the buffer in the index.
+        let changed = uri_path(&uri).is_some_and(|path| self.lock().refresh_skill(&path));
+        if changed {
+            self.publish_all().await;
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.lock().settings = ClientSettings::from_json(&params.settings);
+        self.publish_all().await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        {
+            let mut state = self.lock();
+            let removed: Vec<PathBuf> = params
+                .event
+                .removed
+                .iter()
+                .filter_map(|folder| uri_path(&folder.uri))
+                .collect();
+            state
+                .workspaces
+                .retain(|workspace| !removed.contains(&workspace.folder));
+            state.pending_folders.extend(
+                params
+                    .event
+                    .added
+                    .iter()
+                    .filter_map(|folder| uri_path(&folder.uri)),
+            );
+        }
+        self.index_workspaces().await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        {
+            let mut state = self.lock();
+            let overlay = state.overlay();
+            for change in params.changes {
+                let Some(path) = uri_path(&change.uri) else {
+                    continue;
+                };
+                let is_config = path
+                    .file_name()
+                    .and_then(|name| name.to_str())
+                    .is_some_and(|name| FILE_NAMES.contains(&name));
+                if is_config {
+                    if let Some(workspace) = state.workspace_of_mut(&path) {
+                        let folder = workspace.folder.clone();
+                        *workspace = Workspace::load(folder, &overlay);
+                    }
+                    continue;
+                }
+                // Open buffers win over the disk; their own edits already updated the index.
+                let open = state
+                    .documents
+                    .keys()
+                    .any(|uri| uri_path(uri).as_deref() == Some(path.as_path()));
+                if open {
+                    continue;
+                }
+                if let Some(workspace) = state.workspace_of_mut(&path) {
+                    if !workspace.index.refresh(&path, &overlay) {
+                        workspace.index.refresh_folder(&path, &overlay);
+                    }
+                }
+            }
+        }
+        // Created or deleted files change `broken-link` results too: re-lint what is open.
+        self.publish_all().await;
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        self.wait_ready().await;
+        let uri = params.text_document.uri;
+        let Some((snapshot, context, encoding)) = self.snapshot_and_context(&uri) else {
+            return Err(invalid_params(format!("{} is not open", uri.as_str())));
+        };
+        let related = self.lock().caps.related_information;
+        let items = if snapshot.is_skill_file() {
+            guard("diagnostics", || analyze(&snapshot, &context))?
+                .iter()
+                .map(|d| to_lsp_diagnostic(d, &snapshot.rope, encoding, related))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(DocumentDiagnosticReportResult::Report(
+            DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                related_documents: None,
+                full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                    result_id: None,
+                    items,
+                },
+            }),
+        ))
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        _: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        self.wait_ready().await;
+        let (work, encoding, related) = {
+            let state = self.lock();
+            let overlay = state.overlay();
+            let mut work = Vec::new();
+            for workspace in &state.workspaces {
+                let registry = workspace.index.registry();
+                let paths = registry
+                    .skills
+                    .iter()
+                    .map(|skill| &skill.path)
+                    .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+                for path in paths {
+                    let Ok(text) = crate::workspace::Source::read(&overlay, path) else {
+                        continue;
+                    };
+                    let Some(uri) = Uri::from_file_path(path) else {
+                        continue;
+                    };
+                    let version = state.documents.get(&uri).map(|document| document.version);
+                    work.push((
+                        uri,
+                        path.clone(),
+                        text,
+                        version,
+                        state.analysis_context(Some(path)),
+                    ));
+                }
+            }
+            (work, state.encoding, state.caps.related_information)
+        };
+        let items = guard("workspace diagnostics", || {
+            work.into_iter()
+                .map(|(uri, path, text, version, context)| {
+                    let snapshot = Snapshot {
+                        uri: uri.clone(),
+                        path: Some(path),
+                        rope: ropey::Rope::from_str(&text),
+                        text: text.into(),
+                        version: version.unwrap_or(0),
+                    };
+                    let items = analyze(&snapshot, &context)
+                        .iter()
+                        .map(|d| to_lsp_diagnostic(d, &snapshot.rope, encoding, related))
+                        .collect();
+                    WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+                        uri,
+                        version: version.map(i64::from),
+                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                            result_id: None,
+                            items,
+                        },
+                    })
+                })
+                .collect()
+        })?;
+        Ok(WorkspaceDiagnosticReportResult::Report(
+            WorkspaceDiagnosticReport { items },
+        ))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        self.wait_ready().await;
+        let position = params.text_document_position;
+        let Some((snapshot, offset, context, encoding)) =
+            self.offset(&position.text_document.uri, position.position)
+        else {
+            return Ok(None);
+        };
+        let snippets = self.lock().caps.snippets;
+        let items = guard("completion", || {
+            let input = CompletionInput {
+                targets: &context.targets,
+                registry: context.registry.as_ref(),
+                snippets,
+                encoding,
+            };
+            complete(&snapshot, offset, &input)
+        })?;
+        Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let position = params.text_document_position_params;
+        let Some((snapshot, offset, context, encoding)) =
+            self.offset(&position.text_document.uri, position.position)
+        else {
+            return Ok(None);
+        };
+        guard("hover", || {
+            hover(&snapshot, offset, context.registry.as_ref(), encoding)
+        })
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        self.wait_ready().await;
+        let Some((snapshot, context, encoding)) =
+            self.snapshot_and_context(&params.text_document.uri)
+        else {
+            return Ok(None);
+        };
+        if !snapshot.is_skill_file() {
+            return Ok(None);
+        }
+        let caps = {
+            let state = self.lock();
+            EditCaps {
+                document_changes: state.caps.document_changes,
+                rename_files: state.caps.resource_operations,
+            }
+        };
+        let actions = guard("codeAction", || {
+            let diagnostics: Vec<core::Diagnostic> = analyze(&snapshot, &context);
+            let start = offset_of(&snapshot.rope, params.range.start, encoding);
+            let end = offset_of(&snapshot.rope, params.range.end, encoding).max(start);
+            let only = params.context.only.as_deref();
+            code_actions(
+                &snapshot,
+                &diagnostics,
+                TextRange::new(start, end),
+                only,
+                encoding,
+                caps,
+                |text| {
+                    fix_all(text, |candidate| {
+                        let mut variant = snapshot.clone();
+                        variant.text = candidate.into();
+                        variant.rope = ropey::Rope::from_str(candidate);
+                        analyze(&variant, &context)
+                    })
+                },
+            )
+        })?;
+        Ok((!actions.is_empty()).then_some(actions))
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let Some((snapshot, _, encoding)) = self.snapshot_and_context(&params.text_document.uri)
+        else {
+            return Ok(None);
+        };
+        let symbols = guard("documentSymbol", || {
+            navigation::document_symbols(&snapshot, encoding)
+        })?;
+        Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        let Some((snapshot, _, encoding)) = self.snapshot_and_context(&params.text_document.uri)
+        else {
+            return Ok(None);
+        };
+        Ok(Some(guard("documentLink", || {
+            navigation::document_links(&snapshot, encoding)
+        })?))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let Some((snapshot, _, encoding)) = self.snapshot_and_context(&params.text_document.uri)
+        else {
+            return Ok(None);
+        };
+        if !snapshot.is_skill_file() {
+            return Ok(None);
+        }
+        Ok(Some(guard("inlayHint", || {
+            navigation::inlay_hints(&snapshot, encoding)
+        })?))
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        self.wait_ready().await;
+        let position = params.text_document_position_params;
+        let Some((snapshot, offset, context, encoding)) =
+            self.offset(&position.text_document.uri, position.position)
+        else {
+            return Ok(None);
+        };
+        let overlay = self.lock().overlay();
+        guard("definition", || {
+            let site = navigation::name_at(&snapshot, offset)?;
+            let name = match site {
+                NameSite::Mention(mention) => mention.name,
+                NameSite::Declaration { name, .. } => name,
+            };
+            navigation::definition(context.registry.as_ref()?, &name, encoding, &overlay)
+                .map(GotoDefinitionResponse::Scalar)
+        })
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        self.wait_ready().await;
+        let position = params.text_document_position;
+        let Some((snapshot, offset, _, encoding)) =
+            self.offset(&position.text_document.uri, position.position)
+        else {
+            return Ok(None);
+        };
+        let Some((folder, registry)) = self.registry_for(snapshot.path.as_deref()) else {
+            return Ok(None);
+        };
+        let overlay = self.lock().overlay();
+        let include = params.context.include_declaration;
+        let locations = tokio::task::spawn_blocking(move || {
+            guard("references", || {
+                let name = match navigation::name_at(&snapshot, offset)? {
+                    NameSite::Mention(mention) => mention.name,
+                    NameSite::Declaration { name, .. } => name,
+                };
+                Some(navigation::references(
+                    &folder,
+                    Some(&registry),
+                    &name,
+                    include,
+                    encoding,
+                    &overlay,
+                ))
+            })
+        })
+        .await
+        .map_err(|_| Error::internal_error())??;
+        Ok(locations)
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let Some((snapshot, offset, _, encoding)) =
+            self.offset(&params.text_document.uri, params.position)
+        else {
+            return Ok(None);
+        };
+        guard("prepareRename", || {
+            let (name, range) = match navigation::name_at(&snapshot, offset)? {
+                NameSite::Declaration { name, range } => (name, range),
+                NameSite::Mention(mention) => (mention.name, mention.range),
+            };
+            Some(PrepareRenameResponse::RangeWithPlaceholder {
+                range: super::documents::range_of(&snapshot.rope, range.start, range.end, encoding),
+                placeholder: name,
+            })
+        })
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        self.wait_ready().await;
+        let position = params.text_document_position;
+        let Some((snapshot, offset, _, encoding)) =
+            self.offset(&position.text_document.uri, position.position)
+        else {
+            return Ok(None);
+        };
+        let Some((folder, registry)) = self.registry_for(snapshot.path.as_deref()) else {
+            return Err(invalid_params("no workspace folder holds this skill"));
+        };
+        let (overlay, versions, resource_operations) = {
+            let state = self.lock();
+            let versions: HashMap<PathBuf, i32> = state
+                .documents
+                .iter()
+                .filter_map(|(uri, document)| Some((uri_path(uri)?, document.version)))
+                .collect();
+            (
+                state.overlay(),
+                versions,
+                state.caps.resource_operations && state.caps.document_changes,
+            )
+        };
+        let new_name = params.new_name;
+        let result = tokio::task::spawn_blocking(move || {
+            guard("rename", || {
+                let old = match navigation::name_at(&snapshot, offset) {
+                    Some(NameSite::Declaration { name, .. }) => name,
+                    Some(NameSite::Mention(mention)) => mention.name,
+                    None => return Err("place the cursor on a skill name or mention".to_owned()),
+                };
+                navigation::rename_edit(
+                    &registry,
+                    &folder,
+                    &old,
+                    &new_name,
+                    encoding,
+                    &overlay,
+                    &versions,
+                    resource_operations,
+                )
+            })
+        })
+        .await
+        .map_err(|_| Error::internal_error())??;
+        result.map(Some).map_err(invalid_params)
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let argument = params
+            .arguments
+            .into_iter()
+            .next()
+            .unwrap_or(Value::Object(serde_json::Map::new()));
+        match params.command.as_str() {
+            ext::CATALOG => {
+                let result = self.catalog(CatalogParams::default()).await?;
+                Ok(serde_json::to_value(result).ok())
+            }
+            ext::LOAD_SKILL => {
+                let params: LoadSkillParams =
+                    serde_json::from_value(argument).map_err(|error| {
+                        invalid_params(format!("skill/loadSkill wants {{\"name\"}}: {error}"))
+                    })?;
+                let result = self.load_skill(params).await?;
+                Ok(serde_json::to_value(result).ok())
+            }
+            other => Err(invalid_params(format!("unknown command '{other}'"))),
+        }
+    }
+}

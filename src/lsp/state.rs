@@ -1,0 +1,309 @@
+//! The server's state: open documents, the workspaces with their live skill indexes and
+//! config, what the client can do, and the analysis of one document snapshot.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ropey::Rope;
+use serde_json::Value;
+use tower_lsp_server::ls_types::Uri;
+
+use super::documents::{Document, Encoding};
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::document::SkillDocument;
+use crate::document::mentions::mentions;
+use crate::rules::workspace::NearNames;
+use crate::rules::{self, FileContext, Rule, RuleSettings};
+use crate::targets::Target;
+use crate::workspace::discovery::is_skill_file_name;
+use crate::workspace::loader::roots_for;
+use crate::workspace::{Registry, Source, WorkspaceIndex};
+
+/// One workspace folder.
+pub struct Workspace {
+    pub folder: PathBuf,
+    pub config: Config,
+    pub index: WorkspaceIndex,
+}
+
+impl Workspace {
+    pub fn load(folder: PathBuf, source: &dyn Source) -> Self {
+        let config = Config::discover(&folder).unwrap_or_else(|error| {
+            tracing::warn!("ignoring config: {error}");
+            Config::default()
+        });
+        let index = WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source);
+        Self {
+            folder,
+            config,
+            index,
+        }
+    }
+}
+
+/// Settings from `workspace/didChangeConfiguration` (`skillLsp.targets`, `skillLsp.rules`).
+#[derive(Clone, Debug, Default)]
+pub struct ClientSettings {
+    pub targets: Option<Vec<Target>>,
+    pub rules: RuleSettings,
+}
+
+impl ClientSettings {
+    /// Reads `{"skillLsp": {...}}` or the inner object itself; unknown values are logged and
+    /// skipped.
+    #[must_use]
+    pub fn from_json(value: &Value) -> Self {
+        let section = value.get("skillLsp").unwrap_or(value);
+        let targets = section.get("targets").and_then(Value::as_array).map(|ids| {
+            ids.iter()
+                .filter_map(Value::as_str)
+                .filter_map(|id| {
+                    Target::parse(id).or_else(|| {
+                        tracing::warn!("unknown target '{id}' in settings");
+                        None
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut rules = RuleSettings::default();
+        if let Some(map) = section.get("rules").and_then(Value::as_object) {
+            for (id, level) in map {
+                let (Some(rule), Some(level)) = (Rule::parse(id), level.as_str()) else {
+                    tracing::warn!("unknown rule setting '{id}'");
+                    continue;
+                };
+                let severity = match (level, Severity::parse(level)) {
+                    ("off", _) => None,
+                    (_, Some(severity)) => Some(severity),
+                    (_, None) => {
+                        tracing::warn!("unknown severity '{level}' for {id}");
+                        continue;
+                    }
+                };
+                rules.overrides.insert(rule, severity);
+            }
+        }
+        Self {
+            targets: targets.filter(|targets| !targets.is_empty()),
+            rules,
+        }
+    }
+}
+
+/// What the client told us it can do.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClientCaps {
+    pub pull_diagnostics: bool,
+    pub diagnostic_refresh: bool,
+    pub snippets: bool,
+    pub resource_operations: bool,
+    pub document_changes: bool,
+    pub watched_files_dynamic: bool,
+    pub work_done_progress: bool,
+    pub related_information: bool,
+}
+
+#[derive(Default)]
+pub struct State {
+    pub documents: HashMap<Uri, Document>,
+    pub workspaces: Vec<Workspace>,
+    pub encoding: Encoding,
+    pub caps: ClientCaps,
+    pub settings: ClientSettings,
+    /// Workspace folders to index once the client has initialized.
+    pub pending_folders: Vec<PathBuf>,
+}
+
+/// Open buffers first, the disk second: unsaved edits are what the loader sees (SPEC section 5).
+pub struct Overlay(pub HashMap<PathBuf, Arc<str>>);
+
+impl Source for Overlay {
+    fn read(&self, path: &Path) -> io::Result<String> {
+        match self.0.get(path) {
+            Some(text) => Ok(text.to_string()),
+            None => std::fs::read_to_string(path),
+        }
+    }
+
+    fn is_open(&self, path: &Path) -> bool {
+        self.0.contains_key(path)
+    }
+}
+
+/// A document's text and version at one moment, for analysis outside the lock.
+#[derive(Clone)]
+pub struct Snapshot {
+    pub uri: Uri,
+    pub path: Option<PathBuf>,
+    pub text: Arc<str>,
+    pub rope: Rope,
+    pub version: i32,
+}
+
+impl Snapshot {
+    /// Whether the document is a SKILL.md (by its file name, whatever its languageId).
+    #[must_use]
+    pub fn is_skill_file(&self) -> bool {
+        self.path
+            .as_deref()
+            .and_then(Path::file_name)
+            .and_then(|name| name.to_str())
+            .is_some_and(is_skill_file_name)
+    }
+}
+
+/// What analysing one document needs from the state, copied out under the lock.
+pub struct AnalysisContext {
+    pub targets: Vec<Target>,
+    pub rules: RuleSettings,
+    pub client_rules: RuleSettings,
+    pub registry: Option<Registry>,
+    pub open_paths: Vec<PathBuf>,
+}
+
+#[must_use]
+pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|path| path.into_owned())
+}
+
+impl State {
+    pub fn overlay(&self) -> Overlay {
+        Overlay(
+            self.documents
+                .iter()
+                .filter_map(|(uri, document)| Some((uri_path(uri)?, document.text.clone())))
+                .collect(),
+        )
+    }
+
+    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let document = self.documents.get(uri)?;
+        Some(Snapshot {
+            uri: uri.clone(),
+            path: uri_path(uri),
+            text: document.text.clone(),
+            rope: document.rope.clone(),
+            version: document.version,
+        })
+    }
+
+    /// The workspace holding `path` (the deepest folder that contains it).
+    pub fn workspace_of(&self, path: &Path) -> Option<&Workspace> {
+        self.workspaces
+            .iter()
+            .filter(|workspace| path.starts_with(&workspace.folder))
+            .max_by_key(|workspace| workspace.folder.components().count())
+    }
+
+    pub fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut Workspace> {
+        let index = self
+            .workspaces
+            .iter()
+            .enumerate()
+            .filter(|(_, workspace)| path.starts_with(&workspace.folder))
+            .max_by_key(|(_, workspace)| workspace.folder.components().count())
+            .map(|(index, _)| index)?;
+        self.workspaces.get_mut(index)
+    }
+
+    pub fn analysis_context(&self, path: Option<&Path>) -> AnalysisContext {
+        let workspace = path.and_then(|path| self.workspace_of(path));
+        let config = workspace.map(|workspace| &workspace.config);
+        let targets = self
+            .settings
+            .targets
+            .clone()
+            .or_else(|| config.and_then(|config| config.targets.clone()))
+            .unwrap_or_else(|| {
+                path.map_or_else(
+                    || vec![Target::AgentSkills],
+                    crate::targets::default_targets_for,
+                )
+            });
+        AnalysisContext {
+            targets,
+            rules: config
+                .map(|config| config.rules.clone())
+                .unwrap_or_default(),
+            client_rules: self.settings.rules.clone(),
+            registry: workspace.map(|workspace| workspace.index.registry()),
+            open_paths: self.documents.keys().filter_map(uri_path).collect(),
+        }
+    }
+
+    /// Re-reads the index entry of `path` from the overlay after its buffer or file changed.
+    /// Returns whether a registry changed.
+    pub fn refresh_skill(&mut self, path: &Path) -> bool {
+        let overlay = self.overlay();
+        let Some(workspace) = self.workspace_of_mut(path) else {
+            return false;
+        };
+        let before = workspace.index.registry();
+        if !workspace.index.refresh(path, &overlay) {
+            return false;
+        }
+        workspace.index.registry() != before
+    }
+}
+
+/// All findings for one SKILL.md snapshot: the file rules, then the workspace rules for it.
+#[must_use]
+pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic> {
+    let text: &str = &snapshot.text;
+    let fallback = PathBuf::from(snapshot.uri.path().as_str());
+    let path = snapshot.path.clone().unwrap_or(fallback);
+    let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let open_paths = &context.open_paths;
+    let exists = |relative: &Path| {
+        let full = skill_dir.join(relative);
+        full.exists() || open_paths.contains(&full)
+    };
+    let file_context = FileContext {
+        path: &path,
+        targets: &context.targets,
+        exists: &exists,
+    };
+    let document = SkillDocument::parse(text);
+    let mut diagnostics = rules::lint_document(text, &document, &file_context);
+    if let Some(registry) = &context.registry {
+        let targets = context.targets.clone();
+        let targets_for = move |_: &Path| targets.clone();
+        for (finding_path, diagnostic) in rules::workspace::check(registry, &targets_for, None) {
+            if finding_path == path {
+                diagnostics.push(diagnostic);
+            }
+        }
+        let found = mentions(text, document.body.range);
+        diagnostics.extend(NearNames::new(registry).unknown_mentions(&found));
+    }
+    context.rules.apply(&mut diagnostics);
+    context.client_rules.apply(&mut diagnostics);
+    rules::sort(&mut diagnostics);
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_read_targets_and_rules() {
+        let settings = ClientSettings::from_json(&serde_json::json!({
+            "skillLsp": {"targets": ["codex", "nope"], "rules": {"description-trigger": "off", "bom": "warning", "x": "error"}}
+        }));
+        assert_eq!(settings.targets, Some(vec![Target::Codex]));
+        assert!(settings.rules.is_off(Rule::DescriptionTrigger));
+        assert_eq!(
+            settings.rules.overrides[&Rule::Bom],
+            Some(Severity::Warning)
+        );
+        assert!(
+            ClientSettings::from_json(&serde_json::json!(null))
+                .targets
+                .is_none()
+        );
+    }
+}

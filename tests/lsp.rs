@@ -1,0 +1,621 @@
+//! The language server end to end over stdio, as an editor drives it: the real binary, framed
+//! JSON-RPC on its stdin and stdout, a workspace folder on disk.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    /// Messages read while waiting for something else.
+    backlog: Vec<Value>,
+    next_id: i64,
+    dir: tempfile::TempDir,
+}
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+impl Client {
+    /// Starts the server on a workspace holding `files` (relative path → text).
+    fn start(files: &[(&str, &str)], capabilities: Value) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            fs::create_dir_all(full.parent().unwrap()).unwrap();
+            fs::write(full, text).unwrap();
+        }
+        let mut child = Command::new(BIN)
+            .args(["serve", "--stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length: ") {
+                        length = value.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("every frame has a Content-Length")];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let value: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+                if sender.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            messages,
+            backlog: Vec::new(),
+            next_id: 1,
+            dir,
+        };
+        let root = client.dir.path().to_path_buf();
+        let result = client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri(&root), "capabilities": capabilities, "workspaceFolders": [{"uri": uri(&root), "name": "w"}]}),
+        );
+        assert!(
+            result["capabilities"]["textDocumentSync"].is_object(),
+            "{result:#}"
+        );
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    fn uri(&self, relative: &str) -> String {
+        uri(&self.path(relative))
+    }
+
+    fn send(&mut self, value: &Value) {
+        self.stdin
+            .write_all(&frame(&serde_json::to_vec(value).unwrap()))
+            .unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait(|message| message["id"] == id && message.get("method").is_none())
+    }
+
+    /// A request's result; panics on an error response.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params);
+        assert!(response.get("error").is_none(), "{method}: {response:#}");
+        response["result"].clone()
+    }
+
+    /// Waits for a message matching `wanted`, answering the server's own requests on the way.
+    fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(index) = self.backlog.iter().position(&wanted) {
+            return self.backlog.remove(index);
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.messages.recv_timeout(left) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; unread: {:#?}", self.backlog),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server went away; unread: {:#?}", self.backlog)
+                }
+            };
+            if message.get("method").is_some() && message.get("id").is_some() {
+                // A request from the server (registerCapability, workDoneProgress/create): accept.
+                let id = message["id"].clone();
+                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+            }
+            if wanted(&message) {
+                return message;
+            }
+            self.backlog.push(message);
+        }
+    }
+
+    /// The next diagnostics published for `uri` (at `version` when given).
+    fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Vec<Value> {
+        let uri = uri.to_owned();
+        let message = self.wait(|message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == uri
+                && version.is_none_or(|version| message["params"]["version"] == version)
+        });
+        message["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn open(&mut self, relative: &str, text: &str) -> String {
+        let uri = self.uri(relative);
+        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}));
+        uri
+    }
+
+    fn change(&mut self, uri: &str, version: i64, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        );
+    }
+
+    fn shutdown(mut self) {
+        self.request("shutdown", json!(null));
+        self.notify("exit", json!(null));
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nRun scripts/fill.py.\n";
+
+fn rules(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+fn pos(text: &str, needle: &str) -> Value {
+    let offset = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not in text"));
+    let line = text[..offset].matches('\n').count();
+    let column: usize = text[..offset]
+        .rsplit('\n')
+        .next()
+        .unwrap()
+        .encode_utf16()
+        .count();
+    json!({"line": line, "character": column})
+}
+
+#[test]
+fn diagnostics_follow_edits_with_versions() {
+    let mut client = Client::start(&[("skills/pdf/scripts/fill.py", "print(1)\n")], json!({}));
+    let text = "---\nname: pdf\ndescription: Use when: broken\n---\nBody\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    assert_eq!(rules(&diagnostics), vec!["unquoted-colon"]);
+    let first = &diagnostics[0];
+    assert_eq!(first["source"], "skill-lsp");
+    assert_eq!(first["range"]["start"], json!({"line": 2, "character": 21}));
+    assert!(
+        first["codeDescription"]["href"]
+            .as_str()
+            .unwrap()
+            .ends_with("#unquoted-colon")
+    );
+    // An incremental edit that quotes the value clears the finding.
+    client.change(&uri, 2, json!([
+        {"range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 13}}, "text": "\""},
+        {"range": {"start": {"line": 2, "character": 30}, "end": {"line": 2, "character": 30}}, "text": "\""}
+    ]));
+    assert_eq!(
+        rules(&client.diagnostics(&uri, Some(2))),
+        Vec::<String>::new()
+    );
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let cleared = client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["version"].is_null()
+    });
+    assert_eq!(cleared["params"]["diagnostics"], json!([]));
+    client.shutdown();
+}
+
+#[test]
+fn utf8_position_encoding_is_negotiated() {
+    let mut client = Client::start(
+        &[],
+        json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
+    );
+    let text = "---\nname: pdf\ndescription: 日本語 Use when: x\n---\nBody\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    // `日本語 Use when` is 3×3 + 9 bytes after the 13-byte key.
+    assert_eq!(
+        diagnostics[0]["range"]["start"],
+        json!({"line": 2, "character": 31})
+    );
+    client.shutdown();
+}
+
+#[test]
+fn completion_hover_symbols_links_and_hints() {
+    let mut client = Client::start(
+        &[
+            ("skills/pdf/scripts/fill.py", "print(1)\n"),
+            (
+                "skills/code-review/SKILL.md",
+                "---\nname: code-review\ndescription: Reviews code. Use when asked.\n---\nBody\n",
+            ),
+        ],
+        json!({}),
+    );
+    let text = "---\nname: pdf\n\n---\n# PDF\n\nRun scripts/fill.py then /code\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    client.diagnostics(&uri, Some(1));
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 0}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"description") && !labels.contains(&"name"),
+        "{labels:?}"
+    );
+    let mentions = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 30}}),
+    );
+    assert_eq!(mentions[0]["label"], "code-review");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
+    );
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("name — 3/64 characters")
+    );
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(symbols[0]["name"], "frontmatter");
+    assert_eq!(symbols[1]["name"], "PDF");
+    let links = client.request(
+        "textDocument/documentLink",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(
+        links[0]["target"]
+            .as_str()
+            .unwrap()
+            .ends_with("skills/pdf/scripts/fill.py")
+    );
+    let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}));
+    assert_eq!(hints[0]["label"], "3/64");
+    client.shutdown();
+}
+
+#[test]
+fn quick_fix_and_fix_all() {
+    let mut client = Client::start(
+        &[],
+        json!({"workspace": {"workspaceEdit": {"documentChanges": false}}}),
+    );
+    let text =
+        "---\nname: pdf-tools\ndescription: Fills forms. Use when asked.\nlicense: no\n---\nBody\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    assert_eq!(rules(&diagnostics), vec!["name-mismatch", "yaml11-type"]);
+    let actions = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diagnostics[0]["range"], "context": {"diagnostics": [diagnostics[0]]}}));
+    let quick = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "quickfix")
+        .unwrap();
+    assert_eq!(quick["title"], "Rename to 'pdf'");
+    assert_eq!(quick["isPreferred"], true);
+    let edit = &quick["edit"]["changes"][&uri][0];
+    assert_eq!(edit["newText"], "pdf");
+    let fix_all = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": [], "only": ["source.fixAll.skill-lsp"]}}));
+    let new_text = fix_all[0]["edit"]["changes"][&uri][0]["newText"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        new_text,
+        "---\nname: pdf\ndescription: Fills forms. Use when asked.\nlicense: \"no\"\n---\nBody\n"
+    );
+    client.shutdown();
+}
+
+#[test]
+fn workspace_rules_follow_unsaved_buffers() {
+    let mut client = Client::start(
+        &[(
+            "skills/a/SKILL.md",
+            "---\nname: a\ndescription: A. Use when asked.\n---\nBody\n",
+        )],
+        json!({}),
+    );
+    let text_b = "---\nname: b\ndescription: B. Use when asked.\n---\nBody\n";
+    let uri_b = client.open("skills/b/SKILL.md", text_b);
+    assert!(client.diagnostics(&uri_b, Some(1)).is_empty());
+    // Renaming b to a in the buffer makes a duplicate, without saving.
+    client.change(
+        &uri_b,
+        2,
+        json!([{"text": text_b.replace("name: b", "name: a")}]),
+    );
+    let diagnostics = client.diagnostics(&uri_b, Some(2));
+    assert!(
+        rules(&diagnostics).contains(&"duplicate-name".to_owned()),
+        "{diagnostics:#?}"
+    );
+    let catalog = client.request("skill/catalog", json!({}));
+    assert_eq!(catalog["prompt"], "- a: A. Use when asked.");
+    client.shutdown();
+}
+
+#[test]
+fn catalog_and_load_skill_requests_and_commands() {
+    let mut client = Client::start(
+        &[
+            ("skills/pdf/SKILL.md", GOOD),
+            ("skills/pdf/scripts/fill.py", "x"),
+        ],
+        json!({}),
+    );
+    let catalog = client.request("skill/catalog", json!({}));
+    assert_eq!(
+        catalog["prompt"],
+        "- pdf: Fills PDF forms. Use when the user has a PDF form."
+    );
+    assert_eq!(catalog["skills"][0]["name"], "pdf");
+    assert_eq!(catalog["skills"][0]["diagnostics"], 0);
+    assert!(
+        catalog["skills"][0]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/skills/pdf/SKILL.md")
+    );
+    let loaded = client.request("skill/loadSkill", json!({"name": "pdf"}));
+    assert_eq!(loaded["content"], GOOD);
+    let unknown = client.request_raw("skill/loadSkill", json!({"name": "nope"}));
+    assert_eq!(
+        unknown["error"]["message"],
+        "Error: Unknown skill 'nope'. Available: pdf"
+    );
+    let by_command = client.request(
+        "workspace/executeCommand",
+        json!({"command": "skill/loadSkill", "arguments": [{"name": "pdf"}]}),
+    );
+    assert_eq!(by_command["content"], GOOD);
+    let catalog_command = client.request(
+        "workspace/executeCommand",
+        json!({"command": "skill/catalog", "arguments": []}),
+    );
+    assert_eq!(catalog_command["prompt"], catalog["prompt"]);
+    client.shutdown();
+}
+
+#[test]
+fn rename_moves_folder_name_and_mentions() {
+    let mut client = Client::start(
+        &[
+            ("skills/pdf/SKILL.md", GOOD),
+            (
+                "skills/other/SKILL.md",
+                "---\nname: other\ndescription: O. Use when asked.\n---\nThen run /pdf and $pdf.\n",
+            ),
+            ("README.md", "Try /pdf.\n"),
+        ],
+        json!({"workspace": {"workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename"]}}}),
+    );
+    let uri = client.open("skills/pdf/SKILL.md", GOOD);
+    client.diagnostics(&uri, Some(1));
+    let prepared = client.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n")}),
+    );
+    assert_eq!(prepared["placeholder"], "pdf");
+    let edit = client.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "newName": "pdf-forms"}));
+    let operations = edit["documentChanges"].as_array().unwrap();
+    let edited: Vec<&str> = operations
+        .iter()
+        .filter_map(|op| op["textDocument"]["uri"].as_str())
+        .collect();
+    assert_eq!(edited.len(), 3, "{operations:#?}");
+    let last = operations.last().unwrap();
+    assert_eq!(last["kind"], "rename");
+    assert!(
+        last["newUri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/skills/pdf-forms")
+    );
+    let bad = client.request_raw("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "newName": "Bad Name"}));
+    assert!(
+        bad["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a valid skill name")
+    );
+    let references = client.request("textDocument/references", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "context": {"includeDeclaration": true}}));
+    assert_eq!(references.as_array().unwrap().len(), 4);
+    client.shutdown();
+}
+
+#[test]
+fn pull_diagnostics_when_the_client_asks_for_them() {
+    let mut client = Client::start(
+        &[],
+        json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
+    );
+    let text = "---\nname: pdf\n---\nBody\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(report["kind"], "full");
+    assert_eq!(
+        rules(report["items"].as_array().unwrap()),
+        vec!["missing-description"]
+    );
+    // No push in pull mode: the next message we get is the response to this request.
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(symbols.is_array());
+    assert!(
+        !client
+            .backlog
+            .iter()
+            .any(|m| m["method"] == "textDocument/publishDiagnostics"),
+        "{:#?}",
+        client.backlog
+    );
+    client.shutdown();
+}
+
+#[test]
+fn bad_messages_do_not_end_the_session() {
+    let mut client = Client::start(&[], json!({}));
+    client.send_raw(b"Content-Length: 9\r\n\r\n{{{{{{{{{");
+    let parse_error = client.wait(|m| m["error"]["code"] == -32700);
+    assert_eq!(parse_error["id"], Value::Null);
+    client.send(&json!({"jsonrpc": "2.0", "id": 99}));
+    let invalid = client.wait(|m| m["id"] == 99);
+    assert_eq!(invalid["error"]["code"], -32600);
+    let unknown = client.request_raw("skill/noSuchMethod", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601);
+    // Requests about documents that are not open, and positions out of range.
+    let none = client.request("textDocument/hover", json!({"textDocument": {"uri": "file:///nope/SKILL.md"}, "position": {"line": 0, "character": 0}}));
+    assert_eq!(none, Value::Null);
+    client.change("file:///nope/SKILL.md", 2, json!([{"text": "x"}]));
+    let uri = client.open("skills/pdf/SKILL.md", GOOD);
+    client.diagnostics(&uri, Some(1));
+    let far = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 999, "character": 999}}),
+    );
+    assert!(far.is_null() || far.is_array());
+    client.change(&uri, 2, json!([{"range": {"start": {"line": 500, "character": 3}, "end": {"line": 900, "character": 0}}, "text": "\n"}]));
+    client.diagnostics(&uri, Some(2));
+    // Still serving.
+    let catalog = client.request("skill/catalog", json!({}));
+    assert!(catalog["prompt"].is_string());
+    client.shutdown();
+}
+
+#[test]
+fn a_burst_of_edits_and_a_big_document() {
+    let mut client = Client::start(&[], json!({}));
+    let uri = client.open("skills/pdf/SKILL.md", GOOD);
+    client.diagnostics(&uri, Some(1));
+    let mut expected = GOOD.to_owned();
+    for version in 2..1002 {
+        client.change(&uri, version, json!([{"range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}}, "text": "x"}]));
+        expected.insert(expected.find("Run").unwrap(), 'x');
+    }
+    // The newest version is published; the text the server holds matches ours.
+    client.diagnostics(&uri, Some(1001));
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(symbols.is_array());
+    let big = format!(
+        "{}{}",
+        GOOD,
+        "A long line of instructions for the agent to follow.\n".repeat(100_000)
+    );
+    assert!(big.len() > 5_000_000);
+    client.change(&uri, 1002, json!([{"text": big}]));
+    let diagnostics = client.diagnostics(&uri, Some(1002));
+    assert!(rules(&diagnostics).contains(&"body-too-long".to_owned()));
+    let _ = expected;
+    client.shutdown();
+}
+
+#[test]
+fn closing_stdin_ends_the_server() {
+    let mut client = Client::start(&[], json!({}));
+    drop(std::mem::replace(
+        &mut client.stdin,
+        Command::new("true")
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap()
+            .stdin
+            .take()
+            .unwrap(),
+    ));
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if client.child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server kept running after stdin closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
