@@ -619,3 +619,224 @@ fn closing_stdin_ends_the_server() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The byte offset of an LSP position (UTF-16 columns).
+fn offset_of(text: &str, position: &Value) -> usize {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let column = position["character"].as_u64().unwrap() as usize;
+    let mut offset = 0;
+    for (index, segment) in text.split_inclusive('\n').enumerate() {
+        if index == line {
+            let content = segment.trim_end_matches(['\n', '\r']);
+            let mut units = 0;
+            for (at, ch) in content.char_indices() {
+                if units >= column {
+                    return offset + at;
+                }
+                units += ch.len_utf16();
+            }
+            return offset + content.len();
+        }
+        offset += segment.len();
+    }
+    text.len()
+}
+
+/// Applies LSP text edits (UTF-16 ranges) to `text`.
+fn apply_lsp_edits(text: &str, edits: &[Value]) -> String {
+    let mut ranged: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|edit| {
+            (
+                offset_of(text, &edit["range"]["start"]),
+                offset_of(text, &edit["range"]["end"]),
+                edit["newText"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    ranged.sort_by_key(|(start, _, _)| std::cmp::Reverse(*start));
+    let mut out = text.to_owned();
+    for (start, end, new_text) in ranged {
+        out.replace_range(start..end, &new_text);
+    }
+    out
+}
+
+#[test]
+fn utf16_ranges_on_lines_with_cjk_and_emoji() {
+    let mut client = Client::start(&[], json!({}));
+    let text = "---\nname: pdf\ndescription: 日本語😀 Use when: x\n---\nBody with 😀 and [link](references/無い.md)\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    let colon = diagnostics
+        .iter()
+        .find(|d| d["code"] == "unquoted-colon")
+        .unwrap();
+    // `description: ` is 13 units, 日本語 3, 😀 2 (a surrogate pair), ` Use when` 9.
+    assert_eq!(
+        colon["range"],
+        json!({"start": {"line": 2, "character": 27}, "end": {"line": 2, "character": 28}})
+    );
+    assert_eq!(colon["range"]["start"], pos(text, ": x"));
+    client.change(&uri, 2, json!([{"text": "---\nname: pdf\ndescription: 日本語😀 Use when asked\n---\nBody with 😀 and [link](references/無い.md)\n"}]));
+    let diagnostics = client.diagnostics(&uri, Some(2));
+    let link = diagnostics
+        .iter()
+        .find(|d| d["code"] == "broken-link")
+        .unwrap();
+    let text2 = "---\nname: pdf\ndescription: 日本語😀 Use when asked\n---\nBody with 😀 and [link](references/無い.md)\n";
+    assert_eq!(link["range"]["start"], pos(text2, "references/無い.md"));
+    assert_eq!(
+        link["range"]["end"]["character"],
+        link["range"]["start"]["character"].as_u64().unwrap()
+            + "references/無い.md".encode_utf16().count() as u64
+    );
+    client.shutdown();
+}
+
+#[test]
+fn every_quick_fix_applies_and_clears_its_finding() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = 0;
+    for entry in fs::read_dir(&fixtures).unwrap().map(Result::unwrap) {
+        let rule = entry.file_name().into_string().unwrap();
+        let file = entry.path().join("pdf/SKILL.md");
+        let Ok(text) = fs::read_to_string(&file) else {
+            continue;
+        };
+        let mut client = Client::start(
+            &[("skills/pdf/SKILL.md", &text)],
+            json!({"workspace": {"workspaceEdit": {"documentChanges": false}}}),
+        );
+        let uri = client.open("skills/pdf/SKILL.md", &text);
+        let diagnostics = client.diagnostics(&uri, Some(1));
+        for diagnostic in diagnostics.iter().filter(|d| d["code"] == rule.as_str()) {
+            let actions = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic], "only": ["quickfix"]}}));
+            let Some(action) = actions.as_array().and_then(|actions| {
+                actions
+                    .iter()
+                    .find(|a| a["diagnostics"][0]["code"] == rule.as_str())
+            }) else {
+                continue;
+            };
+            let edits = action["edit"]["changes"][&uri]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let fixed = apply_lsp_edits(&text, &edits);
+            client.change(&uri, 2, json!([{"text": fixed}]));
+            let after = client.diagnostics(&uri, Some(2));
+            let same = after
+                .iter()
+                .filter(|d| d["code"] == rule.as_str() && d["range"] == diagnostic["range"])
+                .count();
+            assert_eq!(
+                same, 0,
+                "{rule}: '{}' left the finding: {after:#?}",
+                action["title"]
+            );
+            checked += 1;
+            break;
+        }
+        client.shutdown();
+    }
+    assert!(checked >= 15, "only {checked} fixes were exercised");
+}
+
+#[test]
+fn watched_file_events_update_workspace_rules() {
+    let mut client = Client::start(
+        &[(
+            "skills/a/SKILL.md",
+            "---\nname: a\ndescription: A. Use when asked.\n---\nBody\n",
+        )],
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    let registration = client.wait(|m| m["method"] == "client/registerCapability");
+    assert_eq!(
+        registration["params"]["registrations"][0]["method"],
+        "workspace/didChangeWatchedFiles"
+    );
+    let text_a = "---\nname: a\ndescription: A. Use when asked.\n---\nBody\n";
+    let uri_a = client.open("skills/a/SKILL.md", text_a);
+    assert!(client.diagnostics(&uri_a, Some(1)).is_empty());
+    // Another skill with the same name appears on disk.
+    let other = client.path("skills/z/SKILL.md");
+    fs::create_dir_all(other.parent().unwrap()).unwrap();
+    fs::write(&other, text_a).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&other), "type": 1}]}),
+    );
+    let diagnostics = client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri_a.as_str()
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|d| !d.is_empty())
+    });
+    assert!(
+        rules(diagnostics["params"]["diagnostics"].as_array().unwrap())
+            .contains(&"duplicate-name".to_owned())
+    );
+    // It goes away again.
+    fs::remove_dir_all(other.parent().unwrap()).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&other), "type": 3}]}),
+    );
+    client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri_a.as_str()
+            && m["params"]["diagnostics"] == json!([])
+    });
+    // A linked file that is created clears `broken-link`.
+    let text_b = "---\nname: a\ndescription: A. Use when asked.\n---\nSee [g](references/g.md)\n";
+    client.change(&uri_a, 2, json!([{"text": text_b}]));
+    assert_eq!(
+        rules(&client.diagnostics(&uri_a, Some(2))),
+        vec!["broken-link"]
+    );
+    let guide = client.path("skills/a/references/g.md");
+    fs::create_dir_all(guide.parent().unwrap()).unwrap();
+    fs::write(&guide, "# G\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&guide), "type": 1}]}),
+    );
+    client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri_a.as_str()
+            && m["params"]["diagnostics"] == json!([])
+    });
+    client.shutdown();
+}
+
+#[test]
+fn configuration_changes_targets_and_severities() {
+    let mut client = Client::start(&[], json!({}));
+    let text = "---\nname: pdf\ndescription: Fills forms. Use when asked.\nversion: 1\n---\nBody\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    let before = client.diagnostics(&uri, Some(1));
+    assert_eq!(before[0]["code"], "unknown-field");
+    assert_eq!(before[0]["severity"], 1);
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"skillLsp": {"targets": ["codex"]}}}),
+    );
+    let after = client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"][0]["severity"] == 2
+    });
+    assert!(
+        after["params"]["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("Codex ignores it")
+    );
+    client.notify("workspace/didChangeConfiguration", json!({"settings": {"skillLsp": {"targets": ["codex"], "rules": {"unknown-field": "off"}}}}));
+    client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["diagnostics"] == json!([])
+    });
+    client.shutdown();
+}

@@ -21,7 +21,7 @@ use super::ext::{
 use super::handlers::code_action::{EditCaps, code_actions};
 use super::handlers::completion::{CompletionInput, complete};
 use super::handlers::hover::hover;
-use super::handlers::navigation::{self, NameSite};
+use super::handlers::navigation;
 use super::state::{
     AnalysisContext, ClientSettings, Snapshot, State, Workspace, analyze, uri_path,
 };
@@ -886,10 +886,7 @@ impl LanguageServer for Backend {
         let overlay = self.lock().overlay();
         guard("definition", || {
             let site = navigation::name_at(&snapshot, offset)?;
-            let name = match site {
-                NameSite::Mention(mention) => mention.name,
-                NameSite::Declaration { name, .. } => name,
-            };
+            let name = site.into_name();
             navigation::definition(context.registry.as_ref()?, &name, encoding, &overlay)
                 .map(GotoDefinitionResponse::Scalar)
         })
@@ -910,10 +907,7 @@ impl LanguageServer for Backend {
         let include = params.context.include_declaration;
         let locations = tokio::task::spawn_blocking(move || {
             guard("references", || {
-                let name = match navigation::name_at(&snapshot, offset)? {
-                    NameSite::Mention(mention) => mention.name,
-                    NameSite::Declaration { name, .. } => name,
-                };
+                let name = navigation::name_at(&snapshot, offset)?.into_name();
                 Some(navigation::references(
                     &folder,
                     Some(&registry),
@@ -939,10 +933,9 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         guard("prepareRename", || {
-            let (name, range) = match navigation::name_at(&snapshot, offset)? {
-                NameSite::Declaration { name, range } => (name, range),
-                NameSite::Mention(mention) => (mention.name, mention.range),
-            };
+            let site = navigation::name_at(&snapshot, offset)?;
+            let range = site.range();
+            let name = site.into_name();
             Some(PrepareRenameResponse::RangeWithPlaceholder {
                 range: super::documents::range_of(&snapshot.rope, range.start, range.end, encoding),
                 placeholder: name,
@@ -977,11 +970,10 @@ impl LanguageServer for Backend {
         let new_name = params.new_name;
         let result = tokio::task::spawn_blocking(move || {
             guard("rename", || {
-                let old = match navigation::name_at(&snapshot, offset) {
-                    Some(NameSite::Declaration { name, .. }) => name,
-                    Some(NameSite::Mention(mention)) => mention.name,
-                    None => return Err("place the cursor on a skill name or mention".to_owned()),
+                let Some(site) = navigation::name_at(&snapshot, offset) else {
+                    return Err("place the cursor on a skill name or mention".to_owned());
                 };
+                let old = site.into_name();
                 navigation::rename_edit(
                     &registry,
                     &folder,

@@ -285,6 +285,21 @@ pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic
     diagnostics
 }
 
+/// A snapshot of `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.
+#[cfg(test)]
+#[must_use]
+pub fn test_snapshot(text: &str) -> Snapshot {
+    Snapshot {
+        uri: "file:///w/skills/pdf/SKILL.md"
+            .parse()
+            .expect("a valid uri"),
+        path: Some("/w/skills/pdf/SKILL.md".into()),
+        text: text.into(),
+        rope: Rope::from_str(text),
+        version: 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

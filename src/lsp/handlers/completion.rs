@@ -326,17 +326,8 @@ pub fn complete(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::state::Snapshot;
 
-    fn snapshot(text: &str) -> Snapshot {
-        Snapshot {
-            uri: "file:///w/skills/pdf/SKILL.md".parse().unwrap(),
-            path: Some("/w/skills/pdf/SKILL.md".into()),
-            text: text.into(),
-            rope: ropey::Rope::from_str(text),
-            version: 1,
-        }
-    }
+    use crate::lsp::state::test_snapshot as snapshot;
 
     fn labels(text: &str, targets: &[Target]) -> Vec<String> {
         let offset = text.find('|').unwrap();

@@ -84,15 +84,7 @@ pub fn hover(
 mod tests {
     use super::*;
 
-    fn snapshot(text: &str) -> Snapshot {
-        Snapshot {
-            uri: "file:///w/skills/pdf/SKILL.md".parse().unwrap(),
-            path: Some("/w/skills/pdf/SKILL.md".into()),
-            text: text.into(),
-            rope: ropey::Rope::from_str(text),
-            version: 1,
-        }
-    }
+    use crate::lsp::state::test_snapshot as snapshot;
 
     fn contents(hover: Hover) -> String {
         match hover.contents {

@@ -223,6 +223,25 @@ pub enum NameSite {
     Mention(Mention),
 }
 
+impl NameSite {
+    #[must_use]
+    pub fn into_name(self) -> String {
+        match self {
+            NameSite::Declaration { name, .. } => name,
+            NameSite::Mention(mention) => mention.name,
+        }
+    }
+
+    /// The name's bytes (without a mention's sigil).
+    #[must_use]
+    pub fn range(&self) -> TextRange {
+        match self {
+            NameSite::Declaration { range, .. } => *range,
+            NameSite::Mention(mention) => mention.range,
+        }
+    }
+}
+
 #[must_use]
 pub fn name_at(snapshot: &Snapshot, offset: usize) -> Option<NameSite> {
     let document = SkillDocument::parse(&snapshot.text);
@@ -452,15 +471,7 @@ pub fn rename_edit(
 mod tests {
     use super::*;
 
-    fn snapshot(text: &str) -> Snapshot {
-        Snapshot {
-            uri: "file:///w/skills/pdf/SKILL.md".parse().unwrap(),
-            path: Some("/w/skills/pdf/SKILL.md".into()),
-            text: text.into(),
-            rope: Rope::from_str(text),
-            version: 1,
-        }
-    }
+    use crate::lsp::state::test_snapshot as snapshot;
 
     #[test]
     fn symbols_cover_keys_and_nested_headings() {
