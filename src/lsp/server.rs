@@ -414,6 +414,15 @@ fn client_caps(params: &InitializeParams) -> super::state::ClientCaps {
             .as_ref()
             .and_then(|window| window.work_done_progress)
             .unwrap_or(false),
+        completion_markdown: text_document
+            .and_then(|text| text.completion.as_ref())
+            .and_then(|completion| completion.completion_item.as_ref())
+            .and_then(|item| item.documentation_format.as_ref())
+            .is_some_and(|formats| formats.contains(&MarkupKind::Markdown)),
+        hover_markdown: text_document
+            .and_then(|text| text.hover.as_ref())
+            .and_then(|hover| hover.content_format.as_ref())
+            .is_some_and(|formats| formats.contains(&MarkupKind::Markdown)),
         related_information: text_document
             .and_then(|text| text.publish_diagnostics.as_ref())
             .and_then(|publish| publish.related_information)
@@ -768,12 +777,16 @@ impl LanguageServer for Backend {
         else {
             return Ok(None);
         };
-        let snippets = self.lock().caps.snippets;
+        let (snippets, markdown) = {
+            let state = self.lock();
+            (state.caps.snippets, state.caps.completion_markdown)
+        };
         let items = guard("completion", || {
             let input = CompletionInput {
                 targets: &context.targets,
                 registry: context.registry.as_ref(),
                 snippets,
+                markdown,
                 encoding,
             };
             complete(&snapshot, offset, &input)
@@ -788,8 +801,15 @@ impl LanguageServer for Backend {
         else {
             return Ok(None);
         };
+        let markdown = self.lock().caps.hover_markdown;
         guard("hover", || {
-            hover(&snapshot, offset, context.registry.as_ref(), encoding)
+            hover(
+                &snapshot,
+                offset,
+                context.registry.as_ref(),
+                encoding,
+                markdown,
+            )
         })
     }
 

@@ -104,6 +104,8 @@ pub struct ClientCaps {
     pub watched_files_dynamic: bool,
     pub work_done_progress: bool,
     pub related_information: bool,
+    pub completion_markdown: bool,
+    pub hover_markdown: bool,
 }
 
 #[derive(Default)]

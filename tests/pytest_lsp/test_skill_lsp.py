@@ -138,11 +138,6 @@ async def test_completion_offers_missing_keys_only(client: SkillClient):
         assert "$" not in inserted, inserted
 
 
-@pytest.mark.xfail_for(
-    "emacs@v29.1",
-    reason="server bug: completion documentation is always Markdown MarkupContent, but Emacs 29.1 "
-    "(eglot) declares no completionItem.documentationFormat",
-)
 async def test_completion_items_respect_client_capabilities(client: SkillClient):
     # pytest-lsp checks snippets, commit characters and documentation formats against the
     # client's capabilities; with pytest.ini's filterwarnings a violation is an error.

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
-    MarkupContent, MarkupKind, TextEdit,
+    TextEdit,
 };
 
 use crate::document::SkillDocument;
@@ -19,6 +19,8 @@ pub struct CompletionInput<'a> {
     pub targets: &'a [Target],
     pub registry: Option<&'a Registry>,
     pub snippets: bool,
+    /// The client renders Markdown documentation.
+    pub markdown: bool,
     pub encoding: Encoding,
 }
 
@@ -98,11 +100,11 @@ fn site(text: &str, document: &SkillDocument, offset: usize) -> Site {
     Site::Nothing
 }
 
-fn markdown(value: String) -> Documentation {
-    Documentation::MarkupContent(MarkupContent {
-        kind: MarkupKind::Markdown,
-        value,
-    })
+fn documentation(value: String, markdown: bool) -> Documentation {
+    super::markup(&value, markdown).map_or_else(
+        || Documentation::String(super::plain(&value)),
+        Documentation::MarkupContent,
+    )
 }
 
 /// The hover and completion text of a field.
@@ -162,7 +164,7 @@ fn keys(
             label: field.name.to_owned(),
             kind: Some(CompletionItemKind::PROPERTY),
             detail: Some(field.kind.to_owned()),
-            documentation: Some(markdown(field_markdown(field))),
+            documentation: Some(documentation(field_markdown(field), input.markdown)),
             insert_text_format: Some(format),
             text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
             sort_text: Some(format!(
@@ -310,7 +312,7 @@ pub fn complete(
                     label: skill.name.clone(),
                     kind: Some(CompletionItemKind::MODULE),
                     detail: Some("skill".to_owned()),
-                    documentation: Some(markdown(skill.description.clone())),
+                    documentation: Some(documentation(skill.description.clone(), input.markdown)),
                     text_edit: Some(CompletionTextEdit::Edit(TextEdit {
                         range,
                         new_text: skill.name.clone(),
@@ -336,6 +338,7 @@ mod tests {
             targets,
             registry: None,
             snippets: true,
+            markdown: true,
             encoding: Encoding::Utf16,
         };
         complete(&snapshot(&text), offset, &input)

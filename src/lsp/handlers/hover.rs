@@ -1,7 +1,7 @@
 //! `textDocument/hover`: a field's meaning, type, limit, readers and current length; a skill
 //! mention's description.
 
-use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use tower_lsp_server::ls_types::{Hover, HoverContents, MarkedString};
 
 use super::completion::field_markdown;
 use crate::document::SkillDocument;
@@ -11,11 +11,11 @@ use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::state::Snapshot;
 use crate::workspace::Registry;
 
-fn markdown(value: String) -> HoverContents {
-    HoverContents::Markup(MarkupContent {
-        kind: MarkupKind::Markdown,
-        value,
-    })
+fn contents(value: String, markdown: bool) -> HoverContents {
+    super::markup(&value, markdown).map_or_else(
+        || HoverContents::Scalar(MarkedString::String(super::plain(&value))),
+        HoverContents::Markup,
+    )
 }
 
 #[must_use]
@@ -24,6 +24,7 @@ pub fn hover(
     offset: usize,
     registry: Option<&Registry>,
     encoding: Encoding,
+    markdown: bool,
 ) -> Option<Hover> {
     let text: &str = &snapshot.text;
     let document = SkillDocument::parse(text);
@@ -47,7 +48,7 @@ pub fn hover(
                 }
             }
             return Some(Hover {
-                contents: markdown(value),
+                contents: contents(value, markdown),
                 range: Some(range_of(
                     &snapshot.rope,
                     entry.key.range.start,
@@ -65,12 +66,15 @@ pub fn hover(
         })?;
     let skill = registry.get(&mention.name)?;
     Some(Hover {
-        contents: markdown(format!(
-            "**{}** (skill)\n\n{}\n\n`{}`",
-            skill.name,
-            skill.description,
-            skill.path.display()
-        )),
+        contents: contents(
+            format!(
+                "**{}** (skill)\n\n{}\n\n`{}`",
+                skill.name,
+                skill.description,
+                skill.path.display()
+            ),
+            markdown,
+        ),
         range: Some(range_of(
             &snapshot.rope,
             mention.range.start - 1,
@@ -101,6 +105,7 @@ mod tests {
             text.find("descr").unwrap() + 2,
             None,
             Encoding::Utf16,
+            true,
         )
         .unwrap();
         let value = contents(hover);
@@ -129,6 +134,7 @@ mod tests {
             text.find("/pdf").unwrap() + 2,
             Some(&registry),
             Encoding::Utf16,
+            true,
         )
         .unwrap();
         assert!(contents(hover).contains("Fills forms."));
