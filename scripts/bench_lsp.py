@@ -35,6 +35,7 @@ import json
 import os
 import platform
 import queue
+import resource
 import shutil
 import statistics
 import subprocess
@@ -128,6 +129,10 @@ class LspClient:
     perf_counter time at which the whole message had been read; server->client
     requests are answered with null (workspace/configuration: a null per item)."""
 
+    # Address-space cap for the server (bytes; 0 = none) so a runaway server fails alone
+    # instead of pushing a shared machine into the OOM killer.
+    mem_limit = 0
+
     def __init__(self, argv: list[str], name: str, log_tag: str):
         LOGS.mkdir(parents=True, exist_ok=True)
         self.name = name
@@ -139,6 +144,7 @@ class LspClient:
             stdout=subprocess.PIPE,
             stderr=self.stderr,
             env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "warn")},
+            preexec_fn=self._limit if self.mem_limit else None,
         )
         self.pid = self.proc.pid
         self._write_lock = threading.Lock()
@@ -147,10 +153,15 @@ class LspClient:
         self._cond = threading.Condition()
         self.diagnostics: queue.Queue[tuple[float, dict]] = queue.Queue()
         self.server_requests: list[str] = []
+        self.progress: list[tuple[float, str, dict]] = []
         self.other_notifications: dict[str, int] = {}
         self.closed = False
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
+
+    @classmethod
+    def _limit(cls) -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (cls.mem_limit, cls.mem_limit))
 
     # -- transport
 
@@ -217,6 +228,11 @@ class LspClient:
             return
         if method == "textDocument/publishDiagnostics":
             self.diagnostics.put((stamp, message.get("params") or {}))
+        elif method == "$/progress":
+            value = (message.get("params") or {}).get("value") or {}
+            with self._cond:
+                self.progress.append((stamp, value.get("kind"), value))
+                self._cond.notify_all()
         else:
             self.other_notifications[method] = self.other_notifications.get(method, 0) + 1
 
@@ -249,6 +265,19 @@ class LspClient:
         rid, sent = self.request_async(method, params)
         received, response = self.wait_response(rid, timeout)
         return sent, received, response
+
+    def wait_progress_end(self, timeout: float) -> tuple[float, dict] | None:
+        """The first `$/progress` end notification (skill-lsp: indexing done), if any."""
+        deadline = now() + timeout
+        with self._cond:
+            while True:
+                for stamp, kind, value in self.progress:
+                    if kind == "end":
+                        return stamp, value
+                left = deadline - now()
+                if left <= 0 or self.closed:
+                    return None
+                self._cond.wait(left)
 
     def next_diagnostics(self, timeout: float) -> tuple[float, dict]:
         try:
@@ -653,31 +682,89 @@ def has_catalog(client: LspClient) -> bool:
     return "result" in response and isinstance(response["result"], dict)
 
 
+class MemorySampler:
+    """Polls VmRSS of a process while it works: the peak survives the process's death."""
+
+    def __init__(self, pid: int, period: float = 0.02):
+        self.pid = pid
+        self.period = period
+        self.peak_kb = 0
+        self.last = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            status = proc_status(self.pid)
+            if status:
+                self.last = status
+                self.peak_kb = max(self.peak_kb, status.get("VmRSS", 0), status.get("VmHWM", 0))
+            self._stop.wait(self.period)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak_kb
+
+
 def startup_run(argv: list[str], name: str, skills_dir: Path, tag: str,
-                edits: int, gap: float, timeout: float, edit_in_big: bool) -> dict:
+                catalog_timeout: float) -> dict:
+    """spawn -> initialize, -> indexing-done progress (if sent), -> skill/catalog answer."""
     client, result, times = start(argv, name, tag, skills_dir, timeout=60)
+    out: dict = {"initialize_s": times["initialize"], "skills_dir": str(skills_dir),
+                 "skills_on_disk": sum(1 for _ in (skills_dir / "skills").iterdir())}
     try:
-        _, received, response = client.request("skill/catalog", {}, timeout=120)
-        ready = received - client.t_spawn
+        sampler = MemorySampler(client.pid)
+        rid, sent = client.request_async("skill/catalog", {})
+        end = client.wait_progress_end(catalog_timeout)
+        if end:
+            out["progress_end_s"] = end[0] - client.t_spawn
+            out["progress_message"] = end[1].get("message")
+        try:
+            received, response = client.wait_response(rid, catalog_timeout)
+        except LspError as error:
+            out["error"] = str(error)
+            out["peak_seen_kb"] = sampler.stop()
+            code = client.proc.poll()
+            if code is not None:
+                out["exit_code"] = code
+            return out
         status = proc_status(client.pid)
-        skills = len(((response.get("result") or {}).get("skills")) or [])
-        out = {
-            "initialize_s": times["initialize"],
-            "ready_s": ready,
-            "rss_kb": status.get("VmRSS"),
-            "hwm_kb": status.get("VmHWM"),
-            "skills": skills,
-            "error": response.get("error"),
-        }
-        if edit_in_big:
-            # An unsaved new skill inside the big workspace (no file on disk).
-            folder = skills_dir / "skills" / "zz-bench-lsp-edit"
-            lines, positions = make_skill("zz-bench-lsp-edit")
-            out["big_edit"] = edit_run(client, file_uri(folder / "SKILL.md"), lines,
-                                       positions, sync_kind(result), edits, gap, timeout)
-            status = proc_status(client.pid)
-            out["rss_after_edits_kb"] = status.get("VmRSS")
-            out["hwm_after_edits_kb"] = status.get("VmHWM")
+        out["peak_seen_kb"] = sampler.stop()
+        out["ready_s"] = received - client.t_spawn
+        out["catalog_after_index_s"] = (received - end[0]) if end else None
+        out["rss_kb"] = status.get("VmRSS")
+        out["hwm_kb"] = status.get("VmHWM")
+        if "error" in response:
+            out["error"] = str(response["error"])
+        else:
+            body = response.get("result") or {}
+            out["skills"] = len(body.get("skills") or [])
+            out["prompt_chars"] = len(body.get("prompt") or "")
+        return out
+    finally:
+        client.close()
+
+
+def big_edit_run(argv: list[str], name: str, skills_dir: Path, edits: int, gap: float,
+                 timeout: float) -> dict:
+    """The edit run on an unsaved new SKILL.md inside the big workspace, once indexed."""
+    client, result, _ = start(argv, name, "bigedit", skills_dir, timeout=60)
+    try:
+        end = client.wait_progress_end(120)
+        status_ready = proc_status(client.pid)
+        index_s = (end[0] - client.t_spawn) if end else None
+        folder = skills_dir / "skills" / "zz-bench-lsp-edit"
+        lines, positions = make_skill("zz-bench-lsp-edit")
+        out = edit_run(client, file_uri(folder / "SKILL.md"), lines, positions,
+                       sync_kind(result), edits, gap, max(timeout, 30))
+        status = proc_status(client.pid)
+        out["index_s"] = index_s
+        out["rss_ready_kb"] = status_ready.get("VmRSS")
+        out["rss_after_kb"] = status.get("VmRSS")
+        out["hwm_after_kb"] = status.get("VmHWM")
+        out["skills_dir"] = str(skills_dir)
         return out
     finally:
         client.close()
@@ -704,10 +791,11 @@ def bench_server(name: str, path: str, args) -> dict:
     workspace = WORK / name
     skill_path = write_workspace(workspace, lines)
     uri = file_uri(skill_path)
-    report: dict = {"name": name, "path": path, "runs": [], "notes": []}
-    load_before = loadavg()
+    report: dict = {"name": name, "path": path, "runs": [], "startup": [], "big_edit": [],
+                    "notes": [], "server_requests": []}
+    report["load_before"] = loadavg()
     for run in range(args.runs):
-        client, result, times = start(argv, name, f"edit{run + 1}", workspace)
+        client, result, _ = start(argv, name, f"edit{run + 1}", workspace)
         try:
             if run == 0:
                 report["version"] = server_version(path, result)
@@ -715,36 +803,52 @@ def bench_server(name: str, path: str, args) -> dict:
                 report["completion_provider"] = "completionProvider" in caps
                 report["sync_kind"] = sync_kind(result)
                 report["catalog"] = has_catalog(client)
+            if "edit" not in args.parts and "completion" not in args.parts:
+                break
             kind = sync_kind(result)
             if kind not in (1, 2):
                 report["notes"].append(f"textDocumentSync kind {kind}: no edit run")
                 break
-            floor = ping_floor(client)
-            edit = edit_run(client, uri, lines, positions, kind, args.edits, args.gap / 1000,
-                            args.timeout)
-            completion = None
-            if report["completion_provider"]:
-                completion = completion_run(client, uri, lines, positions["completion"],
-                                            args.completions, args.timeout)
-            report.setdefault("server_requests", []).extend(client.server_requests)
-            report["runs"].append({"floor": floor, "edit": edit, "completion": completion,
-                                   "load": loadavg(), "compilers": busy_compilers()})
+            entry: dict = {"floor": ping_floor(client), "edit": None, "completion": None}
+            if "edit" in args.parts:
+                entry["edit"] = edit_run(client, uri, lines, positions, kind, args.edits,
+                                         args.gap / 1000, args.timeout)
+            if "completion" in args.parts and report["completion_provider"]:
+                entry["completion"] = completion_run(client, uri, lines,
+                                                     positions["completion"],
+                                                     args.completions, args.timeout)
+            entry["load"] = loadavg()
+            entry["compilers"] = busy_compilers()
+            report["runs"].append(entry)
+            report["server_requests"].extend(client.server_requests)
+        except LspError as error:
+            report["notes"].append(f"run {run + 1} failed: {error}")
         finally:
             client.close()
-    report["load_before"] = load_before
-    report["startup"] = []
-    if report.get("catalog") and args.skills_dir:
-        skills_dir = Path(args.skills_dir)
-        if not (skills_dir / "skills").is_dir():
-            report["notes"].append(f"{skills_dir}/skills missing: startup skipped")
-        else:
-            for run in range(args.startup_runs):
-                report["startup"].append(startup_run(
-                    argv, name, skills_dir, f"startup{run + 1}", args.edits,
-                    args.gap / 1000, args.timeout, edit_in_big=(run == 0)))
-                report["startup"][-1]["load"] = loadavg()
-    elif not report.get("catalog"):
+    if not report.get("catalog"):
         report["notes"].append("no skill/catalog: startup/index part skipped")
+        report["load_after"] = loadavg()
+        return report
+    for skills_dir in map(Path, args.skills_dir):
+        if not (skills_dir / "skills").is_dir():
+            report["notes"].append(f"{skills_dir}/skills missing: skipped")
+            continue
+        if "startup" in args.parts:
+            for run in range(args.startup_runs):
+                try:
+                    entry = startup_run(argv, name, skills_dir, f"startup{run + 1}",
+                                        args.catalog_timeout)
+                except LspError as error:
+                    entry = {"error": str(error), "skills_dir": str(skills_dir)}
+                entry["load"] = loadavg()
+                entry["run"] = run + 1
+                report["startup"].append(entry)
+        if "bigedit" in args.parts:
+            try:
+                report["big_edit"].append(big_edit_run(argv, name, skills_dir, args.edits,
+                                                       args.gap / 1000, args.timeout))
+            except LspError as error:
+                report["notes"].append(f"edit run in {skills_dir} failed: {error}")
     report["load_after"] = loadavg()
     return report
 
@@ -758,115 +862,156 @@ def pooled(report: dict, key: str, sub: str = "latencies") -> list[float]:
     return out
 
 
+def mb(kb) -> str:
+    return "n/a" if not kb else f"{kb / 1024:.1f}"
+
+
+def secs(value) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def edit_row(label: str, edit: dict, floor: list[float] | None = None) -> str:
+    lat = edit["latencies"]
+    return (f"| {label} | {edit['sync']}{'' if edit['versioned'] else ' (no version)'} | "
+            f"{ms(edit['open_ms'])} | {ms(pct(lat, 50))} | {ms(pct(lat, 90))} | "
+            f"{ms(pct(lat, 99))} | {ms(max(lat) if lat else None)} | "
+            f"{ms(pct(edit['typing_latencies'], 50))} | "
+            f"{ms(pct(edit['colon_latencies'], 50))} | "
+            f"{ms(pct(floor, 50)) if floor else ''} | {ms(pct(floor, 99)) if floor else ''} | "
+            f"{', '.join(map(str, edit['diagnostic_counts']))} | {edit['extra_publishes']} |")
+
+
+def merge_edits(edits: list[dict]) -> dict:
+    merged = dict(edits[0])
+    for key in ("latencies", "typing_latencies", "colon_latencies"):
+        merged[key] = [v for e in edits for v in e[key]]
+    merged["open_ms"] = statistics.median(e["open_ms"] for e in edits)
+    merged["diagnostic_counts"] = sorted({c for e in edits for c in e["diagnostic_counts"]})
+    merged["extra_publishes"] = sum(e["extra_publishes"] for e in edits)
+    merged["versioned"] = all(e["versioned"] for e in edits)
+    return merged
+
+
 def summarize(reports: list[dict], args, started: str, load_start: str) -> str:
     out = []
     out.append("# skill-lsp language-server benchmark\n")
     out.append(f"- date: {started}")
     out.append(f"- host: {platform.node()} ({os.cpu_count()} cores), "
                f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
-    out.append(f"- load average (1/5/15 min): at start {load_start}, at end {loadavg()}")
+    out.append(f"- load average (1/5/15 min): at start {load_start}, at end {loadavg()} "
+               "(another engineer compiles on this machine now and then)")
     for report in reports:
-        compilers = sorted({c for run in report["runs"] for c in run["compilers"]})
+        compilers = sorted({c for run in report["runs"] for c in run.get("compilers", [])})
         out.append(f"- {report['name']}: `{report.get('version', '?')}` ({report['path']}); "
-                   f"sync {report.get('sync_kind')}; load during runs "
-                   + ", ".join(run["load"].split()[0] for run in report["runs"])
+                   f"textDocumentSync {report.get('sync_kind')}; 1-min load during its runs: "
+                   + (", ".join(run["load"].split()[0] for run in report["runs"]) or "n/a")
                    + (f"; compilers seen running: {', '.join(compilers)}" if compilers else ""))
-    out.append(f"- {args.edits} edits per run (typing in the body of a 600-line SKILL.md; every "
-               f"10th toggles an unquoted `: ` in the description), {args.gap:g} ms pause "
-               f"between edits, {args.runs} run(s) pooled; {args.completions} completions at "
-               f"the start of the `license:` line (frontmatter key site)")
+    out.append(f"- {args.edits} edits per run (typing at the end of a prose line in the body "
+               f"of a 600-line SKILL.md; every 10th edit toggles an unquoted `: ` in the "
+               f"description), {args.gap:g} ms pause between edits, {args.runs} run(s) pooled; "
+               f"{args.completions} completions at the start of the `license:` line "
+               "(frontmatter key site)")
     out.append("- latency = write of the didChange -> publishDiagnostics with that version "
                "fully read by the client; floor = round trip of an unknown-method request "
-               "(MethodNotFound), i.e. what the client + stdio + JSON-RPC cost alone\n")
+               "(MethodNotFound): the cost of this Python client + stdio + JSON-RPC alone\n")
 
-    out.append("## Edit -> diagnostics (ms)\n")
-    out.append("| server | sync | open->first | p50 | p90 | p99 | max | typing p50 | colon-toggle "
-               "p50 | floor p50 | floor p99 | findings seen | extra publishes |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    rows = {}
-    for report in reports:
-        if not report["runs"]:
-            continue
-        lat = pooled(report, "edit")
-        typing = pooled(report, "edit", "typing_latencies")
-        colon = pooled(report, "edit", "colon_latencies")
-        floor = [v for run in report["runs"] for v in run["floor"]]
-        opens = [run["edit"]["open_ms"] for run in report["runs"]]
-        counts = sorted({c for run in report["runs"] for c in run["edit"]["diagnostic_counts"]})
-        extra = sum(run["edit"]["extra_publishes"] for run in report["runs"])
-        versioned = all(run["edit"]["versioned"] for run in report["runs"])
-        rows[report["name"]] = {"p50": pct(lat, 50), "p99": pct(lat, 99)}
-        out.append(
-            f"| {report['name']} | {report['runs'][0]['edit']['sync']}"
-            f"{'' if versioned else ' (no version)'} | {ms(statistics.median(opens))} | "
-            f"{ms(pct(lat, 50))} | {ms(pct(lat, 90))} | {ms(pct(lat, 99))} | {ms(max(lat))} | "
-            f"{ms(pct(typing, 50))} | {ms(pct(colon, 50))} | {ms(pct(floor, 50))} | "
-            f"{ms(pct(floor, 99))} | {', '.join(map(str, counts))} | {extra} |")
-        for report_big in report.get("startup", [])[:1]:
-            big = report_big.get("big_edit")
-            if big:
-                blat = big["latencies"]
-                rows[report["name"] + " (10k ws)"] = {"p50": pct(blat, 50), "p99": pct(blat, 99)}
+    rows: dict[str, dict] = {}
+    if "edit" in args.parts or any(r.get("big_edit") for r in reports):
+        out.append("## Edit -> diagnostics (ms)\n")
+        out.append("| server | sync | open->first | p50 | p90 | p99 | max | typing p50 | "
+                   "colon-toggle p50 | floor p50 | floor p99 | findings seen | "
+                   "extra publishes |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for report in reports:
+            edits = [run["edit"] for run in report["runs"] if run.get("edit")]
+            for big in report.get("big_edit", []):
+                out.append(edit_row(f"{report['name']}, unsaved SKILL.md in "
+                                    f"{big['skills_dir']}", big))
+            if not edits:
+                continue
+            merged = merge_edits(edits)
+            floor = [v for run in report["runs"] for v in run["floor"]]
+            rows[report["name"]] = {"p50": pct(merged["latencies"], 50),
+                                    "p99": pct(merged["latencies"], 99)}
+            out.append(edit_row(report["name"], merged, floor))
+        if args.runs > 1:
+            out.append("\nPer-run p50 / p99 (ms): " + "; ".join(
+                f"{r['name']}: " + ", ".join(
+                    f"{ms(pct(run['edit']['latencies'], 50))}/"
+                    f"{ms(pct(run['edit']['latencies'], 99))}"
+                    for run in r["runs"] if run.get("edit")) for r in reports))
+
+    if "completion" in args.parts:
+        out.append("\n## Completion (ms)\n")
+        out.append("| server | p50 | p99 | max | items |")
+        out.append("|---|---|---|---|---|")
+        for report in reports:
+            if not report.get("completion_provider"):
+                out.append(f"| {report['name']} | not supported (no completionProvider) "
+                           "| | | |")
+                continue
+            errors = [run["completion"]["error"] for run in report["runs"]
+                      if run.get("completion") and "error" in run["completion"]]
+            if errors:
+                out.append(f"| {report['name']} | error: {errors[0]} | | | |")
+                continue
+            lat = pooled(report, "completion")
+            if not lat:
+                continue
+            items = report["runs"][0]["completion"]["items"]
+            note = " (none at that position)" if not items else ""
+            rows.setdefault(report["name"], {})["c50"] = pct(lat, 50)
+            rows[report["name"]]["c99"] = pct(lat, 99)
+            out.append(f"| {report['name']} | {ms(pct(lat, 50))} | {ms(pct(lat, 99))} | "
+                       f"{ms(max(lat))} | {items}{note} |")
+
+    if "startup" in args.parts:
+        out.append("\n## Startup and index\n")
+        out.append("Times from spawning the process. *index done* = skill-lsp's `$/progress` "
+                   "end notification (\"Indexing skills\"; with the catalog request already pending it can be held back by the catalog's work: the undisturbed index time is given below the table); *catalog answered* = the "
+                   "`skill/catalog` response, sent right after `initialized` (the server waits "
+                   "for the index, then builds the catalog). RSS is read from /proc right "
+                   "after the answer; *peak seen* is the highest VmRSS/VmHWM polled every 20 ms "
+                   f"while waiting (servers run under a {args.mem_limit_mb} MB address-space "
+                   "limit).\n")
+        out.append("| server | workspace | run | initialize (s) | index done (s) | "
+                   "catalog answered (s) | skills | VmRSS (MB) | VmHWM (MB) | peak seen (MB) "
+                   "| 1-min load | result |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for report in reports:
+            if not report.get("startup"):
+                out.append(f"| {report['name']} | | | skipped: "
+                           f"{'; '.join(report['notes']) or 'no startup runs'} "
+                           "| | | | | | | | |")
+                continue
+            for run in report["startup"]:
+                result = "ok"
+                if run.get("error"):
+                    result = "FAILED: " + run["error"]
+                    if run.get("exit_code") is not None:
+                        result += f" (exit code {run['exit_code']})"
                 out.append(
-                    f"| {report['name']} in the {report_big['skills']}-skill workspace | "
-                    f"{big['sync']} | {ms(big['open_ms'])} | {ms(pct(blat, 50))} | "
-                    f"{ms(pct(blat, 90))} | {ms(pct(blat, 99))} | {ms(max(blat))} | "
-                    f"{ms(pct(big['typing_latencies'], 50))} | "
-                    f"{ms(pct(big['colon_latencies'], 50))} | | | "
-                    f"{', '.join(map(str, big['diagnostic_counts']))} | "
-                    f"{big['extra_publishes']} |")
-    if len(reports) > 1:
-        out.append("\nPer-run p50 / p99 (ms): " + "; ".join(
-            f"{r['name']}: " + ", ".join(
-                f"{ms(pct(run['edit']['latencies'], 50))}/{ms(pct(run['edit']['latencies'], 99))}"
-                for run in r["runs"]) for r in reports if r["runs"]))
-
-    out.append("\n## Completion (ms)\n")
-    out.append("| server | p50 | p99 | max | items |")
-    out.append("|---|---|---|---|---|")
-    for report in reports:
-        if not report.get("completion_provider"):
-            out.append(f"| {report['name']} | not supported (no completionProvider) | | | |")
-            continue
-        errors = [run["completion"]["error"] for run in report["runs"]
-                  if run["completion"] and "error" in run["completion"]]
-        if errors:
-            out.append(f"| {report['name']} | error: {errors[0]} | | | |")
-            continue
-        lat = pooled(report, "completion")
-        items = report["runs"][0]["completion"]["items"] if report["runs"] else None
-        note = " (none at that position)" if not items else ""
-        rows.setdefault(report["name"], {})["c50"] = pct(lat, 50)
-        rows[report["name"]]["c99"] = pct(lat, 99)
-        out.append(f"| {report['name']} | {ms(pct(lat, 50))} | {ms(pct(lat, 99))} | "
-                   f"{ms(max(lat))} | {items}{note} |")
-
-    out.append("\n## Startup and index (workspace of "
-               f"{args.skills_dir})\n")
-    out.append("| server | run | spawn->initialize (s) | spawn->skill/catalog = index ready (s) "
-               "| skills | VmRSS (MB) | VmHWM (MB) | load |")
-    out.append("|---|---|---|---|---|---|---|---|")
-    for report in reports:
-        if not report.get("startup"):
-            out.append(f"| {report['name']} | - | skipped: "
-                       f"{'; '.join(report['notes']) or 'no startup runs'} | | | | | |")
-            continue
-        for i, run in enumerate(report["startup"], 1):
-            out.append(
-                f"| {report['name']} | {i} | {run['initialize_s']:.3f} | {run['ready_s']:.3f} | "
-                f"{run['skills']} | {run['rss_kb'] / 1024:.1f} | {run['hwm_kb'] / 1024:.1f} | "
-                f"{run['load'].split()[0]} |")
-        big = report["startup"][0]
-        if big.get("rss_after_edits_kb"):
-            out.append(f"| {report['name']} | 1, after the edit run | | | | "
-                       f"{big['rss_after_edits_kb'] / 1024:.1f} | "
-                       f"{big['hwm_after_edits_kb'] / 1024:.1f} | |")
+                    f"| {report['name']} | {run.get('skills_dir')} "
+                    f"({run.get('skills_on_disk', '?')}) | {run.get('run')} | "
+                    f"{secs(run.get('initialize_s'))} | {secs(run.get('progress_end_s'))} | "
+                    f"{secs(run.get('ready_s'))} | {run.get('skills', 'n/a')} | "
+                    f"{mb(run.get('rss_kb'))} | {mb(run.get('hwm_kb'))} | "
+                    f"{mb(run.get('peak_seen_kb'))} | {run.get('load', '?').split()[0]} | "
+                    f"{result} |")
+        for report in reports:
+            for big in report.get("big_edit", []):
+                out.append(f"\n{report['name']} without skill/catalog, then an unsaved "
+                           f"SKILL.md opened in {big['skills_dir']}: index done "
+                           f"{secs(big['index_s'])} s after spawn; VmRSS "
+                           f"{mb(big['rss_ready_kb'])} MB when indexed, {mb(big['rss_after_kb'])} MB after the edits "
+                           f"(VmHWM {mb(big['hwm_after_kb'])} MB).")
 
     if "skill-lsp" in rows and "agnix-lsp" in rows:
         a, s = rows["agnix-lsp"], rows["skill-lsp"]
-        out.append("\n## Ratio agnix-lsp / skill-lsp\n")
-        out.append(f"- edit->diagnostics p50: {a['p50'] / s['p50']:.2f}x, "
-                   f"p99: {a['p99'] / s['p99']:.2f}x")
+        out.append("\n## Ratio agnix-lsp / skill-lsp (> 1: skill-lsp is faster)\n")
+        if "p50" in a and "p50" in s:
+            out.append(f"- edit->diagnostics p50: {a['p50'] / s['p50']:.2f}x, "
+                       f"p99: {a['p99'] / s['p99']:.2f}x")
         if "c50" in a and "c50" in s:
             out.append(f"- completion p50: {a['c50'] / s['c50']:.2f}x, "
                        f"p99: {a['c99'] / s['c99']:.2f}x")
@@ -875,11 +1020,15 @@ def summarize(reports: list[dict], args, started: str, load_start: str) -> str:
     for report in reports:
         reqs = sorted(set(report.get("server_requests", [])))
         if reqs:
-            notes.append(f"{report['name']} asked: {', '.join(reqs)}")
+            notes.append(f"{report['name']} sent requests (answered with null): "
+                         f"{', '.join(reqs)}")
     if notes:
         out.append("\n## Notes\n")
         out.extend(f"- {n}" for n in notes)
     return "\n".join(out) + "\n"
+
+
+PARTS = ("edit", "completion", "startup", "bigedit")
 
 
 def main() -> int:
@@ -895,11 +1044,26 @@ def main() -> int:
                         help="pause between edits in ms (extra publishes are counted in it)")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds to wait for one publish/response")
-    parser.add_argument("--skills-dir", default="/tmp/skill-bench-10000",
-                        help="workspace root holding skills/<name>/SKILL.md ('' to skip)")
+    parser.add_argument("--catalog-timeout", type=float, default=120.0,
+                        help="seconds to wait for the skill/catalog answer")
+    parser.add_argument("--skills-dir", action="append", default=None,
+                        help="workspace root holding skills/<name>/SKILL.md (repeatable; "
+                             "default /tmp/skill-bench-10000; '' to skip)")
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated subset of {','.join(PARTS)} (bigedit = the edit "
+                             "run on an unsaved SKILL.md inside each --skills-dir)")
+    parser.add_argument("--mem-limit-mb", type=int, default=4096,
+                        help="address-space limit for each server process (0 = none)")
     parser.add_argument("--out", default=str(OUT / "lsp-results.md"))
     parser.add_argument("--json", default=str(OUT / "lsp-results.json"))
     args = parser.parse_args()
+    args.parts = [part.strip() for part in args.parts.split(",") if part.strip()]
+    unknown = set(args.parts) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    if args.skills_dir is None:
+        args.skills_dir = ["/tmp/skill-bench-10000"]
+    args.skills_dir = [d for d in args.skills_dir if d]
 
     servers: list[tuple[str, str]] = []
     for spec in args.server:
@@ -923,6 +1087,7 @@ def main() -> int:
         print("no servers to bench", file=sys.stderr)
         return 1
 
+    LspClient.mem_limit = args.mem_limit_mb * 1024 * 1024
     OUT.mkdir(parents=True, exist_ok=True)
     started = _dt.datetime.now().astimezone().isoformat(timespec="seconds")
     load_start = loadavg()
@@ -934,7 +1099,7 @@ def main() -> int:
         except LspError as error:
             print(f"[bench-lsp] {name} failed: {error}", file=sys.stderr)
             reports.append({"name": name, "path": path, "runs": [], "startup": [],
-                            "notes": [f"failed: {error}"]})
+                            "big_edit": [], "notes": [f"failed: {error}"]})
     text = summarize(reports, args, started, load_start)
     Path(args.out).write_text(text)
     Path(args.json).write_text(json.dumps(reports, indent=1, default=str))

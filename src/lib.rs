@@ -3,6 +3,7 @@
 //! The core (`text`, `diagnostic`, `document`, `targets`, `rules`, `workspace`, `config`) is
 //! synchronous and free of LSP, async and HTTP types; `cli` and `lsp` are thin front ends over it.
 
+pub mod agent;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

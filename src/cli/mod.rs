@@ -2,6 +2,7 @@
 //! function that calls the core and a formatter and returns an exit code.
 
 mod catalog;
+mod chat;
 mod check;
 mod fix;
 pub mod format;
@@ -51,6 +52,8 @@ pub enum Command {
         #[arg(long)]
         root: Option<PathBuf>,
     },
+    /// Run the catalog-first agent in the terminal: one PROMPT, or a REPL without one.
+    Chat(ChatArgs),
     /// List the rules, or explain one.
     Rules {
         /// A rule id such as `unquoted-colon`.
@@ -90,6 +93,27 @@ pub struct CheckArgs {
     pub context_window: Option<u64>,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct ChatArgs {
+    /// What to ask; without it, a REPL.
+    pub prompt: Option<String>,
+    /// The workspace (default: the current folder).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// The model id (default: config `[agent] model`, then MODEL_ID).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Stop after this many model calls in one turn (default 30).
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u32>,
+    /// Approve these kinds of tool calls without asking: bash, write.
+    #[arg(long, value_name = "KINDS")]
+    pub allow: Option<String>,
+    /// Write the transcript as JSON lines instead of streaming text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CatalogFormat {
     Text,
@@ -119,6 +143,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Catalog(args)) => catalog::run(&args),
         Some(Command::Load { name, root }) => load::run(&name, root.as_deref()),
+        Some(Command::Chat(args)) => chat::run(&args),
         Some(Command::Rules { rule }) => rules::run(rule.as_deref()),
     };
     ExitCode::from(code)

@@ -10,7 +10,7 @@ pub const FIX_ALL_KIND: &str = "source.fixAll.skill-lsp";
 pub const RULE_DOCS: &str = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md";
 
 /// Every custom method, also offered as a `workspace/executeCommand` command.
-pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL];
+pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, super::agent::AGENT_CHAT];
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,6 +1,7 @@
 //! The language server (SPEC section 7) over stdio: our framing layer in front of
 //! tower-lsp-server, logs on stderr, stdout for the protocol only.
 
+pub mod agent;
 pub mod convert;
 pub mod documents;
 pub mod ext;

@@ -6,7 +6,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::notification::Progress as ProgressNotification;
 use tower_lsp_server::ls_types::request::WorkDoneProgressCreate;
@@ -39,6 +39,7 @@ pub struct Backend {
     publish_lock: tokio::sync::Mutex<()>,
     /// True once the workspace folders are indexed; what needs the registry waits for it.
     ready: tokio::sync::watch::Sender<bool>,
+    sessions: super::agent::Sessions,
 }
 
 /// Runs a computation, turning a panic into an internal error instead of the end of the server.
@@ -73,9 +74,11 @@ pub fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
         state: Arc::new(Mutex::new(State::default())),
         publish_lock: tokio::sync::Mutex::new(()),
         ready: tokio::sync::watch::Sender::new(false),
+        sessions: super::agent::Sessions::default(),
     })
     .custom_method(ext::CATALOG, Backend::catalog)
     .custom_method(ext::LOAD_SKILL, Backend::load_skill)
+    .custom_method(super::agent::AGENT_CHAT, Backend::agent_chat)
     .finish()
 }
 
@@ -380,6 +383,152 @@ impl Backend {
             .load(&params.name, &overlay)
             .map(|content| LoadSkillResult { content })
             .map_err(invalid_params)
+    }
+
+    async fn progress(&self, token: &ProgressToken, value: WorkDoneProgress) {
+        self.client
+            .send_notification::<ProgressNotification>(ProgressParams {
+                token: token.clone(),
+                value: ProgressParamsValue::WorkDone(value),
+            })
+            .await;
+    }
+
+    /// `skill/agentChat`: one prompt of a (new or continued) conversation, streamed as
+    /// `skill/agentEvent` notifications and `$/progress`, against the first workspace folder.
+    async fn agent_chat(
+        &self,
+        params: super::agent::AgentChatParams,
+    ) -> Result<super::agent::AgentChatResult> {
+        use super::agent::{
+            AgentChatResult, AgentEventNotification, ChatUsage, EditorApprover, event_json,
+        };
+        self.wait_ready().await;
+        let (workspace, registry, overlay, model, max_turns) = {
+            let state = self.lock();
+            let workspace = state
+                .workspaces
+                .first()
+                .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
+            (
+                workspace.folder.clone(),
+                workspace.index.registry(),
+                state.overlay(),
+                workspace.config.agent.model.clone(),
+                workspace.config.agent.max_turns,
+            )
+        };
+        let provider =
+            crate::agent::provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
+                .map_err(|error| invalid_params(error.to_string()))?;
+        let agent = crate::agent::Agent {
+            provider: Arc::from(provider),
+            workspace,
+            registry,
+            source: Arc::new(overlay),
+            approver: Arc::new(EditorApprover {
+                client: self.client.clone(),
+            }),
+            max_turns: max_turns.unwrap_or(crate::agent::session::DEFAULT_MAX_TURNS),
+        };
+        let mut lease = self
+            .sessions
+            .lease(params.session_id.as_deref())
+            .map_err(invalid_params)?;
+        let session_id = lease.id.clone();
+        let token = params.work_done_token.clone();
+        if let Some(token) = &token {
+            self.progress(
+                token,
+                WorkDoneProgress::Begin(WorkDoneProgressBegin {
+                    title: "Skill agent".to_owned(),
+                    cancellable: Some(true),
+                    message: Some(params.prompt.chars().take(80).collect()),
+                    percentage: None,
+                }),
+            )
+            .await;
+        }
+        // Events leave through a channel: the loop's callback is synchronous, sending is not.
+        let (events, mut outgoing) = tokio::sync::mpsc::unbounded_channel::<Value>();
+        let client = self.client.clone();
+        let progress_token = token.clone();
+        let forward = tokio::spawn(async move {
+            while let Some(event) = outgoing.recv().await {
+                if let (Some(token), Some("toolCall")) = (&progress_token, event["kind"].as_str()) {
+                    let message = format!(
+                        "{} {}",
+                        event["name"].as_str().unwrap_or(""),
+                        event["input"]
+                    );
+                    client
+                        .send_notification::<ProgressNotification>(ProgressParams {
+                            token: token.clone(),
+                            value: ProgressParamsValue::WorkDone(WorkDoneProgress::Report(
+                                WorkDoneProgressReport {
+                                    cancellable: Some(true),
+                                    message: Some(message.chars().take(120).collect()),
+                                    percentage: None,
+                                },
+                            )),
+                        })
+                        .await;
+                }
+                client
+                    .send_notification::<AgentEventNotification>(event)
+                    .await;
+            }
+        });
+        let outcome = {
+            let session = lease.session.as_mut().ok_or_else(Error::internal_error)?;
+            let id = session_id.clone();
+            let sender = events.clone();
+            agent
+                .run(session, &params.prompt, &mut move |event| {
+                    let _ = sender.send(event_json(&id, &event));
+                })
+                .await
+        };
+        let finished = match &outcome {
+            Ok(outcome) => {
+                json!({"sessionId": session_id, "kind": "done", "stopReason": outcome.stop_reason.as_text()})
+            }
+            Err(error) => {
+                json!({"sessionId": session_id, "kind": "error", "message": error.to_string()})
+            }
+        };
+        let _ = events.send(finished);
+        drop(events);
+        let _ = forward.await;
+        if let Some(token) = &token {
+            let message = outcome
+                .as_ref()
+                .map_or_else(ToString::to_string, |outcome| outcome.stop_reason.as_text());
+            self.progress(
+                token,
+                WorkDoneProgress::End(WorkDoneProgressEnd {
+                    message: Some(message),
+                }),
+            )
+            .await;
+        }
+        let outcome = outcome.map_err(|error| Error {
+            code: ErrorCode::InternalError,
+            message: error.to_string().into(),
+            data: None,
+        })?;
+        let session = lease.session.as_ref().ok_or_else(Error::internal_error)?;
+        Ok(AgentChatResult {
+            session_id,
+            reply: outcome.reply,
+            stop_reason: outcome.stop_reason.as_text(),
+            loaded_skills: session.loaded.clone(),
+            transcript: session.transcript.clone(),
+            usage: ChatUsage {
+                input_tokens: session.usage.input_tokens,
+                output_tokens: session.usage.output_tokens,
+            },
+        })
     }
 }
 
@@ -1020,6 +1169,14 @@ impl LanguageServer for Backend {
         match params.command.as_str() {
             ext::CATALOG => {
                 let result = self.catalog(CatalogParams::default()).await?;
+                Ok(serde_json::to_value(result).ok())
+            }
+            super::agent::AGENT_CHAT => {
+                let params: super::agent::AgentChatParams = serde_json::from_value(argument)
+                    .map_err(|error| {
+                        invalid_params(format!("skill/agentChat wants {{\"prompt\"}}: {error}"))
+                    })?;
+                let result = self.agent_chat(params).await?;
                 Ok(serde_json::to_value(result).ok())
             }
             ext::LOAD_SKILL => {

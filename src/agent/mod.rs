@@ -1,0 +1,9 @@
+//! The catalog-first agent (SPEC section 6): the loop, its tools, approval and the model
+//! providers. No LSP types here; the terminal and the language server drive it.
+
+pub mod approval;
+pub mod provider;
+pub mod session;
+pub mod tools;
+
+pub use session::{Agent, AgentEvent, Outcome, Session, StopReason};

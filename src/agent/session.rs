@@ -1,0 +1,556 @@
+//! The loop of SPEC section 6: call the model with the catalog-only system prompt, run the tools
+//! it asks for, answer with all results in one user message, repeat until it stops asking or the
+//! turn limit.
+//!
+//! Cancel-safety: the conversation only grows by whole steps (the assistant's reply together
+//! with the results of its tool calls), so dropping `run` at any `.await` leaves a conversation
+//! that the API accepts on the next turn.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::approval::{ApprovalRequest, Approver, Decision, kind_of};
+use super::provider::{Block, Message, Provider, ProviderError, Request, Role, StreamEvent, Usage};
+use super::tools::{self, NEEDS_APPROVAL, ToolOutput, bash, files, string_arg};
+use crate::workspace::{Registry, Source};
+
+pub const DEFAULT_MAX_TURNS: u32 = 30;
+pub const MAX_TOKENS: u32 = 8_192;
+
+/// The system prompt of SPEC section 6.
+#[must_use]
+pub fn system_prompt(workspace: &std::path::Path, catalog: &str) -> String {
+    format!(
+        "You are a coding agent at {}. Use tools to solve tasks. Act, don't explain.\n\nSkills available:\n{catalog}\n\nUse load_skill to read the full instructions when a skill applies.",
+        workspace.display()
+    )
+}
+
+/// What the loop reports as it goes, for live rendering (`skill/agentEvent`, the terminal).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentEvent {
+    Text(String),
+    ToolCall {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        id: String,
+        name: String,
+        content: String,
+        is_error: bool,
+    },
+}
+
+/// Why the loop stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The model answered without asking for tools (its own stop reason, e.g. `end_turn`).
+    Model(String),
+    /// The turn limit was reached while the model still asked for tools.
+    TurnLimit(u32),
+}
+
+impl StopReason {
+    #[must_use]
+    pub fn as_text(&self) -> String {
+        match self {
+            StopReason::Model(reason) => reason.clone(),
+            StopReason::TurnLimit(limit) => format!("max_turns ({limit})"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The model's final text.
+    pub reply: String,
+    pub stop_reason: StopReason,
+}
+
+/// Everything the loop needs that does not change between turns.
+pub struct Agent {
+    pub provider: Arc<dyn Provider>,
+    pub workspace: PathBuf,
+    pub registry: Registry,
+    /// Where skill text comes from (the disk, or an editor's buffers).
+    pub source: Arc<dyn Source + Send + Sync>,
+    pub approver: Arc<dyn Approver>,
+    pub max_turns: u32,
+}
+
+/// One conversation: its messages, the skills loaded in it, the approvals given for it, the
+/// tokens used and a transcript of every step.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    pub messages: Vec<Message>,
+    pub loaded: Vec<String>,
+    allowed: HashSet<String>,
+    pub usage: Usage,
+    pub transcript: Vec<Value>,
+}
+
+impl Session {
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Agent {
+    #[must_use]
+    pub fn system_prompt(&self) -> String {
+        system_prompt(&self.workspace, &self.registry.catalog())
+    }
+
+    /// Runs one user prompt to the end of the loop.
+    ///
+    /// # Errors
+    /// A provider failure (after its retries); the session keeps every completed step.
+    pub async fn run(
+        &self,
+        session: &mut Session,
+        prompt: &str,
+        on_event: &mut (dyn FnMut(AgentEvent) + Send),
+    ) -> Result<Outcome, ProviderError> {
+        let system = self.system_prompt();
+        let names = self.registry.names();
+        let tool_specs = tools::specs(&names);
+        session.messages.push(Message {
+            role: Role::User,
+            content: vec![Block::Text {
+                text: prompt.to_owned(),
+            }],
+        });
+        session
+            .transcript
+            .push(json!({"type": "user", "text": prompt}));
+        let mut last_text = String::new();
+        for _ in 0..self.max_turns {
+            let response = {
+                let mut sink = |event: StreamEvent| {
+                    if let StreamEvent::Text(text) = event {
+                        on_event(AgentEvent::Text(text));
+                    }
+                };
+                let request = Request {
+                    model: self.provider.model(),
+                    system: &system,
+                    messages: &session.messages,
+                    tools: &tool_specs,
+                    max_tokens: MAX_TOKENS,
+                };
+                self.provider.send(request, &mut sink).await?
+            };
+            session.usage.input_tokens += response.usage.input_tokens;
+            session.usage.output_tokens += response.usage.output_tokens;
+            let text: String = response
+                .content
+                .iter()
+                .filter_map(|block| match block {
+                    Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if !text.is_empty() {
+                last_text = text.clone();
+            }
+            let calls: Vec<(String, String, Value)> = response
+                .content
+                .iter()
+                .filter_map(|block| match block {
+                    Block::ToolUse { id, name, input } => {
+                        Some((id.clone(), name.clone(), input.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            session.transcript.push(json!({
+                "type": "assistant",
+                "text": text,
+                "toolCalls": calls.iter().map(|(id, name, input)| json!({"id": id, "name": name, "input": input})).collect::<Vec<_>>(),
+                "stopReason": response.stop_reason,
+                "usage": {"inputTokens": response.usage.input_tokens, "outputTokens": response.usage.output_tokens},
+            }));
+            if calls.is_empty() {
+                session.messages.push(Message {
+                    role: Role::Assistant,
+                    content: response.content,
+                });
+                return Ok(Outcome {
+                    reply: last_text,
+                    stop_reason: StopReason::Model(response.stop_reason),
+                });
+            }
+            let mut results = Vec::with_capacity(calls.len());
+            for (id, name, input) in calls {
+                on_event(AgentEvent::ToolCall {
+                    id: id.clone(),
+                    name: name.clone(),
+                    input: input.clone(),
+                });
+                let output = self.call_tool(session, &name, &input).await;
+                on_event(AgentEvent::ToolResult {
+                    id: id.clone(),
+                    name: name.clone(),
+                    content: output.content.clone(),
+                    is_error: output.is_error,
+                });
+                session.transcript.push(json!({"type": "tool_result", "id": id, "name": name, "isError": output.is_error, "content": output.content}));
+                results.push(Block::ToolResult {
+                    tool_use_id: id,
+                    content: output.content,
+                    is_error: output.is_error,
+                });
+            }
+            // The reply and its results join the conversation together (see the module docs).
+            session.messages.push(Message {
+                role: Role::Assistant,
+                content: response.content,
+            });
+            session.messages.push(Message {
+                role: Role::User,
+                content: results,
+            });
+        }
+        session
+            .transcript
+            .push(json!({"type": "stop", "reason": "max_turns", "limit": self.max_turns}));
+        Ok(Outcome {
+            reply: last_text,
+            stop_reason: StopReason::TurnLimit(self.max_turns),
+        })
+    }
+
+    async fn call_tool(&self, session: &mut Session, name: &str, input: &Value) -> ToolOutput {
+        if NEEDS_APPROVAL.contains(&name) && !session.allowed.contains(kind_of(name)) {
+            let request = ApprovalRequest {
+                tool: name.to_owned(),
+                summary: tools::summary(name, input),
+            };
+            match self.approver.ask(&request).await {
+                Decision::AllowOnce => {}
+                Decision::AllowSession => {
+                    session.allowed.insert(kind_of(name).to_owned());
+                }
+                Decision::Deny => {
+                    return ToolOutput::error(format!(
+                        "the user did not approve this call ({}); do not retry it, find another way or ask",
+                        request.summary
+                    ));
+                }
+            }
+        }
+        match name {
+            "bash" => bash::run(&self.workspace, input).await,
+            "read_file" => files::read_file(&self.workspace, input),
+            "write_file" => files::write_file(&self.workspace, input),
+            "edit_file" => files::edit_file(&self.workspace, input),
+            "glob" => files::glob(&self.workspace, input),
+            "load_skill" => self.load_skill(session, input),
+            other => ToolOutput::error(format!(
+                "there is no tool named `{other}`; the tools are bash, read_file, write_file, edit_file, glob and load_skill"
+            )),
+        }
+    }
+
+    fn load_skill(&self, session: &mut Session, input: &Value) -> ToolOutput {
+        let name = match string_arg(input, "name") {
+            Ok(name) => name,
+            Err(error) => return error,
+        };
+        if session.loaded.iter().any(|loaded| loaded == name) {
+            return ToolOutput::ok(format!("Skill '{name}' is already loaded above."));
+        }
+        match self.registry.load(name, self.source.as_ref()) {
+            Ok(content) => {
+                session.loaded.push(name.to_owned());
+                ToolOutput::ok(content)
+            }
+            Err(message) => ToolOutput::error(message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::agent::approval::Fixed;
+    use crate::agent::provider::{BoxFuture, Response, Sink, ToolSpec};
+    use crate::workspace::Disk;
+
+    /// What one request carried: system prompt, messages, tools.
+    type Seen = (String, Vec<Message>, Vec<ToolSpec>);
+
+    /// Replays scripted responses and records what it was sent.
+    struct Fake {
+        replies: Mutex<Vec<Response>>,
+        seen: Mutex<Vec<Seen>>,
+    }
+
+    impl Provider for Fake {
+        fn name(&self) -> &str {
+            "fake"
+        }
+
+        fn model(&self) -> &str {
+            "fake-model"
+        }
+
+        fn send<'a>(
+            &'a self,
+            request: Request<'a>,
+            sink: Sink<'a>,
+        ) -> BoxFuture<'a, Result<Response, ProviderError>> {
+            self.seen.lock().unwrap().push((
+                request.system.to_owned(),
+                request.messages.to_vec(),
+                request.tools.to_vec(),
+            ));
+            let reply = self.replies.lock().unwrap().remove(0);
+            for block in &reply.content {
+                if let Block::Text { text } = block {
+                    sink(StreamEvent::Text(text.clone()));
+                }
+            }
+            Box::pin(async move { Ok(reply) })
+        }
+    }
+
+    fn tool_use(id: &str, name: &str, input: Value) -> Response {
+        Response {
+            content: vec![Block::ToolUse {
+                id: id.into(),
+                name: name.into(),
+                input,
+            }],
+            stop_reason: "tool_use".into(),
+            usage: Usage {
+                input_tokens: 10,
+                output_tokens: 5,
+            },
+        }
+    }
+
+    fn answer(text: &str) -> Response {
+        Response {
+            content: vec![Block::Text { text: text.into() }],
+            stop_reason: "end_turn".into(),
+            usage: Usage {
+                input_tokens: 10,
+                output_tokens: 5,
+            },
+        }
+    }
+
+    const PDF: &str =
+        "---\nname: pdf\ndescription: |\n  Fills PDF forms.\n  Use when asked.\n---\nSECRET BODY\n";
+
+    fn make_agent(
+        replies: Vec<Response>,
+        decision: Decision,
+    ) -> (Agent, Arc<Fake>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
+        std::fs::write(dir.path().join("skills/pdf/SKILL.md"), PDF).unwrap();
+        let registry = Registry::scan(&crate::workspace::loader::roots_for(dir.path(), &[]), &Disk);
+        let fake = Arc::new(Fake {
+            replies: Mutex::new(replies),
+            seen: Mutex::new(Vec::new()),
+        });
+        let agent = Agent {
+            provider: fake.clone(),
+            workspace: dir.path().to_path_buf(),
+            registry,
+            source: Arc::new(Disk),
+            approver: Arc::new(Fixed(decision)),
+            max_turns: 5,
+        };
+        (agent, fake, dir)
+    }
+
+    fn tool_results(message: &Message) -> Vec<(String, String, bool)> {
+        message
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                Block::ToolResult {
+                    tool_use_id,
+                    content,
+                    is_error,
+                } => Some((tool_use_id.clone(), content.clone(), *is_error)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn catalog_in_the_prompt_and_load_skill_returns_the_file() {
+        let (agent, fake, _dir) = make_agent(
+            vec![
+                tool_use("t1", "load_skill", json!({"name": "pdf"})),
+                tool_use("t2", "load_skill", json!({"name": "pdf"})),
+                answer("done"),
+            ],
+            Decision::Deny,
+        );
+        let mut session = Session::new();
+        let mut events = Vec::new();
+        let outcome = agent
+            .run(&mut session, "fill the form", &mut |event| {
+                events.push(event)
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            outcome,
+            Outcome {
+                reply: "done".into(),
+                stop_reason: StopReason::Model("end_turn".into())
+            }
+        );
+        let seen = fake.seen.lock().unwrap();
+        let (system, _, tools) = &seen[0];
+        assert!(
+            system.contains(
+                "Skills available:\n- pdf: Fills PDF forms. Use when asked.\n\nUse load_skill"
+            ),
+            "{system}"
+        );
+        assert!(!system.contains("SECRET BODY"));
+        assert_eq!(
+            tools
+                .iter()
+                .map(|tool| tool.name.as_str())
+                .collect::<Vec<_>>(),
+            [
+                "bash",
+                "read_file",
+                "write_file",
+                "edit_file",
+                "glob",
+                "load_skill"
+            ]
+        );
+        let (_, messages, _) = &seen[1];
+        assert_eq!(
+            tool_results(&messages[2]),
+            vec![("t1".into(), PDF.into(), false)]
+        );
+        let (_, messages, _) = &seen[2];
+        assert_eq!(
+            tool_results(&messages[4]),
+            vec![(
+                "t2".into(),
+                "Skill 'pdf' is already loaded above.".into(),
+                false
+            )]
+        );
+        assert_eq!(session.loaded, vec!["pdf"]);
+        assert_eq!(
+            session.usage,
+            Usage {
+                input_tokens: 30,
+                output_tokens: 15
+            }
+        );
+        assert!(events.contains(&AgentEvent::Text("done".into())));
+    }
+
+    #[tokio::test]
+    async fn errors_are_tool_results_and_approval_is_asked() {
+        let calls = Response {
+            content: vec![
+                Block::ToolUse {
+                    id: "a".into(),
+                    name: "load_skill".into(),
+                    input: json!({"name": "nope"}),
+                },
+                Block::ToolUse {
+                    id: "b".into(),
+                    name: "no_such_tool".into(),
+                    input: json!({}),
+                },
+                Block::ToolUse {
+                    id: "c".into(),
+                    name: "write_file".into(),
+                    input: json!({"path": "x.txt", "content": "hi"}),
+                },
+                Block::ToolUse {
+                    id: "d".into(),
+                    name: "read_file".into(),
+                    input: json!({"path": "../../etc/passwd"}),
+                },
+                Block::ToolUse {
+                    id: "e".into(),
+                    name: "read_file".into(),
+                    input: json!("not an object"),
+                },
+            ],
+            stop_reason: "tool_use".into(),
+            usage: Usage::default(),
+        };
+        let (agent, fake, dir) = make_agent(vec![calls.clone(), answer("ok")], Decision::Deny);
+        let mut session = Session::new();
+        agent.run(&mut session, "go", &mut |_| {}).await.unwrap();
+        let results = tool_results(&fake.seen.lock().unwrap()[1].1[2]);
+        assert_eq!(
+            results.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+            ["a", "b", "c", "d", "e"],
+            "all results in one message, ids matching"
+        );
+        assert!(results.iter().all(|r| r.2), "every one is an error");
+        assert_eq!(results[0].1, "Error: Unknown skill 'nope'. Available: pdf");
+        assert!(results[2].1.contains("did not approve"));
+        assert!(!dir.path().join("x.txt").exists());
+        assert!(results[3].1.contains("leaves the workspace"));
+        // Granted for the session: the write happens.
+        let (agent, _, dir) = make_agent(vec![calls, answer("ok")], Decision::AllowSession);
+        agent
+            .run(&mut Session::new(), "go", &mut |_| {})
+            .await
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("x.txt")).unwrap(),
+            "hi"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_turn_limit_stops_a_model_that_never_stops() {
+        let forever: Vec<Response> = (0..10)
+            .map(|turn| tool_use(&format!("t{turn}"), "glob", json!({"pattern": "*"})))
+            .collect();
+        let (agent, fake, _dir) = make_agent(forever, Decision::Deny);
+        let outcome = agent
+            .run(&mut Session::new(), "loop", &mut |_| {})
+            .await
+            .unwrap();
+        assert_eq!(outcome.stop_reason, StopReason::TurnLimit(5));
+        assert_eq!(fake.seen.lock().unwrap().len(), 5);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_turn_leaves_a_consistent_conversation() {
+        let (agent, _, _dir) = make_agent(
+            vec![tool_use("t1", "bash", json!({"command": "sleep 5"}))],
+            Decision::AllowOnce,
+        );
+        let mut session = Session::new();
+        let cancelled = tokio::time::timeout(
+            std::time::Duration::from_millis(200),
+            agent.run(&mut session, "slow", &mut |_| {}),
+        )
+        .await;
+        assert!(cancelled.is_err());
+        // Only the prompt is there: no tool_use without its tool_result.
+        assert_eq!(session.messages.len(), 1);
+        assert_eq!(session.messages[0].role, Role::User);
+    }
+}

@@ -1,0 +1,282 @@
+//! `read_file`, `write_file`, `edit_file` and `glob`, all confined by `sandbox::resolve`.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::sandbox::{display, resolve};
+use super::{ToolOutput, string_arg};
+
+/// Files larger than this are read in part.
+pub const READ_CAP: usize = 256 * 1024;
+/// At most this many paths from one `glob`.
+pub const GLOB_CAP: usize = 200;
+
+fn numeric(input: &Value, key: &str) -> Option<usize> {
+    input
+        .get(key)
+        .and_then(Value::as_u64)
+        .and_then(|value| usize::try_from(value).ok())
+}
+
+pub fn read_file(workspace: &Path, input: &Value) -> ToolOutput {
+    let path = match string_arg(input, "path").map(|path| resolve(workspace, path)) {
+        Ok(Ok(path)) => path,
+        Ok(Err(reason)) => return ToolOutput::error(reason),
+        Err(error) => return error,
+    };
+    let shown = display(workspace, &path);
+    if path.is_dir() {
+        return ToolOutput::error(format!("{shown} is a folder; use glob to list it"));
+    }
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(error) => return ToolOutput::error(format!("cannot read {shown}: {error}")),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return ToolOutput::error(format!("{shown} is not a UTF-8 text file"));
+    };
+    let offset = numeric(input, "offset").unwrap_or(1).max(1);
+    let limit = numeric(input, "limit").unwrap_or(usize::MAX);
+    let mut out: String = text
+        .lines()
+        .skip(offset - 1)
+        .take(limit)
+        .collect::<Vec<_>>()
+        .join("\n");
+    if out.len() > READ_CAP {
+        let cut = crate::text::floor_char_boundary(&out, READ_CAP);
+        out.truncate(cut);
+        out.push_str(&format!(
+            "\n[truncated: {shown} is larger than {READ_CAP} bytes; read on with offset and limit]"
+        ));
+    }
+    ToolOutput::ok(out)
+}
+
+pub fn write_file(workspace: &Path, input: &Value) -> ToolOutput {
+    let (path, content) = match (string_arg(input, "path"), string_arg(input, "content")) {
+        (Ok(path), Ok(content)) => (path, content),
+        (Err(error), _) | (_, Err(error)) => return error,
+    };
+    let path = match resolve(workspace, path) {
+        Ok(path) => path,
+        Err(reason) => return ToolOutput::error(reason),
+    };
+    let shown = display(workspace, &path);
+    if let Some(parent) = path.parent() {
+        if let Err(error) = std::fs::create_dir_all(parent) {
+            return ToolOutput::error(format!("cannot create the folder of {shown}: {error}"));
+        }
+    }
+    match std::fs::write(&path, content) {
+        Ok(()) => ToolOutput::ok(format!("wrote {shown} ({} bytes)", content.len())),
+        Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
+    }
+}
+
+pub fn edit_file(workspace: &Path, input: &Value) -> ToolOutput {
+    let args = (
+        string_arg(input, "path"),
+        string_arg(input, "old_string"),
+        string_arg(input, "new_string"),
+    );
+    let (path, old, new) = match args {
+        (Ok(path), Ok(old), Ok(new)) => (path, old, new),
+        (Err(error), _, _) | (_, Err(error), _) | (_, _, Err(error)) => return error,
+    };
+    if old.is_empty() {
+        return ToolOutput::error(
+            "old_string is empty; give text that occurs exactly once in the file",
+        );
+    }
+    let path = match resolve(workspace, path) {
+        Ok(path) => path,
+        Err(reason) => return ToolOutput::error(reason),
+    };
+    let shown = display(workspace, &path);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) => return ToolOutput::error(format!("cannot read {shown}: {error}")),
+    };
+    match text.matches(old).count() {
+        0 => ToolOutput::error(format!(
+            "old_string does not occur in {shown}; read the file and copy the text exactly"
+        )),
+        1 => match std::fs::write(&path, text.replacen(old, new, 1)) {
+            Ok(()) => ToolOutput::ok(format!("edited {shown}")),
+            Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
+        },
+        count => ToolOutput::error(format!(
+            "old_string occurs {count} times in {shown}; include more surrounding text so it occurs once"
+        )),
+    }
+}
+
+pub fn glob(workspace: &Path, input: &Value) -> ToolOutput {
+    let pattern = match string_arg(input, "pattern") {
+        Ok(pattern) => pattern,
+        Err(error) => return error,
+    };
+    if pattern.starts_with('/') || pattern.split('/').any(|part| part == "..") {
+        return ToolOutput::error(format!(
+            "{pattern} reaches outside the workspace; use a pattern relative to it"
+        ));
+    }
+    let matcher = match globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+    {
+        Ok(glob) => glob.compile_matcher(),
+        Err(error) => return ToolOutput::error(format!("bad glob pattern {pattern}: {error}")),
+    };
+    let Ok(root) = std::fs::canonicalize(workspace) else {
+        return ToolOutput::error("the workspace cannot be read");
+    };
+    let mut found = Vec::new();
+    let mut more = false;
+    // The walk does not follow symlinks, so nothing outside the workspace is listed.
+    for entry in ignore::WalkBuilder::new(&root)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(false)
+        .build()
+        .filter_map(Result::ok)
+    {
+        let Ok(relative) = entry.path().strip_prefix(&root) else {
+            continue;
+        };
+        if relative.as_os_str().is_empty()
+            || relative.starts_with(".git")
+            || !matcher.is_match(relative)
+        {
+            continue;
+        }
+        if found.len() == GLOB_CAP {
+            more = true;
+            break;
+        }
+        found.push(relative.display().to_string());
+    }
+    found.sort();
+    if found.is_empty() {
+        return ToolOutput::ok(format!("no files match {pattern}"));
+    }
+    let mut out = found.join("\n");
+    if more {
+        out.push_str(&format!(
+            "\n[more than {GLOB_CAP} matches; narrow the pattern]"
+        ));
+    }
+    ToolOutput::ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn workspace() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("docs")).unwrap();
+        std::fs::write(
+            dir.path().join("README.md"),
+            "# Title\nline two\nline three\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("docs/a.md"), "a").unwrap();
+        dir
+    }
+
+    #[test]
+    fn read_with_offset_and_limit() {
+        let dir = workspace();
+        assert_eq!(
+            read_file(
+                dir.path(),
+                &json!({"path": "README.md", "offset": 2, "limit": 1})
+            ),
+            ToolOutput::ok("line two")
+        );
+        assert!(read_file(dir.path(), &json!({"path": "../etc/passwd"})).is_error);
+        assert!(
+            read_file(dir.path(), &json!({"path": "docs"}))
+                .content
+                .contains("is a folder")
+        );
+        assert!(
+            read_file(dir.path(), &json!({}))
+                .content
+                .contains("missing or non-string argument `path`")
+        );
+    }
+
+    #[test]
+    fn edit_replaces_exactly_one_occurrence() {
+        let dir = workspace();
+        let twice = edit_file(
+            dir.path(),
+            &json!({"path": "README.md", "old_string": "line", "new_string": "row"}),
+        );
+        assert_eq!(
+            twice,
+            ToolOutput::error(
+                "old_string occurs 2 times in README.md; include more surrounding text so it occurs once"
+            )
+        );
+        let once = edit_file(
+            dir.path(),
+            &json!({"path": "README.md", "old_string": "line two", "new_string": "row two"}),
+        );
+        assert!(!once.is_error);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("README.md")).unwrap(),
+            "# Title\nrow two\nline three\n"
+        );
+        assert!(
+            edit_file(
+                dir.path(),
+                &json!({"path": "README.md", "old_string": "absent", "new_string": "x"})
+            )
+            .content
+            .contains("does not occur")
+        );
+    }
+
+    #[test]
+    fn write_creates_folders_inside_only() {
+        let dir = workspace();
+        assert!(!write_file(dir.path(), &json!({"path": "out/new.txt", "content": "hi"})).is_error);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("out/new.txt")).unwrap(),
+            "hi"
+        );
+        assert!(
+            write_file(
+                dir.path(),
+                &json!({"path": "/tmp/escape.txt", "content": "x"})
+            )
+            .content
+            .contains("outside the workspace")
+        );
+    }
+
+    #[test]
+    fn glob_matches_relative_paths_and_refuses_escapes() {
+        let dir = workspace();
+        assert_eq!(
+            glob(dir.path(), &json!({"pattern": "**/*.md"})),
+            ToolOutput::ok("README.md\ndocs/a.md")
+        );
+        assert!(glob(dir.path(), &json!({"pattern": "../**"})).is_error);
+        assert!(glob(dir.path(), &json!({"pattern": "/etc/*"})).is_error);
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "s").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        assert_eq!(
+            glob(dir.path(), &json!({"pattern": "**/secret.md"})),
+            ToolOutput::ok("no files match **/secret.md")
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! The six tools of SPEC section 6, in order: `bash`, `read_file`, `write_file`, `edit_file`,
+//! `glob`, `load_skill`. A failing tool is a result with `is_error`, never an error that ends the
+//! loop.
+
+pub mod bash;
+pub mod files;
+pub mod sandbox;
+
+use serde_json::{Value, json};
+
+use super::provider::ToolSpec;
+
+/// What a tool call gave: the text the model reads, and whether it is an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolOutput {
+    pub content: String,
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    #[must_use]
+    pub fn ok(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            is_error: false,
+        }
+    }
+
+    #[must_use]
+    pub fn error(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            is_error: true,
+        }
+    }
+}
+
+/// The tools that change things and so need the user's approval.
+pub const NEEDS_APPROVAL: [&str; 3] = ["bash", "write_file", "edit_file"];
+
+/// The tool list sent to the model; `load_skill`'s `name` is an enum of the registered names
+/// when there are any.
+#[must_use]
+pub fn specs(skill_names: &[&str]) -> Vec<ToolSpec> {
+    let spec = |name: &str, description: &str, input_schema: Value| ToolSpec {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        input_schema,
+    };
+    let mut name_schema =
+        json!({"type": "string", "description": "The skill's name, as in the catalog."});
+    if !skill_names.is_empty() {
+        name_schema["enum"] = json!(skill_names);
+    }
+    vec![
+        spec(
+            "bash",
+            "Run a shell command in the workspace (needs the user's approval). Output is capped; long runs time out.",
+            json!({"type": "object", "properties": {
+                "command": {"type": "string", "description": "The command line, run with bash -c."},
+                "timeout_ms": {"type": "integer", "description": "Time limit in milliseconds (default 120000)."}
+            }, "required": ["command"]}),
+        ),
+        spec(
+            "read_file",
+            "Read a text file of the workspace.",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string", "description": "Path relative to the workspace."},
+                "offset": {"type": "integer", "description": "First line to read, 1-based (default 1)."},
+                "limit": {"type": "integer", "description": "How many lines (default: all, up to the size cap)."}
+            }, "required": ["path"]}),
+        ),
+        spec(
+            "write_file",
+            "Create or overwrite a file of the workspace (needs the user's approval).",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string"},
+                "content": {"type": "string"}
+            }, "required": ["path", "content"]}),
+        ),
+        spec(
+            "edit_file",
+            "Replace exactly one occurrence of old_string with new_string in a file (needs the user's approval).",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string"},
+                "old_string": {"type": "string", "description": "Text that occurs exactly once in the file."},
+                "new_string": {"type": "string"}
+            }, "required": ["path", "old_string", "new_string"]}),
+        ),
+        spec(
+            "glob",
+            "List workspace files matching a glob pattern such as **/*.md.",
+            json!({"type": "object", "properties": {
+                "pattern": {"type": "string"}
+            }, "required": ["pattern"]}),
+        ),
+        spec(
+            "load_skill",
+            "Load a skill's full instructions (its SKILL.md) into the conversation.",
+            json!({"type": "object", "properties": {"name": name_schema}, "required": ["name"]}),
+        ),
+    ]
+}
+
+/// A required string argument, or the error the model gets.
+pub fn string_arg<'a>(input: &'a Value, key: &str) -> Result<&'a str, ToolOutput> {
+    input.get(key).and_then(Value::as_str).ok_or_else(|| {
+        ToolOutput::error(format!(
+            "missing or non-string argument `{key}`; the input was {input}"
+        ))
+    })
+}
+
+/// One line that says what a call does, for approvals and logs.
+#[must_use]
+pub fn summary(name: &str, input: &Value) -> String {
+    let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
+    let short = |text: &str| {
+        let line = text.lines().next().unwrap_or("");
+        if line.chars().count() > 120 || text.lines().count() > 1 {
+            format!("{}…", line.chars().take(120).collect::<String>())
+        } else {
+            line.to_owned()
+        }
+    };
+    match name {
+        "bash" => format!("run `{}`", short(field("command"))),
+        "write_file" => format!(
+            "write {} ({} bytes)",
+            field("path"),
+            input
+                .get("content")
+                .and_then(Value::as_str)
+                .map_or(0, str::len)
+        ),
+        "edit_file" => format!("edit {}", field("path")),
+        "read_file" => format!("read {}", field("path")),
+        "glob" => format!("glob {}", field("pattern")),
+        "load_skill" => format!("load skill {}", field("name")),
+        other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_come_in_spec_order_with_the_skill_enum() {
+        let names: Vec<String> = specs(&["pdf", "code-review"])
+            .into_iter()
+            .map(|spec| spec.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "bash",
+                "read_file",
+                "write_file",
+                "edit_file",
+                "glob",
+                "load_skill"
+            ]
+        );
+        let load = specs(&["pdf"]).pop().unwrap();
+        assert_eq!(
+            load.input_schema["properties"]["name"]["enum"],
+            json!(["pdf"])
+        );
+        assert!(
+            specs(&[]).pop().unwrap().input_schema["properties"]["name"]
+                .get("enum")
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! `skill-lsp chat`: the agent loop in the terminal, one prompt or a REPL, streamed.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::io::AsyncBufReadExt;
+
+use super::{ChatArgs, EXIT_TROUBLE, error_line};
+use crate::agent::approval::{AllowList, ApprovalRequest, Approver, Decision, Fixed};
+use crate::agent::provider::{self, BoxFuture};
+use crate::agent::tools::summary;
+use crate::agent::{Agent, AgentEvent, Session, session::DEFAULT_MAX_TURNS};
+use crate::config::Config;
+use crate::workspace::loader::roots_for;
+use crate::workspace::{Disk, Registry};
+
+/// Asks on the terminal: `y` once, `a` for the rest of the chat, anything else denies.
+struct TerminalApprover;
+
+impl Approver for TerminalApprover {
+    fn ask<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, Decision> {
+        let question = format!(
+            "Allow {}: {}? [y]es / [a]lways in this chat / [N]o: ",
+            request.tool, request.summary
+        );
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                let mut stderr = std::io::stderr().lock();
+                let _ = stderr.write_all(question.as_bytes());
+                let _ = stderr.flush();
+                let mut answer = String::new();
+                if std::io::stdin().read_line(&mut answer).is_err() {
+                    return Decision::Deny;
+                }
+                match answer.trim().to_ascii_lowercase().as_str() {
+                    "y" | "yes" => Decision::AllowOnce,
+                    "a" | "always" => Decision::AllowSession,
+                    _ => Decision::Deny,
+                }
+            })
+            .await
+            .unwrap_or(Decision::Deny)
+        })
+    }
+}
+
+fn eprint(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+fn print(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// Renders the loop's events: text streams to stdout, tool calls and results to stderr.
+fn render(event: AgentEvent, json: bool) {
+    if json {
+        return; // The transcript is written at the end, as JSON lines.
+    }
+    match event {
+        AgentEvent::Text(text) => print(&text),
+        AgentEvent::ToolCall { name, input, .. } => {
+            eprint(&format!("\n→ {}\n", summary(&name, &input)))
+        }
+        AgentEvent::ToolResult {
+            content, is_error, ..
+        } => {
+            let first = content
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(100)
+                .collect::<String>();
+            let status = if is_error { "error" } else { "ok" };
+            eprint(&format!(
+                "  ← {status}: {first} ({} bytes)\n",
+                content.len()
+            ));
+        }
+    }
+}
+
+fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
+    let root = args.root.clone().unwrap_or_else(|| PathBuf::from("."));
+    if !root.is_dir() {
+        return Err(format!("{}: no such folder", root.display()));
+    }
+    let root =
+        std::fs::canonicalize(&root).map_err(|error| format!("{}: {error}", root.display()))?;
+    let config = Config::discover(&root).map_err(|error| error.to_string())?;
+    let registry = Registry::scan(&roots_for(&root, &config.roots), &Disk);
+    let model = args.model.clone().or(config.agent.model.clone());
+    let provider = provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
+        .map_err(|error| error.to_string())?;
+    let fallback: Box<dyn Approver> = if std::io::stdin().is_terminal() {
+        Box::new(TerminalApprover)
+    } else {
+        Box::new(Fixed(Decision::Deny))
+    };
+    let approver: Arc<dyn Approver> = match &args.allow {
+        Some(list) => Arc::new(AllowList::parse(list, fallback)?),
+        None => Arc::from(fallback),
+    };
+    Ok(Agent {
+        provider: Arc::from(provider),
+        workspace: root,
+        registry,
+        source: Arc::new(Disk),
+        approver,
+        max_turns: args
+            .max_turns
+            .or(config.agent.max_turns)
+            .unwrap_or(DEFAULT_MAX_TURNS),
+    })
+}
+
+/// Runs one prompt; `Ok(false)` when Ctrl-C cancelled it.
+async fn turn(
+    agent: &Agent,
+    session: &mut Session,
+    prompt: &str,
+    json: bool,
+) -> Result<bool, String> {
+    let start = session.transcript.len();
+    let mut on_event = |event| render(event, json);
+    let run = agent.run(session, prompt, &mut on_event);
+    let outcome = tokio::select! {
+        outcome = run => outcome.map_err(|error| error.to_string())?,
+        _ = tokio::signal::ctrl_c() => {
+            eprint("\n(cancelled)\n");
+            return Ok(false);
+        }
+    };
+    if json {
+        for entry in &session.transcript[start..] {
+            print(&format!("{entry}\n"));
+        }
+    } else {
+        if !outcome.reply.ends_with('\n') {
+            print("\n");
+        }
+        eprint(&format!(
+            "[stop: {} · tokens in {} out {} · skills loaded: {}]\n",
+            outcome.stop_reason.as_text(),
+            session.usage.input_tokens,
+            session.usage.output_tokens,
+            if session.loaded.is_empty() {
+                "none".to_owned()
+            } else {
+                session.loaded.join(", ")
+            }
+        ));
+    }
+    Ok(true)
+}
+
+async fn repl(agent: &Agent, json: bool) -> u8 {
+    let mut session = Session::new();
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    eprint(
+        "skill-lsp chat — /catalog, /load NAME, /reset, /quit; Ctrl-C cancels a turn, twice quits.\n",
+    );
+    loop {
+        eprint("> ");
+        let line = tokio::select! {
+            line = lines.next_line() => line,
+            _ = tokio::signal::ctrl_c() => return 0,
+        };
+        let Ok(Some(line)) = line else { return 0 };
+        let line = line.trim();
+        match line {
+            "" => {}
+            "/quit" | "/exit" => return 0,
+            "/reset" => {
+                session = Session::new();
+                eprint("(new conversation)\n");
+            }
+            "/catalog" => print(&format!("{}\n", agent.registry.catalog())),
+            _ if line.starts_with("/load ") => {
+                match agent.registry.load(line["/load ".len()..].trim(), &Disk) {
+                    Ok(content) => print(&content),
+                    Err(message) => eprint(&format!("{message}\n")),
+                }
+            }
+            prompt => {
+                if let Err(message) = turn(agent, &mut session, prompt, json).await {
+                    error_line(&message);
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn run(args: &ChatArgs) -> u8 {
+    let agent = match build_agent(args) {
+        Ok(agent) => agent,
+        Err(message) => {
+            error_line(&message);
+            return EXIT_TROUBLE;
+        }
+    };
+    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    else {
+        error_line("cannot start the async runtime");
+        return EXIT_TROUBLE;
+    };
+    let code = runtime.block_on(async {
+        match &args.prompt {
+            Some(prompt) => match turn(&agent, &mut Session::new(), prompt, args.json).await {
+                Ok(true) => 0,
+                Ok(false) => 130,
+                Err(message) => {
+                    error_line(&message);
+                    1
+                }
+            },
+            None => repl(&agent, args.json).await,
+        }
+    });
+    runtime.shutdown_background();
+    code
+}

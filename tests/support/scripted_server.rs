@@ -1,0 +1,336 @@
+//! A tiny HTTP/1.1 server on 127.0.0.1 for provider tests: it answers each request with the next
+//! scripted reply (one connection per request, `connection: close`) and records what it was sent.
+//! Streamed bodies go out in chunked encoding, split at awkward byte boundaries with small pauses.
+
+#![allow(dead_code, reason = "each test binary uses a different part")]
+
+use std::collections::VecDeque;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// One request as the server saw it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    /// Names lowercased, in the order sent.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).expect("the request body is JSON")
+    }
+}
+
+/// How a streamed body ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The terminating zero-length chunk.
+    Complete,
+    /// The socket is closed without the terminating chunk.
+    Cut,
+    /// Nothing more is sent; the connection stays open until the client closes it.
+    Stall,
+}
+
+#[derive(Clone, Debug)]
+pub enum Body {
+    /// Sent whole with a `content-length`.
+    Full(Vec<u8>),
+    /// Sent in chunked encoding, a few bytes at a time.
+    Chunked(Vec<u8>, End),
+    /// No reply at all; the connection stays open until the client closes it.
+    Hang,
+    /// The connection is closed right after the request is read.
+    Drop,
+}
+
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Body,
+}
+
+impl Reply {
+    pub fn json(status: u16, value: &serde_json::Value) -> Self {
+        Self {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: Body::Full(value.to_string().into_bytes()),
+        }
+    }
+
+    pub fn html(status: u16, html: &str) -> Self {
+        Self {
+            status,
+            headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
+            body: Body::Full(html.as_bytes().to_vec()),
+        }
+    }
+
+    pub fn sse(text: &str) -> Self {
+        Self::sse_ending(text, End::Complete)
+    }
+
+    pub fn sse_ending(text: &str, end: End) -> Self {
+        Self {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: Body::Chunked(text.as_bytes().to_vec(), end),
+        }
+    }
+
+    pub fn hang() -> Self {
+        Self {
+            status: 0,
+            headers: Vec::new(),
+            body: Body::Hang,
+        }
+    }
+
+    pub fn drop_connection() -> Self {
+        Self {
+            status: 0,
+            headers: Vec::new(),
+            body: Body::Drop,
+        }
+    }
+
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+}
+
+struct Shared {
+    replies: Mutex<VecDeque<Reply>>,
+    requests: Mutex<Vec<Recorded>>,
+    /// Connections left open by `Hang` or `End::Stall` that the client has since closed.
+    closed_by_client: AtomicUsize,
+    stop: AtomicBool,
+}
+
+pub struct Server {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+}
+
+impl Server {
+    pub fn start(replies: Vec<Reply>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let addr = listener.local_addr().expect("local address");
+        let shared = Arc::new(Shared {
+            replies: Mutex::new(replies.into()),
+            requests: Mutex::new(Vec::new()),
+            closed_by_client: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let accept_shared = Arc::clone(&shared);
+        thread::spawn(move || {
+            for stream in listener.incoming() {
+                if accept_shared.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let shared = Arc::clone(&accept_shared);
+                thread::spawn(move || serve(stream, &shared));
+            }
+        });
+        Self { addr, shared }
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+
+    /// How many connections left open (`Body::Hang`, `End::Stall`) the client has closed. Poll it
+    /// with an async sleep: blocking the test's runtime would stop the client closing anything.
+    pub fn closed_by_client(&self) -> usize {
+        self.shared.closed_by_client.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop so it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+    }
+}
+
+fn serve(mut stream: TcpStream, shared: &Shared) {
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let Some(request) = read_request(&mut stream) else {
+        return;
+    };
+    shared.requests.lock().unwrap().push(request);
+    let reply = shared
+        .replies
+        .lock()
+        .unwrap()
+        .pop_front()
+        .unwrap_or_else(|| {
+            Reply::json(
+                500,
+                &serde_json::json!({"error": {"message": "no scripted reply left"}}),
+            )
+        });
+    let head = |extra: &str| {
+        let mut head = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
+        for (name, value) in &reply.headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str("connection: close\r\n");
+        head.push_str(extra);
+        head.push_str("\r\n");
+        head
+    };
+    match &reply.body {
+        Body::Full(bytes) => {
+            let _ =
+                stream.write_all(head(&format!("content-length: {}\r\n", bytes.len())).as_bytes());
+            let _ = stream.write_all(bytes);
+            let _ = stream.flush();
+        }
+        Body::Chunked(bytes, end) => {
+            if stream
+                .write_all(head("transfer-encoding: chunked\r\n").as_bytes())
+                .is_err()
+            {
+                return;
+            }
+            // Awkward sizes: they split lines, CRLFs and multi-byte characters.
+            const SIZES: [usize; 10] = [1, 2, 3, 5, 7, 11, 13, 17, 4, 9];
+            let mut offset = 0;
+            let mut n_chunks = 0;
+            while offset < bytes.len() {
+                let size = SIZES[n_chunks % SIZES.len()].min(bytes.len() - offset);
+                let piece = &bytes[offset..offset + size];
+                let mut frame = format!("{size:x}\r\n").into_bytes();
+                frame.extend_from_slice(piece);
+                frame.extend_from_slice(b"\r\n");
+                if stream
+                    .write_all(&frame)
+                    .and_then(|()| stream.flush())
+                    .is_err()
+                {
+                    return;
+                }
+                offset += size;
+                n_chunks += 1;
+                if n_chunks % 8 == 0 {
+                    thread::sleep(Duration::from_millis(1));
+                }
+            }
+            match end {
+                End::Complete => {
+                    let _ = stream.write_all(b"0\r\n\r\n");
+                    let _ = stream.flush();
+                }
+                End::Cut => {}
+                End::Stall => wait_for_client_close(&mut stream, shared),
+            }
+        }
+        Body::Hang => wait_for_client_close(&mut stream, shared),
+        Body::Drop => {}
+    }
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// Blocks until the client closes the connection (a read returns 0) or 10 s pass.
+fn wait_for_client_close(stream: &mut TcpStream, shared: &Shared) {
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(20)));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut buffer = [0u8; 1024];
+    while Instant::now() < deadline && !shared.stop.load(Ordering::SeqCst) {
+        match stream.read(&mut buffer) {
+            Ok(0) => {
+                shared.closed_by_client.fetch_add(1, Ordering::SeqCst);
+                return;
+            }
+            Ok(_) => {}
+            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => {
+                shared.closed_by_client.fetch_add(1, Ordering::SeqCst);
+                return;
+            }
+        }
+    }
+}
+
+fn read_request(stream: &mut TcpStream) -> Option<Recorded> {
+    let mut data = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let head_end = loop {
+        if let Some(pos) = data.windows(4).position(|it| it == b"\r\n\r\n") {
+            break pos;
+        }
+        let n = stream.read(&mut buffer).ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buffer[..n]);
+    };
+    let head = String::from_utf8_lossy(&data[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut request_line = lines.next()?.split(' ');
+    let method = request_line.next()?.to_owned();
+    let path = request_line.next()?.to_owned();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .and_then(|(_, value)| value.parse().ok())
+        .unwrap_or(0);
+    let mut body = data[head_end + 4..].to_vec();
+    while body.len() < length {
+        let n = stream.read(&mut buffer).ok()?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&buffer[..n]);
+    }
+    Some(Recorded {
+        method,
+        path,
+        headers,
+        body,
+    })
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        529 => "Overloaded",
+        _ => "Status",
+    }
+}
