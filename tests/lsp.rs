@@ -1,211 +1,16 @@
 //! The language server end to end over stdio, as an editor drives it: the real binary, framed
 //! JSON-RPC on its stdin and stdout, a workspace folder on disk.
 
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use lsp_client::{Client, TIMEOUT, uri};
 use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
-const TIMEOUT: Duration = Duration::from_secs(20);
-
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    /// Messages read while waiting for something else.
-    backlog: Vec<Value>,
-    next_id: i64,
-    dir: tempfile::TempDir,
-}
-
-fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
-}
-
-fn uri(path: &Path) -> String {
-    format!("file://{}", path.display())
-}
-
-impl Client {
-    /// Starts the server on a workspace holding `files` (relative path → text).
-    fn start(files: &[(&str, &str)], capabilities: Value) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in files {
-            let full = dir.path().join(path);
-            fs::create_dir_all(full.parent().unwrap()).unwrap();
-            fs::write(full, text).unwrap();
-        }
-        let mut child = Command::new(BIN)
-            .args(["serve", "--stdio"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, messages) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = None;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(value) = line.strip_prefix("Content-Length: ") {
-                        length = value.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; length.expect("every frame has a Content-Length")];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                let value: Value = serde_json::from_slice(&body).expect("the server writes JSON");
-                if sender.send(value).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut client = Client {
-            child,
-            stdin,
-            messages,
-            backlog: Vec::new(),
-            next_id: 1,
-            dir,
-        };
-        let root = client.dir.path().to_path_buf();
-        let result = client.request(
-            "initialize",
-            json!({"processId": null, "rootUri": uri(&root), "capabilities": capabilities, "workspaceFolders": [{"uri": uri(&root), "name": "w"}]}),
-        );
-        assert!(
-            result["capabilities"]["textDocumentSync"].is_object(),
-            "{result:#}"
-        );
-        client.notify("initialized", json!({}));
-        client
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.dir.path().join(relative)
-    }
-
-    fn uri(&self, relative: &str) -> String {
-        uri(&self.path(relative))
-    }
-
-    fn send(&mut self, value: &Value) {
-        self.stdin
-            .write_all(&frame(&serde_json::to_vec(value).unwrap()))
-            .unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn request_raw(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.wait(|message| message["id"] == id && message.get("method").is_none())
-    }
-
-    /// A request's result; panics on an error response.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let response = self.request_raw(method, params);
-        assert!(response.get("error").is_none(), "{method}: {response:#}");
-        response["result"].clone()
-    }
-
-    /// Waits for a message matching `wanted`, answering the server's own requests on the way.
-    fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(index) = self.backlog.iter().position(&wanted) {
-            return self.backlog.remove(index);
-        }
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.messages.recv_timeout(left) {
-                Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; unread: {:#?}", self.backlog),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the server went away; unread: {:#?}", self.backlog)
-                }
-            };
-            if message.get("method").is_some() && message.get("id").is_some() {
-                // A request from the server (registerCapability, workDoneProgress/create): accept.
-                let id = message["id"].clone();
-                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
-            }
-            if wanted(&message) {
-                return message;
-            }
-            self.backlog.push(message);
-        }
-    }
-
-    /// The next diagnostics published for `uri` (at `version` when given).
-    fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Vec<Value> {
-        let uri = uri.to_owned();
-        let message = self.wait(|message| {
-            message["method"] == "textDocument/publishDiagnostics"
-                && message["params"]["uri"] == uri
-                && version.is_none_or(|version| message["params"]["version"] == version)
-        });
-        message["params"]["diagnostics"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-    }
-
-    fn open(&mut self, relative: &str, text: &str) -> String {
-        let uri = self.uri(relative);
-        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}));
-        uri
-    }
-
-    fn change(&mut self, uri: &str, version: i64, changes: Value) {
-        self.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
-        );
-    }
-
-    fn shutdown(mut self) {
-        self.request("shutdown", json!(null));
-        self.notify("exit", json!(null));
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "the server did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
 
 const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nRun scripts/fill.py.\n";
 
@@ -324,7 +129,13 @@ fn completion_hover_symbols_links_and_hints() {
         json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
     );
     // A client that declares no hover formats gets plain text.
-    assert!(hover["contents"].as_str().unwrap().starts_with("name — 3/64 characters"), "{hover:#}");
+    assert!(
+        hover["contents"]
+            .as_str()
+            .unwrap()
+            .starts_with("name — 3/64 characters"),
+        "{hover:#}"
+    );
     let symbols = client.request(
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri}}),

@@ -1,0 +1,372 @@
+//! The agent end to end: `skill-lsp chat` and `skill/agentChat` against a scripted Messages API
+//! server on 127.0.0.1, checking what the model was sent, what the user sees, and that the key
+//! never shows.
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+#[path = "support/scripted_server.rs"]
+mod scripted_server;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use lsp_client::Client;
+use scripted_server::{Reply, Server};
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
+const KEY: &str = "sk-ant-test-PLANTED-KEY-e2e-42";
+const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nSECRET-BODY-LINE: use pypdf.\n";
+const REVIEW: &str = "---\nname: code-review\ndescription: Reviews code changes. Use when asked to review.\n---\n# Review\n\nRead the diff first.\n";
+
+/// An Anthropic SSE stream for the given content blocks (`{"text": ..}` or `{"tool": name, "id", "input"}`).
+fn anthropic_stream(blocks: &[Value], stop_reason: &str) -> String {
+    let mut out = String::new();
+    let mut event =
+        |name: &str, data: Value| out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+    event(
+        "message_start",
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "test", "usage": {"input_tokens": 100, "output_tokens": 1}}}),
+    );
+    for (index, block) in blocks.iter().enumerate() {
+        if let Some(text) = block["text"].as_str() {
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}),
+            );
+            let (head, tail) = text.split_at(text.len() / 2);
+            for piece in [head, tail] {
+                event(
+                    "content_block_delta",
+                    json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}}),
+                );
+            }
+        } else {
+            event(
+                "content_block_start",
+                json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": block["id"], "name": block["tool"], "input": {}}}),
+            );
+            let input = block["input"].to_string();
+            let (head, tail) = input.split_at(input.len() / 2);
+            for piece in [head, tail] {
+                event(
+                    "content_block_delta",
+                    json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}),
+                );
+            }
+        }
+        event(
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": index}),
+        );
+    }
+    event(
+        "message_delta",
+        json!({"type": "message_delta", "delta": {"stop_reason": stop_reason}, "usage": {"output_tokens": 20}}),
+    );
+    event("message_stop", json!({"type": "message_stop"}));
+    out
+}
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, text) in [("pdf", PDF), ("code-review", REVIEW)] {
+        fs::create_dir_all(dir.path().join("skills").join(folder)).unwrap();
+        fs::write(
+            dir.path().join("skills").join(folder).join("SKILL.md"),
+            text,
+        )
+        .unwrap();
+    }
+    fs::write(dir.path().join("README.md"), "# Demo\n").unwrap();
+    dir
+}
+
+fn chat(root: &Path, server: &Server, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("chat")
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("OPENAI_API_KEY")
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", server.url())
+        .env("MODEL_ID", "test-model")
+        .env("SKILL_LSP_RETRY_BASE_MS", "5")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn tool_results(body: &Value) -> Vec<Value> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|message| message["content"].as_array().cloned().unwrap_or_default())
+        .filter(|block| block["type"] == "tool_result")
+        .collect()
+}
+
+#[test]
+fn chat_loads_the_skill_and_streams_the_answer() {
+    let dir = workspace();
+    let server = Server::start(vec![
+        Reply::sse(&anthropic_stream(
+            &[
+                json!({"text": "Loading it."}),
+                json!({"tool": "load_skill", "id": "toolu_1", "input": {"name": "code-review"}}),
+            ],
+            "tool_use",
+        )),
+        Reply::sse(&anthropic_stream(
+            &[json!({"text": "README.md looks fine."})],
+            "end_turn",
+        )),
+    ]);
+    let output = chat(
+        dir.path(),
+        &server,
+        &["review README.md and load the relevant skill first"],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("Loading it.") && stdout.contains("README.md looks fine."),
+        "{stdout}"
+    );
+    assert!(stderr.contains("→ load skill code-review"), "{stderr}");
+    assert!(
+        stderr.contains("stop: end_turn") && stderr.contains("skills loaded: code-review"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains(KEY) && !stderr.contains(KEY));
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let first = requests[0].json();
+    let system = first["system"].as_str().unwrap();
+    assert!(system.contains("Skills available:\n- code-review: Reviews code changes. Use when asked to review.\n- pdf: Fills PDF forms."), "{system}");
+    assert!(!system.contains("SECRET-BODY-LINE") && !system.contains("Read the diff first"));
+    let tools: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "bash",
+            "read_file",
+            "write_file",
+            "edit_file",
+            "glob",
+            "load_skill"
+        ]
+    );
+    assert_eq!(
+        first["tools"][5]["input_schema"]["properties"]["name"]["enum"],
+        json!(["code-review", "pdf"])
+    );
+    let results = tool_results(&requests[1].json());
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["tool_use_id"], "toolu_1");
+    let content = results[0]["content"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| {
+            results[0]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        });
+    assert_eq!(content, REVIEW, "load_skill returns the whole file");
+}
+
+#[test]
+fn chat_denies_writes_without_a_way_to_ask_and_writes_with_allow() {
+    let dir = workspace();
+    let write = || json!({"tool": "write_file", "id": "toolu_w", "input": {"path": "notes.txt", "content": "hello"}});
+    let server = Server::start(vec![
+        Reply::sse(&anthropic_stream(&[write()], "tool_use")),
+        Reply::sse(&anthropic_stream(&[json!({"text": "ok"})], "end_turn")),
+    ]);
+    let output = chat(dir.path(), &server, &["write notes"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(!dir.path().join("notes.txt").exists());
+    let results = tool_results(&server.requests()[1].json());
+    assert_eq!(results[0]["is_error"], true);
+    assert!(results[0].to_string().contains("did not approve"));
+
+    let server = Server::start(vec![
+        Reply::sse(&anthropic_stream(
+            &[
+                write(),
+                json!({"tool": "read_file", "id": "toolu_r", "input": {"path": "../../etc/passwd"}}),
+            ],
+            "tool_use",
+        )),
+        Reply::sse(&anthropic_stream(&[json!({"text": "ok"})], "end_turn")),
+    ]);
+    let output = chat(
+        dir.path(),
+        &server,
+        &["--allow", "write", "--json", "write notes"],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+        "hello"
+    );
+    let results = tool_results(&server.requests()[1].json());
+    assert_eq!(
+        results
+            .iter()
+            .map(|r| r["tool_use_id"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["toolu_w", "toolu_r"]
+    );
+    assert_eq!(results[1]["is_error"], true, "an escape is refused");
+    // --json: every stdout line is a transcript entry.
+    let lines: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "user");
+    assert!(lines.iter().any(|line| line["type"] == "tool_result"));
+}
+
+#[test]
+fn chat_explains_missing_settings_and_provider_errors_without_the_key() {
+    let dir = workspace();
+    let output = Command::new(BIN)
+        .args(["chat", "hi", "--root"])
+        .arg(dir.path())
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("MODEL_ID")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ANTHROPIC_API_KEY") || stderr.contains("OPENAI_BASE_URL"),
+        "{stderr}"
+    );
+
+    let server = Server::start(vec![Reply::json(
+        401,
+        &json!({"type": "error", "error": {"type": "authentication_error", "message": format!("invalid x-api-key {KEY}")}}),
+    )]);
+    let output = chat(dir.path(), &server, &["hi"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("401") && stderr.contains("ANTHROPIC_API_KEY"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(KEY) && !String::from_utf8_lossy(&output.stdout).contains(KEY));
+    assert_eq!(server.requests().len(), 1, "no retry on 401");
+}
+
+#[test]
+fn agent_chat_over_the_language_server() {
+    let server = Server::start(vec![
+        Reply::sse(&anthropic_stream(
+            &[json!({"tool": "load_skill", "id": "toolu_1", "input": {"name": "pdf"}})],
+            "tool_use",
+        )),
+        Reply::sse(&anthropic_stream(
+            &[json!({"tool": "load_skill", "id": "toolu_2", "input": {"name": "pdf"}})],
+            "tool_use",
+        )),
+        Reply::sse(&anthropic_stream(
+            &[json!({"text": "Done with the form."})],
+            "end_turn",
+        )),
+    ]);
+    let url = server.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+        ("MODEL_ID", "test-model"),
+    ];
+    let mut client = Client::start_with_env(
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            ("skills/code-review/SKILL.md", REVIEW),
+        ],
+        json!({"window": {"workDoneProgress": true}}),
+        &env,
+    );
+    let result = client.request(
+        "skill/agentChat",
+        json!({"prompt": "fill the form", "workDoneToken": "chat-1"}),
+    );
+    assert_eq!(result["reply"], "Done with the form.");
+    assert_eq!(result["stopReason"], "end_turn");
+    assert_eq!(result["loadedSkills"], json!(["pdf"]));
+    assert_eq!(result["usage"]["inputTokens"], 300);
+    let session = result["sessionId"].as_str().unwrap().to_owned();
+    // Live events and progress arrived before the response.
+    let mut kinds: Vec<String> = client
+        .backlog
+        .iter()
+        .filter(|m| m["method"] == "skill/agentEvent")
+        .map(|m| m["params"]["kind"].as_str().unwrap().to_owned())
+        .collect();
+    kinds.dedup(); // Text arrives in several deltas.
+    assert_eq!(
+        kinds,
+        [
+            "toolCall",
+            "toolResult",
+            "toolCall",
+            "toolResult",
+            "text",
+            "done"
+        ]
+    );
+    let progress: Vec<&str> = client
+        .backlog
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .map(|m| m["params"]["value"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(progress.first(), Some(&"begin"));
+    assert_eq!(progress.last(), Some(&"end"));
+    let requests = server.requests();
+    let repeated = tool_results(&requests[2].json());
+    assert!(
+        repeated[1]
+            .to_string()
+            .contains("Skill 'pdf' is already loaded above.")
+    );
+    assert!(!client.backlog.iter().any(|m| m.to_string().contains(KEY)));
+    assert!(session.starts_with("chat-"));
+    client.shutdown();
+}
+
+#[test]
+fn agent_chat_errors_are_lsp_errors_and_the_server_keeps_serving() {
+    let mut client = Client::start_with_env(&[("skills/pdf/SKILL.md", PDF)], json!({}), &[]);
+    let response = client.request_raw("skill/agentChat", json!({"prompt": "hi"}));
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("MODEL_ID") || message.contains("ANTHROPIC_API_KEY"),
+        "{message}"
+    );
+    let catalog = client.request("skill/catalog", json!({}));
+    assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
+    client.shutdown();
+}

@@ -1,0 +1,230 @@
+//! An LSP client for tests: spawns the real binary, frames JSON-RPC on its stdin and stdout,
+//! answers the server's own requests, and waits for messages with a timeout.
+
+#![allow(dead_code, reason = "each test binary uses a different part")]
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct Client {
+    pub child: Child,
+    pub stdin: ChildStdin,
+    messages: Receiver<Value>,
+    /// Messages read while waiting for something else.
+    pub backlog: Vec<Value>,
+    next_id: i64,
+    dir: tempfile::TempDir,
+}
+
+pub fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+pub fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+impl Client {
+    /// Starts the server on a workspace holding `files` (relative path → text).
+    pub fn start(files: &[(&str, &str)], capabilities: Value) -> Self {
+        Self::start_with_env(files, capabilities, &[])
+    }
+
+    /// Starts the server with extra environment variables (and none of the agent's own).
+    pub fn start_with_env(
+        files: &[(&str, &str)],
+        capabilities: Value,
+        env: &[(&str, &str)],
+    ) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            fs::create_dir_all(full.parent().unwrap()).unwrap();
+            fs::write(full, text).unwrap();
+        }
+        let mut command = Command::new(BIN);
+        for name in [
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_BASE_URL",
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+            "MODEL_ID",
+        ] {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        let mut child = command
+            .args(["serve", "--stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length: ") {
+                        length = value.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("every frame has a Content-Length")];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let value: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+                if sender.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            messages,
+            backlog: Vec::new(),
+            next_id: 1,
+            dir,
+        };
+        let root = client.dir.path().to_path_buf();
+        let result = client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri(&root), "capabilities": capabilities, "workspaceFolders": [{"uri": uri(&root), "name": "w"}]}),
+        );
+        assert!(
+            result["capabilities"]["textDocumentSync"].is_object(),
+            "{result:#}"
+        );
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    pub fn path(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    pub fn uri(&self, relative: &str) -> String {
+        uri(&self.path(relative))
+    }
+
+    pub fn send(&mut self, value: &Value) {
+        self.stdin
+            .write_all(&frame(&serde_json::to_vec(value).unwrap()))
+            .unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    pub fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait(|message| message["id"] == id && message.get("method").is_none())
+    }
+
+    /// A request's result; panics on an error response.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params);
+        assert!(response.get("error").is_none(), "{method}: {response:#}");
+        response["result"].clone()
+    }
+
+    /// Waits for a message matching `wanted`, answering the server's own requests on the way.
+    pub fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(index) = self.backlog.iter().position(&wanted) {
+            return self.backlog.remove(index);
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.messages.recv_timeout(left) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; unread: {:#?}", self.backlog),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server went away; unread: {:#?}", self.backlog)
+                }
+            };
+            if message.get("method").is_some() && message.get("id").is_some() {
+                // A request from the server (registerCapability, workDoneProgress/create): accept.
+                let id = message["id"].clone();
+                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+            }
+            if wanted(&message) {
+                return message;
+            }
+            self.backlog.push(message);
+        }
+    }
+
+    /// The next diagnostics published for `uri` (at `version` when given).
+    pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Vec<Value> {
+        let uri = uri.to_owned();
+        let message = self.wait(|message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == uri
+                && version.is_none_or(|version| message["params"]["version"] == version)
+        });
+        message["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub fn open(&mut self, relative: &str, text: &str) -> String {
+        let uri = self.uri(relative);
+        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}));
+        uri
+    }
+
+    pub fn change(&mut self, uri: &str, version: i64, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        );
+    }
+
+    pub fn shutdown(mut self) {
+        self.request("shutdown", json!(null));
+        self.notify("exit", json!(null));
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
