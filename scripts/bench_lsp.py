@@ -726,7 +726,10 @@ def startup_run(argv: list[str], name: str, skills_dir: Path, tag: str,
         except LspError as error:
             out["error"] = str(error)
             out["peak_seen_kb"] = sampler.stop()
-            code = client.proc.poll()
+            try:
+                code = client.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
             if code is not None:
                 out["exit_code"] = code
             return out
@@ -988,8 +991,10 @@ def summarize(reports: list[dict], args, started: str, load_start: str) -> str:
                 result = "ok"
                 if run.get("error"):
                     result = "FAILED: " + run["error"]
-                    if run.get("exit_code") is not None:
-                        result += f" (exit code {run['exit_code']})"
+                    code = run.get("exit_code")
+                    if code is not None:
+                        result += (f" (killed by signal {-code})" if code < 0
+                                   else f" (exit code {code})")
                 out.append(
                     f"| {report['name']} | {run.get('skills_dir')} "
                     f"({run.get('skills_on_disk', '?')}) | {run.get('run')} | "
