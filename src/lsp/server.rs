@@ -227,7 +227,7 @@ impl Backend {
         .unwrap_or_default();
         let count: usize = workspaces
             .iter()
-            .map(|workspace| workspace.index.registry().skills.len())
+            .map(|workspace| workspace.registry.skills.len())
             .sum();
         {
             let mut state = self.lock();
@@ -289,22 +289,22 @@ impl Backend {
     }
 
     /// The registry of the workspace that holds `path`, or of the first workspace.
-    fn registry_for(&self, path: Option<&Path>) -> Option<(PathBuf, Registry)> {
+    fn registry_for(&self, path: Option<&Path>) -> Option<(PathBuf, Arc<Registry>)> {
         let state = self.lock();
         let workspace = path
             .and_then(|path| state.workspace_of(path))
             .or_else(|| state.workspaces.first())?;
-        Some((workspace.folder.clone(), workspace.index.registry()))
+        Some((workspace.folder.clone(), workspace.registry.clone()))
     }
 
     async fn catalog(&self, _: CatalogParams) -> Result<CatalogResult> {
         self.wait_ready().await;
         let (registries, contexts, overlay) = {
             let state = self.lock();
-            let registries: Vec<Registry> = state
+            let registries: Vec<Arc<Registry>> = state
                 .workspaces
                 .iter()
-                .map(|workspace| workspace.index.registry())
+                .map(|workspace| workspace.registry.clone())
                 .collect();
             let contexts: Vec<AnalysisContext> = registries
                 .iter()
@@ -368,7 +368,7 @@ impl Backend {
                 state
                     .workspaces
                     .iter()
-                    .map(|workspace| workspace.index.registry())
+                    .map(|workspace| workspace.registry.clone())
                     .collect::<Vec<_>>(),
                 state.overlay(),
             )
@@ -412,7 +412,7 @@ impl Backend {
                 .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
             (
                 workspace.folder.clone(),
-                workspace.index.registry(),
+                workspace.registry.clone(),
                 state.overlay(),
                 workspace.config.agent.model.clone(),
                 workspace.config.agent.max_turns,
@@ -424,7 +424,7 @@ impl Backend {
         let agent = crate::agent::Agent {
             provider: Arc::from(provider),
             workspace,
-            registry,
+            registry: (*registry).clone(),
             source: Arc::new(overlay),
             approver: Arc::new(EditorApprover {
                 client: self.client.clone(),
@@ -814,9 +814,7 @@ impl LanguageServer for Backend {
                     continue;
                 }
                 if let Some(workspace) = state.workspace_of_mut(&path) {
-                    if !workspace.index.refresh(&path, &overlay) {
-                        workspace.index.refresh_folder(&path, &overlay);
-                    }
+                    workspace.refresh(&path, &overlay);
                 }
             }
         }
@@ -863,7 +861,7 @@ impl LanguageServer for Backend {
             let overlay = state.overlay();
             let mut work = Vec::new();
             for workspace in &state.workspaces {
-                let registry = workspace.index.registry();
+                let registry = workspace.registry.clone();
                 let paths = registry
                     .skills
                     .iter()
@@ -933,7 +931,7 @@ impl LanguageServer for Backend {
         let items = guard("completion", || {
             let input = CompletionInput {
                 targets: &context.targets,
-                registry: context.registry.as_ref(),
+                registry: context.registry.as_deref(),
                 snippets,
                 markdown,
                 encoding,
@@ -955,7 +953,7 @@ impl LanguageServer for Backend {
             hover(
                 &snapshot,
                 offset,
-                context.registry.as_ref(),
+                context.registry.as_deref(),
                 encoding,
                 markdown,
             )
@@ -1079,7 +1077,7 @@ impl LanguageServer for Backend {
                 let name = navigation::name_at(&snapshot, offset)?.into_name();
                 Some(navigation::references(
                     &folder,
-                    Some(&registry),
+                    Some(registry.as_ref()),
                     &name,
                     include,
                     encoding,

@@ -27,6 +27,8 @@ pub struct Workspace {
     pub folder: PathBuf,
     pub config: Config,
     pub index: WorkspaceIndex,
+    /// The index's registry, rebuilt only when the index changes; analyses share it.
+    pub registry: Arc<Registry>,
 }
 
 impl Workspace {
@@ -36,11 +38,30 @@ impl Workspace {
             Config::default()
         });
         let index = WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source);
+        let registry = Arc::new(index.registry());
         Self {
             folder,
             config,
             index,
+            registry,
         }
+    }
+
+    /// Re-reads one path after a change; returns whether the registry changed.
+    pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
+        let changed = match self.index.refresh(path, source) {
+            Some(changed) => changed,
+            None => {
+                // Not a SKILL.md of a root: maybe a skill folder that appeared or went away.
+                let before = self.index.clone();
+                self.index.refresh_folder(path, source);
+                self.index != before
+            }
+        };
+        if changed {
+            self.registry = Arc::new(self.index.registry());
+        }
+        changed
     }
 }
 
@@ -162,7 +183,7 @@ pub struct AnalysisContext {
     pub targets: Vec<Target>,
     pub rules: RuleSettings,
     pub client_rules: RuleSettings,
-    pub registry: Option<Registry>,
+    pub registry: Option<Arc<Registry>>,
     pub open_paths: Vec<PathBuf>,
 }
 
@@ -231,7 +252,7 @@ impl State {
                 .map(|config| config.rules.clone())
                 .unwrap_or_default(),
             client_rules: self.settings.rules.clone(),
-            registry: workspace.map(|workspace| workspace.index.registry()),
+            registry: workspace.map(|workspace| workspace.registry.clone()),
             open_paths: self.documents.keys().filter_map(uri_path).collect(),
         }
     }
@@ -240,14 +261,9 @@ impl State {
     /// Returns whether a registry changed.
     pub fn refresh_skill(&mut self, path: &Path) -> bool {
         let overlay = self.overlay();
-        let Some(workspace) = self.workspace_of_mut(path) else {
-            return false;
-        };
-        let before = workspace.index.registry();
-        if !workspace.index.refresh(path, &overlay) {
-            return false;
-        }
-        workspace.index.registry() != before
+        self.workspace_of_mut(path).is_some_and(|workspace| {
+            workspace.index.locate(path).is_some() && workspace.refresh(path, &overlay)
+        })
     }
 }
 

@@ -2,7 +2,6 @@
 //! `catalog-budget`.
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
@@ -36,7 +35,6 @@ pub fn check(
 /// The index is built on the first lookup: most workspaces mention only skills that exist.
 pub struct NearNames<'r> {
     registry: &'r Registry,
-    names: HashSet<&'r str>,
     /// Hashes of every name and its one-character deletions, with the skill's index, sorted:
     /// a few bytes per variant, so ten thousand skills index in a few megabytes.
     variants: OnceCell<Vec<(u64, u32)>>,
@@ -64,11 +62,6 @@ impl<'r> NearNames<'r> {
     pub fn new(registry: &'r Registry) -> Self {
         Self {
             registry,
-            names: registry
-                .skills
-                .iter()
-                .map(|skill| skill.name.as_str())
-                .collect(),
             variants: OnceCell::new(),
         }
     }
@@ -88,7 +81,7 @@ impl<'r> NearNames<'r> {
 
     #[must_use]
     pub fn contains(&self, name: &str) -> bool {
-        self.names.contains(name)
+        self.registry.get(name).is_some()
     }
 
     /// The closest name within the edit budget (one edit for short words, two for longer).

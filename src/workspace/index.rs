@@ -94,16 +94,18 @@ impl WorkspaceIndex {
     }
 
     /// Re-reads one skill after its file changed, appeared or went away (or a buffer changed:
-    /// `source` decides where the text comes from). Returns whether the path belongs here.
-    pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
-        let Some((root_index, folder)) = self.locate(path) else {
-            return false;
+    /// `source` decides where the text comes from). Returns `None` when the path does not
+    /// belong here, else whether what the loader registers changed (a body edit does not).
+    pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> Option<bool> {
+        let (root_index, folder) = self.locate(path)?;
+        let slot = probe(&self.roots[root_index], &folder, source);
+        let key = (root_index, folder);
+        let changed = self.slots.get(&key) != slot.as_ref();
+        match slot {
+            Some(slot) => self.slots.insert(key, slot),
+            None => self.slots.remove(&key),
         };
-        match probe(&self.roots[root_index], &folder, source) {
-            Some(slot) => self.slots.insert((root_index, folder), slot),
-            None => self.slots.remove(&(root_index, folder)),
-        };
-        true
+        Some(changed)
     }
 
     /// Re-reads every skill folder under `path` (a folder that was created, removed or renamed).
@@ -182,7 +184,12 @@ mod tests {
             &claude.join("a/SKILL.md"),
             "---\nname: b\ndescription: A now B.\n---\n",
         );
-        assert!(index.refresh(&claude.join("a/SKILL.md"), &Disk));
+        assert_eq!(index.refresh(&claude.join("a/SKILL.md"), &Disk), Some(true));
+        assert_eq!(
+            index.refresh(&claude.join("a/SKILL.md"), &Disk),
+            Some(false),
+            "nothing changed"
+        );
         let registry = index.registry();
         assert_eq!(registry.names(), vec!["b"]);
         assert_eq!(registry.shadowed.len(), 1);
@@ -191,7 +198,7 @@ mod tests {
         index.refresh(&skills.join("b/SKILL.md"), &Disk);
         assert_eq!(index.registry().names(), vec!["b"]);
         assert_eq!(index.registry().skills[0].description, "A now B.");
-        assert!(!index.refresh(&dir.path().join("README.md"), &Disk));
+        assert_eq!(index.refresh(&dir.path().join("README.md"), &Disk), None);
 
         write(
             &skills.join("c/SKILL.md"),
