@@ -287,13 +287,12 @@ pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic
     let document = SkillDocument::parse(text);
     let mut diagnostics = rules::lint_document(text, &document, &file_context);
     if let Some(registry) = &context.registry {
-        let targets = context.targets.clone();
-        let targets_for = move |_: &Path| targets.clone();
-        for (finding_path, diagnostic) in rules::workspace::check(registry, &targets_for, None) {
-            if finding_path == path {
-                diagnostics.push(diagnostic);
-            }
-        }
+        diagnostics.extend(rules::workspace::check_file(
+            registry,
+            &path,
+            &context.targets,
+            None,
+        ));
         let found = mentions(text, document.body.range);
         diagnostics.extend(NearNames::new(registry).unknown_mentions(&found));
     }

@@ -1,7 +1,6 @@
 //! Workspace rules over the loader's registry: `duplicate-name`, `symlink-escape` and
 //! `catalog-budget`.
 
-use std::cell::OnceCell;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
@@ -29,15 +28,41 @@ pub fn check(
     findings
 }
 
+/// The workspace findings of one file, for an editor that analyses one document at a time:
+/// `catalog-budget` (which lists every skill) is only computed when a selected target has a
+/// listing budget.
+#[must_use]
+pub fn check_file(
+    registry: &Registry,
+    path: &Path,
+    targets: &[Target],
+    context_window: Option<u64>,
+) -> Vec<Diagnostic> {
+    let targets_for = |_: &Path| targets.to_vec();
+    let mut findings = Vec::new();
+    duplicate_names(registry, &targets_for, &mut findings);
+    symlink_escapes(registry, &targets_for, &mut findings);
+    if targets
+        .iter()
+        .any(|target| matches!(target, Target::ClaudeCode | Target::Codex))
+    {
+        catalog_budget(registry, &targets_for, context_window, &mut findings);
+    }
+    findings
+        .into_iter()
+        .filter(|(finding_path, _)| finding_path == path)
+        .map(|(_, diagnostic)| diagnostic)
+        .collect()
+}
+
 /// Finds the skill names close to a mention without comparing it with every name: each name
 /// is indexed under itself and its one-character deletions, so two strings within one edit of
 /// each other (or one substitution or transposition apart) share a key.
-/// The index is built on the first lookup: most workspaces mention only skills that exist.
+/// The index (hashes of every name and its one-character deletions with the skill's index,
+/// sorted: a few bytes per variant) is built on the first lookup and kept in the registry, so
+/// the analyses of one workspace share it.
 pub struct NearNames<'r> {
     registry: &'r Registry,
-    /// Hashes of every name and its one-character deletions, with the skill's index, sorted:
-    /// a few bytes per variant, so ten thousand skills index in a few megabytes.
-    variants: OnceCell<Vec<(u64, u32)>>,
 }
 
 /// The hashes of `word` and of each of its one-character deletions.
@@ -60,14 +85,11 @@ fn hash_parts(head: &str, tail: &str) -> u64 {
 impl<'r> NearNames<'r> {
     #[must_use]
     pub fn new(registry: &'r Registry) -> Self {
-        Self {
-            registry,
-            variants: OnceCell::new(),
-        }
+        Self { registry }
     }
 
     fn variants(&self) -> &[(u64, u32)] {
-        self.variants.get_or_init(|| {
+        self.registry.near_index.get_or_init(|| {
             let mut variants: Vec<(u64, u32)> = Vec::new();
             for (index, skill) in self.registry.skills.iter().enumerate() {
                 let index = u32::try_from(index).unwrap_or(u32::MAX);

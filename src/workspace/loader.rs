@@ -100,6 +100,9 @@ pub struct Registry {
     pub refused: Vec<Refused>,
     /// Index into `skills` by name; `add` keeps it current.
     by_name: HashMap<String, usize>,
+    /// The "did you mean" index of `rules::workspace::NearNames`, built on first use and shared
+    /// by every analysis that holds this registry.
+    pub(crate) near_index: std::sync::OnceLock<Vec<(u64, u32)>>,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -252,6 +255,7 @@ impl Registry {
             None => {
                 self.by_name.insert(skill.name.clone(), self.skills.len());
                 self.skills.push(skill);
+                self.near_index = std::sync::OnceLock::new();
             }
         }
     }
