@@ -58,10 +58,37 @@ impl Workspace {
                 self.index != before
             }
         };
-        if changed {
+        if changed && !self.patch_registry(path) {
             self.registry = Arc::new(self.index.registry());
         }
         changed
+    }
+
+    /// Updates one skill of the registry in place when its name stayed the same and no other
+    /// skill shares it (typing in a description): no rebuild of every other entry.
+    fn patch_registry(&mut self, path: &Path) -> bool {
+        let Some(skill) = self.index.skill_at(path) else {
+            return false;
+        };
+        let Some(position) = self
+            .registry
+            .skills
+            .iter()
+            .position(|existing| existing.path == skill.path)
+        else {
+            return false;
+        };
+        let same_name = self.registry.skills[position].name == skill.name;
+        let shadowing = self
+            .registry
+            .shadowed
+            .iter()
+            .any(|(shadowed, _)| shadowed.name == skill.name);
+        if !same_name || shadowing {
+            return false;
+        }
+        Arc::make_mut(&mut self.registry).skills[position] = skill;
+        true
     }
 }
 
@@ -337,5 +364,31 @@ mod tests {
                 .targets
                 .is_none()
         );
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    #[test]
+    fn description_edits_patch_the_registry_and_renames_rebuild_it() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a", "b"] {
+            let path = dir.path().join(format!("skills/{name}/SKILL.md"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, format!("---\nname: {name}\ndescription: Old.\n---\nBody\n")).unwrap();
+        }
+        let mut state = State::default();
+        state.workspaces.push(Workspace::load(dir.path().to_path_buf(), &state.overlay()));
+        let b = dir.path().join("skills/b/SKILL.md");
+        let uri = Uri::from_file_path(&b).unwrap();
+        state.documents.insert(uri.clone(), Document::new("---\nname: b\ndescription: New words.\n---\nBody\n", 2, String::new()));
+        assert!(state.refresh_skill(&b));
+        assert_eq!(state.workspaces[0].registry.catalog(), "- a: Old.\n- b: New words.");
+        state.documents.insert(uri, Document::new("---\nname: a\ndescription: New words.\n---\nBody\n", 3, String::new()));
+        assert!(state.refresh_skill(&b));
+        assert_eq!(state.workspaces[0].registry.shadowed.len(), 1, "a rename takes the full rebuild");
+        assert!(!state.refresh_skill(&b), "nothing changed");
     }
 }

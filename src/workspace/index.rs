@@ -123,6 +123,20 @@ impl WorkspaceIndex {
         }
     }
 
+    /// The registered form of the skill at `path`, when it is readable and inside its root.
+    #[must_use]
+    pub fn skill_at(&self, path: &Path) -> Option<Skill> {
+        let (root_index, folder) = self.locate(path)?;
+        let slot = self.slots.get(&(root_index, folder.clone()))?;
+        let metadata = slot.state.as_ref().ok()?.clone();
+        Some(Skill::new(
+            metadata,
+            slot.path.clone(),
+            self.roots[root_index].clone(),
+            folder,
+        ))
+    }
+
     /// The loader's registry as of now.
     #[must_use]
     pub fn registry(&self) -> Registry {
