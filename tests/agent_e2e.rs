@@ -368,3 +368,45 @@ fn agent_chat_errors_are_lsp_errors_and_the_server_keeps_serving() {
     assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
     client.shutdown();
 }
+
+#[test]
+fn cancel_request_stops_a_chat_at_once_and_the_session_survives() {
+    let server = Server::start(vec![
+        Reply::hang(),
+        Reply::sse(&anthropic_stream(&[json!({"text": "Back."})], "end_turn")),
+    ]);
+    let url = server.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+        ("MODEL_ID", "test-model"),
+    ];
+    let mut client = Client::start_with_env(&[("skills/pdf/SKILL.md", PDF)], json!({}), &env);
+    client.send(&json!({"jsonrpc": "2.0", "id": 7001, "method": "skill/agentChat", "params": {"prompt": "wait forever"}}));
+    // The model call is under way once the server has seen the request.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the chat never reached the model"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    client.notify("$/cancelRequest", json!({"id": 7001}));
+    let cancelled = client.wait(|m| m["id"] == 7001);
+    assert_eq!(cancelled["error"]["code"], -32800, "{cancelled:#}");
+    // The HTTP request was dropped, and the server keeps serving.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server.closed_by_client() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the model request was not dropped"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let catalog = client.request("skill/catalog", json!({}));
+    assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
+    let again = client.request("skill/agentChat", json!({"prompt": "hello again"}));
+    assert_eq!(again["reply"], "Back.");
+    client.shutdown();
+}

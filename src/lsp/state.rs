@@ -377,18 +377,45 @@ mod registry_tests {
         for name in ["a", "b"] {
             let path = dir.path().join(format!("skills/{name}/SKILL.md"));
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, format!("---\nname: {name}\ndescription: Old.\n---\nBody\n")).unwrap();
+            std::fs::write(
+                &path,
+                format!("---\nname: {name}\ndescription: Old.\n---\nBody\n"),
+            )
+            .unwrap();
         }
         let mut state = State::default();
-        state.workspaces.push(Workspace::load(dir.path().to_path_buf(), &state.overlay()));
+        state
+            .workspaces
+            .push(Workspace::load(dir.path().to_path_buf(), &state.overlay()));
         let b = dir.path().join("skills/b/SKILL.md");
         let uri = Uri::from_file_path(&b).unwrap();
-        state.documents.insert(uri.clone(), Document::new("---\nname: b\ndescription: New words.\n---\nBody\n", 2, String::new()));
+        state.documents.insert(
+            uri.clone(),
+            Document::new(
+                "---\nname: b\ndescription: New words.\n---\nBody\n",
+                2,
+                String::new(),
+            ),
+        );
         assert!(state.refresh_skill(&b));
-        assert_eq!(state.workspaces[0].registry.catalog(), "- a: Old.\n- b: New words.");
-        state.documents.insert(uri, Document::new("---\nname: a\ndescription: New words.\n---\nBody\n", 3, String::new()));
+        assert_eq!(
+            state.workspaces[0].registry.catalog(),
+            "- a: Old.\n- b: New words."
+        );
+        state.documents.insert(
+            uri,
+            Document::new(
+                "---\nname: a\ndescription: New words.\n---\nBody\n",
+                3,
+                String::new(),
+            ),
+        );
         assert!(state.refresh_skill(&b));
-        assert_eq!(state.workspaces[0].registry.shadowed.len(), 1, "a rename takes the full rebuild");
+        assert_eq!(
+            state.workspaces[0].registry.shadowed.len(),
+            1,
+            "a rename takes the full rebuild"
+        );
         assert!(!state.refresh_skill(&b), "nothing changed");
     }
 }
