@@ -647,3 +647,73 @@ fn serve_ends_cleanly_when_stdin_is_empty() {
     assert_eq!(output.status.code(), Some(0));
     assert!(output.stdout.is_empty(), "nothing but protocol on stdout");
 }
+
+#[test]
+fn version_names_the_commit() {
+    let version = stdout(&run(&["--version"]));
+    assert!(
+        version.starts_with(&format!("skill-lsp {} (", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+    assert!(version.trim_end().ends_with(')'));
+}
+
+#[test]
+fn stdin_is_linted_as_the_named_file() {
+    use std::io::Write as _;
+    let mut child = Command::new(BIN)
+        .args([
+            "check",
+            "--stdin",
+            "--stdin-filename",
+            "skills/pdf/SKILL.md",
+            "--format",
+            "json",
+        ])
+        .current_dir(ROOT)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"---\nname: pdf-tools\ndescription: Fills forms. Use when asked.\n---\nBody\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["checked"]["files"], 1);
+    assert_eq!(value["diagnostics"][0]["path"], "skills/pdf/SKILL.md");
+    assert_eq!(
+        value["diagnostics"][0]["rule"], "name-mismatch",
+        "the folder comes from --stdin-filename"
+    );
+    let clean = Command::new(BIN)
+        .args([
+            "check",
+            "--stdin",
+            "--stdin-filename",
+            "skills/pdf/SKILL.md",
+        ])
+        .stdin(std::fs::File::open(Path::new(ROOT).join("skills/pdf/SKILL.md")).unwrap())
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+}
+
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let script = stdout(&run(&["completions", shell]));
+        assert!(
+            script.contains("check") && script.contains("catalog") && script.len() > 500,
+            "{shell}"
+        );
+    }
+    let man = stdout(&run(&["man"]));
+    assert!(man.contains(".TH skill-lsp 1") && man.contains("check"));
+    assert_eq!(run(&["completions", "tcsh"]).status.code(), Some(2));
+}

@@ -85,6 +85,9 @@ pub(super) fn display_path(path: &Path) -> PathBuf {
 }
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
+    if args.stdin {
+        return run_stdin(args);
+    }
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -126,11 +129,61 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
         args.format == CheckFormat::Human,
     );
     trouble |= io_trouble;
+    finish(args, &report, trouble)
+}
+
+/// `check --stdin`: one SKILL.md's text from standard input, linted as if it were at
+/// `--stdin-filename` (its folder name, targets and links), without the workspace rules.
+fn run_stdin(args: &CheckArgs) -> u8 {
+    let mut bytes = Vec::new();
+    if let Err(error) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
+        error_line(&format!("cannot read standard input: {error}"));
+        return EXIT_TROUBLE;
+    }
+    let path = args
+        .stdin_filename
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("SKILL.md"));
+    let start = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let run = match settings(args.config.as_deref(), start, &args.targets) {
+        Ok(run) => run,
+        Err(message) => {
+            error_line(&message);
+            return EXIT_TROUBLE;
+        }
+    };
+    let display = display_path(&path);
+    let analysis = run.lint_and_read(&display, bytes);
+    let mut files = Vec::new();
+    if !analysis.diagnostics.is_empty() {
+        let mut report = FileReport::new(display, analysis.text, analysis.diagnostics);
+        if args.format != CheckFormat::Human {
+            report.compact();
+        }
+        files.push(report);
+    }
+    let skills_checked = usize::from(analysis.metadata.is_some());
+    finish(
+        args,
+        &Report {
+            files,
+            files_checked: 1,
+            skills_checked,
+        },
+        false,
+    )
+}
+
+/// Prints the report in the asked format and turns it into the exit code (SPEC section 2).
+fn finish(args: &CheckArgs, report: &Report, trouble: bool) -> u8 {
     let output = match args.format {
-        CheckFormat::Human => format::human::render(&report, format::human::use_colour()),
-        CheckFormat::Json => format::json::render(&report),
-        CheckFormat::Github => format::github::render(&report),
-        CheckFormat::Sarif => format::sarif::render(&report),
+        CheckFormat::Human => format::human::render(report, format::human::use_colour()),
+        CheckFormat::Json => format::json::render(report),
+        CheckFormat::Github => format::github::render(report),
+        CheckFormat::Sarif => format::sarif::render(report),
     };
     write_stdout(&output);
     if trouble {

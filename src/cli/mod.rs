@@ -20,10 +20,18 @@ pub const EXIT_FINDINGS: u8 = 1;
 /// Exit code for usage, config or I/O trouble.
 pub const EXIT_TROUBLE: u8 = 2;
 
+/// `skill-lsp --version`: the package version and the commit it was built from.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SKILL_LSP_COMMIT"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "skill-lsp",
-    version,
+    version = VERSION,
     about = "Lint, author and run Agent Skills (SKILL.md): a linter, a language server and a catalog-first agent",
     after_help = "With no command, skill-lsp starts the language server on stdio."
 )]
@@ -54,6 +62,10 @@ pub enum Command {
     },
     /// Run the catalog-first agent in the terminal: one PROMPT, or a REPL without one.
     Chat(ChatArgs),
+    /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
+    Completions { shell: clap_complete::Shell },
+    /// Print the man page (roff) for skill-lsp(1).
+    Man,
     /// List the rules, or explain one.
     Rules {
         /// A rule id such as `unquoted-colon`.
@@ -88,6 +100,12 @@ pub struct CheckArgs {
     /// Use this config file instead of looking for skill-lsp.toml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Read one SKILL.md from standard input instead of PATHs (for editors and pipes).
+    #[arg(long, conflicts_with = "fix")]
+    pub stdin: bool,
+    /// With --stdin: the path the text belongs to (for its folder, targets and links).
+    #[arg(long, value_name = "PATH", requires = "stdin")]
+    pub stdin_filename: Option<PathBuf>,
     /// Context window in tokens, for `catalog-budget` (default: each client's default).
     #[arg(long, value_name = "N")]
     pub context_window: Option<u64>,
@@ -145,6 +163,30 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Load { name, root }) => load::run(&name, root.as_deref()),
         Some(Command::Chat(args)) => chat::run(&args),
         Some(Command::Rules { rule }) => rules::run(rule.as_deref()),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "skill-lsp",
+                &mut out,
+            );
+            write_stdout(&String::from_utf8_lossy(&out));
+            0
+        }
+        Some(Command::Man) => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out) {
+                Ok(()) => {
+                    write_stdout(&String::from_utf8_lossy(&out));
+                    0
+                }
+                Err(error) => {
+                    error_line(&format!("cannot render the man page: {error}"));
+                    EXIT_TROUBLE
+                }
+            }
+        }
     };
     ExitCode::from(code)
 }
