@@ -40,14 +40,8 @@ impl Anthropic {
         model: impl Into<String>,
         settings: HttpSettings,
     ) -> Result<Self, ProviderError> {
-        let mut key_header = HeaderValue::from_str(key.expose()).map_err(|_| {
-            ProviderError::Config(
-                "ANTHROPIC_API_KEY holds characters that cannot go in an HTTP header".to_owned(),
-            )
-        })?;
-        key_header.set_sensitive(true);
         let mut headers = HeaderMap::new();
-        headers.insert("x-api-key", key_header);
+        headers.insert("x-api-key", key.header_value("", "ANTHROPIC_API_KEY")?);
         headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
         headers.insert("content-type", HeaderValue::from_static("application/json"));
         headers.insert("accept", HeaderValue::from_static("text/event-stream"));

@@ -22,6 +22,26 @@ impl ApiKey {
         &self.0
     }
 
+    /// The key as a sensitive HTTP header value, after `prefix` (such as `Bearer `); `variable`
+    /// names where it came from when it cannot be a header.
+    ///
+    /// # Errors
+    /// A config error naming `variable` (never the key) for characters a header cannot hold.
+    pub(crate) fn header_value(
+        &self,
+        prefix: &str,
+        variable: &str,
+    ) -> Result<reqwest::header::HeaderValue, super::ProviderError> {
+        let mut value = reqwest::header::HeaderValue::from_str(&format!("{prefix}{}", self.0))
+            .map_err(|_| {
+                super::ProviderError::Config(format!(
+                    "{variable} holds characters that cannot go in an HTTP header"
+                ))
+            })?;
+        value.set_sensitive(true);
+        Ok(value)
+    }
+
     /// Replaces every occurrence of the key in `text` by `***`, for text that comes back from a
     /// server (some echo the key they were given in their error message).
     #[must_use]

@@ -39,15 +39,10 @@ impl OpenAi {
     ) -> Result<Self, ProviderError> {
         let mut headers = HeaderMap::new();
         if let Some(key) = &key {
-            let mut bearer =
-                HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| {
-                    ProviderError::Config(
-                        "OPENAI_API_KEY holds characters that cannot go in an HTTP header"
-                            .to_owned(),
-                    )
-                })?;
-            bearer.set_sensitive(true);
-            headers.insert("authorization", bearer);
+            headers.insert(
+                "authorization",
+                key.header_value("Bearer ", "OPENAI_API_KEY")?,
+            );
         }
         headers.insert("content-type", HeaderValue::from_static("application/json"));
         headers.insert("accept", HeaderValue::from_static("text/event-stream"));
