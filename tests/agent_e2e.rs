@@ -12,62 +12,13 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use lsp_client::Client;
-use scripted_server::{Reply, Server};
+use scripted_server::{Reply, Server, anthropic_stream};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
 const KEY: &str = "sk-ant-test-PLANTED-KEY-e2e-42";
 const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nSECRET-BODY-LINE: use pypdf.\n";
 const REVIEW: &str = "---\nname: code-review\ndescription: Reviews code changes. Use when asked to review.\n---\n# Review\n\nRead the diff first.\n";
-
-/// An Anthropic SSE stream for the given content blocks (`{"text": ..}` or `{"tool": name, "id", "input"}`).
-fn anthropic_stream(blocks: &[Value], stop_reason: &str) -> String {
-    let mut out = String::new();
-    let mut event =
-        |name: &str, data: Value| out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
-    event(
-        "message_start",
-        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "test", "usage": {"input_tokens": 100, "output_tokens": 1}}}),
-    );
-    for (index, block) in blocks.iter().enumerate() {
-        if let Some(text) = block["text"].as_str() {
-            event(
-                "content_block_start",
-                json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}),
-            );
-            let (head, tail) = text.split_at(text.len() / 2);
-            for piece in [head, tail] {
-                event(
-                    "content_block_delta",
-                    json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}}),
-                );
-            }
-        } else {
-            event(
-                "content_block_start",
-                json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": block["id"], "name": block["tool"], "input": {}}}),
-            );
-            let input = block["input"].to_string();
-            let (head, tail) = input.split_at(input.len() / 2);
-            for piece in [head, tail] {
-                event(
-                    "content_block_delta",
-                    json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}),
-                );
-            }
-        }
-        event(
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": index}),
-        );
-    }
-    event(
-        "message_delta",
-        json!({"type": "message_delta", "delta": {"stop_reason": stop_reason}, "usage": {"output_tokens": 20}}),
-    );
-    event("message_stop", json!({"type": "message_stop"}));
-    out
-}
 
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

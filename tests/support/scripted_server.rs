@@ -334,3 +334,53 @@ fn reason(status: u16) -> &'static str {
         _ => "Status",
     }
 }
+
+/// An Anthropic SSE stream for the given content blocks (`{"text": ..}` or `{"tool": name, "id", "input"}`).
+pub fn anthropic_stream(blocks: &[serde_json::Value], stop_reason: &str) -> String {
+    let mut out = String::new();
+    let mut event = |name: &str, data: serde_json::Value| {
+        out.push_str(&format!("event: {name}\ndata: {data}\n\n"))
+    };
+    event(
+        "message_start",
+        serde_json::json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "test", "usage": {"input_tokens": 100, "output_tokens": 1}}}),
+    );
+    for (index, block) in blocks.iter().enumerate() {
+        if let Some(text) = block["text"].as_str() {
+            event(
+                "content_block_start",
+                serde_json::json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}),
+            );
+            let (head, tail) = text.split_at(text.len() / 2);
+            for piece in [head, tail] {
+                event(
+                    "content_block_delta",
+                    serde_json::json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}}),
+                );
+            }
+        } else {
+            event(
+                "content_block_start",
+                serde_json::json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": block["id"], "name": block["tool"], "input": {}}}),
+            );
+            let input = block["input"].to_string();
+            let (head, tail) = input.split_at(input.len() / 2);
+            for piece in [head, tail] {
+                event(
+                    "content_block_delta",
+                    serde_json::json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}),
+                );
+            }
+        }
+        event(
+            "content_block_stop",
+            serde_json::json!({"type": "content_block_stop", "index": index}),
+        );
+    }
+    event(
+        "message_delta",
+        serde_json::json!({"type": "message_delta", "delta": {"stop_reason": stop_reason}, "usage": {"output_tokens": 20}}),
+    );
+    event("message_stop", serde_json::json!({"type": "message_stop"}));
+    out
+}
