@@ -13,6 +13,12 @@
 //! `--record`, every request received is appended to the file as one JSON line
 //! `{"method", "path", "body"}` (headers are left out so no key is written anywhere).
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a command-line program: the URL goes to stdout, errors to stderr"
+)]
+
 #[path = "../tests/support/scripted_server.rs"]
 mod scripted_server;
 
