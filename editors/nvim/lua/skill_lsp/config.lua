@@ -1,0 +1,181 @@
+-- The client configuration shared by `lsp/skill_lsp.lua` (Neovim 0.11+), `setup()` and the
+-- Neovim 0.10 fallback, so every path attaches the same way.
+local M = {}
+
+M.name = 'skill_lsp'
+
+--- The code action kind the server uses for "every safe fix of this file".
+M.fix_all_kind = 'source.fixAll.skill-lsp'
+
+-- Tried in order, each group against every ancestor before the next group. Project-level markers
+-- come first because `.claude/`, `.github/` and friends hold a `skills/` folder of their own: the
+-- server must get the project as its workspace folder to tell those roots (and targets) apart.
+M.root_markers = {
+  'skill-lsp.toml',
+  '.git',
+  { '.agents', '.claude', '.codex', '.gemini', '.github', '.opencode' },
+  'skills',
+}
+
+--- Whether the buffer is a file named SKILL.md (any case) that the server should see.
+--- @param bufnr integer
+--- @return boolean
+function M.is_skill_file(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  -- Buffers such as fugitive:// or oil:// have no file the server could read or watch.
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return false
+  end
+  return vim.fs.basename(name):lower() == 'skill.md'
+end
+
+--- The workspace folder for a SKILL.md buffer.
+--- @param bufnr integer
+--- @return string
+function M.find_root(bufnr)
+  local file = vim.fs.normalize(vim.api.nvim_buf_get_name(bufnr))
+  local dir = vim.fs.dirname(file)
+  -- vim.fs.root() only learnt nested (equal priority) markers in 0.11; vim.fs.find() does the
+  -- same job on 0.10 too.
+  for _, marker in ipairs(M.root_markers) do
+    local found = vim.fs.find(marker, { upward = true, path = dir, limit = 1 })[1]
+    if found then
+      return vim.fs.dirname(found)
+    end
+  end
+  -- A lone skill folder: its parent holds `*/SKILL.md`, which the server takes as a skills root.
+  return vim.fs.dirname(dir)
+end
+
+--- Handlers that belong to this client only; required lazily so that the `lsp/` file stays cheap.
+--- @return table<string, function>
+function M.handlers()
+  return {
+    ['skill/agentEvent'] = function(...)
+      return require('skill_lsp.agent').on_event(...)
+    end,
+    ['window/showMessageRequest'] = function(...)
+      return require('skill_lsp.approval').handler(...)
+    end,
+  }
+end
+
+--- The default configuration, before user options.
+--- @return table
+function M.base()
+  return {
+    cmd = { 'skill-lsp' },
+    filetypes = { 'markdown' },
+    -- Informational only: with a root_dir function Neovim ignores root_markers.
+    root_markers = vim.iter(M.root_markers):flatten():totable(),
+    -- The Neovim 0.11 signature: not calling on_dir keeps the server off the buffer, which is
+    -- how plain Markdown files stay untouched.
+    root_dir = function(bufnr, on_dir)
+      if M.is_skill_file(bufnr) then
+        on_dir(M.find_root(bufnr))
+      end
+    end,
+    handlers = M.handlers(),
+  }
+end
+
+-- The server reads settings from initializationOptions when it starts and from
+-- workspace/didChangeConfiguration afterwards, which is how Neovim delivers `settings`: both get
+-- the same table so neither path sees stale values.
+local function skill_settings(opts)
+  local section = {}
+  if opts.targets then
+    section.targets = opts.targets
+  end
+  if opts.rules then
+    section.rules = next(opts.rules) and opts.rules or vim.empty_dict()
+  end
+  return { skillLsp = next(section) and section or vim.empty_dict() }
+end
+
+-- The server reads its model settings from its environment. Only non-secret values are set here:
+-- the API key stays in the user's environment, which the server inherits.
+local function agent_env(agent)
+  local env = {}
+  if agent.model then
+    env.MODEL_ID = agent.model
+  end
+  local provider = agent.provider or 'anthropic'
+  if provider == 'openai' then
+    if agent.base_url then
+      env.OPENAI_BASE_URL = agent.base_url
+    end
+    -- The server prefers Anthropic whenever ANTHROPIC_API_KEY is set; an empty value counts as
+    -- unset, so this is how the choice of provider is honoured.
+    env.ANTHROPIC_API_KEY = ''
+  elseif provider == 'anthropic' then
+    if agent.base_url then
+      env.ANTHROPIC_BASE_URL = agent.base_url
+    end
+  else
+    error(("skill_lsp: agent.provider must be 'anthropic' or 'openai', got %q"):format(provider))
+  end
+  return env
+end
+
+--- Turns setup() options into a partial client configuration.
+--- @param opts table
+--- @return table
+function M.from_options(opts)
+  -- vim.validate() changed its signature in 0.11; this check reads the same on 0.10.
+  for _, key in ipairs({ 'cmd', 'targets', 'rules', 'agent' }) do
+    if opts[key] ~= nil and type(opts[key]) ~= 'table' then
+      error(('skill_lsp.setup: `%s` must be a table, got %s'):format(key, type(opts[key])), 3)
+    end
+  end
+  local overrides = {}
+  if opts.cmd then
+    overrides.cmd = opts.cmd
+  end
+  local settings = skill_settings(opts)
+  overrides.init_options = settings
+  overrides.settings = settings
+  local env = agent_env(opts.agent or {})
+  if next(env) then
+    overrides.cmd_env = env
+  end
+  for _, key in ipairs({ 'on_attach', 'capabilities', 'filetypes' }) do
+    overrides[key] = opts[key]
+  end
+  return overrides
+end
+
+--- Deep merge where lists replace lists, as vim.lsp.config() does on 0.11.
+--- @param dst table
+--- @param src table
+--- @return table
+function M.merge(dst, src)
+  local out = vim.deepcopy(dst)
+  for key, value in pairs(src) do
+    if type(value) == 'table' and type(out[key]) == 'table' and not vim.islist(value) then
+      out[key] = M.merge(out[key], value)
+    else
+      out[key] = value
+    end
+  end
+  return out
+end
+
+--- The configuration in effect: what vim.lsp.config resolved on 0.11, or what setup() stored.
+--- @return table
+function M.resolved()
+  if vim.lsp.config then
+    local ok, resolved = pcall(function()
+      return vim.lsp.config[M.name]
+    end)
+    if ok and resolved then
+      return resolved
+    end
+  end
+  return M.current or M.base()
+end
+
+return M

@@ -1,0 +1,120 @@
+-- `:checkhealth skill_lsp`. Reports whether secrets are set, never their values.
+local config = require('skill_lsp.config')
+
+local M = {}
+
+local health = vim.health
+
+-- The server sees the editor's environment plus the client's cmd_env (which wins).
+local function server_env(name, cmd_env)
+  local value = cmd_env[name]
+  if value == nil then
+    value = vim.env[name]
+  end
+  return value ~= nil and vim.trim(value) ~= '' and value or nil
+end
+
+local function check_neovim()
+  local version = vim.version()
+  local text = ('Neovim %d.%d.%d'):format(version.major, version.minor, version.patch)
+  if vim.fn.has('nvim-0.11') == 1 then
+    health.ok(text .. ': vim.lsp.config / vim.lsp.enable')
+  elseif vim.fn.has('nvim-0.10') == 1 then
+    health.ok(text .. ': setup() starts the client from a FileType autocmd')
+  else
+    health.error(text .. ' is too old', { 'skill_lsp needs Neovim 0.10 or newer' })
+  end
+end
+
+local function check_binary(cmd)
+  if type(cmd) ~= 'table' or not cmd[1] then
+    health.info('cmd is a function: the binary cannot be checked')
+    return
+  end
+  local path = vim.fn.exepath(cmd[1])
+  if path == '' then
+    health.error(('binary `%s` not found'):format(cmd[1]), {
+      'Install it (`cargo install --path .` in the skill-lsp repository) or put it on $PATH',
+      "Or pass its path: require('skill_lsp').setup({ cmd = { '/path/to/skill-lsp' } })",
+    })
+    return
+  end
+  health.ok('binary: ' .. path)
+  local ok, result = pcall(function()
+    return vim.system({ path, '--version' }, { text = true }):wait(5000)
+  end)
+  if ok and result.code == 0 then
+    health.ok('version: ' .. vim.trim(result.stdout))
+    return
+  end
+  local reason = tostring(result)
+  if ok then
+    local stderr = vim.trim(result.stderr or '')
+    reason = stderr ~= '' and stderr or ('exit code ' .. result.code)
+  end
+  health.error(('`%s --version` failed: %s'):format(path, reason))
+end
+
+local function check_clients()
+  local clients = vim.lsp.get_clients({ name = config.name })
+  if #clients == 0 then
+    health.info('no skill-lsp client is running (open a SKILL.md file to start one)')
+    return
+  end
+  for _, client in ipairs(clients) do
+    local folders = vim.tbl_map(function(folder)
+      return folder.name
+    end, client.workspace_folders or {})
+    if #folders == 0 and client.root_dir then
+      folders = { client.root_dir }
+    end
+    local buffers = vim.tbl_count(client.attached_buffers or {})
+    health.ok(
+      ('client %d: workspace %s, %d buffer(s), position encoding %s'):format(
+        client.id,
+        #folders > 0 and table.concat(folders, ', ') or '(none)',
+        buffers,
+        client.offset_encoding
+      )
+    )
+  end
+end
+
+local function check_agent(cmd_env)
+  local model = server_env('MODEL_ID', cmd_env)
+  if server_env('ANTHROPIC_API_KEY', cmd_env) then
+    local base = server_env('ANTHROPIC_BASE_URL', cmd_env) and 'custom ANTHROPIC_BASE_URL' or 'public endpoint'
+    health.ok(('ANTHROPIC_API_KEY is set: the agent uses Anthropic (%s)'):format(base))
+  elseif server_env('OPENAI_BASE_URL', cmd_env) or server_env('OPENAI_API_KEY', cmd_env) then
+    health.ok(
+      ('OpenAI-compatible provider: OPENAI_BASE_URL %s, OPENAI_API_KEY %s'):format(
+        server_env('OPENAI_BASE_URL', cmd_env) and 'is set' or 'is not set (public endpoint)',
+        server_env('OPENAI_API_KEY', cmd_env) and 'is set' or 'is not set'
+      )
+    )
+  else
+    health.warn('no model provider: ANTHROPIC_API_KEY is not set, nor OPENAI_BASE_URL / OPENAI_API_KEY', {
+      'Export ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server) before starting Neovim',
+      'Keys are read from the environment only; never put them in your config',
+      'Linting, completion and the other LSP features work without a key',
+    })
+  end
+  if model then
+    health.ok('model: ' .. model)
+  else
+    health.warn('MODEL_ID is not set', { "Set agent = { model = '...' } in setup(), or export MODEL_ID" })
+  end
+end
+
+function M.check()
+  health.start('skill-lsp: editor')
+  check_neovim()
+  local resolved = config.resolved()
+  health.start('skill-lsp: server')
+  check_binary(resolved.cmd)
+  check_clients()
+  health.start('skill-lsp: agent')
+  check_agent(resolved.cmd_env or {})
+end
+
+return M

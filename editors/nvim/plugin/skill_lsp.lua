@@ -1,0 +1,38 @@
+-- User commands only: starting the server is left to setup() or vim.lsp.enable('skill_lsp'), so
+-- installing the plugin never launches anything by itself.
+if vim.g.loaded_skill_lsp then
+  return
+end
+vim.g.loaded_skill_lsp = true
+
+local command = vim.api.nvim_create_user_command
+
+command('SkillAgent', function(args)
+  require('skill_lsp.agent').send(args.args, { fresh = args.bang })
+end, {
+  nargs = '*',
+  bang = true,
+  desc = 'skill-lsp: ask the skill agent (continues the chat; ! starts a new one)',
+})
+
+command('SkillAgentCancel', function()
+  require('skill_lsp.agent').cancel()
+end, { desc = 'skill-lsp: cancel the running agent chat' })
+
+command('SkillCatalog', function()
+  require('skill_lsp.catalog').show()
+end, { desc = 'skill-lsp: show the skill catalog the agent sees' })
+
+command('SkillOpen', function(args)
+  require('skill_lsp.catalog').open(args.args)
+end, {
+  nargs = '?',
+  complete = function(lead)
+    return require('skill_lsp.catalog').complete(lead)
+  end,
+  desc = 'skill-lsp: open a skill by name (pick one without a name)',
+})
+
+command('SkillFixAll', function()
+  require('skill_lsp.fix').fix_all(0)
+end, { desc = 'skill-lsp: apply every safe fix to this SKILL.md' })

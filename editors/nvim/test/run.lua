@@ -1,0 +1,592 @@
+-- Headless end-to-end tests of the plugin against the real skill-lsp server and a scripted model.
+-- Run by scripts/ci_nvim.sh:
+--   nvim --headless -u NONE -i NONE -l editors/nvim/test/run.lua
+-- Environment: SKILL_LSP_PLUGIN (editors/nvim), SKILL_LSP_BIN, SKILL_LSP_WORKSPACE (a temp copy of
+-- test/fixture/workspace), MODEL_URL and MODEL_RECORD (scripted_model), SKILL_LSP_HELP_RTP (an
+-- empty temp folder), ANTHROPIC_API_KEY (a planted fake key that must never show up).
+-- Output on stdout: one `ok NAME` or `FAIL NAME: reason` line per test, then `N passed, M failed`.
+
+local function getenv(name)
+  local value = os.getenv(name)
+  if not value or value == '' then
+    io.stdout:write(('FAIL setup: %s is not set\n0 passed, 1 failed\n'):format(name))
+    os.exit(1)
+  end
+  return value
+end
+
+local plugin = getenv('SKILL_LSP_PLUGIN')
+local server = getenv('SKILL_LSP_BIN')
+local ws = vim.fs.normalize(getenv('SKILL_LSP_WORKSPACE'))
+local model_url = getenv('MODEL_URL')
+local record_path = getenv('MODEL_RECORD')
+local help_rtp = getenv('SKILL_LSP_HELP_RTP')
+local planted_key = getenv('ANTHROPIC_API_KEY')
+
+vim.opt.runtimepath:prepend(plugin)
+vim.cmd('filetype on')
+vim.cmd('runtime! plugin/**/*.lua')
+vim.o.swapfile = false
+vim.o.shortmess = vim.o.shortmess .. 'F'
+if vim.lsp.log and vim.lsp.log.set_level then
+  vim.lsp.log.set_level('debug')
+else
+  vim.lsp.set_log_level('debug')
+end
+
+-- Harness ------------------------------------------------------------------------------------
+
+local passed, failed = 0, 0
+
+local function test(name, fn)
+  local started = vim.uv.hrtime()
+  local ok, err = xpcall(fn, debug.traceback)
+  local ms = (vim.uv.hrtime() - started) / 1e6
+  if ok then
+    passed = passed + 1
+    io.stdout:write(('ok %s (%d ms)\n'):format(name, ms))
+  else
+    failed = failed + 1
+    local reason = tostring(err):match('^[^\n]*'):gsub('^[^:]*run%.lua:%d+: ', '')
+    io.stdout:write(('FAIL %s: %s\n'):format(name, reason))
+    io.stderr:write(tostring(err) .. '\n')
+  end
+end
+
+local function check(cond, fmt, ...)
+  if not cond then
+    error(fmt:format(...), 2)
+  end
+end
+
+local function eq(actual, expected, what)
+  if not vim.deep_equal(actual, expected) then
+    error(('%s: expected %s, got %s'):format(what, vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+local function wait_for(ms, cond, what)
+  if not vim.wait(ms, cond, 10) then
+    error('timed out after ' .. ms .. ' ms waiting for ' .. what, 2)
+  end
+end
+
+-- SKILL_LSP_TEST_VERBOSE=1 shows the rendered buffers on stderr.
+local function show(what, text)
+  if os.getenv('SKILL_LSP_TEST_VERBOSE') then
+    io.stderr:write(('--- %s\n%s\n---\n'):format(what, type(text) == 'table' and table.concat(text, '\n') or text))
+  end
+end
+
+local function path(rel)
+  return ws .. '/' .. rel
+end
+
+local function lines(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+local function has_line(buf, pattern, plain)
+  for _, line in ipairs(lines(buf)) do
+    if line:find(pattern, 1, plain) then
+      return true
+    end
+  end
+  return false
+end
+
+local function read_file(file)
+  local fd = io.open(file, 'r')
+  if not fd then
+    return nil
+  end
+  local text = fd:read('*a')
+  fd:close()
+  return text
+end
+
+-- The model server's requests so far; a line still being written is not one yet.
+local function records()
+  local out = {}
+  for line in (read_file(record_path) or ''):gmatch('([^\n]*)\n') do
+    table.insert(out, vim.json.decode(line))
+  end
+  return out
+end
+
+local function skill_clients(buf)
+  return vim.lsp.get_clients({ name = 'skill_lsp', bufnr = buf })
+end
+
+local function edit(rel)
+  vim.cmd.edit(vim.fn.fnameescape(path(rel)))
+  return vim.api.nvim_get_current_buf()
+end
+
+local function diagnostics(buf)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(out, {
+      code = d.code,
+      lnum = d.lnum,
+      col = d.col,
+      end_lnum = d.end_lnum,
+      end_col = d.end_col,
+      severity = d.severity,
+      source = d.source,
+    })
+  end
+  table.sort(out, function(a, b)
+    return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col)
+  end)
+  return out
+end
+
+local function codes(buf)
+  return vim.tbl_map(function(d)
+    return d.code
+  end, diagnostics(buf))
+end
+
+local E, W = vim.diagnostic.severity.ERROR, vim.diagnostic.severity.WARN
+
+local function diag(code, lnum, col, end_col, severity)
+  return {
+    code = code,
+    lnum = lnum,
+    col = col,
+    end_lnum = lnum,
+    end_col = end_col,
+    severity = severity,
+    source = 'skill-lsp',
+  }
+end
+
+-- Headless Neovim must never block on the default vim.ui.select (inputlist): outside
+-- with_select() every prompt is answered "nothing chosen" and remembered as unexpected.
+local unexpected_selects = {}
+vim.ui.select = function(items, opts, on_choice)
+  table.insert(unexpected_selects, opts and opts.prompt or '?')
+  on_choice(nil, nil)
+end
+
+-- Stubs vim.ui.select for the length of fn, answering with the item `pick` chooses.
+local function with_select(pick, fn)
+  local seen = {}
+  local original = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    table.insert(seen, { items = items, opts = opts })
+    local index = pick(items, opts)
+    on_choice(index and items[index] or nil, index)
+  end
+  local ok, err = pcall(fn, seen)
+  vim.ui.select = original
+  if not ok then
+    error(err, 0)
+  end
+  return seen
+end
+
+local function title_index(title)
+  return function(items)
+    for i, item in ipairs(items) do
+      if item.title == title then
+        return i
+      end
+    end
+  end
+end
+
+-- The plugin, configured the way a user would --------------------------------------------------
+
+require('skill_lsp').setup({
+  cmd = { server },
+  -- A rule override proves settings reach the server: unknown-field is an error by default.
+  rules = { ['unknown-field'] = 'warning' },
+  agent = { model = 'scripted-model', base_url = model_url },
+})
+
+local broken, fixme, good
+
+test('attach: SKILL.md buffers only', function()
+  broken = edit('skills/broken/SKILL.md')
+  wait_for(5000, function()
+    return #skill_clients(broken) == 1
+  end, 'the client to attach to skills/broken/SKILL.md')
+  local client = skill_clients(broken)[1]
+  eq(client.root_dir, ws, 'root_dir')
+  eq(client.config.cmd, { server }, 'cmd')
+  eq(client.config.cmd_env, { MODEL_ID = 'scripted-model', ANTHROPIC_BASE_URL = model_url }, 'cmd_env')
+  wait_for(5000, function()
+    return client.initialized
+  end, 'initialize')
+
+  local readme = edit('README.md')
+  eq(vim.bo[readme].filetype, 'markdown', 'README.md filetype')
+  vim.wait(200)
+  eq(#skill_clients(readme), 0, 'clients attached to README.md')
+
+  -- The root_dir rule itself: any case of SKILL.md, never scratch buffers.
+  local root_dir = vim.lsp.config.skill_lsp.root_dir
+  local odd = vim.api.nvim_create_buf(false, false)
+  vim.api.nvim_buf_set_name(odd, path('skills/odd/Skill.md'))
+  local roots = {}
+  root_dir(odd, function(dir)
+    table.insert(roots, dir)
+  end)
+  eq(roots, { ws }, 'root_dir for Skill.md')
+  local scratch = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(scratch, path('skills/scratch/SKILL.md'))
+  roots = {}
+  root_dir(scratch, function(dir)
+    table.insert(roots, dir)
+  end)
+  eq(roots, {}, 'root_dir for a nofile buffer')
+  vim.api.nvim_buf_delete(odd, { force = true })
+  vim.api.nvim_buf_delete(scratch, { force = true })
+end)
+
+test('diagnostics: codes and exact ranges', function()
+  vim.cmd.buffer(broken)
+  wait_for(5000, function()
+    return #vim.diagnostic.get(broken) > 0
+  end, 'diagnostics on skills/broken/SKILL.md')
+  -- `description: Summarises logs: finds …`: the range is the `:` that YAML chokes on.
+  eq(diagnostics(broken), { diag('unquoted-colon', 2, 28, 29, E) }, 'diagnostics')
+end)
+
+test('code action: quick fix, then re-lint', function()
+  vim.cmd.buffer(broken)
+  vim.api.nvim_win_set_cursor(0, { 3, 28 })
+  vim.lsp.buf.code_action({
+    apply = true,
+    filter = function(action)
+      return action.kind == 'quickfix' and action.title:find('Quote', 1, true) ~= nil
+    end,
+  })
+  local quoted = 'description: "Summarises logs: finds the first error. Use when the user pastes a log."'
+  wait_for(5000, function()
+    return lines(broken)[3] == quoted
+  end, 'the quoted description')
+  -- Now the YAML parses, the checks behind it run: the name and the unknown key (a warning
+  -- through the `rules` setting).
+  local expected = {
+    diag('name-mismatch', 1, 6, 18, E),
+    diag('unknown-field', 3, 0, 6, W),
+  }
+  wait_for(5000, function()
+    return vim.deep_equal(diagnostics(broken), expected)
+  end, 'the re-lint (last seen: ' .. vim.inspect(codes(broken)) .. ')')
+end)
+
+test(':SkillFixAll', function()
+  fixme = edit('skills/fixme/SKILL.md')
+  wait_for(5000, function()
+    return #vim.diagnostic.get(fixme) == 2
+  end, 'two diagnostics on skills/fixme/SKILL.md')
+  vim.cmd('SkillFixAll')
+  wait_for(5000, function()
+    return lines(fixme)[4] == 'license: MIT'
+  end, '`licence` renamed')
+  eq(lines(fixme)[5], 'version: 1.0', 'the unsafe fix is left alone')
+  local expected = { diag('unknown-field', 4, 0, 7, W) }
+  wait_for(5000, function()
+    return vim.deep_equal(diagnostics(fixme), expected)
+  end, 'only `version` left (last seen: ' .. vim.inspect(diagnostics(fixme)) .. ')')
+end)
+
+test('completion: frontmatter keys', function()
+  good = edit('skills/release-notes/SKILL.md')
+  wait_for(5000, function()
+    return #skill_clients(good) == 1
+  end, 'the client on release-notes')
+  local client = skill_clients(good)[1]
+  vim.api.nvim_buf_set_lines(good, 3, 3, false, { '' }) -- an empty line inside the frontmatter
+  vim.api.nvim_win_set_cursor(0, { 4, 0 })
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  local response = client:request_sync('textDocument/completion', params, 5000, good)
+  vim.api.nvim_buf_set_lines(good, 3, 4, false, {})
+  check(response and response.result, 'no completion result: %s', vim.inspect(response))
+  local items = response.result.items or response.result
+  local labels = {}
+  for _, item in ipairs(items) do
+    labels[item.label] = true
+  end
+  for _, key in ipairs({ 'license', 'allowed-tools', 'compatibility', 'metadata' }) do
+    check(labels[key], 'missing %q in %s', key, vim.inspect(vim.tbl_keys(labels)))
+  end
+  check(not labels.name and not labels.description, 'keys already present were offered')
+end)
+
+test(':SkillCatalog', function()
+  vim.cmd('SkillCatalog')
+  local buf
+  wait_for(5000, function()
+    buf = vim.fn.bufnr('skill-lsp://catalog')
+    return buf ~= -1 and #lines(buf) > 1
+  end, 'the catalog buffer')
+  eq(vim.api.nvim_get_current_buf(), buf, 'current buffer')
+  eq(vim.bo[buf].buftype, 'nofile', 'buftype')
+  -- Sorted by folder; `broken` shows the unsaved, quick-fixed buffer, not the file on disk.
+  eq(lines(buf), {
+    '- broken-skill: Summarises logs: finds the first error. Use when the user pastes a log.',
+    '- fixme: Sorts import blocks. Use when the user asks to tidy imports.',
+    '- release-notes: Drafts release notes from merged changes. Use when the user asks for a changelog entry.',
+  }, 'catalog lines')
+end)
+
+test(':SkillOpen NAME and picker', function()
+  edit('README.md')
+  vim.cmd('SkillOpen release-notes')
+  wait_for(5000, function()
+    return vim.api.nvim_buf_get_name(0) == path('skills/release-notes/SKILL.md')
+  end, 'skills/release-notes/SKILL.md to open (current: ' .. vim.api.nvim_buf_get_name(0) .. ')')
+
+  eq(vim.fn.getcompletion('SkillOpen rel', 'cmdline'), { 'release-notes' }, 'completion of :SkillOpen')
+
+  edit('README.md')
+  local seen = with_select(function(items)
+    for i, skill in ipairs(items) do
+      if skill.name == 'fixme' then
+        return i
+      end
+    end
+  end, function()
+    vim.cmd('SkillOpen')
+    wait_for(5000, function()
+      return vim.api.nvim_buf_get_name(0) == path('skills/fixme/SKILL.md')
+    end, 'skills/fixme/SKILL.md to open')
+  end)
+  eq(#seen, 1, 'vim.ui.select calls')
+  eq(#seen[1].items, 3, 'skills offered')
+  local shown = seen[1].opts.format_item(seen[1].items[3])
+  check(shown:find('release-notes', 1, true), 'format_item: %s', shown)
+end)
+
+-- The agent: one scripted model serves these four tests in order (test/model_script.json).
+
+local function chat_buffer()
+  return require('skill_lsp.agent').buffer()
+end
+
+local function agent_done(count)
+  wait_for(10000, function()
+    local buf = chat_buffer()
+    if not buf then
+      return false
+    end
+    local n = 0
+    for _, line in ipairs(lines(buf)) do
+      if line:find('^— ') then
+        n = n + 1
+      end
+    end
+    return n >= count
+  end, 'reply ' .. count .. ' of the agent')
+end
+
+test(':SkillAgent: load_skill and streamed reply', function()
+  vim.cmd('SkillAgent Draft the release notes')
+  agent_done(1)
+  local buf = chat_buffer()
+  eq(vim.bo[buf].buftype, 'nofile', 'buftype')
+  eq(vim.bo[buf].filetype, 'markdown', 'filetype')
+  check(has_line(buf, '→ load_skill release-notes', true), 'no tool call line in %s', vim.inspect(lines(buf)))
+  check(has_line(buf, '← load_skill: ', true), 'no tool result line')
+  check(has_line(buf, 'Here are the release notes, grouped by area.', true), 'final text missing or split')
+  check(has_line(buf, '— done (end_turn)', true), 'no done line')
+
+  -- The scripted model records a request once it has answered it.
+  wait_for(2000, function()
+    return #records() == 2
+  end, 'two recorded model calls')
+  local sent = records()
+  local system = sent[1].body.system
+  system = type(system) == 'table' and system[1].text or system
+  check(
+    system:find('Skills available:\n- broken-skill: ', 1, true)
+      and system:find('- release-notes: Drafts release notes from merged changes.', 1, true),
+    'catalog not in the system prompt: %s',
+    system
+  )
+  local last = sent[2].body.messages[#sent[2].body.messages]
+  local result = vim.iter(last.content):find(function(block)
+    return block.type == 'tool_result'
+  end)
+  check(result, 'no tool_result in %s', vim.inspect(last))
+  local content = type(result.content) == 'table' and result.content[1].text or result.content
+  check(content:find('Group the changes by area.', 1, true), 'skill content not in the tool result')
+end)
+
+test(':SkillAgent: approval allowed (follow-up)', function()
+  local target = path('notes/allowed.txt')
+  local seen = with_select(title_index('Allow once'), function()
+    vim.cmd('SkillAgent Save a note')
+    agent_done(2)
+  end)
+  eq(#seen, 1, 'approval prompts')
+  eq(
+    vim.tbl_map(function(item)
+      return item.title
+    end, seen[1].items),
+    { 'Allow once', 'Allow for this chat', 'Deny' },
+    'actions'
+  )
+  check(seen[1].opts.prompt:find('notes/allowed.txt', 1, true), 'prompt: %s', seen[1].opts.prompt)
+  eq(read_file(target), 'allowed by the user\n', 'written file')
+  check(has_line(chat_buffer(), 'Saved the note.', true), 'no final text')
+  -- The follow-up continued the session: the model saw the first exchange again.
+  wait_for(2000, function()
+    return #records() == 4
+  end, 'four recorded model calls')
+  local sent = records()
+  check(#sent[3].body.messages >= 5, 'the follow-up sent %d messages', #sent[3].body.messages)
+end)
+
+test(':SkillAgent!: approval denied (fresh chat)', function()
+  local seen = with_select(title_index('Deny'), function()
+    vim.cmd('SkillAgent! Save another note')
+    agent_done(3)
+  end)
+  eq(#seen, 1, 'approval prompts')
+  check(not vim.uv.fs_stat(path('notes/denied.txt')), 'the denied file was written')
+  check(has_line(chat_buffer(), '✗ write_file', true), 'no failed tool result line')
+  wait_for(2000, function()
+    return #records() == 6
+  end, 'six recorded model calls')
+  local sent = records()
+  eq(#sent[5].body.messages, 1, 'messages in a fresh chat')
+end)
+
+test(':SkillAgent: provider error', function()
+  -- SKILL_LSP_MAX_ATTEMPTS=2: one retry, then the error reaches the editor.
+  vim.cmd('SkillAgent! Try again later')
+  agent_done(4)
+  local buf = chat_buffer()
+  local closing = vim
+    .iter(lines(buf))
+    :filter(function(line)
+      return line:find('^— ')
+    end)
+    :totable()
+  local last = closing[#closing]
+  check(last:find('^— error: .*529') and last:find('overloaded', 1, true), 'closing line: %s', last)
+  check(not last:find(planted_key, 1, true), 'the key is in the error')
+  wait_for(2000, function()
+    return #records() == 8
+  end, 'the retried model call')
+end)
+
+test(':SkillAgent: cancel a hung model call', function()
+  vim.cmd('SkillAgent Take your time')
+  wait_for(5000, function()
+    return #records() == 9
+  end, 'the hanging model call')
+  local client = vim.lsp.get_clients({ name = 'skill_lsp' })[1]
+  local function pending()
+    for id, request in pairs(client.requests) do
+      if request.method == 'skill/agentChat' then
+        return id
+      end
+    end
+  end
+  local id = pending()
+  check(id, 'no pending skill/agentChat request')
+  local buf = chat_buffer()
+  eq(vim.fn.maparg('<C-c>', 'n', false, true).buffer, 1, '<C-c> is mapped in the chat buffer')
+  local started = vim.uv.hrtime()
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_feedkeys(vim.keycode('<C-c>'), 'x', false)
+  check(has_line(buf, '— cancelled', true), 'the buffer does not say cancelled')
+  -- The server acknowledges $/cancelRequest when it has dropped the loop.
+  wait_for(2000, function()
+    return client.requests[id] == nil
+  end, 'the server to acknowledge the cancellation')
+  local ms = (vim.uv.hrtime() - started) / 1e6
+  check(ms < 2000, 'cancellation took %d ms', ms)
+  local response = client:request_sync('skill/catalog', vim.empty_dict(), 2000)
+  check(response and response.result, 'the server stopped answering after the cancel')
+  check((read_file(vim.lsp.get_log_path()) or ''):find('$/cancelRequest', 1, true), 'no $/cancelRequest in the LSP log')
+  eq(unexpected_selects, {}, 'vim.ui.select prompts nobody expected')
+  show('chat buffer', lines(buf))
+end)
+
+test(':checkhealth skill_lsp', function()
+  local function health_lines()
+    vim.cmd('checkhealth skill_lsp')
+    local buf = vim.api.nvim_get_current_buf()
+    wait_for(5000, function()
+      return has_line(buf, 'version:', true) or has_line(buf, 'ERROR', true)
+    end, 'the health report')
+    local text = table.concat(lines(buf), '\n')
+    vim.cmd('tabclose')
+    return text
+  end
+  local text = health_lines()
+  show('health', text)
+  check(text:find('OK binary: ' .. server, 1, true), 'no OK binary line:\n%s', text)
+  check(text:find('OK version: skill%-lsp %d+%.%d+'), 'no OK version line:\n%s', text)
+  check(text:find('client %d+: workspace ' .. vim.pesc(ws)), 'no workspace line:\n%s', text)
+  check(text:find('ANTHROPIC_API_KEY is set', 1, true), 'key not reported present:\n%s', text)
+  check(not text:find(planted_key, 1, true), 'the key value is in the health report')
+
+  vim.env.ANTHROPIC_API_KEY = nil
+  local ok, absent = pcall(health_lines)
+  vim.env.ANTHROPIC_API_KEY = planted_key
+  check(ok, '%s', absent)
+  show('health without a key', absent)
+  check(absent:find('WARNING no model provider', 1, true), 'key not reported absent:\n%s', absent)
+
+  -- A wrong cmd is an ERROR, not a crash of the report.
+  vim.lsp.config('skill_lsp', { cmd = { '/nonexistent/skill-lsp' } })
+  local ok_missing, missing = pcall(health_lines)
+  vim.lsp.config('skill_lsp', { cmd = { server } })
+  check(ok_missing, '%s', missing)
+  check(
+    missing:find('ERROR binary `/nonexistent/skill-lsp` not found', 1, true),
+    'no ERROR for a missing binary:\n%s',
+    missing
+  )
+
+  local log_path = vim.lsp.get_log_path()
+  local log = read_file(log_path) or ''
+  check(log:find('skill/agentChat', 1, true), 'debug log %s is missing the agent requests', log_path)
+  check(not log:find(planted_key, 1, true), 'the key value is in %s', log_path)
+end)
+
+test(':help skill_lsp', function()
+  local doc = vim.fs.joinpath(help_rtp, 'doc')
+  vim.fn.mkdir(doc, 'p')
+  vim.uv.fs_copyfile(plugin .. '/doc/skill_lsp.txt', doc .. '/skill_lsp.txt')
+  -- :helptags fails on duplicate tags (E154), which is what this guards against.
+  vim.cmd.helptags(vim.fn.fnameescape(doc))
+  vim.opt.runtimepath:append(help_rtp)
+  for _, tag in ipairs({
+    'skill_lsp',
+    'skill_lsp-setup',
+    ':SkillAgent',
+    ':SkillAgentCancel',
+    ':SkillCatalog',
+    ':SkillOpen',
+    ':SkillFixAll',
+    'skill_lsp-approvals',
+    'skill_lsp-health',
+  }) do
+    vim.cmd.help(tag)
+    eq(vim.fs.basename(vim.api.nvim_buf_get_name(0)), 'skill_lsp.txt', 'help file for ' .. tag)
+    local line = vim.api.nvim_get_current_line()
+    check(line:find('*' .. tag .. '*', 1, true), 'cursor not on the %s tag: %s', tag, line)
+    vim.cmd.helpclose()
+  end
+end)
+
+for _, client in ipairs(vim.lsp.get_clients()) do
+  client:stop()
+end
+vim.wait(2000, function()
+  return #vim.lsp.get_clients() == 0
+end, 20)
+
+io.stdout:write(('%d passed, %d failed\n'):format(passed, failed))
+io.stdout:flush()
+vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
