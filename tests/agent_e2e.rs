@@ -361,3 +361,51 @@ fn cancel_request_stops_a_chat_at_once_and_the_session_survives() {
     assert_eq!(again["reply"], "Back.");
     client.shutdown();
 }
+
+#[test]
+fn the_server_exits_when_its_editor_vanishes_mid_chat() {
+    // The model never answers, so the chat is in flight when stdin closes without shutdown/exit
+    // (an editor killed outright).
+    let server = Server::start(vec![Reply::hang()]);
+    let url = server.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+        ("MODEL_ID", "test-model"),
+    ];
+    let mut client = Client::start_with_env(&[("skills/pdf/SKILL.md", PDF)], json!({}), &env);
+    client.send(&json!({"jsonrpc": "2.0", "id": 9, "method": "skill/agentChat", "params": {"prompt": "wait"}}));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the chat never reached the model"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let lsp_client::Client {
+        mut child, stdin, ..
+    } = client;
+    drop(stdin);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server outlived its client"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    // Its model request was dropped with it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server.closed_by_client() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the model request was left open"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}

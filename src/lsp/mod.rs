@@ -43,15 +43,31 @@ where
     ));
     let relay = tokio::spawn(framing::pump_output(from_server, frames));
     let (service, socket) = server::build();
-    Server::new(server_input, server_output, socket)
-        .serve(service)
-        .await;
-    // The server is done: stop reading (stdin may stay open), flush what it said, and leave.
-    reader.abort();
-    let _ = reader.await;
+    let mut server = Box::pin(Server::new(server_input, server_output, socket).serve(service));
+    let mut reader = reader;
+    tokio::select! {
+        () = &mut server => {
+            // The server is done (exit): stop reading, as stdin may stay open.
+            reader.abort();
+            let _ = reader.await;
+        }
+        _ = &mut reader => {
+            // The client is gone. An idle server ends at once; requests still running (an
+            // agent chat waiting on the model or on an approval nobody can give now) get a
+            // moment, then are dropped, so the process never outlives its editor.
+            if tokio::time::timeout(CLIENT_GONE_GRACE, &mut server).await.is_err() {
+                tracing::info!("the client closed stdin with requests in flight; dropping them");
+            }
+        }
+    }
+    // Dropping the server drops its pending requests and closes its output pipe.
+    drop(server);
     let _ = relay.await;
     let _ = writer.await;
 }
+
+/// How long requests may run on after the client closed stdin.
+const CLIENT_GONE_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Runs the server on stdin/stdout; returns the process exit code.
 #[must_use]
