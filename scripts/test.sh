@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite: Rust unit, CLI and LSP tests, then the language server under pytest-lsp
-# with recorded Neovim, VS Code and Emacs capabilities. Sets up what it needs on a fresh machine.
+# The whole test suite: Rust unit, property, CLI, LSP and agent tests; the language server under
+# pytest-lsp with recorded Neovim, VS Code and Emacs capabilities; then the editor glue in the
+# real editors (headless Neovim 0.11.4, and VS Code 1.100.3 as code-server in headless
+# Chromium) against the release binary and the scripted model server. Sets up what it needs on a
+# fresh machine. SKIP_EDITORS=1 leaves the real-editor runs out (for a quick local loop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test
 SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_pytest_lsp.sh
+if [ -z "${SKIP_EDITORS:-}" ]; then
+  cargo build --release --quiet --bin skill-lsp --example scripted_model
+  BIN="$PWD/target/release/skill-lsp"
+  MODEL="$PWD/target/release/examples/scripted_model"
+  echo "== Neovim plugin in headless Neovim"
+  bash scripts/ci_nvim.sh "$BIN" "$MODEL"
+  echo "== VS Code extension in code-server"
+  bash scripts/ci_vscode.sh "$BIN" "$MODEL"
+fi

@@ -1,0 +1,300 @@
+// One conversation with the server's skill agent: sends `skill/agentChat`, folds the live
+// `skill/agentEvent` stream into a transcript, and cancels through the request's token so the
+// client sends `$/cancelRequest`. The panel only draws what this holds.
+
+import * as vscode from 'vscode';
+import { ResponseError, WorkDoneProgress } from 'vscode-languageclient/node';
+import { ServerManager } from './client';
+import { AgentChatRequest, AgentChatResult, AgentEvent } from './protocol';
+
+export type Entry =
+  | { kind: 'user'; text: string }
+  | { kind: 'assistant'; text: string }
+  | { kind: 'tool'; id: string; name: string; input: unknown; result?: { content: string; isError: boolean } }
+  | { kind: 'approval'; message: string; answer: string }
+  | { kind: 'status'; state: 'done' | 'error' | 'cancelled' | 'refused' | 'note'; text: string };
+
+export type ChatState = 'done' | 'error' | 'cancelled' | 'refused' | 'busy';
+
+export interface ChatOutcome {
+  state: ChatState;
+  sessionId?: string;
+  reply?: string;
+  stopReason?: string;
+  loadedSkills?: string[];
+  usage?: AgentChatResult['usage'];
+  error?: string;
+  entries: Entry[];
+}
+
+/** After Cancel, how long to wait for the server's answer before calling the chat cancelled anyway. */
+const CANCEL_GRACE_MS = 3000;
+
+export class AgentChat implements vscode.Disposable {
+  private entries: Entry[] = [];
+  private sessionId: string | undefined;
+  /** Sessions live in the server process: an id is only good for the server that made it. */
+  private sessionGeneration = -1;
+  private claimSession = false;
+  private openText: Extract<Entry, { kind: 'assistant' }> | undefined;
+  private sawFinalEvent = false;
+  private tokenSource: vscode.CancellationTokenSource | undefined;
+  /** From the moment a prompt is accepted, including the wait for the server. */
+  private busy = false;
+  private progressMessage: string | undefined;
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly server: ServerManager) {
+    this.disposables.push(
+      server.onAgentEvent((event) => this.onEvent(event)),
+      server.onApproval((record) => {
+        if (this.running) {
+          this.push({ kind: 'approval', message: record.message, answer: record.answer ?? 'Deny (dismissed)' });
+        }
+      }),
+    );
+  }
+
+  get running(): boolean {
+    return this.busy;
+  }
+
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  get progress(): string | undefined {
+    return this.progressMessage;
+  }
+
+  transcript(): Entry[] {
+    return this.entries.map((entry) => ({ ...entry }));
+  }
+
+  /** Forgets the conversation; the next prompt starts a new session. */
+  newChat(): void {
+    if (this.running) {
+      return;
+    }
+    this.entries = [];
+    this.sessionId = undefined;
+    this.openText = undefined;
+    this.changed();
+  }
+
+  cancel(): void {
+    this.tokenSource?.cancel();
+  }
+
+  async ask(prompt: string, options: { newChat?: boolean } = {}): Promise<ChatOutcome> {
+    if (this.busy) {
+      return { state: 'busy', error: 'The agent is still answering the previous prompt.', entries: this.transcript() };
+    }
+    if (options.newChat) {
+      this.newChat();
+    }
+    this.busy = true;
+    try {
+      return await this.run(prompt);
+    } finally {
+      this.busy = false;
+      this.changed();
+    }
+  }
+
+  private async run(prompt: string): Promise<ChatOutcome> {
+    if (!vscode.workspace.isTrusted) {
+      const text = 'The skill agent is off in Restricted Mode: it can run commands and edit files in this workspace. Trust the workspace to use it.';
+      this.push({ kind: 'user', text: prompt });
+      this.push({ kind: 'status', state: 'refused', text });
+      void vscode.window.showWarningMessage(`Skill LSP: ${text}`, 'Manage Workspace Trust').then((choice) => {
+        if (choice) {
+          void vscode.commands.executeCommand('workbench.trust.manage');
+        }
+      });
+      return { state: 'refused', error: text, entries: this.transcript() };
+    }
+    const client = await this.server.clientForCommand();
+    if (!client) {
+      const text = `The language server is not running. ${this.server.current.message ?? ''}`.trim();
+      this.push({ kind: 'user', text: prompt });
+      this.push({ kind: 'status', state: 'error', text });
+      return { state: 'error', error: text, entries: this.transcript() };
+    }
+    if (this.sessionId && this.sessionGeneration !== this.server.generation) {
+      this.sessionId = undefined;
+      this.push({ kind: 'status', state: 'note', text: 'The server restarted, so this is a new conversation.' });
+    }
+
+    const tokenSource = new vscode.CancellationTokenSource();
+    this.tokenSource = tokenSource;
+    this.claimSession = this.sessionId === undefined;
+    this.sawFinalEvent = false;
+    this.openText = undefined;
+    this.progressMessage = 'Thinking…';
+    void vscode.commands.executeCommand('setContext', 'skillLsp.agentRunning', true);
+    this.push({ kind: 'user', text: prompt });
+
+    const workDoneToken = `skill-lsp-agent-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    // Begin carries the prompt itself; reports name the tool being run.
+    let reportInWindow: ((message: string) => void) | undefined;
+    const progress = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+      if (value.kind === 'report' && value.message) {
+        this.progressMessage = `Running ${value.message}`;
+        reportInWindow?.(this.progressMessage);
+        this.changed();
+      }
+    });
+    let endWindowProgress: () => void = () => undefined;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Skill agent' }, (windowProgress) => {
+      reportInWindow = (message) => windowProgress.report({ message });
+      return new Promise<void>((resolve) => (endWindowProgress = resolve));
+    });
+    const generation = this.server.generation;
+    let outcome: ChatOutcome;
+    try {
+      const request = client.sendRequest(AgentChatRequest, { prompt, sessionId: this.sessionId, workDoneToken }, tokenSource.token);
+      // The server answers $/cancelRequest with a RequestCancelled error; the grace timer
+      // covers a server that never answers at all.
+      const gaveUp = new Promise<undefined>((resolve) => {
+        tokenSource.token.onCancellationRequested(() => setTimeout(() => resolve(undefined), CANCEL_GRACE_MS));
+      });
+      const result = await Promise.race([request.catch((error: unknown) => {
+        if (tokenSource.token.isCancellationRequested) {
+          return undefined;
+        }
+        throw error;
+      }), gaveUp]);
+      if (tokenSource.token.isCancellationRequested || !result) {
+        const kept = this.sessionId ? ' The steps completed so far stay in the conversation.' : '';
+        this.push({ kind: 'status', state: 'cancelled', text: `Cancelled.${kept}` });
+        outcome = { state: 'cancelled', sessionId: this.sessionId, entries: [] };
+      } else {
+        this.sessionId = result.sessionId;
+        this.sessionGeneration = generation;
+        // The server reports the conversation's running total, not this prompt's share.
+        const usage = `session total ${result.usage.inputTokens.toLocaleString('en-US')} in / ${result.usage.outputTokens.toLocaleString('en-US')} out tokens`;
+        this.finish('done', `Done (${result.stopReason}) · ${usage}`);
+        outcome = {
+          state: 'done',
+          sessionId: result.sessionId,
+          reply: result.reply,
+          stopReason: result.stopReason,
+          loadedSkills: result.loadedSkills,
+          usage: result.usage,
+          entries: [],
+        };
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof ResponseError && /unknown or busy session/.test(message)) {
+        this.sessionId = undefined;
+      }
+      this.finish('error', withHint(message));
+      outcome = { state: 'error', sessionId: this.sessionId, error: message, entries: [] };
+    } finally {
+      endWindowProgress();
+      progress.dispose();
+      tokenSource.dispose();
+      this.tokenSource = undefined;
+      this.progressMessage = undefined;
+      this.openText = undefined;
+      void vscode.commands.executeCommand('setContext', 'skillLsp.agentRunning', false);
+    }
+    if (this.sessionId) {
+      this.sessionGeneration = generation;
+    }
+    this.changed();
+    return { ...outcome, entries: this.transcript() };
+  }
+
+  dispose(): void {
+    this.cancel();
+    for (const disposable of this.disposables) {
+      disposable.dispose();
+    }
+    this.changeEmitter.dispose();
+  }
+
+  private onEvent(event: AgentEvent): void {
+    if (!this.running) {
+      return;
+    }
+    // A new chat learns its session id from its first event: only one chat runs at a time.
+    if (this.claimSession) {
+      this.sessionId = event.sessionId;
+      this.claimSession = false;
+    }
+    if (event.sessionId !== this.sessionId) {
+      return;
+    }
+    switch (event.kind) {
+      case 'text':
+        if (this.openText) {
+          this.openText.text += event.text;
+        } else {
+          this.openText = { kind: 'assistant', text: event.text };
+          this.entries.push(this.openText);
+        }
+        this.changed();
+        break;
+      case 'toolCall':
+        this.openText = undefined;
+        this.push({ kind: 'tool', id: event.id, name: event.name, input: event.input });
+        break;
+      case 'toolResult': {
+        const call = [...this.entries].reverse().find((entry) => entry.kind === 'tool' && entry.id === event.id);
+        if (call && call.kind === 'tool') {
+          call.result = { content: event.content, isError: event.isError };
+          this.changed();
+        } else {
+          this.push({ kind: 'tool', id: event.id, name: event.name, input: undefined, result: { content: event.content, isError: event.isError } });
+        }
+        break;
+      }
+      case 'done':
+        this.sawFinalEvent = true;
+        this.openText = undefined;
+        this.push({ kind: 'status', state: 'done', text: `Done (${event.stopReason})` });
+        break;
+      case 'error':
+        this.sawFinalEvent = true;
+        this.openText = undefined;
+        this.push({ kind: 'status', state: 'error', text: withHint(event.message) });
+        break;
+    }
+  }
+
+  /** The final status line: the live done/error event's line, completed by the response. */
+  private finish(state: 'done' | 'error', text: string): void {
+    const last = this.entries[this.entries.length - 1];
+    if (this.sawFinalEvent && last?.kind === 'status' && last.state === state) {
+      last.text = text;
+      this.changed();
+    } else if (!this.sawFinalEvent || last?.kind !== 'status') {
+      this.push({ kind: 'status', state, text });
+    }
+  }
+
+  private push(entry: Entry): void {
+    this.entries.push(entry);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.changeEmitter.fire();
+  }
+}
+
+/** Server errors name environment variables; in VS Code the fix is a setting or a command. */
+function withHint(message: string): string {
+  if (/no model is set|MODEL_ID/.test(message)) {
+    return `${message}\nIn VS Code: set "skillLsp.agent.model".`;
+  }
+  if (/no model provider is configured|ANTHROPIC_API_KEY|OPENAI_BASE_URL/.test(message)) {
+    return `${message}\nIn VS Code: run "Skill LSP: Set API Key" (and set "skillLsp.agent.baseUrl" for a local server).`;
+  }
+  return message;
+}

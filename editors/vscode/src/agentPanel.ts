@@ -1,0 +1,160 @@
+// The webview that shows an AgentChat: a transcript drawn by media/agentPanel.js from the
+// chat's entries, a prompt box, Send, Cancel and New chat.
+
+import * as vscode from 'vscode';
+import { AgentChat } from './agent';
+
+type FromWebview =
+  | { type: 'ready' }
+  | { type: 'ask'; prompt: string }
+  | { type: 'cancel' }
+  | { type: 'newChat' }
+  | { type: 'rendered'; text: string };
+
+/** Coalesces bursts of streamed text into one redraw. */
+const REDRAW_MS = 40;
+
+export class AgentPanel implements vscode.Disposable {
+  private static instance: AgentPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private redrawTimer: NodeJS.Timeout | undefined;
+  private renderedText: string | undefined;
+
+  /** The transcript as the webview last drew it (its text content), for tests and diagnostics. */
+  static rendered(): string | undefined {
+    return AgentPanel.instance?.renderedText;
+  }
+
+  static isOpen(): boolean {
+    return AgentPanel.instance !== undefined;
+  }
+
+  static show(extensionUri: vscode.Uri, chat: AgentChat): AgentPanel {
+    if (AgentPanel.instance) {
+      AgentPanel.instance.panel.reveal(undefined, true);
+      return AgentPanel.instance;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      'skillLsp.agent',
+      'Skill Agent',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
+    AgentPanel.instance = new AgentPanel(panel, extensionUri, chat);
+    return AgentPanel.instance;
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: AgentChat,
+  ) {
+    panel.webview.html = this.html();
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
+      chat.onDidChange(() => this.scheduleRedraw()),
+    );
+  }
+
+  dispose(): void {
+    if (AgentPanel.instance === this) {
+      AgentPanel.instance = undefined;
+    }
+    if (this.redrawTimer) {
+      clearTimeout(this.redrawTimer);
+    }
+    for (const disposable of this.disposables) {
+      disposable.dispose();
+    }
+    this.panel.dispose();
+  }
+
+  private onMessage(message: FromWebview): void {
+    switch (message.type) {
+      case 'ready':
+        this.redraw();
+        break;
+      case 'ask':
+        if (message.prompt.trim()) {
+          void this.chat.ask(message.prompt.trim());
+        }
+        break;
+      case 'cancel':
+        this.chat.cancel();
+        break;
+      case 'newChat':
+        this.chat.newChat();
+        break;
+      case 'rendered':
+        this.renderedText = message.text;
+        break;
+    }
+  }
+
+  private scheduleRedraw(): void {
+    if (!this.redrawTimer) {
+      this.redrawTimer = setTimeout(() => {
+        this.redrawTimer = undefined;
+        this.redraw();
+      }, REDRAW_MS);
+    }
+  }
+
+  private redraw(): void {
+    void this.panel.webview.postMessage({
+      type: 'state',
+      entries: this.chat.transcript(),
+      running: this.chat.running,
+      progress: this.chat.progress,
+      sessionId: this.chat.session,
+      trusted: vscode.workspace.isTrusted,
+    });
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const media = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name));
+    const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
+    // Model output is untrusted: the script builds DOM nodes with textContent only, and the
+    // policy allows no inline script, no remote content and no form posts.
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      "img-src 'none'",
+      "form-action 'none'",
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${media('agentPanel.css')}">
+<title>Skill Agent</title>
+</head>
+<body>
+<header>
+  <span class="title">Skill Agent</span>
+  <span id="session" class="session"></span>
+  <button id="new-chat" class="secondary" title="Start a new conversation">New chat</button>
+</header>
+<main id="log" aria-live="polite"></main>
+<div id="progress" class="progress" hidden><span class="spinner"></span><span id="progress-text"></span></div>
+<form id="composer">
+  <textarea id="prompt" rows="3" placeholder="Ask the skill agent… (Enter to send, Shift+Enter for a new line)"></textarea>
+  <div class="buttons">
+    <button id="send" type="submit">Send</button>
+    <button id="cancel" type="button" class="secondary" disabled>Cancel</button>
+  </div>
+</form>
+<script nonce="${nonce}" src="${media('agentPanel.js')}"></script>
+</body>
+</html>`;
+  }
+}

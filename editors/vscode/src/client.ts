@@ -1,0 +1,371 @@
+// Owns the language client: finds and starts the server, restarts it when its command or
+// environment must change, and routes the server's agent traffic to the rest of the extension.
+
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  LanguageClientOptions,
+  MessageActionItem,
+  MessageType,
+  RevealOutputChannelOn,
+  ShowMessageRequest,
+  ShowMessageRequestParams,
+  State,
+} from 'vscode-languageclient/node';
+import { ApiKeys } from './apiKey';
+import { AGENT_EVENT, APPROVAL_ACTIONS, AgentEvent } from './protocol';
+import { AgentEnv, INSTALL_HINT, describeAgentEnv, locateServer, serverEnv } from './server';
+import { agentSettings, serverPathSetting, serverSettings } from './settings';
+
+/** SKILL.md in any letter case: the server lints `skill.md` too, to tell the author to rename it. */
+export const SKILL_GLOB = '**/[sS][kK][iI][lL][lL].[mM][dD]';
+export const SKILL_SELECTOR: { scheme: string; pattern: string }[] = [{ scheme: 'file', pattern: SKILL_GLOB }];
+const CONFIG_GLOB = '**/{skill-lsp.toml,.skill-lsp.toml}';
+
+export type ServerStatus = 'stopped' | 'starting' | 'running' | 'notFound' | 'failed';
+
+export interface ServerState {
+  status: ServerStatus;
+  /** Why the server is not running, for notFound and failed. */
+  message?: string;
+  serverPath?: string;
+  version?: string;
+}
+
+export interface ApprovalRecord {
+  message: string;
+  answer: string | undefined;
+}
+
+/** Workspace diagnostics are re-pulled at least this often even when nothing changed. */
+const WORKSPACE_PULL_BACKSTOP_MS = 30_000;
+
+export class ServerManager implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private clientDisposables: vscode.Disposable[] = [];
+  private state: ServerState = { status: 'stopped' };
+  private queue: Promise<void> = Promise.resolve();
+  private pendingRestart: Promise<void> | undefined;
+  private workspaceDirty = true;
+  private lastWorkspacePull = 0;
+  private starts = 0;
+  /** The stored key the running server got, to tell a real key change from an echo. */
+  private keyInUse: string | undefined;
+
+  private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  private readonly agentEventEmitter = new vscode.EventEmitter<AgentEvent>();
+  private readonly approvalEmitter = new vscode.EventEmitter<ApprovalRecord>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onAgentEvent = this.agentEventEmitter.event;
+  readonly onApproval = this.approvalEmitter.event;
+
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly trace: vscode.OutputChannel,
+    private readonly keys: ApiKeys,
+  ) {}
+
+  get current(): ServerState {
+    return { ...this.state };
+  }
+
+  /** Counts successful starts: agent sessions belong to one server process. */
+  get generation(): number {
+    return this.starts;
+  }
+
+  /** The running client, or undefined. */
+  get running(): LanguageClient | undefined {
+    return this.state.status === 'running' ? this.client : undefined;
+  }
+
+  start(): Promise<void> {
+    return this.enqueue(() => (this.client ? Promise.resolve() : this.doStart()));
+  }
+
+  /** Coalesces bursts (a key change fires both the command and the secret-storage event). */
+  restart(): Promise<void> {
+    if (!this.pendingRestart) {
+      this.pendingRestart = this.enqueue(async () => {
+        this.pendingRestart = undefined;
+        await this.doStop();
+        await this.doStart();
+      });
+    }
+    return this.pendingRestart;
+  }
+
+  /** Settles when no start, stop or restart is queued. */
+  async idle(): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = this.queue;
+      await seen;
+    } while (seen !== this.queue);
+  }
+
+  stop(): Promise<void> {
+    return this.enqueue(() => this.doStop());
+  }
+
+  /**
+   * For commands: the client once any start in flight has settled, starting it if it never was.
+   * Tells the user why when there is none.
+   */
+  async clientForCommand(): Promise<LanguageClient | undefined> {
+    const startsNow = this.state.status === 'stopped';
+    if (startsNow) {
+      await this.start();
+    } else {
+      await this.idle();
+    }
+    if (this.running) {
+      return this.running;
+    }
+    if (startsNow) {
+      return undefined; // The failed start has just said why.
+    }
+    if (this.state.status === 'notFound') {
+      void this.showNotFound(this.state.message ?? '');
+    } else {
+      void vscode.window.showErrorMessage(`Skill LSP: the server is not running. ${this.state.message ?? ''}`, 'Restart Server', 'Show Output').then(
+        (choice) => this.onProblemChoice(choice),
+      );
+    }
+    return undefined;
+  }
+
+  /**
+   * Restarts when the stored key differs from the one the server runs with. A key set through
+   * the command has already restarted the server; the secret-storage event that follows, or
+   * one from another window, only restarts if it brings a different key.
+   */
+  async onKeysChanged(): Promise<void> {
+    if (this.state.status === 'stopped') {
+      return;
+    }
+    await this.idle();
+    const key = vscode.workspace.isTrusted ? await this.keys.get(agentSettings().provider) : undefined;
+    if (key !== this.keyInUse) {
+      this.log.info('The API key changed in secret storage; restarting the server');
+      await this.restart();
+    }
+  }
+
+  /** Sends targets and rules to the running server. */
+  notifySettings(): void {
+    const client = this.running;
+    if (!client) {
+      return;
+    }
+    this.workspaceDirty = true;
+    void client.sendNotification(DidChangeConfigurationNotification.type, { settings: serverSettings() });
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.stateEmitter.dispose();
+    this.agentEventEmitter.dispose();
+    this.approvalEmitter.dispose();
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    this.stateEmitter.fire({ ...state });
+  }
+
+  private async doStart(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const located = locateServer(serverPathSetting(), folder);
+    if (!located.ok) {
+      this.setState({ status: 'notFound', message: located.message });
+      this.log.error(located.message);
+      void this.showNotFound(located.message);
+      return;
+    }
+    this.setState({ status: 'starting', serverPath: located.path });
+
+    // An untrusted workspace gets a server without any provider variables: it lints, and
+    // skill/agentChat fails on the server side too, whoever sends it.
+    let agent: AgentEnv | undefined;
+    if (vscode.workspace.isTrusted) {
+      const settings = agentSettings();
+      agent = { ...settings, apiKey: await this.keys.get(settings.provider) };
+    }
+    this.keyInUse = agent?.apiKey;
+    const env = serverEnv(process.env, agent);
+    this.log.info(`Starting ${located.path} serve --stdio (found via ${located.source}; ${describeAgentEnv(agent, env)})`);
+
+    const watchers = [
+      vscode.workspace.createFileSystemWatcher(SKILL_GLOB),
+      vscode.workspace.createFileSystemWatcher(CONFIG_GLOB),
+    ];
+    const client = new LanguageClient(
+      'skillLsp',
+      'Skill LSP',
+      { command: located.path, args: ['serve', '--stdio'], options: { env, cwd: folder } },
+      this.clientOptions(watchers),
+    );
+    client.onNotification(AGENT_EVENT, (event: AgentEvent) => this.agentEventEmitter.fire(event));
+    client.onRequest(ShowMessageRequest.type, (params) => this.showMessageRequest(params));
+    const stateWatch = client.onDidChangeState((event) => {
+      // A crash the client gave up restarting: say so instead of looking alive.
+      if (event.newState === State.Stopped && this.client === client && this.state.status === 'running') {
+        this.setState({ status: 'failed', serverPath: located.path, message: 'The server stopped. See the Skill LSP output.' });
+      } else if (event.newState === State.Running && this.client === client && this.state.status === 'failed') {
+        this.setState({ status: 'running', serverPath: located.path, version: this.state.version });
+      }
+    });
+    this.client = client;
+    this.clientDisposables = [...watchers, stateWatch];
+    this.workspaceDirty = true;
+    try {
+      await client.start();
+    } catch (error) {
+      const message = `Starting ${located.path} failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.log.error(message);
+      await this.doStop();
+      this.setState({ status: 'failed', serverPath: located.path, message });
+      void vscode.window.showErrorMessage(`Skill LSP: ${message}`, 'Open Settings', 'Show Output').then((choice) => this.onProblemChoice(choice));
+      return;
+    }
+    this.starts += 1;
+    const version = client.initializeResult?.serverInfo?.version;
+    this.log.info(`skill-lsp ${version ?? '(unknown version)'} is running`);
+    this.setState({ status: 'running', serverPath: located.path, version });
+  }
+
+  private async doStop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    for (const disposable of this.clientDisposables) {
+      disposable.dispose();
+    }
+    this.clientDisposables = [];
+    if (client) {
+      try {
+        // dispose also unregisters the VS Code commands the client made for the server's
+        // executeCommand list, which a restart registers again.
+        await client.dispose(3000);
+      } catch (error) {
+        this.log.warn(`Stopping the server: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (this.state.status === 'running' || this.state.status === 'starting') {
+      this.setState({ status: 'stopped' });
+    }
+  }
+
+  private clientOptions(watchers: vscode.FileSystemWatcher[]): LanguageClientOptions {
+    const markDirty = () => {
+      this.workspaceDirty = true;
+    };
+    return {
+      documentSelector: SKILL_SELECTOR,
+      outputChannel: this.log,
+      traceOutputChannel: this.trace,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: serverSettings(),
+      // Skill and config files are watched here and not only through the watcher the server
+      // registers, so linting follows disk changes whatever the server asks for.
+      synchronize: { fileEvents: watchers },
+      // No pull on save: the server re-lints on every change already and ignores didSave.
+      diagnosticPullOptions: { onChange: true, onSave: false, onTabs: true },
+      markdown: { isTrusted: false, supportHtml: false },
+      middleware: {
+        didChange: (event, next) => {
+          markDirty();
+          return next(event);
+        },
+        didSave: (document, next) => {
+          markDirty();
+          return next(document);
+        },
+        didClose: (document, next) => {
+          markDirty();
+          return next(document);
+        },
+        workspace: {
+          didChangeWatchedFile: (event, next) => {
+            markDirty();
+            return next(event);
+          },
+        },
+        // vscode-languageclient re-pulls workspace diagnostics every 2 s, and skill-lsp answers
+        // each pull with full reports (no result ids), re-linting every skill. Only ask again
+        // when something could have changed; an empty answer leaves the last results standing.
+        provideWorkspaceDiagnostics: (resultIds, token, reporter, next) => {
+          const stale = Date.now() - this.lastWorkspacePull > WORKSPACE_PULL_BACKSTOP_MS;
+          if (!this.workspaceDirty && !stale) {
+            return { items: [] };
+          }
+          this.workspaceDirty = false;
+          this.lastWorkspacePull = Date.now();
+          return next(resultIds, token, reporter);
+        },
+      },
+    };
+  }
+
+  /**
+   * The server asks approval for agent tool calls through window/showMessageRequest. A toast
+   * is easy to miss while the agent waits, so approvals are modal, with Deny as the close
+   * affordance: dismissing the dialog denies.
+   */
+  private async showMessageRequest(params: ShowMessageRequestParams): Promise<MessageActionItem | null> {
+    const actions = params.actions ?? [];
+    const isApproval = actions.some((action) => action.title === APPROVAL_ACTIONS[0]);
+    if (isApproval) {
+      const items = actions.map((action) => ({ title: action.title, isCloseAffordance: action.title === 'Deny', action }));
+      const choice = await vscode.window.showWarningMessage(
+        params.message,
+        {
+          modal: true,
+          detail: 'Asked by the Skill LSP agent. "Allow for this chat" allows calls like this one until the chat ends.',
+        },
+        ...items,
+      );
+      this.approvalEmitter.fire({ message: params.message, answer: choice?.title });
+      return choice?.action ?? null;
+    }
+    const show =
+      params.type === MessageType.Error
+        ? vscode.window.showErrorMessage
+        : params.type === MessageType.Warning
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    const choice = await show(params.message, ...actions);
+    return choice ?? null;
+  }
+
+  private async showNotFound(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(
+      `Skill LSP: ${message} Install it with: ${INSTALL_HINT}, or set skillLsp.server.path.`,
+      'Open Settings',
+      'Copy Install Command',
+      'Retry',
+    );
+    if (choice === 'Copy Install Command') {
+      await vscode.env.clipboard.writeText('cargo install skill-lsp');
+    } else {
+      await this.onProblemChoice(choice);
+    }
+  }
+
+  private async onProblemChoice(choice: string | undefined): Promise<void> {
+    if (choice === 'Open Settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'skillLsp.server.path');
+    } else if (choice === 'Show Output') {
+      this.log.show();
+    } else if (choice === 'Retry' || choice === 'Restart Server') {
+      await this.restart();
+    }
+  }
+}

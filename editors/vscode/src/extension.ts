@@ -1,0 +1,153 @@
+// Entry point: wires the language client, the agent, the catalog and the commands, and starts
+// the server once the workspace turns out to hold a skill.
+
+import * as vscode from 'vscode';
+import { AgentChat, Entry } from './agent';
+import { AgentPanel } from './agentPanel';
+import { ApiKeys } from './apiKey';
+import { CATALOG_SCHEME, CatalogDocuments } from './catalog';
+import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState } from './client';
+import { registerCommands } from './commands';
+import { needsNotify, needsRestart } from './settings';
+
+/** What `activate` returns: read-only views of the extension's state, for other extensions and tests. */
+export interface SkillLspApi {
+  serverState(): ServerState;
+  /** Resolves once the initial look for skills and any start or restart in flight have settled. */
+  whenIdle(): Promise<ServerState>;
+  agent: {
+    transcript(): Entry[];
+    /** The transcript's text as the panel last drew it; undefined before it drew once. */
+    rendered(): string | undefined;
+    session(): string | undefined;
+    running(): boolean;
+  };
+}
+
+let activeServer: ServerManager | undefined;
+
+export function activate(context: vscode.ExtensionContext): SkillLspApi {
+  const log = vscode.window.createOutputChannel('Skill LSP', { log: true });
+  const trace = vscode.window.createOutputChannel('Skill LSP Trace');
+  const keys = new ApiKeys(context.secrets);
+  const server = new ServerManager(log, trace, keys);
+  activeServer = server;
+  const chat = new AgentChat(server);
+  const catalog = new CatalogDocuments();
+
+  context.subscriptions.push(
+    log,
+    trace,
+    server,
+    chat,
+    catalog,
+    vscode.workspace.registerTextDocumentContentProvider(CATALOG_SCHEME, catalog),
+    ...registerCommands({ extensionUri: context.extensionUri, server, chat, keys, catalog, log }),
+    statusItem(server),
+  );
+
+  // Restarts matter only once the server was wanted; before that the next start reads everything fresh.
+  const started = () => server.current.status !== 'stopped';
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (needsRestart(event) && started()) {
+        log.info('Server or agent settings changed; restarting the server');
+        void server.restart();
+      } else if (needsNotify(event)) {
+        server.notifySettings();
+      }
+    }),
+    keys.onDidChange(() => void server.onKeysChanged()),
+    // The agent's provider variables are only given to a server of a trusted workspace.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (started()) {
+        log.info('Workspace trusted; restarting the server with the agent enabled');
+        void server.restart();
+      }
+    }),
+  );
+
+  const discovery = startWhenSkillsAppear(context, server).catch((error) => log.error(`Looking for skills: ${String(error)}`));
+
+  return {
+    serverState: () => server.current,
+    whenIdle: async () => {
+      await discovery;
+      await server.idle();
+      return server.current;
+    },
+    agent: {
+      transcript: () => chat.transcript(),
+      rendered: () => AgentPanel.rendered(),
+      session: () => chat.session,
+      running: () => chat.running,
+    },
+  };
+}
+
+/** Waits for the server to shut down cleanly; VS Code awaits this, not the subscriptions. */
+export function deactivate(): Promise<void> | undefined {
+  const server = activeServer;
+  activeServer = undefined;
+  return server?.stop();
+}
+
+/**
+ * Activation also happens for any Markdown file; the server only starts when a SKILL.md is
+ * open or the workspace holds one, so plain Markdown work costs no process.
+ */
+async function startWhenSkillsAppear(context: vscode.ExtensionContext, server: ServerManager): Promise<void> {
+  const isSkill = (document: vscode.TextDocument) => vscode.languages.match(SKILL_SELECTOR, document) > 0;
+  if (vscode.workspace.textDocuments.some(isSkill)) {
+    await server.start();
+    return;
+  }
+  const listener = vscode.workspace.onDidOpenTextDocument((document) => {
+    if (isSkill(document)) {
+      listener.dispose();
+      void server.start();
+    }
+  });
+  context.subscriptions.push(listener);
+  const found = await vscode.workspace.findFiles(SKILL_GLOB, '**/{node_modules,.git,target}/**', 1);
+  if (found.length > 0) {
+    listener.dispose();
+    await server.start();
+  }
+}
+
+/** A language status entry on SKILL.md editors: server version or what is wrong, with Restart. */
+function statusItem(server: ServerManager): vscode.Disposable {
+  const item = vscode.languages.createLanguageStatusItem('skillLsp.server', SKILL_SELECTOR);
+  item.name = 'Skill LSP';
+  const update = (state: ServerState) => {
+    item.busy = state.status === 'starting';
+    item.severity = state.status === 'notFound' || state.status === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+    switch (state.status) {
+      case 'running':
+        item.text = `skill-lsp ${state.version ?? ''}`.trim();
+        item.detail = state.serverPath;
+        break;
+      case 'starting':
+        item.text = 'skill-lsp starting';
+        item.detail = state.serverPath;
+        break;
+      case 'notFound':
+        item.text = 'skill-lsp not found';
+        item.detail = state.message;
+        break;
+      case 'failed':
+        item.text = 'skill-lsp failed';
+        item.detail = state.message;
+        break;
+      case 'stopped':
+        item.text = 'skill-lsp stopped';
+        item.detail = undefined;
+        break;
+    }
+    item.command = { title: 'Restart', command: 'skillLsp.restartServer' };
+  };
+  update(server.current);
+  const subscription = server.onDidChangeState(update);
+  return vscode.Disposable.from(item, subscription);
+}

@@ -1,0 +1,45 @@
+// extensionTestsPath: runs the mocha suite inside the extension host. Which files run depends on
+// SKILL_LSP_E2E_MODE (main: a working server; negative: a broken server path). The counts go
+// out on one marker line the runner script parses, because mocha's own summary says "passing".
+
+import * as path from 'path';
+import Mocha from 'mocha';
+
+const SUITES: Record<string, string[]> = {
+  main: ['activation', 'diagnostics', 'editing', 'catalog', 'agent'],
+  restricted: ['restricted'],
+};
+
+export function run(): Promise<void> {
+  const mode = process.env.SKILL_LSP_E2E_MODE ?? 'main';
+  const files = SUITES[mode];
+  if (!files) {
+    return Promise.reject(new Error(`unknown SKILL_LSP_E2E_MODE '${mode}'`));
+  }
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  const grep = process.env.SKILL_LSP_E2E_GREP;
+  if (grep) {
+    mocha.grep(grep);
+  }
+  for (const file of files) {
+    mocha.addFile(path.join(__dirname, 'suite', `${file}.test.js`));
+  }
+  return new Promise((resolve, reject) => {
+    let passed = 0;
+    let failed = 0;
+    const runner = mocha.run((failures) => {
+      console.log(`SKILL_LSP_E2E_RESULT passed=${passed} failed=${failed}`);
+      if (failures > 0) {
+        reject(new Error(`${failures} test(s) failed`));
+      } else {
+        resolve();
+      }
+    });
+    runner.on('pass', () => {
+      passed += 1;
+    });
+    runner.on('fail', () => {
+      failed += 1;
+    });
+  });
+}

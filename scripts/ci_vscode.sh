@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# The VS Code extension (editors/vscode) tested in a real VS Code: code-server 4.100.3 (VS Code
+# 1.100.3) driven by headless Chromium, with the packaged .vsix installed and a mocha suite
+# running in the extension host against the real server and a scripted model.
+#
+#   scripts/ci_vscode.sh SKILL_LSP_BINARY SCRIPTED_MODEL_BINARY
+#
+# Installs what it needs on a fresh Debian 12 (apt packages, code-server into
+# .cache/editors/code-server, the extension's npm packages), skipping what is already there.
+# Runs two windows:
+#   main        trusted workspace: diagnostics, quick fix, completion, Fix All, catalog,
+#               Open Skill, the agent with Cancel; afterwards the logs are searched for the
+#               planted API key.
+#   restricted  untrusted workspace: linting works, the agent refuses, a bad server path is
+#               reported.
+# Ends with `N passed, M failed` and exits non-zero on any failure or timeout.
+#
+# Env: SCREENSHOT=file.png (the main window when its tests end), KEEP_STATE=1 (keep the temp
+# dirs and print where), SKILL_LSP_EDITOR_CACHE (default .cache/editors), CHROMIUM.
+set -euo pipefail
+
+usage() {
+  echo "usage: $0 SKILL_LSP_BINARY SCRIPTED_MODEL_BINARY" >&2
+  exit 2
+}
+[ $# -eq 2 ] || usage
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+SERVER=$(abspath "$1")
+MODEL=$(abspath "$2")
+for bin in "$SERVER" "$MODEL"; do
+  if [ ! -x "$bin" ] || [ ! -f "$bin" ]; then
+    echo "ci_vscode: $bin is not an executable file" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+done
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+EXT="$ROOT/editors/vscode"
+CACHE=${SKILL_LSP_EDITOR_CACHE:-$ROOT/.cache/editors}
+CS="$CACHE/code-server/node_modules/.bin/code-server"
+export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+
+started=$(date +%s)
+
+# --- install (idempotent) -------------------------------------------------------------------
+install_failed() {
+  echo "ci_vscode: $1 failed" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+bash "$ROOT/scripts/vscode/install-code-server.sh" "$CACHE/code-server" || install_failed "installing code-server"
+cd "$EXT"
+lock_id="$(node --version) $(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ ! -f node_modules/.ci-lock-id ] || [ "$(cat node_modules/.ci-lock-id)" != "$lock_id" ]; then
+  echo "install: npm ci in editors/vscode"
+  npm ci --no-fund --no-audit --loglevel=error || install_failed "npm ci in editors/vscode"
+  echo "$lock_id" > node_modules/.ci-lock-id
+else
+  echo "install: editors/vscode node_modules up to date"
+fi
+installed=$(date +%s)
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/skill-lsp-vscode.XXXXXX")
+# Only the processes this script started and has not reaped yet.
+CS_PID=
+MODEL_PID=
+stop_pid() {
+  [ -n "$1" ] || return 0
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+cleanup() {
+  stop_pid "$CS_PID"
+  stop_pid "$MODEL_PID"
+  if [ -n "${KEEP_STATE:-}" ]; then
+    echo "kept: $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+}
+trap cleanup EXIT
+
+PASSED=0
+FAILED=0
+pass() { PASSED=$((PASSED + 1)); echo "  ok: $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "  FAILED: $1"; }
+finish() {
+  echo "timings: install ${1}s, build and tests $(($(date +%s) - installed))s"
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+  exit $?
+}
+
+# --- 1. build the .vsix ------------------------------------------------------------------------
+echo "== build"
+VSIX="$WORK/skill-lsp.vsix"
+# vsce runs vscode:prepublish: tsc (strict, tests included, into out/) and the esbuild bundle.
+if npx vsce package --skip-license -o "$VSIX" >"$WORK/vsce.log" 2>&1; then
+  files=$(python3 -c 'import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).namelist()))' "$VSIX")
+  pass "tsc (strict) and vsce package: skill-lsp.vsix, $(stat -c %s "$VSIX") bytes, $files files"
+else
+  cat "$WORK/vsce.log" 2>/dev/null || true
+  fail "building the .vsix"
+  finish $((installed - started))
+fi
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# run_window NAME TRUST(trusted|untrusted) TIMEOUT_MS USER_SETTINGS_JSON [VAR=VALUE...]
+# Starts a private code-server with the .vsix installed, runs the suite NAME, adds its counts.
+run_window() {
+  local name=$1 trust=$2 timeout_ms=$3 settings=$4
+  shift 4
+  local state="$WORK/$name"
+  mkdir -p "$state/user/User" "$state/user/Machine" "$state/out"
+  printf '%s\n' "$settings" >"$state/user/User/settings.json"
+  # skillLsp.server.path is machine-scoped: in code-server (a remote window to VS Code) it is
+  # read from the machine settings, as a user would set it in the Remote settings tab.
+  python3 -c 'import json, sys; print(json.dumps({"skillLsp.server.path": sys.argv[1]}))' "$SERVER" >"$state/user/Machine/settings.json"
+  cp -r "$EXT/test/fixtures/workspace" "$state/workspace"
+  local port
+  port=$(free_port)
+  printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$port" >"$state/config.yaml"
+  local -a cs_env=(XDG_CONFIG_HOME="$state/xdg-config" XDG_DATA_HOME="$state/xdg-data" EXTENSIONS_GALLERY='{"serviceUrl":""}')
+  local -a cs_args=(--config "$state/config.yaml" --extensions-dir "$state/ext" --user-data-dir "$state/user")
+  if ! env "${cs_env[@]}" "$CS" "${cs_args[@]}" --install-extension "$VSIX" >"$state/install.log" 2>&1; then
+    cat "$state/install.log"
+    fail "$name: installing the .vsix into code-server"
+    return
+  fi
+  local -a flags=(--disable-telemetry --disable-update-check --disable-getting-started-override)
+  [ "$trust" = trusted ] && flags+=(--disable-workspace-trust)
+  env "${cs_env[@]}" "$@" SKILL_LSP_E2E_MODE="$name" SKILL_LSP_E2E_OUT="$state/out" \
+    SKILL_LSP_E2E_EXTENSIONS_DIR="$state/ext" SKILL_LSP_RETRY_BASE_MS=5 \
+    "$CS" "${cs_args[@]}" "${flags[@]}" "$state/workspace" >"$state/code-server.log" 2>&1 &
+  CS_PID=$!
+  local cs_pid=$CS_PID
+  local up=
+  for _ in $(seq 1 150); do
+    if curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then up=1; break; fi
+    kill -0 "$cs_pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  if [ -z "$up" ]; then
+    cat "$state/code-server.log"
+    stop_pid "$cs_pid"
+    CS_PID=
+    fail "$name: code-server did not start"
+    return
+  fi
+  local shot=
+  [ "$name" = main ] && shot=${SCREENSHOT:-}
+  SCREENSHOT=$shot timeout $((timeout_ms / 1000 + 60)) node "$EXT/test/run-e2e.js" "http://127.0.0.1:$port" "$state/workspace" \
+    "$EXT/test/harness" "$EXT/out/test/index.js" "$timeout_ms" 2>&1 | grep -v -e 'vsda' -e 'unexpected operator' | tee "$state/e2e.log" || true
+  stop_pid "$cs_pid"
+  CS_PID=
+  local counts
+  counts=$(sed -n 's/^e2e result: passed=\([0-9]*\) failed=\([0-9]*\)$/\1 \2/p' "$state/e2e.log" | tail -1)
+  if [ -n "$counts" ]; then
+    PASSED=$((PASSED + ${counts% *}))
+    FAILED=$((FAILED + ${counts#* }))
+  fi
+  if ! grep -q '^e2e exit code: 0$' "$state/e2e.log" && { [ -z "$counts" ] || [ "${counts#* }" = 0 ]; }; then
+    echo "--- code-server.log ($name)"
+    tail -n 60 "$state/code-server.log"
+    fail "$name: the window did not finish its tests (timeout, crash or no result line)"
+  fi
+}
+
+# --- 2. main window: trusted, working server, scripted model ------------------------------------
+echo "== main window"
+mkdir -p "$WORK/model"
+MODEL_RECORD="$WORK/main/out/requests.jsonl"
+mkdir -p "$WORK/main/out"
+"$MODEL" "$EXT/test/fixtures/scripted-model.json" --record "$MODEL_RECORD" >"$WORK/model/url" 2>"$WORK/model/stderr" &
+MODEL_PID=$!
+MODEL_URL=
+for _ in $(seq 1 100); do
+  MODEL_URL=$(head -n 1 "$WORK/model/url" 2>/dev/null || true)
+  [ -n "$MODEL_URL" ] && break
+  sleep 0.1
+done
+if [ -z "$MODEL_URL" ]; then
+  cat "$WORK/model/stderr"
+  fail "the scripted model did not start"
+  finish $((installed - started))
+fi
+
+main_settings=$(python3 - "$MODEL_URL" <<'EOF'
+import json, sys
+print(json.dumps({
+    "skillLsp.agent.provider": "anthropic",
+    "skillLsp.agent.model": "scripted-model",
+    "skillLsp.agent.baseUrl": sys.argv[1],
+    "skillLsp.trace.server": "verbose",
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": False,
+    "telemetry.telemetryLevel": "off",
+    "git.enabled": False,
+    "security.workspace.trust.enabled": False,
+}, indent=2))
+EOF
+)
+# ANTHROPIC_API_KEY is blanked so the key can only come from the Set API Key command.
+run_window main trusted 150000 "$main_settings" ANTHROPIC_API_KEY= OPENAI_API_KEY= SKILL_LSP_E2E_RECORD="$MODEL_RECORD"
+
+# The planted key must not be in any log: output channels, LSP trace, exthost and server logs.
+KEY_FILE="$WORK/main/out/planted-key.txt"
+if [ -s "$KEY_FILE" ]; then
+  key=$(cat "$KEY_FILE")
+  logs=("$WORK/main/user/logs" "$WORK/main/code-server.log" "$WORK/main/e2e.log")
+  trace_files=$( (grep -rlF 'skill/agentEvent' "$WORK/main/user/logs" 2>/dev/null || true) | wc -l)
+  if [ "$trace_files" -eq 0 ]; then
+    fail "the verbose LSP trace was not found under the user-data logs, so the key check would prove nothing"
+  elif grep -rlF -- "$key" "${logs[@]}" 2>/dev/null; then
+    fail "the planted API key appears in the logs listed above"
+  else
+    pass "the planted API key is in none of $(find "${logs[@]}" -type f | wc -l) log files ($trace_files with the verbose LSP trace of the chats)"
+  fi
+else
+  fail "the agent suite did not plant its API key"
+fi
+
+# --- 3. restricted window: untrusted workspace ----------------------------------------------------
+echo "== restricted window"
+restricted_settings=$(python3 - "$MODEL_URL" <<'EOF'
+import json, sys
+print(json.dumps({
+    "skillLsp.agent.model": "scripted-model",
+    "skillLsp.agent.baseUrl": sys.argv[1],
+    "workbench.startupEditor": "none",
+    "telemetry.telemetryLevel": "off",
+    "git.enabled": False,
+    "security.workspace.trust.enabled": True,
+    "security.workspace.trust.startupPrompt": "never",
+}, indent=2))
+EOF
+)
+# A key in the environment: the restricted server must not get it.
+run_window restricted untrusted 60000 "$restricted_settings" ANTHROPIC_API_KEY=restricted-env-key
+requests_after=0
+[ -f "$MODEL_RECORD" ] && requests_after=$(wc -l <"$MODEL_RECORD")
+if [ "$requests_after" -le 4 ]; then
+  pass "the restricted window sent nothing to the model ($requests_after requests in all, from the main window)"
+else
+  fail "the restricted window reached the model ($requests_after requests)"
+fi
+
+finish $((installed - started))
