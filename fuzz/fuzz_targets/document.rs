@@ -1,0 +1,7 @@
+//! Fuzz target: see `document_invariants` in tests/support/invariants.rs for what must hold.
+#![no_main]
+
+#[path = "../../tests/support/invariants.rs"]
+mod invariants;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| invariants::document_invariants(data));
