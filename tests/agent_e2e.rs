@@ -333,7 +333,7 @@ fn cancel_request_stops_a_chat_at_once_and_the_session_survives() {
         ("MODEL_ID", "test-model"),
     ];
     let mut client = Client::start_with_env(&[("skills/pdf/SKILL.md", PDF)], json!({}), &env);
-    client.send(&json!({"jsonrpc": "2.0", "id": 7001, "method": "skill/agentChat", "params": {"prompt": "wait forever"}}));
+    client.send(&json!({"jsonrpc": "2.0", "id": 7001, "method": "skill/agentChat", "params": {"prompt": "wait forever", "workDoneToken": "chat-7001"}}));
     // The model call is under way once the server has seen the request.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while server.requests().is_empty() {
@@ -346,6 +346,16 @@ fn cancel_request_stops_a_chat_at_once_and_the_session_survives() {
     client.notify("$/cancelRequest", json!({"id": 7001}));
     let cancelled = client.wait(|m| m["id"] == 7001);
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled:#}");
+    // The client still hears that the chat ended, with the session id to continue it.
+    let done = client.wait(|m| m["method"] == "skill/agentEvent" && m["params"]["kind"] == "done");
+    assert_eq!(done["params"]["stopReason"], "cancelled", "{done:#}");
+    assert!(done["params"]["sessionId"].is_string(), "{done:#}");
+    let end = client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["token"] == "chat-7001"
+            && m["params"]["value"]["kind"] == "end"
+    });
+    assert_eq!(end["params"]["value"]["message"], "cancelled", "{end:#}");
     // The HTTP request was dropped, and the server keeps serving.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while server.closed_by_client() == 0 {

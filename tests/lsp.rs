@@ -309,11 +309,11 @@ fn rename_moves_folder_name_and_mentions() {
 
 #[test]
 fn pull_diagnostics_when_the_client_asks_for_them() {
+    let text = "---\nname: pdf\n---\nBody\n";
     let mut client = Client::start(
-        &[],
+        &[("skills/pdf/SKILL.md", text)],
         json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
     );
-    let text = "---\nname: pdf\n---\nBody\n";
     let uri = client.open("skills/pdf/SKILL.md", text);
     let report = client.request(
         "textDocument/diagnostic",
@@ -338,6 +338,39 @@ fn pull_diagnostics_when_the_client_asks_for_them() {
         "{:#?}",
         client.backlog
     );
+    // Result ids: asking again with nothing changed is answered "unchanged", without a re-lint.
+    let result_id = report["resultId"].as_str().expect("a result id").to_owned();
+    let again = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}, "previousResultId": result_id}),
+    );
+    assert_eq!(again["kind"], "unchanged", "{again:#}");
+    assert_eq!(again["resultId"], result_id.as_str());
+    let workspace = client.request(
+        "workspace/diagnostic",
+        json!({"previousResultIds": [{"uri": uri, "value": result_id}]}),
+    );
+    let items = workspace["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{workspace:#}");
+    assert_eq!(items[0]["kind"], "unchanged", "{workspace:#}");
+    // An edit moves the generation on: the next answer is a full report again.
+    client.change(
+        &uri,
+        2,
+        json!([{"text": "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\n---\nBody\n"}]),
+    );
+    let after = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}, "previousResultId": result_id}),
+    );
+    assert_eq!(after["kind"], "full", "{after:#}");
+    assert_ne!(after["resultId"], result_id.as_str());
+    let workspace = client.request(
+        "workspace/diagnostic",
+        json!({"previousResultIds": [{"uri": uri, "value": result_id}]}),
+    );
+    assert_eq!(workspace["items"][0]["kind"], "full", "{workspace:#}");
+    assert_eq!(workspace["items"][0]["version"], 2, "{workspace:#}");
     client.shutdown();
 }
 
@@ -571,6 +604,20 @@ fn watched_file_events_update_workspace_rules() {
         registration["params"]["registrations"][0]["method"],
         "workspace/didChangeWatchedFiles"
     );
+    // Only what the index and rules read, never every file of the workspace.
+    let globs: Vec<&str> =
+        registration["params"]["registrations"][0]["registerOptions"]["watchers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|watcher| watcher["globPattern"].as_str().unwrap())
+            .collect();
+    assert!(
+        globs.contains(&"**/*.md") && globs.contains(&"**/skills/**"),
+        "{globs:?}"
+    );
+    assert!(globs.contains(&"**/skill-lsp.toml"), "{globs:?}");
+    assert!(!globs.contains(&"**/*"), "{globs:?}");
     let text_a = "---\nname: a\ndescription: A. Use when asked.\n---\nBody\n";
     let uri_a = client.open("skills/a/SKILL.md", text_a);
     assert!(client.diagnostics(&uri_a, Some(1)).is_empty());

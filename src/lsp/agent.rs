@@ -166,3 +166,49 @@ pub fn event_json(session_id: &str, event: &AgentEvent) -> Value {
         }
     }
 }
+
+/// Armed for the length of one chat: if the request is cancelled (its future dropped) before
+/// the loop ends, the client still gets a closing `skill/agentEvent` (`done`, stop reason
+/// `cancelled`, with the session id, so a chat cancelled before its first event can be
+/// continued) and the `$/progress` end, so nobody waits for them in vain.
+pub struct CancelNotice {
+    pub events: tokio::sync::mpsc::UnboundedSender<Value>,
+    pub client: Client,
+    pub token: Option<ProgressToken>,
+    pub session_id: String,
+    pub armed: bool,
+}
+
+impl Drop for CancelNotice {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        // Through the chat's own channel, so it comes after every event already sent.
+        let _ = self
+            .events
+            .send(json!({"sessionId": self.session_id, "kind": "done", "stopReason": "cancelled"}));
+        let (Some(token), Ok(runtime)) =
+            (self.token.clone(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let client = self.client.clone();
+        runtime.spawn(async move {
+            use tower_lsp_server::ls_types::notification::Progress;
+            use tower_lsp_server::ls_types::{
+                ProgressParams, ProgressParamsValue, WorkDoneProgress, WorkDoneProgressEnd,
+            };
+            client
+                .send_notification::<Progress>(ProgressParams {
+                    token,
+                    value: ProgressParamsValue::WorkDone(WorkDoneProgress::End(
+                        WorkDoneProgressEnd {
+                            message: Some("cancelled".to_owned()),
+                        },
+                    )),
+                })
+                .await;
+        });
+    }
+}

@@ -152,7 +152,8 @@ impl Backend {
     /// to pull again.
     async fn publish_all(&self) {
         let (uris, pull, refresh) = {
-            let state = self.lock();
+            let mut state = self.lock();
+            state.generation += 1;
             (
                 state.documents.keys().cloned().collect::<Vec<_>>(),
                 state.caps.pull_diagnostics,
@@ -172,6 +173,7 @@ impl Backend {
 
     /// After a SKILL.md buffer or file changed: update the index, then re-lint what depends on it.
     async fn skill_changed(&self, uri: &Uri) {
+        self.lock().generation += 1;
         let changed = uri_path(uri).is_some_and(|path| self.lock().refresh_skill(&path));
         if changed {
             self.publish_all().await;
@@ -258,10 +260,24 @@ impl Backend {
         if !self.lock().caps.watched_files_dynamic {
             return;
         }
-        let watchers = ["**/*"]
-            .iter()
+        // What the index and the rules read: Markdown (skills and their mentions), everything
+        // under a skills root (`broken-link` targets), and the config files. Not `**/*`, which
+        // would re-lint on every build artefact written.
+        let mut patterns: Vec<String> =
+            vec!["**/*.md".into(), "**/*.MD".into(), "**/skills/**".into()];
+        patterns.extend(FILE_NAMES.iter().map(|name| format!("**/{name}")));
+        for workspace in &self.lock().workspaces {
+            for root in &workspace.config.roots {
+                if let Some(name) = root.file_name().and_then(|name| name.to_str()) {
+                    patterns.push(format!("**/{name}/**"));
+                }
+            }
+        }
+        patterns.dedup();
+        let watchers = patterns
+            .into_iter()
             .map(|pattern| FileSystemWatcher {
-                glob_pattern: GlobPattern::String((*pattern).to_owned()),
+                glob_pattern: GlobPattern::String(pattern),
                 kind: None,
             })
             .collect();
@@ -479,6 +495,13 @@ impl Backend {
                     .await;
             }
         });
+        let mut notice = super::agent::CancelNotice {
+            events: events.clone(),
+            client: self.client.clone(),
+            token: token.clone(),
+            session_id: session_id.clone(),
+            armed: true,
+        };
         let outcome = {
             let session = lease.session.as_mut().ok_or_else(Error::internal_error)?;
             let id = session_id.clone();
@@ -489,6 +512,8 @@ impl Backend {
                 })
                 .await
         };
+        notice.armed = false;
+        drop(notice);
         let finished = match &outcome {
             Ok(outcome) => {
                 json!({"sessionId": session_id, "kind": "done", "stopReason": outcome.stop_reason.as_text()})
@@ -635,7 +660,9 @@ impl LanguageServer for Backend {
                     TextDocumentSyncOptions {
                         open_close: Some(true),
                         change: Some(TextDocumentSyncKind::INCREMENTAL),
-                        save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                        // Saves change nothing: edits come through didChange, disk writes
+                        // through file events.
+                        save: None,
                         ..TextDocumentSyncOptions::default()
                     },
                 )),
@@ -697,8 +724,9 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        self.register_watchers().await;
+        // Indexing first: the watchers include the config's extra roots.
         self.index_workspaces().await;
+        self.register_watchers().await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -740,6 +768,7 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let (removed, pull) = {
             let mut state = self.lock();
+            state.generation += 1;
             (
                 state.documents.remove(&uri).is_some(),
                 state.caps.pull_diagnostics,
@@ -828,10 +857,23 @@ impl LanguageServer for Backend {
     ) -> Result<DocumentDiagnosticReportResult> {
         self.wait_ready().await;
         let uri = params.text_document.uri;
+        let (generation, related) = {
+            let state = self.lock();
+            (state.generation.to_string(), state.caps.related_information)
+        };
+        if params.previous_result_id.as_deref() == Some(generation.as_str()) {
+            return Ok(DocumentDiagnosticReportResult::Report(
+                DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+                    related_documents: None,
+                    unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                        result_id: generation,
+                    },
+                }),
+            ));
+        }
         let Some((snapshot, context, encoding)) = self.snapshot_and_context(&uri) else {
             return Err(invalid_params(format!("{} is not open", uri.as_str())));
         };
-        let related = self.lock().caps.related_information;
         let items = if snapshot.is_skill_file() {
             guard("diagnostics", || analyze(&snapshot, &context))?
                 .iter()
@@ -844,7 +886,7 @@ impl LanguageServer for Backend {
             DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
                 related_documents: None,
                 full_document_diagnostic_report: FullDocumentDiagnosticReport {
-                    result_id: None,
+                    result_id: Some(generation),
                     items,
                 },
             }),
@@ -853,11 +895,18 @@ impl LanguageServer for Backend {
 
     async fn workspace_diagnostic(
         &self,
-        _: WorkspaceDiagnosticParams,
+        params: WorkspaceDiagnosticParams,
     ) -> Result<WorkspaceDiagnosticReportResult> {
         self.wait_ready().await;
-        let (work, encoding, related) = {
+        let (work, encoding, related, generation) = {
             let state = self.lock();
+            let generation = state.generation.to_string();
+            let current: std::collections::HashSet<&Uri> = params
+                .previous_result_ids
+                .iter()
+                .filter(|previous| previous.value == generation)
+                .map(|previous| &previous.uri)
+                .collect();
             let overlay = state.overlay();
             let mut work = Vec::new();
             for workspace in &state.workspaces {
@@ -868,33 +917,50 @@ impl LanguageServer for Backend {
                     .map(|skill| &skill.path)
                     .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
                 for path in paths {
-                    let Ok(text) = crate::workspace::Source::read(&overlay, path) else {
-                        continue;
-                    };
                     let Some(uri) = Uri::from_file_path(path) else {
                         continue;
                     };
                     let version = state.documents.get(&uri).map(|document| document.version);
-                    work.push((
-                        uri,
-                        path.clone(),
-                        text,
-                        version,
-                        state.analysis_context(Some(path)),
-                    ));
+                    if current.contains(&uri) {
+                        work.push((uri, version, None));
+                        continue;
+                    }
+                    let Ok(text) = crate::workspace::Source::read(&overlay, path) else {
+                        continue;
+                    };
+                    let context = state.analysis_context(Some(path));
+                    work.push((uri, version, Some((path.clone(), text, context))));
                 }
             }
-            (work, state.encoding, state.caps.related_information)
+            (
+                work,
+                state.encoding,
+                state.caps.related_information,
+                generation,
+            )
         };
         let items = guard("workspace diagnostics", || {
             work.into_iter()
-                .map(|(uri, path, text, version, context)| {
+                .map(|(uri, version, input)| {
+                    let version = version.map(i64::from);
+                    let Some((path, text, context)) = input else {
+                        return WorkspaceDocumentDiagnosticReport::Unchanged(
+                            WorkspaceUnchangedDocumentDiagnosticReport {
+                                uri,
+                                version,
+                                unchanged_document_diagnostic_report:
+                                    UnchangedDocumentDiagnosticReport {
+                                        result_id: generation.clone(),
+                                    },
+                            },
+                        );
+                    };
                     let snapshot = Snapshot {
                         uri: uri.clone(),
                         path: Some(path),
                         rope: ropey::Rope::from_str(&text),
                         text: text.into(),
-                        version: version.unwrap_or(0),
+                        version: version.map_or(0, |v| i32::try_from(v).unwrap_or(0)),
                     };
                     let items = analyze(&snapshot, &context)
                         .iter()
@@ -902,9 +968,9 @@ impl LanguageServer for Backend {
                         .collect();
                     WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
                         uri,
-                        version: version.map(i64::from),
+                        version,
                         full_document_diagnostic_report: FullDocumentDiagnosticReport {
-                            result_id: None,
+                            result_id: Some(generation.clone()),
                             items,
                         },
                     })

@@ -165,6 +165,10 @@ pub struct State {
     pub settings: ClientSettings,
     /// Workspace folders to index once the client has initialized.
     pub pending_folders: Vec<PathBuf>,
+    /// Bumped whenever anything a diagnostic depends on may have changed (a buffer, a file,
+    /// the settings, the index). It is the pull model's `resultId`: a client that already holds
+    /// this generation's report gets "unchanged" without a re-lint.
+    pub generation: u64,
 }
 
 /// Open buffers first, the disk second: unsaved edits are what the loader sees (SPEC section 5).
