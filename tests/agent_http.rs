@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use skill_lsp::agent::provider::anthropic::Anthropic;
 use skill_lsp::agent::provider::openai::OpenAi;
+use skill_lsp::agent::provider::retry::RetryPolicy;
 use skill_lsp::agent::provider::{
     ApiKey, Block, HttpSettings, Message, Provider, ProviderError, Request, Response, Role,
     StreamEvent, ToolSpec, from_env, from_env_with,
@@ -702,6 +703,66 @@ async fn oversized_response_is_cut_with_a_protocol_error() {
         matches!(error, ProviderError::Protocol(ref message) if message.contains("larger than")),
         "{error}"
     );
+}
+
+#[tokio::test]
+async fn slowloris_trickle_is_cut_at_the_response_deadline() {
+    // Each byte comes well within the per-piece timeout; only the deadline can end it.
+    let prefix = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":1}}}\n\n";
+    let server = Server::start(vec![Reply::trickle(prefix, Duration::from_millis(10))]);
+    let settings = HttpSettings {
+        timeout: Duration::from_secs(5),
+        deadline: Duration::from_millis(400),
+        retry: RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        },
+        ..HttpSettings::default()
+    };
+    let provider =
+        Anthropic::new(&server.url(), ApiKey::new(PLANTED), "claude-test", settings).unwrap();
+    let started = std::time::Instant::now();
+    let error = send(&provider).await.0.unwrap_err();
+    assert!(matches!(error, ProviderError::Timeout), "{error}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // The connection was closed, not left trickling.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while server.closed_by_client() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the trickle was never hung up on"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn hundred_megabyte_response_stops_at_the_default_cap() {
+    let prefix = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":1}}}\n\n";
+    let server = Server::start(vec![Reply::flood(prefix, 100 * 1024 * 1024)]);
+    let settings = HttpSettings::default();
+    let cap = settings.max_response_bytes;
+    assert!(cap < 100 * 1024 * 1024);
+    let provider =
+        Anthropic::new(&server.url(), ApiKey::new(PLANTED), "claude-test", settings).unwrap();
+    let error = send(&provider).await.0.unwrap_err();
+    assert!(
+        matches!(error, ProviderError::Protocol(ref message) if message.contains(&format!("larger than {cap} bytes"))),
+        "{error}"
+    );
+    // The client hung up long before the 100 MB were sent.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.closed_by_client() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the flood was read to the end"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 // ---- configuration ----

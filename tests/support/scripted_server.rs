@@ -56,6 +56,12 @@ pub enum Body {
     Hang,
     /// The connection is closed right after the request is read.
     Drop,
+    /// A stream that never ends: `prefix`, then one byte of an SSE comment every `delay`
+    /// (slowloris), until the client closes the connection.
+    Trickle(Vec<u8>, Duration),
+    /// `prefix`, then SSE comment lines in 64 KiB chunks, as fast as the client reads, until
+    /// `total` bytes are sent or the client closes the connection.
+    Flood(Vec<u8>, usize),
 }
 
 #[derive(Clone, Debug)]
@@ -99,6 +105,22 @@ impl Reply {
             status: 0,
             headers: Vec::new(),
             body: Body::Hang,
+        }
+    }
+
+    pub fn trickle(prefix: &str, delay: Duration) -> Self {
+        Self {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: Body::Trickle(prefix.as_bytes().to_vec(), delay),
+        }
+    }
+
+    pub fn flood(prefix: &str, total: usize) -> Self {
+        Self {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: Body::Flood(prefix.as_bytes().to_vec(), total),
         }
     }
 
@@ -253,6 +275,67 @@ fn serve(mut stream: TcpStream, shared: &Shared) {
         }
         Body::Hang => wait_for_client_close(&mut stream, shared),
         Body::Drop => {}
+        Body::Trickle(prefix, delay) => {
+            if stream
+                .write_all(head("transfer-encoding: chunked\r\n").as_bytes())
+                .is_err()
+            {
+                return;
+            }
+            let mut frame = |piece: &[u8]| {
+                let mut frame = format!("{:x}\r\n", piece.len()).into_bytes();
+                frame.extend_from_slice(piece);
+                frame.extend_from_slice(b"\r\n");
+                stream.write_all(&frame).and_then(|()| stream.flush())
+            };
+            if !prefix.is_empty() && frame(prefix).is_err() {
+                return;
+            }
+            let started = Instant::now();
+            for byte in b": still here\n".iter().cycle() {
+                if shared.stop.load(Ordering::SeqCst) || started.elapsed() > Duration::from_secs(60)
+                {
+                    break;
+                }
+                if frame(std::slice::from_ref(byte)).is_err() {
+                    shared.closed_by_client.fetch_add(1, Ordering::SeqCst);
+                    return;
+                }
+                thread::sleep(*delay);
+            }
+        }
+        Body::Flood(prefix, total) => {
+            if stream
+                .write_all(head("transfer-encoding: chunked\r\n").as_bytes())
+                .is_err()
+            {
+                return;
+            }
+            let line = b": padding padding padding padding padding padding padding padding\n";
+            let mut chunk = prefix.clone();
+            while chunk.len() < 64 * 1024 {
+                chunk.extend_from_slice(line);
+            }
+            let mut sent = 0;
+            while sent < *total && !shared.stop.load(Ordering::SeqCst) {
+                let mut frame = format!("{:x}\r\n", chunk.len()).into_bytes();
+                frame.extend_from_slice(&chunk);
+                frame.extend_from_slice(b"\r\n");
+                if stream.write_all(&frame).is_err() {
+                    shared.closed_by_client.fetch_add(1, Ordering::SeqCst);
+                    return;
+                }
+                if sent == 0 {
+                    // The prefix goes once; padding follows.
+                    chunk.clear();
+                    while chunk.len() < 64 * 1024 {
+                        chunk.extend_from_slice(line);
+                    }
+                }
+                sent += frame.len();
+            }
+            let _ = stream.write_all(b"0\r\n\r\n");
+        }
     }
     let _ = stream.shutdown(Shutdown::Both);
 }

@@ -191,6 +191,9 @@ pub struct HttpSettings {
     pub retry: RetryPolicy,
     /// A response body larger than this is cut with a protocol error.
     pub max_response_bytes: usize,
+    /// The longest a whole response may take, however steadily it trickles in: the per-piece
+    /// `timeout` alone would let a server sending a byte a minute hold the chat forever.
+    pub deadline: Duration,
 }
 
 impl Default for HttpSettings {
@@ -199,19 +202,24 @@ impl Default for HttpSettings {
             timeout: Duration::from_secs(120),
             retry: RetryPolicy::default(),
             max_response_bytes: 32 * 1024 * 1024,
+            deadline: Duration::from_secs(15 * 60),
         }
     }
 }
 
 impl HttpSettings {
     /// The defaults, changed by `SKILL_LSP_TIMEOUT_MS` (request timeout),
-    /// `SKILL_LSP_RETRY_BASE_MS` (first backoff wait) and `SKILL_LSP_MAX_ATTEMPTS` where set.
+    /// `SKILL_LSP_DEADLINE_MS` (whole-response deadline), `SKILL_LSP_RETRY_BASE_MS` (first
+    /// backoff wait) and `SKILL_LSP_MAX_ATTEMPTS` where set.
     #[must_use]
     pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Self {
         let number = |name: &str| env(name).and_then(|it| it.trim().parse::<u64>().ok());
         let mut settings = Self::default();
         if let Some(ms) = number("SKILL_LSP_TIMEOUT_MS") {
             settings.timeout = Duration::from_millis(ms.max(1));
+        }
+        if let Some(ms) = number("SKILL_LSP_DEADLINE_MS") {
+            settings.deadline = Duration::from_millis(ms.max(1));
         }
         if let Some(ms) = number("SKILL_LSP_RETRY_BASE_MS") {
             settings.retry.base_delay = Duration::from_millis(ms);
@@ -458,9 +466,10 @@ impl Transport {
         mut decoder: D,
         emitter: &mut Emitter<'_>,
     ) -> Result<Response, Failure> {
-        let timeout = self.settings.timeout;
+        let deadline = tokio::time::Instant::now() + self.settings.deadline;
+        let wait = self.waits(deadline);
         let request = self.client.post(url).headers(headers.clone()).body(body);
-        let mut response = match tokio::time::timeout(timeout, request.send()).await {
+        let mut response = match tokio::time::timeout(wait(), request.send()).await {
             Err(_) => return Err(ProviderError::Timeout.into()),
             Ok(Err(error)) => return Err(self.network_error(&error).into()),
             Ok(Ok(response)) => response,
@@ -479,14 +488,14 @@ impl Transport {
                 header("retry-after-ms").as_deref(),
                 header("retry-after").as_deref(),
             );
-            let body = self.read_limited(&mut response).await;
+            let body = self.read_limited(&mut response, &wait).await;
             return Err(Failure {
                 error: self.http_error(status, &body, &content_type),
                 retry_after,
             });
         }
         if content_type.contains("html") || content_type.contains("json") {
-            let body = self.read_limited(&mut response).await;
+            let body = self.read_limited(&mut response, &wait).await;
             let message = self.redact(&retry::error_message(&body, Some(&content_type)));
             return Err(ProviderError::Protocol(format!(
                 "expected an event stream, got {content_type} (HTTP {status}): {message}"
@@ -496,7 +505,7 @@ impl Transport {
         let mut parser = SseParser::new();
         let mut received = 0usize;
         loop {
-            let chunk = match tokio::time::timeout(timeout, response.chunk()).await {
+            let chunk = match tokio::time::timeout(wait(), response.chunk()).await {
                 Err(_) => return Err(ProviderError::Timeout.into()),
                 Ok(Err(error)) => {
                     let detail = self.error_chain(&error);
@@ -533,11 +542,21 @@ impl Transport {
         })?)
     }
 
+    /// How long the next wait may last: the per-piece timeout, cut short by the deadline.
+    fn waits(&self, deadline: tokio::time::Instant) -> impl Fn() -> Duration {
+        let timeout = self.settings.timeout;
+        move || timeout.min(deadline.saturating_duration_since(tokio::time::Instant::now()))
+    }
+
     /// The start of an error body; a failure to read it only loses the message.
-    async fn read_limited(&self, response: &mut reqwest::Response) -> Vec<u8> {
+    async fn read_limited(
+        &self,
+        response: &mut reqwest::Response,
+        wait: &impl Fn() -> Duration,
+    ) -> Vec<u8> {
         let mut body = Vec::new();
         while body.len() < ERROR_BODY_LIMIT {
-            match tokio::time::timeout(self.settings.timeout, response.chunk()).await {
+            match tokio::time::timeout(wait(), response.chunk()).await {
                 Ok(Ok(Some(chunk))) => body.extend_from_slice(&chunk),
                 _ => break,
             }
@@ -729,8 +748,10 @@ mod tests {
             ("SKILL_LSP_TIMEOUT_MS", "250"),
             ("SKILL_LSP_RETRY_BASE_MS", "5"),
             ("SKILL_LSP_MAX_ATTEMPTS", "0"),
+            ("SKILL_LSP_DEADLINE_MS", "9000"),
         ]));
         assert_eq!(settings.timeout, Duration::from_millis(250));
+        assert_eq!(settings.deadline, Duration::from_millis(9000));
         assert_eq!(settings.retry.base_delay, Duration::from_millis(5));
         assert_eq!(settings.retry.max_attempts, 1);
         assert_eq!(
