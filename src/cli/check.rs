@@ -15,6 +15,7 @@ use crate::rules::{self, FileContext};
 use crate::targets::Target;
 use crate::workspace::discovery::{discover, root_of, walk};
 use crate::workspace::loader::{DEFAULT_ROOTS, Refusal, Refused};
+use crate::workspace::read::read_bytes;
 use crate::workspace::{Registry, Skill};
 
 /// Settings shared by every file of a run.
@@ -219,7 +220,7 @@ pub(super) fn check_files(
     let linted: Mutex<Vec<(PathBuf, Result<Linted, String>)>> = Mutex::new(Vec::new());
     let lint_one = |path: &PathBuf| -> Result<Linted, String> {
         let bytes =
-            fs::read(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+            read_bytes(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
         let display = display_path(path);
         let rules::FileAnalysis {
             text,
@@ -340,7 +341,7 @@ pub(super) fn check_files(
         if entry.text.is_empty() {
             // The text was dropped or never kept; read it back for this finding's positions.
             entry.set_text(
-                fs::read(&path)
+                read_bytes(&path)
                     .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                     .unwrap_or_default(),
             );

@@ -77,7 +77,7 @@ pub(super) fn fix_files(run: &Run, files: &[PathBuf]) -> Fixed {
     let results: Vec<(usize, bool)> = files
         .par_iter()
         .map(|path| {
-            let Ok(bytes) = fs::read(path) else {
+            let Ok(bytes) = crate::workspace::read::read_bytes(path) else {
                 return (0, false);
             };
             let Ok(original) = String::from_utf8(bytes) else {

@@ -34,7 +34,7 @@ fn range_in_file(
     range: crate::text::TextRange,
     encoding: Encoding,
 ) -> Range {
-    match std::fs::read_to_string(path) {
+    match crate::workspace::read::read_text(path) {
         Ok(text) => range_of(&Rope::from_str(&text), range.start, range.end, encoding),
         Err(_) => Range::new(Position::new(0, 0), Position::new(0, 0)),
     }

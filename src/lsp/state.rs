@@ -178,7 +178,7 @@ impl Source for Overlay {
     fn read(&self, path: &Path) -> io::Result<String> {
         match self.0.get(path) {
             Some(text) => Ok(text.to_string()),
-            None => std::fs::read_to_string(path),
+            None => crate::workspace::read::read_text(path),
         }
     }
 

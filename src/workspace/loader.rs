@@ -236,7 +236,7 @@ pub struct Disk;
 
 impl Source for Disk {
     fn read(&self, path: &Path) -> io::Result<String> {
-        fs::read_to_string(path)
+        super::read::read_text(path)
     }
 }
 

@@ -4,6 +4,7 @@ pub mod catalog;
 pub mod discovery;
 pub mod index;
 pub mod loader;
+pub mod read;
 
 pub use index::WorkspaceIndex;
 pub use loader::{Disk, Registry, Skill, Source};

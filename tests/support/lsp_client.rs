@@ -53,6 +53,11 @@ impl Client {
             fs::create_dir_all(full.parent().unwrap()).unwrap();
             fs::write(full, text).unwrap();
         }
+        Self::start_in(dir, capabilities, env)
+    }
+
+    /// Starts the server on a workspace folder the caller prepared.
+    pub fn start_in(dir: tempfile::TempDir, capabilities: Value, env: &[(&str, &str)]) -> Self {
         let mut command = Command::new(BIN);
         for name in [
             "ANTHROPIC_API_KEY",

@@ -1,0 +1,88 @@
+//! Reading skill files without trusting what is on disk: only regular files are opened, and no
+//! more than [`MAX_FILE_BYTES`] is read, so a FIFO or device named SKILL.md, or a file that keeps
+//! growing while it is read, can neither hang a run nor exhaust its memory.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The most of one file that is read: far beyond any real SKILL.md, small enough to hold.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The file's bytes.
+///
+/// # Errors
+///
+/// The I/O error; `InvalidInput` for something that is not a regular file (symlinks are
+/// followed), `FileTooLarge` past [`MAX_FILE_BYTES`].
+pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+    if !fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = File::open(path)?;
+    let metadata = file.metadata()?;
+    // Checked again on the open file, in case the path was swapped in between.
+    if !metadata.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes =
+        Vec::with_capacity(usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "larger than {} MiB; not read",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The file's text, which must be UTF-8.
+///
+/// # Errors
+///
+/// As [`read_bytes`], and `InvalidData` when the bytes are not UTF-8.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_bytes(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8"))
+}
+
+fn not_regular() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifos_and_folders_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("SKILL.md");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let error = read_bytes(&fifo).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
+        let error = read_text(dir.path()).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
+    }
+
+    #[test]
+    fn text_must_be_utf8_and_bytes_need_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SKILL.md");
+        fs::write(&path, b"caf\xe9").unwrap();
+        assert_eq!(read_bytes(&path).unwrap(), b"caf\xe9");
+        assert_eq!(
+            read_text(&path).unwrap_err().kind(),
+            io::ErrorKind::InvalidData
+        );
+    }
+}
