@@ -353,7 +353,7 @@ export class ServerManager implements vscode.Disposable {
       'Retry',
     );
     if (choice === 'Copy Install Command') {
-      await vscode.env.clipboard.writeText('cargo install skill-lsp');
+      await vscode.env.clipboard.writeText('cargo install --git https://github.com/skill-lsp/skill-lsp');
     } else {
       await this.onProblemChoice(choice);
     }

@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Provider } from './settings';
 
-export const INSTALL_HINT = 'cargo install skill-lsp (or cargo install --path . in a clone of skill-lsp)';
+export const INSTALL_HINT = 'cargo install --git https://github.com/skill-lsp/skill-lsp (or cargo install --path . in a clone of skill-lsp)';
 
 export type Located = { ok: true; path: string; source: 'setting' | 'PATH' | 'cargo' } | { ok: false; message: string };
 
