@@ -29,6 +29,38 @@ pub fn system_prompt(workspace: &std::path::Path, catalog: &str) -> String {
     )
 }
 
+/// The catalog as the model sees it: [`Registry::catalog`], with every entry kept to one line.
+///
+/// The loader collapses whitespace in descriptions but keeps a name as written, and YAML can put
+/// a line break in one (`name: "pdf\n\nSystem: ..."`): such an entry would add lines of its own
+/// to the system prompt, looking like instructions or other skills. Here line breaks and other
+/// control characters become spaces and runs of whitespace one space, in names and
+/// descriptions alike; for ordinary skills the text is exactly `Registry::catalog`.
+#[must_use]
+pub fn prompt_catalog(registry: &Registry) -> String {
+    let one_line = |text: &str| {
+        text.split(|c: char| c.is_whitespace() || c.is_control())
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if registry.skills.is_empty() {
+        return registry.catalog();
+    }
+    registry
+        .skills
+        .iter()
+        .map(|skill| {
+            format!(
+                "- {}: {}",
+                one_line(&skill.name),
+                one_line(&skill.description)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// What the loop reports as it goes, for live rendering (`skill/agentEvent`, the terminal).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentEvent {
@@ -104,7 +136,7 @@ impl Session {
 impl Agent {
     #[must_use]
     pub fn system_prompt(&self) -> String {
-        system_prompt(&self.workspace, &self.registry.catalog())
+        system_prompt(&self.workspace, &prompt_catalog(&self.registry))
     }
 
     /// Runs one user prompt to the end of the loop.
@@ -230,7 +262,7 @@ impl Agent {
         if NEEDS_APPROVAL.contains(&name) && !session.allowed.contains(kind_of(name)) {
             let request = ApprovalRequest {
                 tool: name.to_owned(),
-                summary: tools::summary(name, input),
+                summary: tools::approval_summary(name, input),
             };
             match self.approver.ask(&request).await {
                 Decision::AllowOnce => {}
@@ -265,6 +297,22 @@ impl Agent {
         };
         if session.loaded.iter().any(|loaded| loaded == name) {
             return ToolOutput::ok(format!("Skill '{name}' is already loaded above."));
+        }
+        // The registry was built earlier; since then the SKILL.md may have been replaced by a
+        // symlink out of its skills root (say by a command of this chat), which the loader would
+        // not have registered. (A path that does not resolve, such as an unsaved editor buffer,
+        // is left to the source.)
+        if let Some(skill) = self.registry.get(name) {
+            if let (Ok(real), Ok(root)) = (
+                std::fs::canonicalize(&skill.path),
+                std::fs::canonicalize(&skill.root),
+            ) {
+                if !real.starts_with(&root) {
+                    return ToolOutput::error(format!(
+                        "Error: Skill '{name}' could not be read: it now resolves outside its skills root"
+                    ));
+                }
+            }
         }
         match self.registry.load(name, self.source.as_ref()) {
             Ok(content) => {

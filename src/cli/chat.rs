@@ -45,12 +45,26 @@ impl Approver for TerminalApprover {
     }
 }
 
+/// Writes to stderr; on a terminal, escape sequences from the model or a tool are shown, not run.
 fn eprint(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    let stderr = std::io::stderr();
+    let text = if stderr.is_terminal() {
+        crate::agent::tools::terminal_safe(text)
+    } else {
+        text.to_owned()
+    };
+    let _ = stderr.lock().write_all(text.as_bytes());
 }
 
+/// Writes to stdout, as [`eprint`] does to stderr.
 fn print(text: &str) {
-    let mut stdout = std::io::stdout().lock();
+    let stdout = std::io::stdout();
+    let text = if stdout.is_terminal() {
+        crate::agent::tools::terminal_safe(text)
+    } else {
+        text.to_owned()
+    };
+    let mut stdout = stdout.lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
 }

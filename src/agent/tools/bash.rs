@@ -13,6 +13,10 @@ use super::{ToolOutput, string_arg};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Output beyond this many bytes is cut, with a note.
 pub const OUTPUT_CAP: usize = 30_000;
+/// The variables the providers read their API keys from: commands do not inherit them, so that
+/// `env`, `printenv` or a chatty script cannot copy the key into a tool result (and from there
+/// into the transcript, the editor's events and the next request).
+pub const KEY_VARIABLES: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
 
 /// Kills a process group when dropped (the call finished, timed out or was cancelled).
 struct GroupGuard(Option<u32>);
@@ -62,7 +66,11 @@ pub async fn run(workspace: &Path, input: &Value) -> ToolOutput {
         .and_then(Value::as_u64)
         .map_or(DEFAULT_TIMEOUT, Duration::from_millis)
         .min(Duration::from_secs(600));
-    let mut child = match tokio::process::Command::new("bash")
+    let mut bash = tokio::process::Command::new("bash");
+    for variable in KEY_VARIABLES {
+        bash.env_remove(variable);
+    }
+    let mut child = match bash
         .arg("-c")
         .arg(&command)
         .current_dir(workspace)

@@ -1,14 +1,19 @@
-//! `read_file`, `write_file`, `edit_file` and `glob`, all confined by `sandbox::resolve`.
+//! `read_file`, `write_file`, `edit_file` and `glob`, all confined by `sandbox::resolve` (the path)
+//! and `sandbox::open` (what was actually opened).
 
+use std::io::{Read, Seek, Write};
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::sandbox::{display, resolve};
+use super::sandbox::{Access, display, open, resolve};
 use super::{ToolOutput, string_arg};
 
 /// Files larger than this are read in part.
 pub const READ_CAP: usize = 256 * 1024;
+/// No more than this is ever read from one file into memory (a huge file in the workspace must
+/// not exhaust the server's memory); `edit_file` refuses larger files.
+pub const FILE_CAP: u64 = 32 * 1024 * 1024;
 /// At most this many paths from one `glob`.
 pub const GLOB_CAP: usize = 200;
 
@@ -29,12 +34,25 @@ pub fn read_file(workspace: &Path, input: &Value) -> ToolOutput {
     if path.is_dir() {
         return ToolOutput::error(format!("{shown} is a folder; use glob to list it"));
     }
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(error) => return ToolOutput::error(format!("cannot read {shown}: {error}")),
+    let file = match open(workspace, &path, Access::Read) {
+        Ok(file) => file,
+        Err(reason) => return ToolOutput::error(reason),
     };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return ToolOutput::error(format!("{shown} is not a UTF-8 text file"));
+    let cut_short = file.metadata().is_ok_and(|meta| meta.len() > FILE_CAP);
+    let mut bytes = Vec::new();
+    if let Err(error) = file.take(FILE_CAP).read_to_end(&mut bytes) {
+        return ToolOutput::error(format!("cannot read {shown}: {error}"));
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        // Cut inside a character at the cap: keep what is whole.
+        Err(error) if cut_short && error.utf8_error().error_len().is_none() => {
+            let valid = error.utf8_error().valid_up_to();
+            let mut bytes = error.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
+        Err(_) => return ToolOutput::error(format!("{shown} is not a UTF-8 text file")),
     };
     let offset = numeric(input, "offset").unwrap_or(1).max(1);
     let limit = numeric(input, "limit").unwrap_or(usize::MAX);
@@ -51,6 +69,11 @@ pub fn read_file(workspace: &Path, input: &Value) -> ToolOutput {
             "\n[truncated: {shown} is larger than {READ_CAP} bytes; read on with offset and limit]"
         ));
     }
+    if cut_short {
+        out.push_str(&format!(
+            "\n[{shown} is larger than {FILE_CAP} bytes; only its first {FILE_CAP} bytes can be read]"
+        ));
+    }
     ToolOutput::ok(out)
 }
 
@@ -64,12 +87,16 @@ pub fn write_file(workspace: &Path, input: &Value) -> ToolOutput {
         Err(reason) => return ToolOutput::error(reason),
     };
     let shown = display(workspace, &path);
-    if let Some(parent) = path.parent() {
-        if let Err(error) = std::fs::create_dir_all(parent) {
-            return ToolOutput::error(format!("cannot create the folder of {shown}: {error}"));
-        }
-    }
-    match std::fs::write(&path, content) {
+    // The folders are created and the file opened (not truncated) by `open`, which checks that
+    // it is inside; only then is it truncated and written.
+    let mut file = match open(workspace, &path, Access::Write) {
+        Ok(file) => file,
+        Err(reason) => return ToolOutput::error(reason),
+    };
+    match file
+        .set_len(0)
+        .and_then(|()| file.write_all(content.as_bytes()))
+    {
         Ok(()) => ToolOutput::ok(format!("wrote {shown} ({} bytes)", content.len())),
         Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
     }
@@ -95,18 +122,35 @@ pub fn edit_file(workspace: &Path, input: &Value) -> ToolOutput {
         Err(reason) => return ToolOutput::error(reason),
     };
     let shown = display(workspace, &path);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(error) => return ToolOutput::error(format!("cannot read {shown}: {error}")),
+    // One descriptor, checked to be inside, for both the read and the write.
+    let mut file = match open(workspace, &path, Access::Edit) {
+        Ok(file) => file,
+        Err(reason) => return ToolOutput::error(reason),
     };
+    if file.metadata().is_ok_and(|meta| meta.len() > FILE_CAP) {
+        return ToolOutput::error(format!(
+            "{shown} is larger than {FILE_CAP} bytes; edit_file cannot change it"
+        ));
+    }
+    let mut text = String::new();
+    if let Err(error) = (&mut file).take(FILE_CAP).read_to_string(&mut text) {
+        return ToolOutput::error(format!("cannot read {shown}: {error}"));
+    }
     match text.matches(old).count() {
         0 => ToolOutput::error(format!(
             "old_string does not occur in {shown}; read the file and copy the text exactly"
         )),
-        1 => match std::fs::write(&path, text.replacen(old, new, 1)) {
-            Ok(()) => ToolOutput::ok(format!("edited {shown}")),
-            Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
-        },
+        1 => {
+            let edited = text.replacen(old, new, 1);
+            let written = file
+                .rewind()
+                .and_then(|()| file.set_len(0))
+                .and_then(|()| file.write_all(edited.as_bytes()));
+            match written {
+                Ok(()) => ToolOutput::ok(format!("edited {shown}")),
+                Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
+            }
+        }
         count => ToolOutput::error(format!(
             "old_string occurs {count} times in {shown}; include more surrounding text so it occurs once"
         )),

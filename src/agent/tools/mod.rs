@@ -111,9 +111,14 @@ pub fn string_arg<'a>(input: &'a Value, key: &str) -> Result<&'a str, ToolOutput
     })
 }
 
-/// One line that says what a call does, for approvals and logs.
+/// One line that says what a call does, for logs and the terminal (characters that could
+/// disguise it shown escaped, see [`approval_summary`]).
 #[must_use]
 pub fn summary(name: &str, input: &Value) -> String {
+    escaped(&raw_summary(name, input), &[])
+}
+
+fn raw_summary(name: &str, input: &Value) -> String {
     let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
     let short = |text: &str| {
         let line = text.lines().next().unwrap_or("");
@@ -141,9 +146,82 @@ pub fn summary(name: &str, input: &Value) -> String {
     }
 }
 
+/// Commands longer than this many characters are cut in an approval request, which then says
+/// how much is not shown.
+pub const APPROVAL_COMMAND_CAP: usize = 4000;
+
+/// Whether `c` is shown escaped to the user who approves a call: control characters (a terminal
+/// escape could redraw the question) and the bidirectional formatting characters (they can
+/// display a command in another order than it runs).
+fn hidden_meaning(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// What the user is asked to approve. Unlike [`summary`], a command is shown whole (up to
+/// [`APPROVAL_COMMAND_CAP`] characters, saying first when it is longer): a first line could hide
+/// what runs after it. Characters that could disguise the text are shown escaped
+/// (`\u{1b}`), line breaks and tabs of a command excepted.
+#[must_use]
+pub fn approval_summary(name: &str, input: &Value) -> String {
+    match name {
+        "bash" => {
+            let command = input.get("command").and_then(Value::as_str).unwrap_or("?");
+            let shown: String = command.chars().take(APPROVAL_COMMAND_CAP).collect();
+            let total = command.chars().count();
+            let shown = escaped(&shown, &['\n', '\t']);
+            // Said first: an editor may cut a long message at its end.
+            if total > APPROVAL_COMMAND_CAP {
+                format!(
+                    "run a command of {total} characters, of which only the first {APPROVAL_COMMAND_CAP} are shown: `{shown}`"
+                )
+            } else {
+                format!("run `{shown}`")
+            }
+        }
+        _ => summary(name, input),
+    }
+}
+
+/// `text` as it may go to a terminal: model and tool output can carry escape sequences that
+/// would hide or redraw what the user reads next (an approval question); line breaks and tabs
+/// stay.
+#[must_use]
+pub fn terminal_safe(text: &str) -> String {
+    escaped(text, &['\n', '\t'])
+}
+
+/// `text` with the characters of [`hidden_meaning`] escaped, but for those in `keep`.
+fn escaped(text: &str, keep: &[char]) -> String {
+    text.chars()
+        .map(|c| {
+            if hidden_meaning(c) && !keep.contains(&c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminal_output_shows_escape_sequences_instead_of_running_them() {
+        let hostile = "done\u{1b}[8m hidden \u{1b}[0m\u{202e}txt.exe\nnext\tline";
+        let safe = terminal_safe(hostile);
+        assert!(
+            !safe.contains('\u{1b}') && !safe.contains('\u{202e}'),
+            "{safe}"
+        );
+        assert!(
+            safe.contains("\\u{1b}[8m") && safe.contains("\\u{202e}"),
+            "{safe}"
+        );
+        assert!(safe.contains("\nnext\tline"), "{safe}");
+    }
 
     #[test]
     fn tools_come_in_spec_order_with_the_skill_enum() {

@@ -1,10 +1,21 @@
-//! Workspace confinement, in one function that every file tool calls.
+//! Workspace confinement, in two steps that every file tool takes.
 //!
-//! A path is accepted when, after resolving `.` and `..` without leaving the workspace and
-//! following every symlink of the part that exists, it still lies inside the workspace. The
-//! refusal says why, so the model can correct itself.
+//! [`resolve`] checks the path: it is accepted when, after resolving `.` and `..` without leaving
+//! the workspace and following every symlink of the part that exists, it still lies inside the
+//! workspace. The refusal says why, so the model can correct itself.
+//!
+//! [`open`] then opens it and checks again what was opened, so that a path swapped for a symlink
+//! between the check and the open (by a command running in the background) cannot lead outside:
+//! the real path of the open file descriptor (`/proc/self/fd/N`) must lie inside the workspace,
+//! and new files and folders are created through an already checked folder descriptor, never
+//! through a path that could have changed. Nothing is truncated or written before that check.
 
+use std::fs::{File, OpenOptions};
+use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
+
+/// Longer paths are refused before any file system call (Linux `PATH_MAX`).
+pub const MAX_PATH_LEN: usize = 4096;
 
 /// Resolves `requested` (relative to the workspace, or absolute inside it) to a path inside the
 /// workspace.
@@ -19,12 +30,13 @@ pub fn resolve(workspace: &Path, requested: &str) -> Result<PathBuf, String> {
     if requested.contains('\0') {
         return Err("the path contains a NUL byte".to_owned());
     }
-    let root = std::fs::canonicalize(workspace).map_err(|error| {
-        format!(
-            "the workspace {} cannot be read: {error}",
-            workspace.display()
-        )
-    })?;
+    if requested.len() > MAX_PATH_LEN {
+        return Err(format!(
+            "the path is {} bytes long; at most {MAX_PATH_LEN} are accepted",
+            requested.len()
+        ));
+    }
+    let root = workspace_root(workspace)?;
     let requested_path = Path::new(requested);
     let relative: PathBuf = if requested_path.is_absolute() {
         let inside = requested_path
@@ -97,6 +109,194 @@ pub fn resolve(workspace: &Path, requested: &str) -> Result<PathBuf, String> {
             }
         }
     }
+}
+
+fn workspace_root(workspace: &Path) -> Result<PathBuf, String> {
+    std::fs::canonicalize(workspace).map_err(|error| {
+        format!(
+            "the workspace {} cannot be read: {error}",
+            workspace.display()
+        )
+    })
+}
+
+/// What a file tool does with the file it opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Read an existing file.
+    Read,
+    /// Read and rewrite an existing file (not truncated by the open).
+    Edit,
+    /// Write a file, creating it and its missing folders (not truncated by the open: the caller
+    /// truncates the returned file, which is known to be inside).
+    Write,
+}
+
+/// The real path of an open file: the target of `/proc/self/fd/N`, or `None` without procfs.
+fn real_path_of(file: &File) -> Option<PathBuf> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::fd::AsRawFd;
+        std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = file;
+        None
+    }
+}
+
+/// A path that reaches `name` inside the folder open as `dir`, whatever happens to the folder's
+/// own path meanwhile: `/proc/self/fd/N/name`. Without procfs, the folder's checked real path.
+fn beneath(dir: &File, dir_real: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::fd::AsRawFd;
+        let through = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
+        if through.is_dir() {
+            return through.join(name);
+        }
+    }
+    let _ = dir;
+    dir_real.join(name)
+}
+
+/// Checks that `file`, just opened at `path`, really lies inside `root`; returns its real path.
+fn check_opened(root: &Path, file: &File, path: &Path, shown: &str) -> Result<PathBuf, String> {
+    let real = match real_path_of(file) {
+        Some(real) => real,
+        // No procfs: the best left is to resolve the path again right after the open.
+        None => std::fs::canonicalize(path)
+            .map_err(|error| format!("cannot check where {shown} leads: {error}"))?,
+    };
+    if real.starts_with(root) {
+        Ok(real)
+    } else {
+        Err(format!(
+            "{shown} resolves to {}, outside the workspace (it changed while it was being opened)",
+            real.display()
+        ))
+    }
+}
+
+/// Refuses what is not a regular file, before opening it (a FIFO would block the open).
+fn regular_file(meta: &std::fs::Metadata, shown: &str) -> Result<(), String> {
+    if meta.is_dir() {
+        Err(format!("{shown} is a folder"))
+    } else if meta.is_file() {
+        Ok(())
+    } else {
+        Err(format!("{shown} is not a regular file"))
+    }
+}
+
+/// Opens `path` (from [`resolve`]) for `access`, checking that the opened file lies inside the
+/// workspace and is a regular file.
+///
+/// # Errors
+/// A message for the model: the file cannot be opened, is not a regular file, or turned out to
+/// be outside the workspace (a symlink swapped in after [`resolve`]); nothing was written.
+pub fn open(workspace: &Path, path: &Path, access: Access) -> Result<File, String> {
+    let root = workspace_root(workspace)?;
+    let shown = display(workspace, path);
+    match access {
+        Access::Read | Access::Edit => {
+            if let Ok(meta) = std::fs::metadata(path) {
+                regular_file(&meta, &shown)?;
+            }
+            let file = OpenOptions::new()
+                .read(true)
+                .write(access == Access::Edit)
+                .open(path)
+                .map_err(|error| format!("cannot open {shown}: {error}"))?;
+            check_opened(&root, &file, path, &shown)?;
+            let meta = file
+                .metadata()
+                .map_err(|error| format!("cannot read {shown}: {error}"))?;
+            regular_file(&meta, &shown)?;
+            Ok(file)
+        }
+        Access::Write => open_for_write(&root, path, &shown),
+    }
+}
+
+/// The folders of `path` are opened one by one from the workspace root, each through the checked
+/// descriptor of the one before and created when missing; the file itself is then opened or
+/// created through the last folder's descriptor.
+fn open_for_write(root: &Path, path: &Path, shown: &str) -> Result<File, String> {
+    let relative = path
+        .strip_prefix(root)
+        .map_err(|_| format!("{shown} is outside the workspace"))?;
+    let Some(name) = relative.file_name() else {
+        return Err(format!("{shown} is a folder"));
+    };
+    let mut dir = File::open(root)
+        .map_err(|error| format!("the workspace {} cannot be opened: {error}", root.display()))?;
+    let mut dir_real = check_opened(root, &dir, root, shown)?;
+    for part in relative.parent().into_iter().flat_map(Path::components) {
+        let Component::Normal(part) = part else {
+            return Err(format!("{shown} is not a plain path inside the workspace"));
+        };
+        let child = beneath(&dir, &dir_real, part);
+        let opened = match File::open(&child) {
+            Err(error) if error.kind() == ErrorKind::NotFound => {
+                // mkdir never follows a symlink in its last component.
+                match std::fs::create_dir(&child) {
+                    Ok(()) => {}
+                    Err(error) if error.kind() == ErrorKind::AlreadyExists => {}
+                    Err(error) => {
+                        return Err(format!("cannot create the folder of {shown}: {error}"));
+                    }
+                }
+                File::open(&child)
+            }
+            other => other,
+        }
+        .map_err(|error| format!("cannot open the folder of {shown}: {error}"))?;
+        let real = check_opened(root, &opened, &child, shown)?;
+        if !opened.metadata().is_ok_and(|meta| meta.is_dir()) {
+            return Err(format!(
+                "cannot create {shown}: {} is not a folder",
+                real.display()
+            ));
+        }
+        dir = opened;
+        dir_real = real;
+    }
+    let target = beneath(&dir, &dir_real, name);
+    for _ in 0..3 {
+        if let Ok(meta) = std::fs::metadata(&target) {
+            regular_file(&meta, shown)?;
+        }
+        match OpenOptions::new().write(true).open(&target) {
+            Ok(file) => {
+                check_opened(root, &file, &target, shown)?;
+                let meta = file
+                    .metadata()
+                    .map_err(|error| format!("cannot write {shown}: {error}"))?;
+                regular_file(&meta, shown)?;
+                return Ok(file);
+            }
+            Err(error) if error.kind() == ErrorKind::NotFound => {}
+            Err(error) => return Err(format!("cannot write {shown}: {error}")),
+        }
+        // Not there (or a dangling symlink): create it. O_EXCL never follows a symlink.
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&target)
+        {
+            Ok(file) => {
+                check_opened(root, &file, &target, shown)?;
+                return Ok(file);
+            }
+            Err(error) if error.kind() == ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(format!("cannot write {shown}: {error}")),
+        }
+    }
+    Err(format!(
+        "cannot write {shown}: it is a symlink to a path that does not exist, or keeps changing"
+    ))
 }
 
 /// The path relative to the workspace, for messages.
