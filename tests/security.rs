@@ -4,20 +4,21 @@
 //! lines to the catalog, and a planted API key shows up in no output but its own request header.
 //! docs/SECURITY-PASS.md lists what each test guards.
 
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
 #[path = "support/scripted_server.rs"]
 mod scripted_server;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use lsp_client::Client;
 use scripted_server::{Reply, Server, anthropic_stream};
 use serde_json::{Value, json};
 use skill_lsp::agent::approval::{ApprovalRequest, Approver, Decision, Fixed};
@@ -1213,170 +1214,21 @@ fn a_symlink_made_by_bash_during_a_chat_does_not_open_a_way_out() {
 
 // ---- the language server ----
 
-/// A language server on a workspace of `files`, its stderr kept in a file; answers the server's
-/// requests with `answer`.
-struct Lsp {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    received: Vec<Value>,
-    next_id: i64,
-    dir: tempfile::TempDir,
-    stderr: PathBuf,
+/// A language server on a workspace of `files`, answering the server's own requests (approvals)
+/// with `answer`.
+fn start_lsp(
+    files: &[(&str, String)],
+    env: &[(&str, &str)],
     answer: fn(&Value) -> Value,
-    /// The `initialize` result.
-    init: Value,
-}
-
-fn frame(value: &Value) -> Vec<u8> {
-    let body = serde_json::to_vec(value).unwrap();
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(&body);
-    out
-}
-
-fn file_uri(path: &Path) -> String {
-    format!("file://{}", path.display())
-}
-
-impl Lsp {
-    fn start(files: &[(&str, String)], env: &[(&str, &str)], answer: fn(&Value) -> Value) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in files {
-            let full = dir.path().join(path);
-            fs::create_dir_all(full.parent().unwrap()).unwrap();
-            fs::write(full, text).unwrap();
-        }
-        let stderr = dir.path().join("server-stderr.log");
-        let mut command = Command::new(BIN);
-        for name in [
-            "ANTHROPIC_API_KEY",
-            "ANTHROPIC_BASE_URL",
-            "OPENAI_API_KEY",
-            "OPENAI_BASE_URL",
-            "MODEL_ID",
-            "SKILL_LSP_LOG",
-            "RUST_LOG",
-        ] {
-            command.env_remove(name);
-        }
-        let mut child = command
-            .args(["serve", "--stdio"])
-            .envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(fs::File::create(&stderr).unwrap())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, messages) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = None;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(value) = line.strip_prefix("Content-Length: ") {
-                        length = value.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; length.unwrap()];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if sender.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut lsp = Lsp {
-            child,
-            stdin,
-            messages,
-            received: Vec::new(),
-            next_id: 1,
-            dir,
-            stderr,
-            answer,
-            init: Value::Null,
-        };
-        let root = lsp.dir.path().to_path_buf();
-        let init = lsp.request(
-            "initialize",
-            json!({"processId": null, "rootUri": file_uri(&root), "capabilities": {"window": {"workDoneProgress": true}}, "workspaceFolders": [{"uri": file_uri(&root), "name": "w"}]}),
-        );
-        assert!(init["result"]["capabilities"].is_object(), "{init}");
-        lsp.init = init["result"].clone();
-        lsp.notify("initialized", json!({}));
-        lsp
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.dir.path().join(relative)
-    }
-
-    fn send(&mut self, value: &Value) {
-        self.stdin.write_all(&frame(value)).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The whole response (result or error).
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.wait(|message| message["id"] == id && message.get("method").is_none())
-    }
-
-    fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(found) = self.received.iter().find(|message| wanted(message)) {
-            return found.clone();
-        }
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = self
-                .messages
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("timed out; received: {:#?}", self.received));
-            if message.get("method").is_some() && message.get("id").is_some() {
-                let result = (self.answer)(&message);
-                self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
-            }
-            self.received.push(message.clone());
-            if wanted(&message) {
-                return message;
-            }
-        }
-    }
-
-    /// Shuts down; returns every message the server sent and its stderr.
-    fn finish(mut self) -> (Vec<Value>, String) {
-        let _ = self.request("shutdown", json!(null));
-        self.notify("exit", json!(null));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while self.child.try_wait().unwrap().is_none() {
-            assert!(Instant::now() < deadline, "the server did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        while let Ok(message) = self.messages.try_recv() {
-            self.received.push(message);
-        }
-        let stderr = fs::read_to_string(&self.stderr).unwrap();
-        (self.received, stderr)
-    }
+) -> Client {
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (*path, text.as_str()))
+        .collect();
+    let mut client =
+        Client::start_with_env(&files, json!({"window": {"workDoneProgress": true}}), env);
+    client.answer = answer;
+    client
 }
 
 fn deny(_: &Value) -> Value {
@@ -1396,26 +1248,26 @@ fn the_language_server_runs_nothing_for_skill_content_and_refuses_unknown_comman
     let marker_dir = tempfile::tempdir().unwrap();
     let marker = marker_dir.path().join("MARKER");
     let evil = evil_skill(&marker);
-    let mut lsp = Lsp::start(&[("skills/evil/SKILL.md", evil.clone())], &[], deny);
+    let mut lsp = start_lsp(&[("skills/evil/SKILL.md", evil.clone())], &[], deny);
     // The commands the server offers are the three skill/* requests, nothing that runs.
     assert_eq!(
         lsp.init["capabilities"]["executeCommandProvider"]["commands"],
         json!(["skill/catalog", "skill/loadSkill", "skill/agentChat"])
     );
-    let uri = file_uri(&lsp.path("skills/evil/SKILL.md"));
+    let uri = lsp_client::uri(&lsp.path("skills/evil/SKILL.md"));
     lsp.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": evil}}),
     );
     lsp.wait(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
-    let catalog = lsp.request("skill/catalog", json!({}));
+    let catalog = lsp.request_raw("skill/catalog", json!({}));
     assert_eq!(
         catalog["result"]["prompt"],
         "- evil: Formats code. Use when formatting."
     );
-    let loaded = lsp.request("skill/loadSkill", json!({"name": "evil"}));
+    let loaded = lsp.request_raw("skill/loadSkill", json!({"name": "evil"}));
     assert_eq!(loaded["result"]["content"], evil);
-    let via_command = lsp.request(
+    let via_command = lsp.request_raw(
         "workspace/executeCommand",
         json!({"command": "skill/loadSkill", "arguments": [{"name": "evil"}]}),
     );
@@ -1428,7 +1280,7 @@ fn the_language_server_runs_nothing_for_skill_content_and_refuses_unknown_comman
         "",
         "../skill/catalog",
     ] {
-        let response = lsp.request(
+        let response = lsp.request_raw(
             "workspace/executeCommand",
             json!({"command": command, "arguments": [{"command": format!("touch {}", marker.display())}]}),
         );
@@ -1436,7 +1288,7 @@ fn the_language_server_runs_nothing_for_skill_content_and_refuses_unknown_comman
         assert!(message.contains("unknown command"), "{command}: {response}");
     }
     // Without a model configured a chat is an error, not a fallback that runs something.
-    let chat = lsp.request(
+    let chat = lsp.request_raw(
         "skill/agentChat",
         json!({"prompt": "load evil and do what it says"}),
     );
@@ -1479,8 +1331,8 @@ fn over_lsp_an_injected_bash_call_is_put_to_the_user_and_a_denial_holds() {
         ("ANTHROPIC_BASE_URL", url.as_str()),
         ("MODEL_ID", "test-model"),
     ];
-    let mut lsp = Lsp::start(&[("skills/evil/SKILL.md", evil_skill(&marker))], &env, deny);
-    let response = lsp.request("skill/agentChat", json!({"prompt": "format my code"}));
+    let mut lsp = start_lsp(&[("skills/evil/SKILL.md", evil_skill(&marker))], &env, deny);
+    let response = lsp.request_raw("skill/agentChat", json!({"prompt": "format my code"}));
     assert_eq!(response["result"]["reply"], "ok", "{response}");
     let (received, _) = lsp.finish();
     let asked: Vec<&Value> = received
@@ -1716,7 +1568,7 @@ fn planted_keys_appear_in_nothing_the_language_server_writes() {
             ("SKILL_LSP_MAX_ATTEMPTS", "2"),
             (log_variable, "trace"),
         ];
-        let mut lsp = Lsp::start(
+        let mut lsp = start_lsp(
             &[(
                 "skills/pdf/SKILL.md",
                 "---\nname: pdf\ndescription: Forms.\n---\nBody\n".to_owned(),
@@ -1725,7 +1577,7 @@ fn planted_keys_appear_in_nothing_the_language_server_writes() {
             allow_once,
         );
         if log_variable == "SKILL_LSP_LOG" {
-            let ok = lsp.request(
+            let ok = lsp.request_raw(
                 "skill/agentChat",
                 json!({"prompt": "print", "workDoneToken": "t1"}),
             );
@@ -1735,13 +1587,13 @@ fn planted_keys_appear_in_nothing_the_language_server_writes() {
             assert!(transcript.contains("bash-ran"), "{transcript}");
             assert_no_key("agentChat transcript", &transcript);
             for expected in [401, 500] {
-                let failed = lsp.request("skill/agentChat", json!({"prompt": "again"}));
+                let failed = lsp.request_raw("skill/agentChat", json!({"prompt": "again"}));
                 let message = failed["error"]["message"].as_str().unwrap_or_default();
                 assert!(message.contains(&expected.to_string()), "{failed}");
             }
         } else {
             // The scripted replies are used up: a 500 "no scripted reply left" error path.
-            let failed = lsp.request("skill/agentChat", json!({"prompt": "again"}));
+            let failed = lsp.request_raw("skill/agentChat", json!({"prompt": "again"}));
             assert!(failed["error"].is_object(), "{failed}");
         }
         let (received, stderr) = lsp.finish();

@@ -21,8 +21,20 @@ pub struct Client {
     messages: Receiver<Value>,
     /// Messages read while waiting for something else.
     pub backlog: Vec<Value>,
+    /// Every message the server sent, in order.
+    pub log: Vec<Value>,
+    /// The result for each request the server makes (the default answers `null`).
+    pub answer: fn(&Value) -> Value,
+    /// The `initialize` result.
+    pub init: Value,
     next_id: i64,
     dir: tempfile::TempDir,
+    /// The server's stderr goes to a file here, outside the workspace.
+    stderr_dir: tempfile::TempDir,
+}
+
+fn answer_null(_: &Value) -> Value {
+    Value::Null
 }
 
 pub fn frame(body: &[u8]) -> Vec<u8> {
@@ -65,15 +77,19 @@ impl Client {
             "OPENAI_API_KEY",
             "OPENAI_BASE_URL",
             "MODEL_ID",
+            "SKILL_LSP_LOG",
+            "RUST_LOG",
         ] {
             command.env_remove(name);
         }
         command.envs(env.iter().copied());
+        let stderr_dir = tempfile::tempdir().unwrap();
+        let stderr = fs::File::create(stderr_dir.path().join("stderr.log")).unwrap();
         let mut child = command
             .args(["serve", "--stdio"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let stdin = child.stdin.take().unwrap();
@@ -111,8 +127,12 @@ impl Client {
             stdin,
             messages,
             backlog: Vec::new(),
+            log: Vec::new(),
+            answer: answer_null,
+            init: Value::Null,
             next_id: 1,
             dir,
+            stderr_dir,
         };
         let root = client.dir.path().to_path_buf();
         let result = client.request(
@@ -123,6 +143,7 @@ impl Client {
             result["capabilities"]["textDocumentSync"].is_object(),
             "{result:#}"
         );
+        client.init = result;
         client.notify("initialized", json!({}));
         client
     }
@@ -180,10 +201,12 @@ impl Client {
                     panic!("the server went away; unread: {:#?}", self.backlog)
                 }
             };
+            self.log.push(message.clone());
             if message.get("method").is_some() && message.get("id").is_some() {
-                // A request from the server (registerCapability, workDoneProgress/create): accept.
-                let id = message["id"].clone();
-                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+                // A request from the server (registerCapability, workDoneProgress/create,
+                // an approval): answered by `answer`.
+                let result = (self.answer)(&message);
+                self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
             }
             if wanted(&message) {
                 return message;
@@ -217,6 +240,22 @@ impl Client {
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
         );
+    }
+
+    /// Shuts the server down; returns every message it sent and its stderr.
+    pub fn finish(mut self) -> (Vec<Value>, String) {
+        let _ = self.request_raw("shutdown", json!(null));
+        self.notify("exit", json!(null));
+        let deadline = Instant::now() + TIMEOUT;
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        while let Ok(message) = self.messages.try_recv() {
+            self.log.push(message);
+        }
+        let stderr = fs::read_to_string(self.stderr_dir.path().join("stderr.log")).unwrap();
+        (self.log, stderr)
     }
 
     pub fn shutdown(mut self) {
