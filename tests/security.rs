@@ -2,7 +2,7 @@
 //! paths, symlinks, globs, odd bytes, a symlink swapped in between the check and the open), the
 //! tools that change things need approval and skill text cannot supply it, a skill cannot add
 //! lines to the catalog, and a planted API key shows up in no output but its own request header.
-//! docs/SECURITY-PASS.md lists what each test guards.
+//! docs/RELIABILITY.md (Security pass) lists what each test guards.
 
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
