@@ -257,7 +257,11 @@ export class AgentChat implements vscode.Disposable {
       case 'done':
         this.sawFinalEvent = true;
         this.openText = undefined;
-        this.push({ kind: 'status', state: 'done', text: `Done (${event.stopReason})` });
+        // A cancelled chat's closing event (it carries the session id, learnt above); the
+        // cancel path writes its own status line.
+        if (event.stopReason !== 'cancelled') {
+          this.push({ kind: 'status', state: 'done', text: `Done (${event.stopReason})` });
+        }
         break;
       case 'error':
         this.sawFinalEvent = true;

@@ -123,13 +123,15 @@ end
 
 --- Handler of the `skill/agentEvent` notification (installed in the client's `handlers`).
 function M.on_event(_, event, ctx)
-  -- Stragglers of a cancelled chat, or events of a chat some other code started.
-  if not chat.request_id or chat.finished or ctx.client_id ~= chat.client_id or type(event) ~= 'table' then
+  -- Events of a chat some other code started.
+  if not chat.request_id or ctx.client_id ~= chat.client_id or type(event) ~= 'table' then
     return
   end
-  -- A fresh chat learns its session id from its first event.
+  -- A fresh chat learns its session id from its first event; a chat cancelled before any
+  -- output learns it from the closing `done` (stop reason `cancelled`) the server still sends.
   chat.session_id = chat.session_id or event.sessionId
-  if event.sessionId ~= chat.session_id then
+  -- Stragglers of a cancelled or finished reply, or of another session.
+  if chat.finished or event.sessionId ~= chat.session_id then
     return
   end
   local kind = event.kind
