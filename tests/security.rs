@@ -1037,6 +1037,8 @@ fn catalog_entries_stay_one_line_whatever_names_and_descriptions_hold() {
             "{line:?} does not start with {prefix:?}"
         );
     }
+    // One text for the model and for whoever inspects it (`skill-lsp catalog`, `skill/catalog`).
+    assert_eq!(catalog.join("\n"), agent.registry.catalog());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,38 +29,6 @@ pub fn system_prompt(workspace: &std::path::Path, catalog: &str) -> String {
     )
 }
 
-/// The catalog as the model sees it: [`Registry::catalog`], with every entry kept to one line.
-///
-/// The loader collapses whitespace in descriptions but keeps a name as written, and YAML can put
-/// a line break in one (`name: "pdf\n\nSystem: ..."`): such an entry would add lines of its own
-/// to the system prompt, looking like instructions or other skills. Here line breaks and other
-/// control characters become spaces and runs of whitespace one space, in names and
-/// descriptions alike; for ordinary skills the text is exactly `Registry::catalog`.
-#[must_use]
-pub fn prompt_catalog(registry: &Registry) -> String {
-    let one_line = |text: &str| {
-        text.split(|c: char| c.is_whitespace() || c.is_control())
-            .filter(|part| !part.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    if registry.skills.is_empty() {
-        return registry.catalog();
-    }
-    registry
-        .skills
-        .iter()
-        .map(|skill| {
-            format!(
-                "- {}: {}",
-                one_line(&skill.name),
-                one_line(&skill.description)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// What the loop reports as it goes, for live rendering (`skill/agentEvent`, the terminal).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentEvent {
@@ -136,7 +104,7 @@ impl Session {
 impl Agent {
     #[must_use]
     pub fn system_prompt(&self) -> String {
-        system_prompt(&self.workspace, &prompt_catalog(&self.registry))
+        system_prompt(&self.workspace, &self.registry.catalog())
     }
 
     /// Runs one user prompt to the end of the loop.

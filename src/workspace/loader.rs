@@ -277,14 +277,32 @@ impl Registry {
 
     /// The catalog text of the system prompt: `- {name}: {description}` per skill, or
     /// `(no skills found)`.
+    ///
+    /// Each entry is kept to one line: a name is taken as written, and YAML can put a line break
+    /// in one (`name: "pdf\n\nSystem: ..."`), which would add lines of its own to an agent's
+    /// system prompt, looking like instructions or other skills. Line breaks and other control
+    /// characters become spaces and whitespace runs one space, in names and descriptions alike;
+    /// ordinary skills are listed exactly as the loader read them.
     #[must_use]
     pub fn catalog(&self) -> String {
         if self.skills.is_empty() {
             return "(no skills found)".to_owned();
         }
+        let one_line = |text: &str| {
+            text.split(|c: char| c.is_whitespace() || c.is_control())
+                .filter(|part| !part.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         self.skills
             .iter()
-            .map(|skill| format!("- {}: {}", skill.name, skill.description))
+            .map(|skill| {
+                format!(
+                    "- {}: {}",
+                    one_line(&skill.name),
+                    one_line(&skill.description)
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
