@@ -64,31 +64,13 @@ impl Workspace {
         changed
     }
 
-    /// Updates one skill of the registry in place when its name stayed the same and no other
-    /// skill shares it (typing in a description): no rebuild of every other entry.
+    /// Updates one skill of the registry in place (typing in its description or name) instead
+    /// of rebuilding every entry; see [`Registry::replace`] for when that is allowed.
     fn patch_registry(&mut self, path: &Path) -> bool {
         let Some(skill) = self.index.skill_at(path) else {
             return false;
         };
-        let Some(position) = self
-            .registry
-            .skills
-            .iter()
-            .position(|existing| existing.path == skill.path)
-        else {
-            return false;
-        };
-        let same_name = self.registry.skills[position].name == skill.name;
-        let shadowing = self
-            .registry
-            .shadowed
-            .iter()
-            .any(|(shadowed, _)| shadowed.name == skill.name);
-        if !same_name || shadowing {
-            return false;
-        }
-        Arc::make_mut(&mut self.registry).skills[position] = skill;
-        true
+        Arc::make_mut(&mut self.registry).replace(skill)
     }
 }
 

@@ -260,6 +260,42 @@ impl Registry {
         }
     }
 
+    /// Puts `skill` in the place of the skill registered from the same SKILL.md, when that
+    /// changes nothing else: the name stayed and no skill hides behind it, or the new name is
+    /// free and no skill hid behind the old one. Returns `false` (and changes nothing) when the
+    /// registry must be rebuilt instead. Typing in a skill of a 10,000-skill workspace takes
+    /// this path, not a rebuild.
+    pub fn replace(&mut self, skill: Skill) -> bool {
+        // Byte comparison: `Path`'s `==` walks components, and this runs over every skill.
+        let Some(position) = self
+            .skills
+            .iter()
+            .position(|existing| existing.path.as_os_str() == skill.path.as_os_str())
+        else {
+            return false;
+        };
+        let hides_behind = |name: &str| self.shadowed.iter().any(|(hidden, _)| hidden.name == name);
+        let old_name = &self.skills[position].name;
+        if *old_name == skill.name {
+            if hides_behind(&skill.name) {
+                return false;
+            }
+        } else {
+            if self.by_name.contains_key(&skill.name)
+                || hides_behind(old_name)
+                || hides_behind(&skill.name)
+            {
+                return false;
+            }
+            let old_name = old_name.clone();
+            self.by_name.remove(&old_name);
+            self.by_name.insert(skill.name.clone(), position);
+            self.near_index = std::sync::OnceLock::new();
+        }
+        self.skills[position] = skill;
+        true
+    }
+
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&Skill> {
         self.by_name
@@ -335,6 +371,48 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn skill(folder: &str, name: &str, description: &str) -> Skill {
+        Skill::new(
+            Metadata {
+                name: name.to_owned(),
+                description: description.to_owned(),
+                name_from_folder: false,
+                description_from_body: false,
+                when_to_use: None,
+                name_range: None,
+                description_range: None,
+            },
+            PathBuf::from(format!("skills/{folder}/SKILL.md")),
+            PathBuf::from("skills"),
+            folder.to_owned(),
+        )
+    }
+
+    #[test]
+    fn replace_patches_in_place_only_when_nothing_else_changes() {
+        let mut registry = Registry::default();
+        registry.add(skill("a", "a", "A."));
+        registry.add(skill("b", "b", "B."));
+        registry.add(skill("c", "b", "Hidden behind b."));
+        // A new description under the same name.
+        assert!(registry.replace(skill("a", "a", "A, longer.")));
+        assert_eq!(registry.get("a").unwrap().description, "A, longer.");
+        // A new, free name: the index follows.
+        assert!(registry.replace(skill("a", "a2", "A.")));
+        assert!(registry.get("a").is_none());
+        assert_eq!(
+            registry.get("a2").unwrap().path,
+            Path::new("skills/a/SKILL.md")
+        );
+        // A name another skill holds, a skill that hides another, an unknown file: rebuild.
+        assert!(!registry.replace(skill("a", "b", "A.")));
+        assert!(!registry.replace(skill("b", "b", "B, longer.")));
+        assert!(!registry.replace(skill("b", "b3", "B.")));
+        assert!(!registry.replace(skill("z", "z", "Z.")));
+        assert_eq!(registry.names(), ["a2", "b"]);
+        assert_eq!(registry.get("b").unwrap().description, "B.");
+    }
 
     #[test]
     fn metadata_fallbacks() {
