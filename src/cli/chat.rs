@@ -45,28 +45,23 @@ impl Approver for TerminalApprover {
     }
 }
 
-/// Writes to stderr; on a terminal, escape sequences from the model or a tool are shown, not run.
-fn eprint(text: &str) {
-    let stderr = std::io::stderr();
-    let text = if stderr.is_terminal() {
-        crate::agent::tools::terminal_safe(text)
+/// Writes and flushes; on a terminal, escape sequences from the model or a tool are shown, not
+/// run. Piped output stays as it is.
+fn write_out(mut stream: impl Write + IsTerminal, text: &str) {
+    let _ = if stream.is_terminal() {
+        stream.write_all(crate::agent::tools::terminal_safe(text).as_bytes())
     } else {
-        text.to_owned()
+        stream.write_all(text.as_bytes())
     };
-    let _ = stderr.lock().write_all(text.as_bytes());
+    let _ = stream.flush();
 }
 
-/// Writes to stdout, as [`eprint`] does to stderr.
+fn eprint(text: &str) {
+    write_out(std::io::stderr().lock(), text);
+}
+
 fn print(text: &str) {
-    let stdout = std::io::stdout();
-    let text = if stdout.is_terminal() {
-        crate::agent::tools::terminal_safe(text)
-    } else {
-        text.to_owned()
-    };
-    let mut stdout = stdout.lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
+    write_out(std::io::stdout().lock(), text);
 }
 
 /// Renders the loop's events: text streams to stdout, tool calls and results to stderr.

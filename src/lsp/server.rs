@@ -269,11 +269,13 @@ impl Backend {
         for workspace in &self.lock().workspaces {
             for root in &workspace.config.roots {
                 if let Some(name) = root.file_name().and_then(|name| name.to_str()) {
-                    patterns.push(format!("**/{name}/**"));
+                    let pattern = format!("**/{name}/**");
+                    if !patterns.contains(&pattern) {
+                        patterns.push(pattern);
+                    }
                 }
             }
         }
-        patterns.dedup();
         let watchers = patterns
             .into_iter()
             .map(|pattern| FileSystemWatcher {
@@ -942,12 +944,11 @@ impl LanguageServer for Backend {
         let items = guard("workspace diagnostics", || {
             work.into_iter()
                 .map(|(uri, version, input)| {
-                    let version = version.map(i64::from);
                     let Some((path, text, context)) = input else {
                         return WorkspaceDocumentDiagnosticReport::Unchanged(
                             WorkspaceUnchangedDocumentDiagnosticReport {
                                 uri,
-                                version,
+                                version: version.map(i64::from),
                                 unchanged_document_diagnostic_report:
                                     UnchangedDocumentDiagnosticReport {
                                         result_id: generation.clone(),
@@ -960,7 +961,7 @@ impl LanguageServer for Backend {
                         path: Some(path),
                         rope: ropey::Rope::from_str(&text),
                         text: text.into(),
-                        version: version.map_or(0, |v| i32::try_from(v).unwrap_or(0)),
+                        version: version.unwrap_or(0),
                     };
                     let items = analyze(&snapshot, &context)
                         .iter()
@@ -968,7 +969,7 @@ impl LanguageServer for Backend {
                         .collect();
                     WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
                         uri,
-                        version,
+                        version: version.map(i64::from),
                         full_document_diagnostic_report: FullDocumentDiagnosticReport {
                             result_id: Some(generation.clone()),
                             items,

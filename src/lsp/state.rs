@@ -65,12 +65,17 @@ impl Workspace {
     }
 
     /// Updates one skill of the registry in place (typing in its description or name) instead
-    /// of rebuilding every entry; see [`Registry::replace`] for when that is allowed.
+    /// of rebuilding every entry; see [`Registry::replaceable`] for when that is allowed.
     fn patch_registry(&mut self, path: &Path) -> bool {
         let Some(skill) = self.index.skill_at(path) else {
             return false;
         };
-        Arc::make_mut(&mut self.registry).replace(skill)
+        // Checked on the shared registry, so a refusal copies nothing.
+        let Some(position) = self.registry.replaceable(&skill) else {
+            return false;
+        };
+        Arc::make_mut(&mut self.registry).replace_at(position, skill);
+        true
     }
 }
 

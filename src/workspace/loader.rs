@@ -260,40 +260,38 @@ impl Registry {
         }
     }
 
-    /// Puts `skill` in the place of the skill registered from the same SKILL.md, when that
-    /// changes nothing else: the name stayed and no skill hides behind it, or the new name is
-    /// free and no skill hid behind the old one. Returns `false` (and changes nothing) when the
-    /// registry must be rebuilt instead. Typing in a skill of a 10,000-skill workspace takes
-    /// this path, not a rebuild.
-    pub fn replace(&mut self, skill: Skill) -> bool {
+    /// Where `skill` may take the place of the skill registered from the same SKILL.md without
+    /// changing anything else: the name stayed and no skill hides behind it, or the new name is
+    /// free and no skill hid behind the old one. `None` when the registry must be rebuilt
+    /// instead. Typing in a skill of a 10,000-skill workspace takes this path, not a rebuild.
+    #[must_use]
+    pub fn replaceable(&self, skill: &Skill) -> Option<usize> {
         // Byte comparison: `Path`'s `==` walks components, and this runs over every skill.
-        let Some(position) = self
+        let position = self
             .skills
             .iter()
-            .position(|existing| existing.path.as_os_str() == skill.path.as_os_str())
-        else {
-            return false;
-        };
+            .position(|existing| existing.path.as_os_str() == skill.path.as_os_str())?;
         let hides_behind = |name: &str| self.shadowed.iter().any(|(hidden, _)| hidden.name == name);
         let old_name = &self.skills[position].name;
-        if *old_name == skill.name {
-            if hides_behind(&skill.name) {
-                return false;
-            }
+        let free = if *old_name == skill.name {
+            !hides_behind(old_name)
         } else {
-            if self.by_name.contains_key(&skill.name)
-                || hides_behind(old_name)
-                || hides_behind(&skill.name)
-            {
-                return false;
-            }
-            let old_name = old_name.clone();
-            self.by_name.remove(&old_name);
-            self.by_name.insert(skill.name.clone(), position);
+            !self.by_name.contains_key(&skill.name)
+                && !hides_behind(old_name)
+                && !hides_behind(&skill.name)
+        };
+        free.then_some(position)
+    }
+
+    /// Puts `skill` at `position`, which [`Registry::replaceable`] gave for it.
+    pub fn replace_at(&mut self, position: usize, skill: Skill) {
+        let old = std::mem::replace(&mut self.skills[position], skill);
+        let name = &self.skills[position].name;
+        if old.name != *name {
+            self.by_name.remove(&old.name);
+            self.by_name.insert(name.clone(), position);
             self.near_index = std::sync::OnceLock::new();
         }
-        self.skills[position] = skill;
-        true
     }
 
     #[must_use]
@@ -395,21 +393,28 @@ mod tests {
         registry.add(skill("a", "a", "A."));
         registry.add(skill("b", "b", "B."));
         registry.add(skill("c", "b", "Hidden behind b."));
+        let replace = |registry: &mut Registry, skill: Skill| {
+            let position = registry.replaceable(&skill);
+            if let Some(position) = position {
+                registry.replace_at(position, skill);
+            }
+            position.is_some()
+        };
         // A new description under the same name.
-        assert!(registry.replace(skill("a", "a", "A, longer.")));
+        assert!(replace(&mut registry, skill("a", "a", "A, longer.")));
         assert_eq!(registry.get("a").unwrap().description, "A, longer.");
         // A new, free name: the index follows.
-        assert!(registry.replace(skill("a", "a2", "A.")));
+        assert!(replace(&mut registry, skill("a", "a2", "A.")));
         assert!(registry.get("a").is_none());
         assert_eq!(
             registry.get("a2").unwrap().path,
             Path::new("skills/a/SKILL.md")
         );
         // A name another skill holds, a skill that hides another, an unknown file: rebuild.
-        assert!(!registry.replace(skill("a", "b", "A.")));
-        assert!(!registry.replace(skill("b", "b", "B, longer.")));
-        assert!(!registry.replace(skill("b", "b3", "B.")));
-        assert!(!registry.replace(skill("z", "z", "Z.")));
+        assert!(!replace(&mut registry, skill("a", "b", "A.")));
+        assert!(!replace(&mut registry, skill("b", "b", "B, longer.")));
+        assert!(!replace(&mut registry, skill("b", "b3", "B.")));
+        assert!(!replace(&mut registry, skill("z", "z", "Z.")));
         assert_eq!(registry.names(), ["a2", "b"]);
         assert_eq!(registry.get("b").unwrap().description, "B.");
     }
