@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::rules::Rule;
 use crate::targets::Target;
-use crate::text::TextRange;
+use crate::text::{Span, TextRange};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -96,7 +96,9 @@ impl Fix {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
     pub path: PathBuf,
-    pub range: TextRange,
+    /// Positions rather than byte offsets: the other file's text is not at hand when a front end
+    /// converts them, and it must not read the file again.
+    pub span: Span,
     pub message: String,
 }
 

@@ -4,6 +4,7 @@
 //! synchronous and free of LSP, async and HTTP types; `cli` and `lsp` are thin front ends over it.
 
 pub mod agent;
+pub mod analysis;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

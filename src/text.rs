@@ -83,7 +83,11 @@ pub enum ColumnUnit {
     Char,
 }
 
-/// Start offsets of every line. `\n` ends a line; a `\r` before it belongs to the line ending.
+/// Start offsets of every line.
+///
+/// The one line model of the project: a line ends at `\n`, `\r\n` or a lone `\r`, as in LSP,
+/// YAML and CommonMark, so the CLI's `line:column` and an editor's position name the same
+/// character. [`lines_with_ranges`] splits by the same rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
@@ -95,14 +99,19 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
         line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|newline| newline + 1));
+        let bytes = text.as_bytes();
+        line_starts.extend(
+            memchr::memchr2_iter(b'\n', b'\r', bytes)
+                .filter(|&at| !(bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n')))
+                .map(|at| at + 1),
+        );
         Self {
             line_starts,
             len: text.len(),
         }
     }
 
-    /// Number of lines; a text ending in `\n` has an empty last line.
+    /// Number of lines; a text ending in a line break has an empty last line.
     #[must_use]
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
@@ -153,10 +162,7 @@ impl LineIndex {
             return text.len();
         };
         let line_text = &text[line_range.as_range()];
-        let content_len = line_text
-            .strip_suffix("\r\n")
-            .or_else(|| line_text.strip_suffix('\n'))
-            .map_or(line_text.len(), str::len);
+        let content_len = line_text.len() - line_break_len(line_text);
         let wanted = position.col as usize;
         let mut units = 0;
         for (byte_idx, ch) in line_text[..content_len].char_indices() {
@@ -174,6 +180,68 @@ impl LineIndex {
     }
 }
 
+/// A position counted in every column unit at once, for a place in a file whose text will not
+/// be at hand when the position is needed (the other skill of a `duplicate-name`): front ends
+/// pick their unit and never read the file again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Point {
+    /// Zero-based line.
+    pub line: u32,
+    /// Zero-based columns in UTF-8 bytes, UTF-16 code units and characters.
+    pub utf8: u32,
+    pub utf16: u32,
+    pub char: u32,
+}
+
+impl Point {
+    /// The point of a byte offset of `text`, scanning only the text before it.
+    #[must_use]
+    pub fn at(text: &str, offset: usize) -> Self {
+        let offset = floor_char_boundary(text, offset);
+        let mut line = 0u32;
+        let mut line_start = 0;
+        while let Some((_, next)) = next_break(text, line_start).filter(|(_, next)| *next <= offset)
+        {
+            line += 1;
+            line_start = next;
+        }
+        let prefix = &text[line_start..offset];
+        let count = |units: usize| u32::try_from(units).unwrap_or(u32::MAX);
+        Self {
+            line,
+            utf8: count(prefix.len()),
+            utf16: count(prefix.chars().map(char::len_utf16).sum()),
+            char: count(prefix.chars().count()),
+        }
+    }
+
+    #[must_use]
+    pub fn col(self, unit: ColumnUnit) -> u32 {
+        match unit {
+            ColumnUnit::Utf8 => self.utf8,
+            ColumnUnit::Utf16 => self.utf16,
+            ColumnUnit::Char => self.char,
+        }
+    }
+}
+
+/// A range as two [`Point`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: Point,
+    pub end: Point,
+}
+
+impl Span {
+    #[must_use]
+    pub fn of(text: &str, range: TextRange) -> Self {
+        Self {
+            start: Point::at(text, range.start),
+            end: Point::at(text, range.end),
+        }
+    }
+}
+
 /// The greatest char boundary at or below `offset`.
 #[must_use]
 pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
@@ -186,22 +254,52 @@ pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
-/// Splits text into lines, each with its byte range excluding the line ending.
+/// The length of the line break that ends `line` (`\n`, `\r\n`, `\r` or none).
+fn line_break_len(line: &str) -> usize {
+    if line.ends_with("\r\n") {
+        2
+    } else if line.ends_with(['\n', '\r']) {
+        1
+    } else {
+        0
+    }
+}
+
+/// The offset just past the line break that ends the line starting at or before `from`, and the
+/// end of that line's content: `(content_end, next_line_start)`. `None` when no break follows.
+fn next_break(text: &str, from: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let at = from + memchr::memchr2(b'\n', b'\r', &bytes[from..])?;
+    let width = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+        2
+    } else {
+        1
+    };
+    Some((at, at + width))
+}
+
+/// Splits text into lines (by the one line model of [`LineIndex`]), each with its byte range
+/// excluding the line break.
 pub fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, &str)> {
     let mut start = 0;
+    let mut done = false;
     std::iter::from_fn(move || {
-        if start > text.len() || (start == text.len() && start != 0 && text.ends_with('\n')) {
+        if done {
             return None;
         }
-        let rest = &text[start..];
-        let (line, advance) = match rest.find('\n') {
-            Some(newline) => (&rest[..newline], newline + 1),
-            None => (rest, rest.len() + 1),
+        let (end, next) = match next_break(text, start) {
+            Some(found) => found,
+            None => {
+                done = true;
+                if start == text.len() && start != 0 {
+                    return None;
+                }
+                (text.len(), text.len())
+            }
         };
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let range = TextRange::new(start, start + line.len());
-        start += advance;
-        Some((range, line))
+        let range = TextRange::new(start, end);
+        start = next;
+        Some((range, &text[range.as_range()]))
     })
 }
 
@@ -216,7 +314,7 @@ mod tests {
                 let position = index.line_col(text, offset, unit);
                 let back = index.offset(text, position, unit);
                 // The `\r` of a CRLF is not addressable as a column of its own line's content.
-                if text[..offset].ends_with('\r') || text[offset..].starts_with("\r\n") {
+                if text[..offset].ends_with('\r') && text[offset..].starts_with('\n') {
                     continue;
                 }
                 assert_eq!(back, offset, "{text:?} offset {offset} unit {unit:?}");
@@ -293,6 +391,41 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        let text = "Intro.\rSee [x](y.md)\r\nz\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 4);
+        let see = text.find("See").unwrap();
+        assert_eq!(
+            index.line_col(text, see, ColumnUnit::Char),
+            LineCol { line: 1, col: 0 }
+        );
+        assert_eq!(
+            index.offset(text, LineCol { line: 0, col: 99 }, ColumnUnit::Char),
+            6,
+            "a column past the end stops before the lone CR"
+        );
+        round_trip(text);
+    }
+
+    #[test]
+    fn points_agree_with_the_line_index() {
+        let text = "a\r\nb😀c\rd中\ne";
+        let index = LineIndex::new(text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let point = Point::at(text, offset);
+            for unit in [ColumnUnit::Utf8, ColumnUnit::Utf16, ColumnUnit::Char] {
+                let expected = index.line_col(text, offset, unit);
+                assert_eq!(
+                    (point.line, point.col(unit)),
+                    (expected.line, expected.col),
+                    "{offset} {unit:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn empty_last_line_and_out_of_range() {
         let text = "x\n";
         let index = LineIndex::new(text);
@@ -330,6 +463,10 @@ mod tests {
             ]
         );
         assert_eq!(lines_with_ranges("x\n").count(), 1);
+        let lines: Vec<_> = lines_with_ranges("a\rb\r\nc\r")
+            .map(|(_, line)| line)
+            .collect();
+        assert_eq!(lines, vec!["a", "b", "c"]);
         assert_eq!(lines_with_ranges("").count(), 1);
     }
 }

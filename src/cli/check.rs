@@ -1,7 +1,6 @@
 //! `skill-lsp check`: discover, lint in parallel, add the workspace rules, format, exit code.
 
-use std::collections::{BTreeMap, HashSet};
-use std::fs;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -9,31 +8,25 @@ use super::format::{self, FileReport, Report};
 use super::{
     CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, write_stdout,
 };
+use crate::analysis::Engine;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::{self, FileContext};
-use crate::targets::Target;
-use crate::workspace::discovery::{discover, root_of, walk};
-use crate::workspace::loader::{DEFAULT_ROOTS, Refusal, Refused};
+use crate::document::mentions::Mention;
+use crate::rules;
+use crate::workspace::discovery::{discover, walk};
+use crate::workspace::loader::{
+    Metadata, clean, fs_path, read_metadata, roots_for, workspace_of_skill,
+};
 use crate::workspace::read::read_bytes;
-use crate::workspace::{Registry, Skill};
+use crate::workspace::{Registry, Source};
 
-/// Settings shared by every file of a run.
+/// Settings shared by every file of a run: the engine, which decides every finding.
 pub(super) struct Run {
-    pub config: Config,
-    pub targets: Option<Vec<Target>>,
+    pub engine: Engine,
 }
 
 impl Run {
-    pub fn targets_for(&self, path: &Path) -> Vec<Target> {
-        if let Some(targets) = &self.targets {
-            return targets.clone();
-        }
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        self.config.targets_for(&absolute)
-    }
-
-    /// Lints one file's bytes with this run's settings.
+    /// Lints one file's bytes with this run's settings (file rules only: `--fix` and `--stdin`).
     pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
         let analysis = self.lint_and_read(path, bytes.to_vec());
         (analysis.text, analysis.diagnostics)
@@ -41,22 +34,9 @@ impl Run {
 
     /// Lints one file and reads its loader metadata from the same parse.
     pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
-        let targets = self.targets_for(path);
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let exists = |relative: &Path| skill_dir.join(relative).exists();
-        let context = FileContext {
-            path,
-            targets: &targets,
-            exists: &exists,
-        };
-        let folder = path
-            .parent()
-            .and_then(Path::file_name)
-            .and_then(|name| name.to_str())
-            .unwrap_or_default();
-        let mut analysis = rules::lint_and_read(bytes, &context, folder);
-        self.config.rules.apply(&mut analysis.diagnostics);
-        analysis
+        let exists = |relative: &Path| fs_path(&skill_dir).join(relative).exists();
+        self.engine.lint_file(path, bytes, &exists)
     }
 }
 
@@ -71,12 +51,11 @@ pub(super) fn settings(
         None => Config::discover(start),
     }
     .map_err(|error| error.to_string())?;
-    let targets = if targets.is_empty() {
-        None
-    } else {
-        Some(parse_targets(targets)?)
-    };
-    Ok(Run { config, targets })
+    let mut engine = Engine::new(config);
+    if !targets.is_empty() {
+        engine.targets = Some(parse_targets(targets)?);
+    }
+    Ok(Run { engine })
 }
 
 /// Drops a leading `./` so paths read as the user would write them.
@@ -96,11 +75,16 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     };
     for path in &paths {
         if !path.exists() {
-            error_line(&format!("{}: no such file or folder", path.display()));
+            let what = if path.is_symlink() {
+                "a dangling symlink (its target does not exist)"
+            } else {
+                "no such file or folder"
+            };
+            error_line(&format!("{}: {what}", path.display()));
             return EXIT_TROUBLE;
         }
     }
-    let run = match settings(args.config.as_deref(), &paths[0], &args.targets) {
+    let mut run = match settings(args.config.as_deref(), &paths[0], &args.targets) {
         Ok(run) => run,
         Err(message) => {
             error_line(&message);
@@ -123,12 +107,8 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
         }
     }
     // The walk comes after any fixes, which may have renamed files (`skill-md-case`).
-    let (report, io_trouble) = check_files(
-        &run,
-        &paths,
-        args.context_window,
-        args.format == CheckFormat::Human,
-    );
+    run.engine.context_window = args.context_window;
+    let (report, io_trouble) = check_files(&run, &paths, args.format == CheckFormat::Human);
     trouble |= io_trouble;
     finish(args, &report, trouble)
 }
@@ -162,7 +142,7 @@ fn run_stdin(args: &CheckArgs) -> u8 {
     if !analysis.diagnostics.is_empty() {
         let mut report = FileReport::new(display, analysis.text, analysis.diagnostics);
         if args.format != CheckFormat::Human {
-            report.compact();
+            report.compact(&[]);
         }
         files.push(report);
     }
@@ -201,24 +181,21 @@ fn finish(args: &CheckArgs, report: &Report, trouble: bool) -> u8 {
     if failed { EXIT_FINDINGS } else { 0 }
 }
 
+/// What a run keeps of one linted file.
 struct Linted {
+    /// As given (display form).
     path: PathBuf,
     report: Option<FileReport>,
-    skill: Option<Skill>,
-    mentions: Vec<crate::document::mentions::Mention>,
+    metadata: Option<Metadata>,
+    mentions: Vec<Mention>,
 }
 
 /// Walks `paths` and lints each SKILL.md on the walker's threads as it is found, then runs the
-/// workspace rules on the registries the skills form. Returns the report and whether some file
-/// or folder could not be read.
-pub(super) fn check_files(
-    run: &Run,
-    paths: &[PathBuf],
-    context_window: Option<u64>,
-    keep_text: bool,
-) -> (Report, bool) {
-    let linted: Mutex<Vec<(PathBuf, Result<Linted, String>)>> = Mutex::new(Vec::new());
-    let lint_one = |path: &PathBuf| -> Result<Linted, String> {
+/// workspace rules on the registries the loader builds for the workspaces the files belong to.
+/// Returns the report and whether some file or folder could not be read.
+pub(super) fn check_files(run: &Run, paths: &[PathBuf], keep_text: bool) -> (Report, bool) {
+    let linted: Mutex<Vec<Result<Linted, String>>> = Mutex::new(Vec::new());
+    let lint_one = |path: &Path| -> Result<Linted, String> {
         let bytes =
             read_bytes(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
         let display = display_path(path);
@@ -229,39 +206,38 @@ pub(super) fn check_files(
             mentions,
         } = run.lint_and_read(&display, bytes);
         let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-        let skill = metadata.filter(|_| is_loader_file).and_then(|metadata| {
-            let folder = path.parent()?.file_name()?.to_str()?.to_owned();
-            let root = root_of(&display)?.to_path_buf();
-            Some(Skill::new(metadata, display.clone(), root, folder))
-        });
-        // Only files with findings keep anything, and only the human format keeps text.
-        let report = (!diagnostics.is_empty()).then(|| {
-            let mut report = FileReport::new(display.clone(), text, diagnostics);
-            if !keep_text {
-                report.compact();
-            }
-            report
-        });
+        let metadata = metadata.filter(|_| is_loader_file);
+        // Workspace findings come later, when the text is gone: keep the positions of every
+        // offset they can point at (the name, the description, mentions, the file start).
+        let mut anchors = vec![0];
+        if let Some(metadata) = &metadata {
+            anchors.extend(metadata.name_range.iter().flat_map(|r| [r.start, r.end]));
+            anchors.extend(
+                metadata
+                    .description_range
+                    .iter()
+                    .flat_map(|r| [r.start, r.end]),
+            );
+            anchors.extend(mentions.iter().flat_map(|m| [m.range.start, m.range.end]));
+        }
+        let keep = keep_text && !diagnostics.is_empty();
+        let mut report = FileReport::new(display.clone(), text, diagnostics);
+        if !keep {
+            report.compact(&anchors);
+        }
         Ok(Linted {
             path: display,
-            report,
-            skill,
+            report: Some(report),
+            metadata,
             mentions,
         })
     };
-    let linked_files: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
-    let walk_errors = walk(paths, &|path, is_link| {
-        if is_link {
-            linked_files
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(display_path(&path));
-        }
+    let walk_errors = walk(paths, &|path, _| {
         let result = lint_one(&path);
         linted
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((path, result));
+            .push(result);
     });
     let mut trouble = false;
     for error in &walk_errors {
@@ -272,89 +248,45 @@ pub(super) fn check_files(
         ));
         trouble = true;
     }
-    let mut linted = linted
+    let mut files: BTreeMap<PathBuf, Linted> = BTreeMap::new();
+    for result in linted
         .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let linked_files = linked_files
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    linted.sort_by(|a, b| a.0.cmp(&b.0));
-    linted.dedup_by(|a, b| a.0 == b.0);
-    let results = linted.into_iter().map(|(_, result)| result);
-    let mut by_path: BTreeMap<PathBuf, FileReport> = BTreeMap::new();
-    let mut skills = Vec::new();
-    let mut mentions: BTreeMap<PathBuf, Vec<crate::document::mentions::Mention>> = BTreeMap::new();
-    let mut files_checked = 0;
-    for result in results {
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         match result {
             Err(message) => {
                 error_line(&message);
                 trouble = true;
             }
             Ok(linted) => {
-                files_checked += 1;
-                if !linted.mentions.is_empty() {
-                    mentions.insert(linted.path.clone(), linted.mentions);
-                }
-                if let Some(skill) = linted.skill {
-                    skills.push(skill);
-                }
-                if let Some(report) = linted.report {
-                    by_path.insert(linted.path, report);
-                }
+                files.entry(linted.path.clone()).or_insert(linted);
             }
         }
     }
-    let skills_checked = skills.len();
-    let targets_for = |path: &Path| run.targets_for(path);
-    let mut workspace = Vec::new();
-    for registry in registries_of(skills, &linked_files) {
-        workspace.extend(rules::workspace::check(
-            &registry,
-            &targets_for,
-            context_window,
-        ));
-        // Mentions resolve against the registry of the skill's own workspace.
-        let near_names = rules::workspace::NearNames::new(&registry);
-        let members = registry
-            .skills
-            .iter()
-            .map(|skill| &skill.path)
-            .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
-        for path in members {
-            if let Some(found) = mentions.get(path) {
-                for diagnostic in near_names.unknown_mentions(found) {
-                    workspace.push((path.clone(), diagnostic));
-                }
-            }
+    let files_checked = files.len();
+    let skills_checked = files
+        .values()
+        .filter(|linted| linted.metadata.is_some())
+        .count();
+    for (path, diagnostic) in workspace_findings(run, paths, &files) {
+        if let Some(report) = files
+            .get_mut(&path)
+            .and_then(|linted| linted.report.as_mut())
+        {
+            report.diagnostics.push(diagnostic);
         }
     }
-    for (path, diagnostic) in workspace {
-        let mut kept = vec![diagnostic];
-        run.config.rules.apply(&mut kept);
-        let Some(diagnostic) = kept.pop() else {
-            continue;
-        };
-        let entry = by_path
-            .entry(path.clone())
-            .or_insert_with(|| FileReport::new(path.clone(), String::new(), Vec::new()));
-        if entry.text.is_empty() {
-            // The text was dropped or never kept; read it back for this finding's positions.
-            entry.set_text(
-                read_bytes(&path)
-                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                    .unwrap_or_default(),
-            );
-        }
-        entry.diagnostics.push(diagnostic);
-    }
-    let mut files: Vec<FileReport> = by_path.into_values().collect();
-    for file in &mut files {
-        rules::sort(&mut file.diagnostics);
+    let mut reports: Vec<FileReport> = files
+        .into_values()
+        .filter_map(|linted| linted.report)
+        .filter(|report| !report.diagnostics.is_empty())
+        .collect();
+    for report in &mut reports {
+        rules::sort(&mut report.diagnostics);
     }
     (
         Report {
-            files,
+            files: reports,
             files_checked,
             skills_checked,
         },
@@ -362,104 +294,101 @@ pub(super) fn check_files(
     )
 }
 
-/// Which default root (SPEC section 5) `root` is, by its longest matching path suffix, and the
-/// workspace above it.
-fn default_root(root: &Path) -> Option<(usize, PathBuf)> {
-    let text = root.to_string_lossy().replace('\\', "/");
-    DEFAULT_ROOTS
-        .iter()
-        .enumerate()
-        .filter_map(|(index, default)| {
-            if text == *default {
-                Some((index, default.len(), PathBuf::new()))
-            } else {
-                let workspace = text.strip_suffix(default)?.strip_suffix('/')?;
-                Some((index, default.len(), PathBuf::from(workspace)))
-            }
+/// The absolute, `.`-free form of a path, for comparing paths however they were spelled.
+fn key(path: &Path) -> PathBuf {
+    clean(&std::path::absolute(fs_path(path)).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// The workspace findings of the checked files. Each SKILL.md belongs to one workspace: the
+/// config file's folder or a folder argument whose skills roots hold it, else the one the loader
+/// derives from its own path; each workspace's registry is the loader's, built from
+/// [`roots_for`] with the metadata this run already parsed.
+fn workspace_findings(
+    run: &Run,
+    paths: &[PathBuf],
+    files: &BTreeMap<PathBuf, Linted>,
+) -> Vec<(PathBuf, Diagnostic)> {
+    let extra = &run.engine.config.roots;
+    let mut known: Vec<PathBuf> = Vec::new();
+    if let Some(folder) = run.engine.config.path.as_deref().and_then(Path::parent) {
+        known.push(folder.to_path_buf());
+    }
+    known.extend(paths.iter().filter(|path| path.is_dir()).cloned());
+    let known: Vec<(PathBuf, Vec<PathBuf>)> = known
+        .into_iter()
+        .map(|workspace| {
+            let roots = roots_for(&workspace, extra)
+                .iter()
+                .map(|root| key(root))
+                .collect();
+            (workspace, roots)
         })
-        .max_by_key(|(_, length, _)| *length)
-        .map(|(index, _, workspace)| (index, workspace))
-}
-
-/// The workspace a skills root belongs to: the folder above a default root such as `skills/`
-/// or `.claude/skills/`, or the root itself.
-fn workspace_of(root: &Path) -> PathBuf {
-    default_root(root).map_or_else(|| root.to_path_buf(), |(_, workspace)| workspace)
-}
-
-/// One registry per workspace, roots in the loader's priority order (SPEC section 5), with the
-/// symlinked folders of each root that resolve outside it refused.
-fn registries_of(mut skills: Vec<Skill>, linked_files: &HashSet<PathBuf>) -> Vec<Registry> {
-    let priority = |root: &Path| default_root(root).map_or(DEFAULT_ROOTS.len(), |(index, _)| index);
-    skills.sort_by_cached_key(|skill| {
-        (
-            workspace_of(&skill.root),
-            priority(&skill.root),
-            skill.root.clone(),
-            skill.folder.clone(),
-        )
-    });
-    let mut registries: Vec<(PathBuf, Registry)> = Vec::new();
-    for skill in skills {
-        let workspace = workspace_of(&skill.root);
-        if registries
-            .last()
-            .is_none_or(|(current, _)| *current != workspace)
-        {
-            registries.push((workspace, Registry::default()));
+        .collect();
+    let mut by_key: HashMap<PathBuf, &Path> = HashMap::new();
+    let mut workspaces: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    for (path, linted) in files {
+        by_key.insert(key(path), path);
+        if linted.metadata.is_none() {
+            continue;
         }
-        let Some((_, registry)) = registries.last_mut() else {
+        let Some(root) = path.parent().and_then(Path::parent) else {
             continue;
         };
-        if !registry.roots.contains(&skill.root) {
-            registry.roots.push(skill.root.clone());
-            registry
-                .refused
-                .extend(escaping_links(&skill.root, linked_files));
-        }
-        // The loader does not register a SKILL.md that resolves outside its root.
-        if !registry
-            .refused
+        let root = key(root);
+        let workspace = known
             .iter()
-            .any(|refused| refused.path == skill.path)
-        {
-            registry.add(skill);
+            .find(|(_, roots)| roots.contains(&root))
+            .map(|(workspace, _)| workspace.clone())
+            .or_else(|| workspace_of_skill(path));
+        if let Some(workspace) = workspace {
+            workspaces.entry(key(&workspace)).or_insert(workspace);
         }
     }
-    registries
-        .into_iter()
-        .map(|(_, registry)| registry)
-        .collect()
-}
-
-/// Folders of a root whose SKILL.md resolves outside it (the walk does not follow links).
-fn escaping_links(root: &Path, linked_files: &HashSet<PathBuf>) -> Vec<Refused> {
-    let Ok(real_root) = fs::canonicalize(root) else {
-        return Vec::new();
+    let cache = Parsed {
+        files,
+        by_key: &by_key,
     };
-    let Ok(entries) = fs::read_dir(root) else {
-        return Vec::new();
-    };
-    let mut refused = Vec::new();
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path().join("SKILL.md");
-        // The folder's type comes with the listing; a linked SKILL.md inside a real folder was
-        // seen by the walk, which does not follow links.
-        let linked = entry.file_type().is_ok_and(|kind| kind.is_symlink())
-            || linked_files.contains(&display_path(&path));
-        if !linked {
-            continue;
-        }
-        if let Ok(resolved) = fs::canonicalize(&path) {
-            if !resolved.starts_with(&real_root) {
-                refused.push(Refused {
-                    path: display_path(&path),
-                    root: root.to_path_buf(),
-                    refusal: Refusal::OutsideRoot { resolved },
-                });
+    let mut findings = Vec::new();
+    for workspace in workspaces.values() {
+        let roots: Vec<PathBuf> = roots_for(workspace, extra)
+            .iter()
+            .map(|root| clean(root))
+            .collect();
+        let registry = Registry::scan(&roots, &cache);
+        let mentions = |path: &Path| {
+            let linted = files.get(*by_key.get(&key(path))?)?;
+            Some(linted.mentions.clone())
+        };
+        for (path, diagnostic) in run.engine.workspace_findings_all(&registry, &mentions) {
+            // Only the files this run was asked about: a linked skill's siblings stay quiet.
+            if let Some(checked) = by_key.get(&key(&path)) {
+                findings.push((checked.to_path_buf(), diagnostic));
             }
         }
     }
-    refused.sort_by(|a, b| a.path.cmp(&b.path));
-    refused
+    findings
+}
+
+/// The loader's view of the files this run parsed: their metadata without a second read.
+struct Parsed<'a> {
+    files: &'a BTreeMap<PathBuf, Linted>,
+    by_key: &'a HashMap<PathBuf, &'a Path>,
+}
+
+impl Source for Parsed<'_> {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        crate::workspace::read::read_text(path)
+    }
+
+    fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
+        let parsed = self
+            .by_key
+            .get(&key(path))
+            .and_then(|given| self.files.get(*given))
+            .and_then(|linted| linted.metadata.clone());
+        match parsed {
+            Some(metadata) => Ok(metadata),
+            None => self.read(path).map(|text| read_metadata(&text, folder)),
+        }
+    }
 }

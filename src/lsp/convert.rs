@@ -28,16 +28,14 @@ fn tags(rule: Rule) -> Option<Vec<DiagnosticTag>> {
     matches!(rule, Rule::UnknownField).then(|| vec![DiagnosticTag::UNNECESSARY])
 }
 
-/// A position in a file that is not open: read it from disk to convert (first line on failure).
-fn range_in_file(
-    path: &std::path::Path,
-    range: crate::text::TextRange,
-    encoding: Encoding,
-) -> Range {
-    match crate::workspace::read::read_text(path) {
-        Ok(text) => range_of(&Rope::from_str(&text), range.start, range.end, encoding),
-        Err(_) => Range::new(Position::new(0, 0), Position::new(0, 0)),
-    }
+/// A span of another file: its positions were counted when its text was read.
+fn span_range(span: crate::text::Span, encoding: Encoding) -> Range {
+    let unit = match encoding {
+        Encoding::Utf8 => crate::text::ColumnUnit::Utf8,
+        Encoding::Utf16 => crate::text::ColumnUnit::Utf16,
+    };
+    let position = |point: crate::text::Point| Position::new(point.line, point.col(unit));
+    Range::new(position(span.start), position(span.end))
 }
 
 #[must_use]
@@ -59,7 +57,7 @@ pub fn to_lsp_diagnostic(
                     Some(DiagnosticRelatedInformation {
                         location: Location {
                             uri: Uri::from_file_path(&path)?,
-                            range: range_in_file(&path, related.range, encoding),
+                            range: span_range(related.span, encoding),
                         },
                         message: related.message.clone(),
                     })

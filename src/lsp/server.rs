@@ -173,7 +173,14 @@ impl Backend {
 
     /// After a SKILL.md buffer or file changed: update the index, then re-lint what depends on it.
     async fn skill_changed(&self, uri: &Uri) {
-        self.lock().generation += 1;
+        let ready = *self.ready.borrow();
+        {
+            let mut state = self.lock();
+            state.generation += 1;
+            if let Some(path) = uri_path(uri).filter(|_| ready) {
+                state.ensure_workspace(&path);
+            }
+        }
         let changed = uri_path(uri).is_some_and(|path| self.lock().refresh_skill(&path));
         if changed {
             self.publish_all().await;
@@ -237,6 +244,7 @@ impl Backend {
             // Buffers opened while the index was built replace their disk copies now.
             let open: Vec<PathBuf> = state.documents.keys().filter_map(uri_path).collect();
             for path in open {
+                state.ensure_workspace(&path);
                 state.refresh_skill(&path);
             }
         }
@@ -317,36 +325,27 @@ impl Backend {
 
     async fn catalog(&self, _: CatalogParams) -> Result<CatalogResult> {
         self.wait_ready().await;
-        let (registries, contexts, overlay) = {
+        let (registry, contexts, overlay) = {
             let state = self.lock();
-            let registries: Vec<Arc<Registry>> = state
-                .workspaces
+            let registry = state
+                .agent_view()
+                .map(|(_, registry)| registry)
+                .unwrap_or_default();
+            let contexts: Vec<AnalysisContext> = registry
+                .skills
                 .iter()
-                .map(|workspace| workspace.registry.clone())
+                .map(|skill| state.analysis_context(Some(&skill.path)))
                 .collect();
-            let contexts: Vec<AnalysisContext> = registries
-                .iter()
-                .flat_map(|registry| {
-                    registry
-                        .skills
-                        .iter()
-                        .map(|skill| state.analysis_context(Some(&skill.path)))
-                })
-                .collect();
-            (registries, contexts, state.overlay())
+            (registry, contexts, state.overlay())
         };
         guard("skill/catalog", move || {
-            let mut combined = Registry::default();
-            let mut skills = Vec::new();
-            let mut contexts = contexts.into_iter();
-            for registry in &registries {
-                for skill in &registry.skills {
-                    let context = contexts.next();
-                    let diagnostics = match (
-                        crate::workspace::Source::read(&overlay, &skill.path),
-                        context,
-                    ) {
-                        (Ok(text), Some(context)) => {
+            let skills = registry
+                .skills
+                .iter()
+                .zip(contexts)
+                .map(|(skill, context)| {
+                    let diagnostics = match crate::workspace::Source::read(&overlay, &skill.path) {
+                        Ok(text) => {
                             let snapshot = Snapshot {
                                 uri: Uri::from_file_path(&skill.path)
                                     .unwrap_or_else(|| "file:///".parse().expect("a valid uri")),
@@ -357,9 +356,9 @@ impl Backend {
                             };
                             analyze(&snapshot, &context).len()
                         }
-                        _ => 0,
+                        Err(_) => 0,
                     };
-                    skills.push(CatalogSkill {
+                    CatalogSkill {
                         name: skill.name.clone(),
                         description: skill.description.clone(),
                         uri: Uri::from_file_path(&skill.path)
@@ -367,37 +366,27 @@ impl Backend {
                             .unwrap_or_default(),
                         root: skill.root.to_string_lossy().into_owned(),
                         diagnostics,
-                    });
-                    combined.add(skill.clone());
-                }
-            }
+                    }
+                })
+                .collect();
             CatalogResult {
                 skills,
-                prompt: combined.catalog(),
+                prompt: registry.catalog(),
             }
         })
     }
 
     async fn load_skill(&self, params: LoadSkillParams) -> Result<LoadSkillResult> {
         self.wait_ready().await;
-        let (registries, overlay) = {
+        let (registry, overlay) = {
             let state = self.lock();
-            (
-                state
-                    .workspaces
-                    .iter()
-                    .map(|workspace| workspace.registry.clone())
-                    .collect::<Vec<_>>(),
-                state.overlay(),
-            )
+            let registry = state
+                .agent_view()
+                .map(|(_, registry)| registry)
+                .unwrap_or_default();
+            (registry, state.overlay())
         };
-        let mut combined = Registry::default();
-        for registry in &registries {
-            for skill in &registry.skills {
-                combined.add(skill.clone());
-            }
-        }
-        combined
+        registry
             .load(&params.name, &overlay)
             .map(|content| LoadSkillResult { content })
             .map_err(invalid_params)
@@ -424,16 +413,20 @@ impl Backend {
         self.wait_ready().await;
         let (workspace, registry, overlay, model, max_turns) = {
             let state = self.lock();
-            let workspace = state
-                .workspaces
-                .first()
+            let (folder, registry) = state
+                .agent_view()
                 .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
+            let config = state
+                .workspaces
+                .iter()
+                .find(|workspace| workspace.folder == folder)
+                .map(|workspace| &workspace.config);
             (
-                workspace.folder.clone(),
-                workspace.registry.clone(),
+                folder,
+                registry,
                 state.overlay(),
-                workspace.config.agent.model.clone(),
-                workspace.config.agent.max_turns,
+                config.and_then(|config| config.agent.model.clone()),
+                config.and_then(|config| config.agent.max_turns),
             )
         };
         let provider =
@@ -442,7 +435,7 @@ impl Backend {
         let agent = crate::agent::Agent {
             provider: Arc::from(provider),
             workspace,
-            registry: (*registry).clone(),
+            registry,
             source: Arc::new(overlay),
             approver: Arc::new(EditorApprover {
                 client: self.client.clone(),
@@ -997,7 +990,7 @@ impl LanguageServer for Backend {
         };
         let items = guard("completion", || {
             let input = CompletionInput {
-                targets: &context.targets,
+                targets: &context.targets(snapshot.path.as_deref()),
                 registry: context.registry.as_deref(),
                 snippets,
                 markdown,

@@ -11,20 +11,22 @@ use serde_json::Value;
 use tower_lsp_server::ls_types::Uri;
 
 use super::documents::{Document, Encoding};
+use crate::analysis::Engine;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::document::SkillDocument;
-use crate::document::mentions::mentions;
-use crate::rules::workspace::NearNames;
-use crate::rules::{self, FileContext, Rule, RuleSettings};
+use crate::rules::{Rule, RuleSettings};
 use crate::targets::Target;
 use crate::workspace::discovery::is_skill_file_name;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Registry, Source, WorkspaceIndex};
 
-/// One workspace folder.
+/// One workspace: an editor's workspace folder, or a folder the loader derived for a SKILL.md
+/// opened outside every folder's skills roots (implicit).
 pub struct Workspace {
     pub folder: PathBuf,
+    /// Derived for an opened file rather than named by the editor: it gets diagnostics but is
+    /// not part of the agent's catalog.
+    pub implicit: bool,
     pub config: Config,
     pub index: WorkspaceIndex,
     /// The index's registry, rebuilt only when the index changes; analyses share it.
@@ -41,6 +43,7 @@ impl Workspace {
         let registry = Arc::new(index.registry());
         Self {
             folder,
+            implicit: false,
             config,
             index,
             registry,
@@ -198,11 +201,21 @@ impl Snapshot {
 
 /// What analysing one document needs from the state, copied out under the lock.
 pub struct AnalysisContext {
-    pub targets: Vec<Target>,
-    pub rules: RuleSettings,
-    pub client_rules: RuleSettings,
+    /// Decides every finding (the same engine `check` runs).
+    pub engine: Engine,
     pub registry: Option<Arc<Registry>>,
     pub open_paths: Vec<PathBuf>,
+}
+
+impl AnalysisContext {
+    /// The targets selected for the document at `path`.
+    #[must_use]
+    pub fn targets(&self, path: Option<&Path>) -> Vec<Target> {
+        path.map_or_else(
+            || vec![Target::AgentSkills],
+            |path| self.engine.targets_for(path),
+        )
+    }
 }
 
 #[must_use]
@@ -231,48 +244,92 @@ impl State {
         })
     }
 
-    /// The workspace holding `path` (the deepest folder that contains it).
-    pub fn workspace_of(&self, path: &Path) -> Option<&Workspace> {
-        self.workspaces
-            .iter()
-            .filter(|workspace| path.starts_with(&workspace.folder))
-            .max_by_key(|workspace| workspace.folder.components().count())
-    }
-
-    pub fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut Workspace> {
-        let index = self
+    /// The index of the workspace holding `path`: the one whose skills roots hold it (as the
+    /// loader scans them), else the deepest folder that contains it.
+    fn workspace_index(&self, path: &Path) -> Option<usize> {
+        if let Some(found) = self
             .workspaces
+            .iter()
+            .position(|workspace| workspace.index.locate(path).is_some())
+        {
+            return Some(found);
+        }
+        self.workspaces
             .iter()
             .enumerate()
             .filter(|(_, workspace)| path.starts_with(&workspace.folder))
             .max_by_key(|(_, workspace)| workspace.folder.components().count())
-            .map(|(index, _)| index)?;
+            .map(|(index, _)| index)
+    }
+
+    pub fn workspace_of(&self, path: &Path) -> Option<&Workspace> {
+        self.workspaces.get(self.workspace_index(path)?)
+    }
+
+    pub fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut Workspace> {
+        let index = self.workspace_index(path)?;
         self.workspaces.get_mut(index)
+    }
+
+    /// Makes sure a SKILL.md outside every workspace's skills roots still has the workspace
+    /// the loader derives for it (as `check` does), indexing it once.
+    pub fn ensure_workspace(&mut self, path: &Path) {
+        if path.file_name().is_none_or(|name| name != "SKILL.md")
+            || self
+                .workspaces
+                .iter()
+                .any(|workspace| workspace.index.locate(path).is_some())
+        {
+            return;
+        }
+        let Some(folder) = crate::workspace::loader::workspace_of_skill(path) else {
+            return;
+        };
+        if self
+            .workspaces
+            .iter()
+            .any(|workspace| workspace.folder == folder)
+        {
+            return;
+        }
+        let overlay = self.overlay();
+        let mut workspace = Workspace::load(folder, &overlay);
+        workspace.implicit = true;
+        self.workspaces.push(workspace);
     }
 
     pub fn analysis_context(&self, path: Option<&Path>) -> AnalysisContext {
         let workspace = path.and_then(|path| self.workspace_of(path));
-        let config = workspace.map(|workspace| &workspace.config);
-        let targets = self
-            .settings
-            .targets
-            .clone()
-            .or_else(|| config.and_then(|config| config.targets.clone()))
-            .unwrap_or_else(|| {
-                path.map_or_else(
-                    || vec![Target::AgentSkills],
-                    crate::targets::default_targets_for,
-                )
-            });
-        AnalysisContext {
-            targets,
-            rules: config
-                .map(|config| config.rules.clone())
+        let mut engine = Engine::new(
+            workspace
+                .map(|workspace| workspace.config.clone())
                 .unwrap_or_default(),
-            client_rules: self.settings.rules.clone(),
+        );
+        engine.targets.clone_from(&self.settings.targets);
+        engine.client_rules = self.settings.rules.clone();
+        AnalysisContext {
+            engine,
             registry: workspace.map(|workspace| workspace.registry.clone()),
             open_paths: self.documents.keys().filter_map(uri_path).collect(),
         }
+    }
+
+    /// The skills the agent sees, and `skill/catalog` shows: the editor's workspace folders'
+    /// registries in folder order (the first folder that defines a name wins), with the first
+    /// folder as the agent's workspace.
+    pub fn agent_view(&self) -> Option<(PathBuf, Registry)> {
+        let mut folders = self
+            .workspaces
+            .iter()
+            .filter(|workspace| !workspace.implicit);
+        let first = folders.next()?;
+        let mut registry = (*first.registry).clone();
+        for workspace in folders {
+            for skill in &workspace.registry.skills {
+                registry.add(skill.clone());
+            }
+        }
+        Some((first.folder.clone(), registry))
     }
 
     /// Re-reads the index entry of `path` from the overlay after its buffer or file changed.
@@ -285,10 +342,10 @@ impl State {
     }
 }
 
-/// All findings for one SKILL.md snapshot: the file rules, then the workspace rules for it.
+/// All findings for one SKILL.md snapshot: the engine's analysis of its text, with the links of
+/// its body checked against the disk and the open buffers.
 #[must_use]
 pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic> {
-    let text: &str = &snapshot.text;
     let fallback = PathBuf::from(snapshot.uri.path().as_str());
     let path = snapshot.path.clone().unwrap_or(fallback);
     let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -297,27 +354,15 @@ pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic
         let full = skill_dir.join(relative);
         full.exists() || open_paths.contains(&full)
     };
-    let file_context = FileContext {
-        path: &path,
-        targets: &context.targets,
-        exists: &exists,
-    };
-    let document = SkillDocument::parse(text);
-    let mut diagnostics = rules::lint_document(text, &document, &file_context);
-    if let Some(registry) = &context.registry {
-        diagnostics.extend(rules::workspace::check_file(
-            registry,
+    context
+        .engine
+        .analyze(
             &path,
-            &context.targets,
-            None,
-        ));
-        let found = mentions(text, document.body.range);
-        diagnostics.extend(NearNames::new(registry).unknown_mentions(&found));
-    }
-    context.rules.apply(&mut diagnostics);
-    context.client_rules.apply(&mut diagnostics);
-    rules::sort(&mut diagnostics);
-    diagnostics
+            snapshot.text.as_bytes().to_vec(),
+            &exists,
+            context.registry.as_deref(),
+        )
+        .diagnostics
 }
 
 /// A snapshot of `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.

@@ -11,7 +11,7 @@ use crate::rules::fields::edit_distance;
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
-use crate::workspace::loader::Refusal;
+use crate::workspace::loader::{Refusal, reads_root};
 use crate::workspace::{Registry, Skill};
 
 /// Findings of the workspace rules, each with the file it belongs to.
@@ -161,43 +161,84 @@ fn name_range(skill: &Skill) -> TextRange {
     skill.name_range.unwrap_or_default()
 }
 
+/// `duplicate-name`: skills of one name that a selected client actually sees together (both
+/// roots scanned by it), reported on each with the others as related places.
 fn duplicate_names(
     registry: &Registry,
     targets_for: &dyn Fn(&Path) -> Vec<Target>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
-    for (shadowed, winner_index) in &registry.shadowed {
-        let winner = &registry.skills[*winner_index];
-        for (this, other, wins) in [(shadowed, winner, false), (winner, shadowed, true)] {
+    let mut groups: Vec<Vec<&Skill>> = Vec::new();
+    let mut group_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (shadowed, winner) in &registry.shadowed {
+        let group = *group_of.entry(*winner).or_insert_with(|| {
+            groups.push(vec![&registry.skills[*winner]]);
+            groups.len() - 1
+        });
+        groups[group].push(shadowed);
+    }
+    for group in &groups {
+        let winner = group[0];
+        for this in group {
             let targets = targets_for(&this.path);
-            let names: Vec<&str> = targets.iter().map(|target| target.display()).collect();
-            let verdict = if wins {
-                "skill-lsp's loader keeps this one (first root, first folder) and hides the other"
+            let others: Vec<(&Skill, Vec<Target>)> = group
+                .iter()
+                .filter(|other| other.path != this.path)
+                .map(|other| {
+                    let seeing = targets
+                        .iter()
+                        .copied()
+                        .filter(|&target| {
+                            reads_root(target, &this.root) && reads_root(target, &other.root)
+                        })
+                        .collect::<Vec<_>>();
+                    (*other, seeing)
+                })
+                .filter(|(_, seeing)| !seeing.is_empty())
+                .collect();
+            let Some((first, _)) = others.first() else {
+                continue;
+            };
+            let mut affected: Vec<Target> = others
+                .iter()
+                .flat_map(|(_, seeing)| seeing.iter().copied())
+                .collect();
+            affected.sort();
+            affected.dedup();
+            let names: Vec<&str> = affected.iter().map(|target| target.display()).collect();
+            let keeps = if this.path == winner.path {
+                "skill-lsp's agent keeps this one (first root, first folder)".to_owned()
             } else {
-                "skill-lsp's loader keeps the other one (first root, first folder) and hides this one"
+                format!(
+                    "skill-lsp's agent keeps {} (first root, first folder)",
+                    winner.path.display()
+                )
             };
             let mut diagnostic = Diagnostic::new(
                 Rule::DuplicateName,
                 name_range(this),
                 format!(
-                    "the skill name '{}' is also used by {}; {verdict} — {} {} only one of them (Claude Code and Gemini CLI prefer project skills, OpenCode the last loaded)",
+                    "the skill name '{}' is also used by {} — a client that reads both roots ({}) keeps only one of them; {keeps}",
                     this.name,
-                    other.path.display(),
+                    first.path.display(),
                     join_names(&names),
-                    if names.len() > 1 { "see" } else { "sees" },
                 ),
             );
-            diagnostic.targets = targets;
-            diagnostic.related.push(Related {
-                path: other.path.clone(),
-                range: name_range(other),
-                message: format!("the other skill named '{}'", other.name),
-            });
+            diagnostic.targets = affected;
+            for (other, _) in &others {
+                diagnostic.related.push(Related {
+                    path: other.path.clone(),
+                    span: other.name_span.unwrap_or_default(),
+                    message: format!("the other skill named '{}'", other.name),
+                });
+            }
             findings.push((this.path.clone(), diagnostic));
         }
     }
 }
 
+/// `symlink-escape`: a skill folder or SKILL.md linked from outside its root. Clients that
+/// follow links load it; skill-lsp's own loader refuses it (SPEC section 5).
 fn symlink_escapes(
     registry: &Registry,
     targets_for: &dyn Fn(&Path) -> Vec<Target>,
@@ -207,17 +248,37 @@ fn symlink_escapes(
         let Refusal::OutsideRoot { resolved } = &refused.refusal else {
             continue;
         };
+        let targets = targets_for(&refused.path);
+        let followers: Vec<&str> = targets
+            .iter()
+            .filter(|target| matches!(target, Target::ClaudeCode | Target::Codex))
+            .map(|target| target.display())
+            .collect();
+        let loads = if followers.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "{} {} the link and load{} it; ",
+                join_names(&followers),
+                if followers.len() > 1 {
+                    "follow"
+                } else {
+                    "follows"
+                },
+                if followers.len() > 1 { "" } else { "s" },
+            )
+        };
         let mut diagnostic = Diagnostic::new(
             Rule::SymlinkEscape,
             TextRange::default(),
             format!(
-                "{} resolves to {}, outside its skills root {} — the loader skips it, and clients that copy the root lose it",
+                "{} resolves to {}, outside its skills root {} — {loads}skill-lsp's own agent does not register it, and tools that copy the root lose it",
                 refused.path.display(),
                 resolved.display(),
                 refused.root.display(),
             ),
         );
-        diagnostic.targets = targets_for(&refused.path);
+        diagnostic.targets = targets;
         findings.push((refused.path.clone(), diagnostic));
     }
 }
@@ -299,6 +360,7 @@ mod tests {
             folder: folder.into(),
             name_range: Some(TextRange::new(10, 13)),
             description_range: Some(TextRange::new(27, 30)),
+            name_span: None,
         }
     }
 
@@ -306,17 +368,43 @@ mod tests {
     fn duplicate_name_reports_both_with_related_information() {
         let mut registry = Registry::default();
         registry.add(skill("pdf", "pdf", "skills", "a".into()));
-        registry.add(skill("pdf", "pdf", ".claude/skills", "b".into()));
+        registry.add(skill("pdf", "pdf", "vendor/skills", "b".into()));
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);
         assert_eq!(findings.len(), 2);
-        assert_eq!(findings[0].0, PathBuf::from(".claude/skills/pdf/SKILL.md"));
-        assert!(findings[0].1.message.contains("keeps the other one"));
+        assert_eq!(findings[0].0, PathBuf::from("skills/pdf/SKILL.md"));
+        assert!(findings[0].1.message.contains("keeps this one"));
         assert_eq!(
             findings[0].1.related[0].path,
-            PathBuf::from("skills/pdf/SKILL.md")
+            PathBuf::from("vendor/skills/pdf/SKILL.md")
         );
-        assert!(findings[1].1.message.contains("keeps this one"));
+        assert_eq!(findings[1].0, PathBuf::from("vendor/skills/pdf/SKILL.md"));
+        assert!(
+            findings[1]
+                .1
+                .message
+                .contains("keeps skills/pdf/SKILL.md (first root")
+        );
         assert_eq!(findings[1].1.range, TextRange::new(10, 13));
+    }
+
+    #[test]
+    fn duplicate_name_fires_only_where_one_client_reads_both_roots() {
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "pdf", ".claude/skills", "a".into()));
+        registry.add(skill("pdf", "pdf", ".codex/skills", "b".into()));
+        // Each copy checked for the client that owns its folder: Claude Code never reads
+        // `.codex/skills`, Codex never reads `.claude/skills`.
+        let by_folder = |path: &Path| crate::targets::default_targets_for(path);
+        assert!(check(&registry, &by_folder, None).is_empty());
+        // Copilot reads `.claude/skills` and `.agents/skills`.
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "pdf", ".agents/skills", "a".into()));
+        registry.add(skill("pdf", "pdf", ".claude/skills", "b".into()));
+        let findings = check(&registry, &|_| vec![Target::Copilot], None);
+        assert_eq!(findings.len(), 2);
+        assert_eq!(findings[0].1.targets, vec![Target::Copilot]);
+        assert!(findings[0].1.message.contains("(Copilot)"));
+        assert!(check(&registry, &|_| vec![Target::ClaudeCode], None).is_empty());
     }
 
     #[test]

@@ -186,6 +186,7 @@ mod tests {
                 folder: format!("s{index}"),
                 name_range: None,
                 description_range: None,
+                name_span: None,
             });
         }
         registry

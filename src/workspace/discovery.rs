@@ -87,6 +87,8 @@ pub fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<
                         if is_candidate {
                             let is_link = entry.path_is_symlink();
                             on_file(entry.into_path(), is_link);
+                        } else if entry.path_is_symlink() && entry.depth() > 0 {
+                            linked_skills(entry.path(), on_file);
                         }
                     }
                     Err(error) => {
@@ -106,6 +108,40 @@ pub fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     errors
+}
+
+/// The SKILL.md files seen through a symlinked folder, without walking into it: the folder is
+/// a skill (`.claude/skills/x -> ../../.agents/skills/x`) or a skills root (`.claude/skills ->
+/// ../.agents/skills`). Clients follow such links, so each skill is linted under the path its
+/// clients see it by. Looking one or two levels down, never recursing, cannot loop.
+fn linked_skills(link: &Path, on_file: &(dyn Fn(PathBuf, bool) + Sync)) {
+    if !link.is_dir() {
+        return;
+    }
+    let skill_file = |folder: &Path| {
+        std::fs::read_dir(folder)
+            .ok()?
+            .filter_map(Result::ok)
+            .find_map(|entry| {
+                let name = entry.file_name();
+                let is_file = entry.path().is_file();
+                (is_file && name.to_str().is_some_and(is_skill_file_name)).then(|| entry.path())
+            })
+    };
+    if let Some(file) = skill_file(link) {
+        on_file(file, true);
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(link) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        if entry.path().is_dir() {
+            if let Some(file) = skill_file(&entry.path()) {
+                on_file(file, true);
+            }
+        }
+    }
 }
 
 fn error_path(error: &ignore::Error) -> Option<PathBuf> {

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source, read_metadata};
+use rayon::prelude::*;
+
+use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Slot {
@@ -27,7 +29,7 @@ fn probe(root: &Path, folder: &str, source: &dyn Source) -> Option<Slot> {
     if !on_disk && !source.is_open(&path) {
         return None;
     }
-    let real_root = fs::canonicalize(root).ok()?;
+    let real_root = fs::canonicalize(super::loader::fs_path(root)).ok()?;
     let refusal = match fs::canonicalize(&path) {
         Err(_) if !on_disk => None,
         Err(_) => Some(Refusal::NotAFile),
@@ -40,8 +42,7 @@ fn probe(root: &Path, folder: &str, source: &dyn Source) -> Option<Slot> {
     let state = match refusal {
         Some(refusal) => Err(refusal),
         None => source
-            .read(&path)
-            .map(|text| read_metadata(&text, folder))
+            .metadata(&path, folder)
             .map_err(|error| Refusal::Unreadable {
                 reason: error.to_string(),
             }),
@@ -57,22 +58,30 @@ impl WorkspaceIndex {
             roots: roots.to_vec(),
             slots: BTreeMap::new(),
         };
+        let mut candidates = Vec::new();
         for (root_index, root) in roots.iter().enumerate() {
-            let Ok(entries) = fs::read_dir(root) else {
+            let Ok(entries) = fs::read_dir(super::loader::fs_path(root)) else {
                 continue;
             };
             for entry in entries.filter_map(Result::ok) {
                 let Ok(folder) = entry.file_name().into_string() else {
                     continue;
                 };
-                if !entry.path().is_dir() {
-                    continue;
-                }
-                if let Some(slot) = probe(root, &folder, source) {
-                    index.slots.insert((root_index, folder), slot);
+                if entry.path().is_dir() {
+                    candidates.push((root_index, folder));
                 }
             }
         }
+        // Reading and parsing each SKILL.md is independent work: thousands of skills index
+        // on every core.
+        let slots: Vec<_> = candidates
+            .into_par_iter()
+            .filter_map(|(root_index, folder)| {
+                let slot = probe(&roots[root_index], &folder, source)?;
+                Some(((root_index, folder), slot))
+            })
+            .collect();
+        index.slots.extend(slots);
         index
     }
 

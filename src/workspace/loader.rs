@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
-use crate::text::TextRange;
+use crate::targets::Target;
+use crate::text::{Span, TextRange};
 
 /// Skills roots under a workspace, in priority order (SPEC section 5).
 pub const DEFAULT_ROOTS: [&str; 7] = [
@@ -24,6 +25,43 @@ pub const DEFAULT_ROOTS: [&str; 7] = [
     ".opencode/skills",
     ".gemini/skills",
 ];
+
+/// Which clients scan a default root of a project, by `shared/reference/FIELDS.md` (Claude Code
+/// reads `.claude/skills`; Codex `.agents/skills`; Copilot `.github/skills`, `.claude/skills` and
+/// `.agents/skills`; OpenCode `.opencode/skills`, `.claude/skills` and `.agents/skills`; Gemini
+/// CLI `.gemini/skills`). `None` for a root no client owns (`skills/`, a config root, a folder
+/// given as a root): every selected target is taken to read it, since that is why it was
+/// selected.
+#[must_use]
+pub fn root_readers(root: &Path) -> Option<&'static [Target]> {
+    let mut parts = root
+        .components()
+        .rev()
+        .filter_map(|part| part.as_os_str().to_str());
+    if parts.next() != Some("skills") {
+        return None;
+    }
+    Some(match parts.next()? {
+        ".claude" => &[Target::ClaudeCode, Target::Copilot, Target::OpenCode],
+        ".agents" => &[
+            Target::AgentSkills,
+            Target::Codex,
+            Target::Copilot,
+            Target::OpenCode,
+        ],
+        ".codex" => &[Target::Codex],
+        ".github" => &[Target::Copilot],
+        ".opencode" => &[Target::OpenCode],
+        ".gemini" => &[Target::Gemini],
+        _ => return None,
+    })
+}
+
+/// Whether `target` scans `root` (see [`root_readers`]).
+#[must_use]
+pub fn reads_root(target: Target, root: &Path) -> bool {
+    root_readers(root).is_none_or(|readers| readers.contains(&target))
+}
 
 /// What the loader reads from one SKILL.md's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +77,8 @@ pub struct Metadata {
     /// Where the frontmatter values are, when they were read from it.
     pub name_range: Option<TextRange>,
     pub description_range: Option<TextRange>,
+    /// `name_range` as positions, for findings shown in other files.
+    pub name_span: Option<Span>,
 }
 
 /// A registered skill.
@@ -53,6 +93,7 @@ pub struct Skill {
     pub folder: String,
     pub name_range: Option<TextRange>,
     pub description_range: Option<TextRange>,
+    pub name_span: Option<Span>,
 }
 
 impl Skill {
@@ -68,6 +109,7 @@ impl Skill {
             folder,
             name_range: metadata.name_range,
             description_range: metadata.description_range,
+            name_span: metadata.name_span,
         }
     }
 }
@@ -135,9 +177,9 @@ pub fn read_metadata(text: &str, folder: &str) -> Metadata {
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
-            metadata_from(mapping.as_ref(), &text[body.as_range()], folder)
+            metadata_from(mapping.as_ref(), text, &text[body.as_range()], folder)
         }
-        None => metadata_from(None, text, folder),
+        None => metadata_from(None, text, text, folder),
     }
 }
 
@@ -159,10 +201,10 @@ pub fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) 
         .filter(|yaml| yaml.error.is_none())
         .and_then(|yaml| yaml.root.as_ref())
         .filter(|root| root.as_mapping().is_some());
-    metadata_from(mapping, &text[document.split.body.as_range()], folder)
+    metadata_from(mapping, text, &text[document.split.body.as_range()], folder)
 }
 
-fn metadata_from(mapping: Option<&Node>, body: &str, folder: &str) -> Metadata {
+fn metadata_from(mapping: Option<&Node>, text: &str, body: &str, folder: &str) -> Metadata {
     let string_entry = |key: &str| {
         mapping
             .and_then(|root| root.get(key))
@@ -175,6 +217,7 @@ fn metadata_from(mapping: Option<&Node>, body: &str, folder: &str) -> Metadata {
     let (name, name_range) = string_entry("name").unzip();
     let (description, description_range) = string_entry("description").unzip();
     Metadata {
+        name_span: name_range.map(|range| Span::of(text, range)),
         name_range,
         description_range,
         name_from_folder: name.is_none(),
@@ -192,7 +235,7 @@ fn metadata_from(mapping: Option<&Node>, body: &str, folder: &str) -> Metadata {
 /// `*/SKILL.md` children itself, else a workspace whose default roots (plus `extra`) are scanned.
 #[must_use]
 pub fn roots_for(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
-    if is_skills_root(path) {
+    if is_skills_root(fs_path(path)) {
         return vec![path.to_path_buf()];
     }
     let mut roots: Vec<PathBuf> = DEFAULT_ROOTS.iter().map(|root| path.join(root)).collect();
@@ -209,10 +252,57 @@ pub fn roots_for(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
     roots
 }
 
+/// The workspace of a SKILL.md that no editor or argument names one for: the folder above the
+/// default root that holds it (`skills/`, `.claude/skills/`, …), or else its own skills root
+/// (the folder above its skill folder), which [`roots_for`] then scans alone.
+#[must_use]
+pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
+    let root = skill_file.parent()?.parent()?;
+    let root = clean(root);
+    let text = root.to_string_lossy().replace('\\', "/");
+    let inside = DEFAULT_ROOTS
+        .iter()
+        .filter_map(|default| {
+            if text == *default {
+                Some(PathBuf::new())
+            } else {
+                let workspace = text.strip_suffix(default)?.strip_suffix('/')?;
+                Some(PathBuf::from(if workspace.is_empty() {
+                    "/"
+                } else {
+                    workspace
+                }))
+            }
+        })
+        // `.claude/skills` before `skills`: the longest default root names the workspace.
+        .min_by_key(|workspace| workspace.as_os_str().len());
+    Some(inside.unwrap_or(root))
+}
+
+/// `path` without `.` components, so that the paths a front end was given and the paths the
+/// loader builds from roots compare equal (`./skills/x` and `skills/x`). An empty result is
+/// the current folder, spelled as the empty path, which [`fs_path`] turns back into `.`.
+#[must_use]
+pub fn clean(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|component| !matches!(component, std::path::Component::CurDir))
+        .collect()
+}
+
+/// A path fit for the file system: the empty path is the current folder.
+#[must_use]
+pub fn fs_path(path: &Path) -> &Path {
+    if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    }
+}
+
 /// Whether `path` directly holds skill folders.
 #[must_use]
 pub fn is_skills_root(path: &Path) -> bool {
-    fs::read_dir(path).is_ok_and(|entries| {
+    fs::read_dir(fs_path(path)).is_ok_and(|entries| {
         entries
             .filter_map(Result::ok)
             .any(|entry| entry.path().join("SKILL.md").is_file())
@@ -228,6 +318,15 @@ pub trait Source: Sync {
     /// Whether `path` is an editor buffer, which counts even before it is saved.
     fn is_open(&self, _path: &Path) -> bool {
         false
+    }
+
+    /// What the loader registers from the SKILL.md at `path`: a run that has already parsed
+    /// the file answers from that parse instead of reading it again.
+    ///
+    /// # Errors
+    /// As [`Source::read`].
+    fn metadata(&self, path: &Path, folder: &str) -> io::Result<Metadata> {
+        self.read(path).map(|text| read_metadata(&text, folder))
     }
 }
 
@@ -380,6 +479,7 @@ mod tests {
                 when_to_use: None,
                 name_range: None,
                 description_range: None,
+                name_span: None,
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

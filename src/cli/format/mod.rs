@@ -49,10 +49,11 @@ impl FileReport {
         self.positions.clear();
     }
 
-    /// Keeps only the positions the findings need and drops the text: formats without code
-    /// frames then hold a few bytes per finding instead of the whole file.
-    pub fn compact(&mut self) {
-        let mut offsets: Vec<usize> = Vec::new();
+    /// Keeps only the positions the findings (and `anchors`, offsets that findings added later
+    /// may use) need and drops the text: formats without code frames then hold a few bytes per
+    /// finding instead of the whole file.
+    pub fn compact(&mut self, anchors: &[usize]) {
+        let mut offsets: Vec<usize> = anchors.to_vec();
         for diagnostic in &self.diagnostics {
             offsets.extend([diagnostic.range.start, diagnostic.range.end]);
             for fix in &diagnostic.fixes {

@@ -1,0 +1,169 @@
+//! The one analysis engine: everything `check`, the language server (push and pull) and
+//! `skill/catalog` report about a SKILL.md comes from here.
+//!
+//! A file's findings are its file, field and body rules ([`Engine::lint_file`]) plus the
+//! workspace rules of the registry it belongs to ([`Engine::workspace_findings`]), with the
+//! severity overrides applied once, in [`Engine::finish`]. Front ends only convert: they choose
+//! where text comes from (disk or an editor buffer) and how positions are printed, never which
+//! rules run or how a registry is built. Registries come from the loader
+//! ([`crate::workspace::loader::roots_for`] and the index), whatever the front end.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+use crate::diagnostic::Diagnostic;
+use crate::document::mentions::Mention;
+use crate::rules::workspace::NearNames;
+use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
+use crate::targets::{Target, default_targets_for};
+use crate::workspace::Registry;
+
+/// What decides a run's findings besides the files: targets, rule levels, the context window.
+#[derive(Clone, Debug, Default)]
+pub struct Engine {
+    /// Targets chosen outright (`--target`, the editor's `skillLsp.targets`); they win over the
+    /// config's, which win over the folder's owner (SPEC section 4).
+    pub targets: Option<Vec<Target>>,
+    pub config: Config,
+    /// Rule levels from the editor, applied after the config's.
+    pub client_rules: RuleSettings,
+    /// The model's context window in tokens, for `catalog-budget`.
+    pub context_window: Option<u64>,
+}
+
+impl Engine {
+    #[must_use]
+    pub fn new(config: Config) -> Self {
+        Self {
+            config,
+            ..Self::default()
+        }
+    }
+
+    /// The selected targets for the SKILL.md at `path`.
+    #[must_use]
+    pub fn targets_for(&self, path: &Path) -> Vec<Target> {
+        self.targets
+            .clone()
+            .or_else(|| self.config.targets.clone())
+            .unwrap_or_else(|| default_targets_for(path))
+    }
+
+    /// The file, field and body rules of one SKILL.md's bytes, and what the loader and the
+    /// workspace rules need from the same parse. `exists` answers for paths relative to the
+    /// skill folder (the disk for `check`, the disk and open buffers for an editor).
+    #[must_use]
+    pub fn lint_file(
+        &self,
+        path: &Path,
+        bytes: Vec<u8>,
+        exists: &dyn Fn(&Path) -> bool,
+    ) -> FileAnalysis {
+        let targets = self.targets_for(path);
+        let context = FileContext {
+            path,
+            targets: &targets,
+            exists,
+        };
+        let folder = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        let mut analysis = rules::lint_and_read(bytes, &context, folder);
+        self.finish(&mut analysis.diagnostics);
+        analysis
+    }
+
+    /// The workspace findings of every skill of `registry`, each with its file; `mentions`
+    /// gives the body mentions of the files that have any.
+    #[must_use]
+    pub fn workspace_findings_all(
+        &self,
+        registry: &Registry,
+        mentions: &dyn Fn(&Path) -> Option<Vec<Mention>>,
+    ) -> Vec<(PathBuf, Diagnostic)> {
+        let targets_for = |path: &Path| self.targets_for(path);
+        let mut findings = rules::workspace::check(registry, &targets_for, self.context_window);
+        let near_names = NearNames::new(registry);
+        let members = registry
+            .skills
+            .iter()
+            .map(|skill| &skill.path)
+            .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+        for path in members {
+            if let Some(found) = mentions(path) {
+                for diagnostic in near_names.unknown_mentions(&found) {
+                    findings.push((path.clone(), diagnostic));
+                }
+            }
+        }
+        findings
+            .into_iter()
+            .filter_map(|(path, diagnostic)| Some((path, self.finish_one(diagnostic)?)))
+            .collect()
+    }
+
+    /// The workspace findings of the one file at `path` (an editor analyses one document at a
+    /// time); the same rules as [`Engine::workspace_findings_all`], restricted to that file.
+    #[must_use]
+    pub fn workspace_findings(
+        &self,
+        registry: &Registry,
+        path: &Path,
+        mentions: &[Mention],
+    ) -> Vec<Diagnostic> {
+        let targets = self.targets_for(path);
+        let mut findings =
+            rules::workspace::check_file(registry, path, &targets, self.context_window);
+        let member = registry
+            .skills
+            .iter()
+            .map(|skill| &skill.path)
+            .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path))
+            .any(|member| member == path);
+        if member {
+            findings.extend(NearNames::new(registry).unknown_mentions(mentions));
+        }
+        self.finish(&mut findings);
+        findings
+    }
+
+    /// Everything about one SKILL.md: its own rules, then the workspace rules of `registry`
+    /// (absent outside a workspace), sorted.
+    #[must_use]
+    pub fn analyze(
+        &self,
+        path: &Path,
+        bytes: Vec<u8>,
+        exists: &dyn Fn(&Path) -> bool,
+        registry: Option<&Registry>,
+    ) -> FileAnalysis {
+        let mut analysis = self.lint_file(path, bytes, exists);
+        if let Some(registry) = registry {
+            let more = self.workspace_findings(registry, path, &analysis.mentions);
+            analysis.diagnostics.extend(more);
+            rules::sort(&mut analysis.diagnostics);
+        }
+        analysis
+    }
+
+    /// Applies the config's rule levels, then the editor's, dropping rules that are off.
+    pub fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
+        *diagnostics = std::mem::take(diagnostics)
+            .into_iter()
+            .filter_map(|diagnostic| self.finish_one(diagnostic))
+            .collect();
+    }
+
+    fn finish_one(&self, mut diagnostic: Diagnostic) -> Option<Diagnostic> {
+        for settings in [&self.config.rules, &self.client_rules] {
+            match settings.overrides.get(&diagnostic.rule) {
+                None => {}
+                Some(None) => return None,
+                Some(Some(severity)) => diagnostic.severity = *severity,
+            }
+        }
+        Some(diagnostic)
+    }
+}
