@@ -113,9 +113,9 @@ impl Engine {
         path: &Path,
         mentions: &[Mention],
     ) -> Vec<Diagnostic> {
-        let targets = self.targets_for(path);
+        let targets_for = |path: &Path| self.targets_for(path);
         let mut findings =
-            rules::workspace::check_file(registry, path, &targets, self.context_window);
+            rules::workspace::check_file(registry, path, &targets_for, self.context_window);
         let member = registry
             .skills
             .iter()

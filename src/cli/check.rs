@@ -6,7 +6,8 @@ use std::sync::Mutex;
 
 use super::format::{self, FileReport, Report};
 use super::{
-    CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, write_stdout,
+    CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, warning_line,
+    write_stdout,
 };
 use crate::analysis::Engine;
 use crate::config::Config;
@@ -194,10 +195,21 @@ struct Linted {
 /// workspace rules on the registries the loader builds for the workspaces the files belong to.
 /// Returns the report and whether some file or folder could not be read.
 pub(super) fn check_files(run: &Run, paths: &[PathBuf], keep_text: bool) -> (Report, bool) {
-    let linted: Mutex<Vec<Result<Linted, String>>> = Mutex::new(Vec::new());
-    let lint_one = |path: &Path| -> Result<Linted, String> {
-        let bytes =
-            read_bytes(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    // An error is a message and whether it stops the run from being trusted (exit 2).
+    let linted: Mutex<Vec<Result<Linted, (String, bool)>>> = Mutex::new(Vec::new());
+    let lint_one = |path: &Path| -> Result<Linted, (String, bool)> {
+        if path.is_symlink() && !path.exists() {
+            // What every client does with it too: there is no file to load.
+            return Err((
+                format!(
+                    "{} is a dangling symlink (its target does not exist); no client can load it",
+                    display_path(path).display()
+                ),
+                false,
+            ));
+        }
+        let bytes = read_bytes(path)
+            .map_err(|error| (format!("cannot read {}: {error}", path.display()), true))?;
         let display = display_path(path);
         let rules::FileAnalysis {
             text,
@@ -249,19 +261,27 @@ pub(super) fn check_files(run: &Run, paths: &[PathBuf], keep_text: bool) -> (Rep
         trouble = true;
     }
     let mut files: BTreeMap<PathBuf, Linted> = BTreeMap::new();
+    let mut errors = Vec::new();
     for result in linted
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
         match result {
-            Err(message) => {
-                error_line(&message);
-                trouble = true;
-            }
+            Err(error) => errors.push(error),
             Ok(linted) => {
                 files.entry(linted.path.clone()).or_insert(linted);
             }
         }
+    }
+    errors.sort();
+    errors.dedup();
+    for (message, stops) in errors {
+        if stops {
+            error_line(&message);
+        } else {
+            warning_line(&message);
+        }
+        trouble |= stops;
     }
     let files_checked = files.len();
     let skills_checked = files

@@ -101,7 +101,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Read one SKILL.md from standard input instead of PATHs (for editors and pipes).
-    #[arg(long, conflicts_with = "fix")]
+    #[arg(long, conflicts_with_all = ["fix", "paths"])]
     pub stdin: bool,
     /// With --stdin: the path the text belongs to (for its folder, targets and links).
     #[arg(long, value_name = "PATH", requires = "stdin")]
@@ -198,6 +198,11 @@ fn serve() -> u8 {
 /// Prints `error: {message}` on stderr.
 pub(crate) fn error_line(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "skill-lsp: error: {message}");
+}
+
+/// Something the user should know that did not stop the run.
+pub(crate) fn warning_line(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {message}");
 }
 
 /// Writes to stdout, ignoring a closed pipe (`skill-lsp check | head`).

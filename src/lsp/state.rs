@@ -455,3 +455,36 @@ mod registry_tests {
         assert!(!state.refresh_skill(&b), "nothing changed");
     }
 }
+
+#[cfg(test)]
+mod agent_view_tests {
+    use super::*;
+
+    #[test]
+    fn the_catalog_and_the_agent_see_every_workspace_folder_in_order() {
+        let folders: Vec<tempfile::TempDir> =
+            (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+        for (folder, (name, description)) in folders.iter().zip([("a", "First."), ("b", "Second.")])
+        {
+            let path = folder.path().join(format!("skills/{name}/SKILL.md"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(
+                &path,
+                format!("---\nname: {name}\ndescription: {description}\n---\n"),
+            )
+            .unwrap();
+        }
+        let mut state = State::default();
+        for folder in &folders {
+            let workspace = Workspace::load(folder.path().to_path_buf(), &state.overlay());
+            state.workspaces.push(workspace);
+        }
+        // A derived workspace for a file outside the folders' roots is not the agent's.
+        let mut implicit = Workspace::load(folders[1].path().join("skills"), &state.overlay());
+        implicit.implicit = true;
+        state.workspaces.push(implicit);
+        let (folder, registry) = state.agent_view().unwrap();
+        assert_eq!(folder, folders[0].path());
+        assert_eq!(registry.catalog(), "- a: First.\n- b: Second.");
+    }
+}

@@ -11,7 +11,7 @@ use crate::rules::fields::edit_distance;
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
-use crate::workspace::loader::{Refusal, reads_root};
+use crate::workspace::loader::{Refusal, reads_root, root_readers};
 use crate::workspace::{Registry, Skill};
 
 /// Findings of the workspace rules, each with the file it belongs to.
@@ -35,18 +35,17 @@ pub fn check(
 pub fn check_file(
     registry: &Registry,
     path: &Path,
-    targets: &[Target],
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
     context_window: Option<u64>,
 ) -> Vec<Diagnostic> {
-    let targets_for = |_: &Path| targets.to_vec();
     let mut findings = Vec::new();
-    duplicate_names(registry, &targets_for, &mut findings);
-    symlink_escapes(registry, &targets_for, &mut findings);
-    if targets
+    duplicate_names(registry, targets_for, &mut findings);
+    symlink_escapes(registry, targets_for, &mut findings);
+    if targets_for(path)
         .iter()
         .any(|target| matches!(target, Target::ClaudeCode | Target::Codex))
     {
-        catalog_budget(registry, &targets_for, context_window, &mut findings);
+        catalog_budget(registry, targets_for, context_window, &mut findings);
     }
     findings
         .into_iter()
@@ -185,11 +184,17 @@ fn duplicate_names(
                 .iter()
                 .filter(|other| other.path != this.path)
                 .map(|other| {
+                    // A root no client owns is read by the clients selected for its skills.
+                    let other_targets = targets_for(&other.path);
                     let seeing = targets
                         .iter()
                         .copied()
                         .filter(|&target| {
-                            reads_root(target, &this.root) && reads_root(target, &other.root)
+                            reads_root(target, &this.root)
+                                && match root_readers(&other.root) {
+                                    Some(readers) => readers.contains(&target),
+                                    None => other_targets.contains(&target),
+                                }
                         })
                         .collect::<Vec<_>>();
                     (*other, seeing)

@@ -38,7 +38,7 @@ fn result(file: &FileReport, diagnostic: &Diagnostic) -> Value {
         "message": {"text": diagnostic.message},
         "locations": [{
             "physicalLocation": {
-                "artifactLocation": {"uri": file.path_text()},
+                "artifactLocation": {"uri": uri_reference(&file.path_text())},
                 "region": region(file, diagnostic.range),
             }
         }],
@@ -52,7 +52,7 @@ fn result(file: &FileReport, diagnostic: &Diagnostic) -> Value {
             json!({
                 "description": {"text": fix.title},
                 "artifactChanges": [{
-                    "artifactLocation": {"uri": file.path_text()},
+                    "artifactLocation": {"uri": uri_reference(&file.path_text())},
                     "replacements": fix.edits.iter().map(|edit| json!({
                         "deletedRegion": region(file, edit.range),
                         "insertedContent": {"text": edit.text},
@@ -107,4 +107,38 @@ pub fn render(report: &Report) -> String {
     let mut text = serde_json::to_string_pretty(&sarif).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// A path as a relative URI reference (RFC 3986): every byte outside the unreserved set and
+/// `/` is percent-encoded, so `my skill/SKILL.md` and `café#1/SKILL.md` stay one valid URI.
+/// An absolute path becomes a `file://` URI.
+fn uri_reference(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 8);
+    if path.starts_with('/') {
+        out.push_str("file://");
+    }
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod uri_tests {
+    use super::uri_reference;
+
+    #[test]
+    fn paths_become_valid_uri_references() {
+        assert_eq!(uri_reference("skills/pdf/SKILL.md"), "skills/pdf/SKILL.md");
+        assert_eq!(
+            uri_reference("my skill/café#1/SKILL.md"),
+            "my%20skill/caf%C3%A9%231/SKILL.md"
+        );
+        assert_eq!(uri_reference("/w/a b/SKILL.md"), "file:///w/a%20b/SKILL.md");
+        assert_eq!(uri_reference("100%/x?y"), "100%25/x%3Fy");
+    }
 }
