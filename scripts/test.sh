@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: Rust unit, property, CLI, LSP and agent tests; the language server under
+# The whole test suite: Rust unit, property, CLI, LSP and agent tests; our verdicts against the
+# reference validator skills-ref 0.1.1 on every fixture (scripts/ci_skills_ref.sh); the language server under
 # pytest-lsp with recorded Neovim, VS Code and Emacs capabilities; then the editor glue in the
 # real editors (headless Neovim 0.11.4, and VS Code 1.100.3 as code-server in headless
 # Chromium) against the release binary and the scripted model server. Sets up what it needs on a
@@ -8,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test
 SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_pytest_lsp.sh
+echo "== verdicts against skills-ref 0.1.1 on the fixtures and bundled skills"
+SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_skills_ref.sh
 if [ -z "${SKIP_EDITORS:-}" ]; then
   cargo build --release --quiet --bin skill-lsp --example scripted_model
   BIN="$PWD/target/release/skill-lsp"
