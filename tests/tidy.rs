@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const CORE: &[&str] = &[
+    "src/analysis.rs",
     "src/text.rs",
     "src/diagnostic.rs",
     "src/targets.rs",
@@ -37,6 +38,48 @@ fn core_modules_know_nothing_of_lsp_async_or_http() {
         let text = fs::read_to_string(&file).unwrap();
         for word in FORBIDDEN {
             assert!(!text.contains(word), "{} mentions {word}", file.display());
+        }
+    }
+}
+
+/// Front ends only convert: every finding comes from `analysis::Engine`, so none of them runs a
+/// rule, a workspace rule or a severity override itself.
+#[test]
+fn front_ends_reach_the_rules_only_through_the_engine() {
+    let mut files = Vec::new();
+    for part in ["src/cli", "src/lsp", "src/agent", "src/main.rs"] {
+        rust_files(&Path::new(ROOT).join(part), &mut files);
+    }
+    assert!(files.len() > 10);
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for word in [
+            "rules::lint_",
+            "rules::workspace::",
+            "NearNames",
+            "rules.apply(",
+            "FileContext",
+        ] {
+            assert!(!text.contains(word), "{} uses {word}", file.display());
+        }
+    }
+}
+
+/// Positions are converted from text already in hand: no converter reads a file.
+#[test]
+fn no_position_conversion_reads_the_disk() {
+    let mut files = Vec::new();
+    for part in [
+        "src/lsp/convert.rs",
+        "src/lsp/documents.rs",
+        "src/cli/format",
+    ] {
+        rust_files(&Path::new(ROOT).join(part), &mut files);
+    }
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for word in ["read_text", "read_bytes", "fs::read", "File::open"] {
+            assert!(!text.contains(word), "{} uses {word}", file.display());
         }
     }
 }

@@ -120,6 +120,25 @@ pub fn range_of(rope: &Rope, start: usize, end: usize, encoding: Encoding) -> Ra
 mod tests {
     use super::*;
 
+    /// The server's rope and the core's line index share one line model (LF, CRLF, lone CR),
+    /// so an editor position and the CLI's `line:column` name the same character.
+    #[test]
+    fn positions_follow_the_cores_line_model() {
+        use crate::text::{ColumnUnit, LineIndex};
+        let text = "a\rb😀\r\nc\n\rd中e\r";
+        let rope = Rope::from_str(text);
+        let index = LineIndex::new(text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let position = position_of(&rope, offset, Encoding::Utf16);
+            let core = index.line_col(text, offset, ColumnUnit::Utf16);
+            assert_eq!(
+                (position.line, position.character),
+                (core.line, core.col),
+                "offset {offset}"
+            );
+        }
+    }
+
     fn change(range: Option<(u32, u32, u32, u32)>, text: &str) -> TextDocumentContentChangeEvent {
         TextDocumentContentChangeEvent {
             range: range.map(|(a, b, c, d)| Range::new(Position::new(a, b), Position::new(c, d))),
