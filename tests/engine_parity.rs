@@ -338,3 +338,40 @@ fn a_generated_corpus_gives_the_same_findings_in_check_and_the_server() {
         .expect("the link after a lone CR is checked");
     assert_eq!((link.3, link.4), (6, 13), "{link:?}");
 }
+
+#[test]
+fn workspace_pull_reports_linked_skills_the_loader_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".agents/skills/shared/SKILL.md",
+        "---\nname: shared\ndescription: Shared. Use when asked.\n---\nBody\n",
+    );
+    fs::create_dir_all(dir.path().join(".claude/skills")).unwrap();
+    std::os::unix::fs::symlink(
+        "../../.agents/skills/shared",
+        dir.path().join(".claude/skills/shared"),
+    )
+    .unwrap();
+    let mut client = Client::start_in(
+        dir,
+        json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
+        &[],
+    );
+    let linked = client.uri(".claude/skills/shared/SKILL.md");
+    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let item = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["uri"] == linked)
+        .unwrap_or_else(|| panic!("{report:#}"));
+    let codes: Vec<&str> = item["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["symlink-escape"]);
+    client.shutdown();
+}

@@ -910,7 +910,15 @@ impl LanguageServer for Backend {
                     .skills
                     .iter()
                     .map(|skill| &skill.path)
-                    .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+                    .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path))
+                    // Linked from outside their root: not registered, but clients load them.
+                    .chain(registry.refused.iter().filter_map(|refused| {
+                        matches!(
+                            refused.refusal,
+                            crate::workspace::loader::Refusal::OutsideRoot { .. }
+                        )
+                        .then_some(&refused.path)
+                    }));
                 for path in paths {
                     let Some(uri) = Uri::from_file_path(path) else {
                         continue;
