@@ -555,11 +555,15 @@ fn bad_input_is_reported_and_the_run_goes_on() {
     std::os::unix::fs::symlink(root.join("loop-b"), root.join("loop-a")).unwrap();
     std::os::unix::fs::symlink(root.join("loop-a"), root.join("loop-b")).unwrap();
     let output = run_in(dir.path(), &["check", ".", "--format", "json"]);
-    // The binary file and the empty one fail the run; the dangling link is named, not trouble.
-    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "an unreadable file is trouble: {}",
+        stderr(&output)
+    );
     assert!(
         stderr(&output).contains(
-            "skill-lsp: warning: skills/dangling/SKILL.md is a dangling symlink (its target does not exist)"
+            "skill-lsp: error: cannot read skills/dangling/SKILL.md: a dangling symlink (its target does not exist)"
         ),
         "{}",
         stderr(&output)

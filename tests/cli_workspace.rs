@@ -126,7 +126,7 @@ fn dangling_links_are_named_as_such() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("SKILL.md: a dangling symlink"), "{stderr}");
 
-    // Found by a walk, it is a warning: the other skills are still checked and pass.
+    // Found by a walk, it is named as such; the other skills are still checked.
     let dir = tempfile::tempdir().unwrap();
     write(
         &dir.path().join("skills/good/SKILL.md"),
@@ -138,11 +138,13 @@ fn dangling_links_are_named_as_such() {
         dir.path().join("skills/gone/SKILL.md"),
     )
     .unwrap();
+    let report = json_in(dir.path(), &["check", "--format", "json", "."]);
+    assert_eq!(report["checked"]["files"], 1);
     let output = run_in(dir.path(), &["check", "."]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("skills/gone/SKILL.md is a dangling symlink"),
+        stderr.contains("cannot read skills/gone/SKILL.md: a dangling symlink"),
         "{stderr}"
     );
 }

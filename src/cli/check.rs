@@ -199,13 +199,14 @@ pub(super) fn check_files(run: &Run, paths: &[PathBuf], keep_text: bool) -> (Rep
     let linted: Mutex<Vec<Result<Linted, (String, bool)>>> = Mutex::new(Vec::new());
     let lint_one = |path: &Path| -> Result<Linted, (String, bool)> {
         if path.is_symlink() && !path.exists() {
-            // What every client does with it too: there is no file to load.
+            // Every client skips it, as skills-ref does ("missing SKILL.md"); there is no text to
+            // hold a finding, so it is trouble, named for what it is.
             return Err((
                 format!(
-                    "{} is a dangling symlink (its target does not exist); no client can load it",
+                    "cannot read {}: a dangling symlink (its target does not exist); no client can load this skill",
                     display_path(path).display()
                 ),
-                false,
+                true,
             ));
         }
         let bytes = read_bytes(path)

@@ -11,7 +11,7 @@ use crate::rules::fields::edit_distance;
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
-use crate::workspace::loader::{Refusal, reads_root, root_readers};
+use crate::workspace::loader::{Refusal, root_readers};
 use crate::workspace::{Registry, Skill};
 
 /// Findings of the workspace rules, each with the file it belongs to.
@@ -184,17 +184,23 @@ fn duplicate_names(
                 .iter()
                 .filter(|other| other.path != this.path)
                 .map(|other| {
-                    // A root no client owns is read by the clients selected for its skills.
                     let other_targets = targets_for(&other.path);
                     let seeing = targets
                         .iter()
                         .copied()
                         .filter(|&target| {
-                            reads_root(target, &this.root)
-                                && match root_readers(&other.root) {
-                                    Some(readers) => readers.contains(&target),
-                                    None => other_targets.contains(&target),
+                            match (root_readers(&this.root), root_readers(&other.root)) {
+                                // Two client folders: the client must scan both.
+                                (Some(these), Some(those)) => {
+                                    these.contains(&target) && those.contains(&target)
                                 }
+                                // Two folders no client owns (`skills/`, config roots): the
+                                // clients selected for both read them together.
+                                (None, None) => other_targets.contains(&target),
+                                // A published `skills/` next to an installed `.agents/skills`
+                                // copy: no client scans both.
+                                _ => false,
+                            }
                         })
                         .collect::<Vec<_>>();
                     (*other, seeing)
@@ -223,10 +229,11 @@ fn duplicate_names(
                 Rule::DuplicateName,
                 name_range(this),
                 format!(
-                    "the skill name '{}' is also used by {} — a client that reads both roots ({}) keeps only one of them; {keeps}",
+                    "the skill name '{}' is also used by {} — {} {} both, and an agent can load only one of them; {keeps}",
                     this.name,
                     first.path.display(),
                     join_names(&names),
+                    if names.len() > 1 { "list" } else { "lists" },
                 ),
             );
             diagnostic.targets = affected;
@@ -408,8 +415,13 @@ mod tests {
         let findings = check(&registry, &|_| vec![Target::Copilot], None);
         assert_eq!(findings.len(), 2);
         assert_eq!(findings[0].1.targets, vec![Target::Copilot]);
-        assert!(findings[0].1.message.contains("(Copilot)"));
+        assert!(findings[0].1.message.contains("Copilot lists both"));
         assert!(check(&registry, &|_| vec![Target::ClaudeCode], None).is_empty());
+        // A published `skills/` copy next to the installed `.agents/skills` one.
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "pdf", "skills", "a".into()));
+        registry.add(skill("pdf", "pdf", ".agents/skills", "b".into()));
+        assert!(check(&registry, &|_| vec![Target::AgentSkills], None).is_empty());
     }
 
     #[test]

@@ -57,12 +57,6 @@ pub fn root_readers(root: &Path) -> Option<&'static [Target]> {
     })
 }
 
-/// Whether `target` scans `root` (see [`root_readers`]).
-#[must_use]
-pub fn reads_root(target: Target, root: &Path) -> bool {
-    root_readers(root).is_none_or(|readers| readers.contains(&target))
-}
-
 /// What the loader reads from one SKILL.md's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metadata {
