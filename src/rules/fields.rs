@@ -40,7 +40,15 @@ pub const ENUMS: &[(&str, &[&str])] = &[
 
 const TRIGGERS: &[&str] = &[
     "use when",
+    "use after",
+    "use before",
+    "use only when",
+    "use only for",
     "use this",
+    "skill when",
+    "when claude",
+    "when the agent",
+    "when an agent",
     "use it",
     "use for",
     "used when",
@@ -60,20 +68,55 @@ const TRIGGERS: &[&str] = &[
     "for tasks",
 ];
 
-/// How a client that knows `field` takes a value of the wrong type.
-fn wrong_type(field: &'static str) -> impl Fn(Target) -> Effect {
+/// How a client that knows `field` takes `value`, which has the wrong type.
+fn wrong_type(field: &'static str, value: &Node) -> impl Fn(Target) -> Effect {
+    let scalar = matches!(value.kind, NodeKind::Scalar { .. });
+    let flow = value.flow;
     move |target: Target| {
         if !target.knows(field) {
             return Effect::Ignore;
         }
         match target {
-            Target::ClaudeCode | Target::OpenCode if field != "name" && field != "description" => {
-                Effect::Misread
-            }
+            Target::AgentSkills => skills_ref_type(field, scalar, flow),
             Target::ClaudeCode => Effect::Misread,
+            Target::OpenCode if field != "name" && field != "description" => Effect::Misread,
             other => other.refusal(),
         }
     }
+}
+
+/// skills-ref 0.1.1 parses with strictyaml, which reads every scalar as text and refuses flow
+/// collections; its validator checks the type of `name`, `description` and `compatibility` only.
+fn skills_ref_type(field: &str, scalar: bool, flow: bool) -> Effect {
+    if flow {
+        Effect::Reject
+    } else if scalar {
+        Effect::Degrade(
+            "reads it as text, but YAML 1.2 loaders do not",
+            "read it as text, but YAML 1.2 loaders do not",
+        )
+    } else if matches!(field, "name" | "description" | "compatibility") {
+        Effect::Reject
+    } else {
+        Effect::Degrade("passes it through unchecked", "pass it through unchecked")
+    }
+}
+
+/// What skills-ref validates as the name: the value with surrounding whitespace stripped.
+fn skills_ref_name(name: &str) -> &str {
+    name.trim()
+}
+
+/// skills-ref's character rule: lowercase, letters (any script), digits and single inner
+/// hyphens; stricter clients allow ASCII only.
+fn skills_ref_accepts_format(name: &str) -> bool {
+    let name = skills_ref_name(name);
+    !name.is_empty()
+        && name.to_lowercase() == name
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
 }
 
 /// How a client takes a missing or empty `name`.
@@ -114,7 +157,12 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             .flat_map(|target| target.fields().iter().copied())
             .find(|known| *known == key);
         match field {
-            Some(field) => typed_field(checker, field, entry),
+            Some(field) => {
+                typed_field(checker, field, entry);
+                if checker.context.targets.iter().any(|target| !target.knows(field)) {
+                    unknown_field(checker, entries, entry, key);
+                }
+            }
             None => unknown_field(checker, entries, entry, key),
         }
     }
@@ -185,35 +233,44 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             })
             .unwrap_or_default()
     };
-    if !value.is_string() {
-        // `field-type` and `yaml11-type` cover non-strings; an empty name is the loader fallback.
-        if value.as_str() == Some("") {
-            let fixes = set_to_folder("Set `name` to '{}'".to_owned(), true);
-            checker.report(
-                Rule::FieldType,
-                entry.key.range,
-                "`name` is empty",
-                no_name,
-                fixes,
-            );
-        }
+    // `field-type` covers collections; a scalar of another type (`name: 3000`) is still the
+    // text skills-ref compares, so the name checks run on it too.
+    let Some(name) = value.as_str() else {
+        return;
+    };
+    if name.trim().is_empty() {
+        // The loader falls back to the folder name.
+        let fixes = set_to_folder("Set `name` to '{}'".to_owned(), true);
+        checker.report(
+            Rule::FieldType,
+            if name.is_empty() && !value.is_string() {
+                entry.key.range
+            } else {
+                value.range
+            },
+            "`name` is empty",
+            no_name,
+            fixes,
+        );
         return;
     }
-    let name = value.as_str().unwrap_or_default();
     let chars = name.chars().count();
     if chars > NAME_MAX {
+        let stripped_fits = skills_ref_name(name).chars().count() <= NAME_MAX;
         checker.report(
             Rule::NameLength,
-            value.range,
+            past_limit(checker.text, value, NAME_MAX),
             format!("`name` is {chars} characters long; the limit is {NAME_MAX}"),
-            |target| match target {
+            move |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
+                Target::AgentSkills if stripped_fits => Effect::Load,
                 other => other.refusal(),
             },
             Vec::new(),
         );
     }
     if !has_valid_characters(name) {
+        let skills_ref_ok = skills_ref_accepts_format(name);
         let normalised = normalise_name(name);
         let fixes = if normalised.is_empty() {
             Vec::new()
@@ -231,8 +288,12 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             format!(
                 "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
             ),
-            |target| match target {
+            move |target| match target {
                 Target::ClaudeCode | Target::Codex | Target::Gemini => Effect::Load,
+                Target::AgentSkills if skills_ref_ok => Effect::Degrade(
+                    "accepts it, but stricter clients allow only a-z, 0-9 and hyphens",
+                    "accept it, but stricter clients allow only a-z, 0-9 and hyphens",
+                ),
                 other => other.refusal(),
             },
             fixes,
@@ -241,11 +302,13 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     if let Some(folder) = folder.as_deref() {
         if name != folder {
             let fixes = set_to_folder(format!("Rename to '{folder}'"), true);
+            let skills_ref_matches = skills_ref_name(name) == folder;
             checker.report(
                 Rule::NameMismatch,
                 value.range,
                 format!("name '{name}' does not match its folder '{folder}'"),
-                |target| match target {
+                move |target| match target {
+                    Target::AgentSkills if skills_ref_matches => Effect::Load,
                     Target::AgentSkills | Target::Copilot | Target::OpenCode => target.refusal(),
                     _ => Effect::Load,
                 },
@@ -358,10 +421,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         );
     }
     if let Some(bracket) = description.find(['<', '>']) {
-        let written = &checker.text[value.range.as_range()];
-        let range = written.find(['<', '>']).map_or(value.range, |at| {
-            TextRange::new(value.range.start + at, value.range.start + at + 1)
-        });
+        let range = written_char(checker.text, value, bracket).unwrap_or(value.range);
         let ch = &description[bracket..=bracket];
         checker.report(
             Rule::DescriptionAngleBrackets,
@@ -380,28 +440,26 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
     }
 }
 
-/// The written characters past `limit` when the source spells the value out verbatim (plain or
-/// quoted without escapes, on one line), so a finding can mark the cut point; else the value.
+/// The written characters past `limit`, so a finding marks the cut point; the whole value when
+/// the characters cannot be found in the source.
 fn past_limit(text: &str, value: &Node, limit: usize) -> TextRange {
-    let written = &text[value.range.as_range()];
-    let inner_start = match value.style() {
-        Some(Style::Plain) => value.range.start,
-        Some(Style::SingleQuoted | Style::DoubleQuoted) => value.range.start + 1,
-        _ => return value.range,
-    };
-    let inner = &text[inner_start..];
-    let verbatim = !written.contains('\n')
-        && value
-            .as_str()
-            .is_some_and(|parsed| inner.starts_with(parsed));
-    if !verbatim {
+    let Some(content) = value.content_range(text) else {
         return value.range;
+    };
+    match value.source_offset(text, limit) {
+        Some(at) if at < content.end => TextRange::new(at, content.end),
+        _ => value.range,
     }
-    let parsed_len = value.as_str().map_or(0, str::len);
-    match inner[..parsed_len].char_indices().nth(limit) {
-        Some((at, _)) => TextRange::new(inner_start + at, inner_start + parsed_len),
-        None => value.range,
-    }
+}
+
+/// The written character at byte `at` of a scalar's parsed value, when it can be found.
+fn written_char(text: &str, value: &Node, at: usize) -> Option<TextRange> {
+    let parsed = value.as_str()?;
+    let ch = parsed[at..].chars().next()?;
+    let offset = value.source_offset(text, parsed[..at].chars().count())?;
+    text[offset..]
+        .starts_with(ch)
+        .then(|| TextRange::new(offset, offset + ch.len_utf8()))
 }
 
 fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
@@ -419,7 +477,7 @@ fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
                     "`{field}` is {}; it must be a string or a list of strings",
                     value.describe()
                 ),
-                wrong_type(field),
+                wrong_type(field, value),
                 quote_fix(checker.text, field, value),
             );
         }
@@ -435,7 +493,7 @@ fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
             Rule::FieldType,
             value.range,
             "`hooks` must map each event to a list of `{matcher, hooks: [{type, command}]}` entries",
-            wrong_type(field),
+            wrong_type(field, value),
             Vec::new(),
         );
     }
@@ -474,7 +532,7 @@ fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
             Rule::FieldType,
             value.range,
             format!("`{field}` is {}; it must be a string", value.describe()),
-            wrong_type(field),
+            wrong_type(field, value),
             quote_fix(checker.text, field, value),
         );
         return;
@@ -487,21 +545,29 @@ fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
     }
     if field == "compatibility" {
         let chars = text.chars().count();
-        if text.trim().is_empty() || chars > COMPATIBILITY_MAX {
+        let empty = text.trim().is_empty();
+        if empty || chars > COMPATIBILITY_MAX {
             checker.report(
                 Rule::CompatibilityLength,
-                value.range,
-                if text.trim().is_empty() {
+                if empty {
+                    value.range
+                } else {
+                    past_limit(checker.text, value, COMPATIBILITY_MAX)
+                },
+                if empty {
                     "`compatibility` is empty; leave it out or give 1-500 characters".to_owned()
                 } else {
                     format!("`compatibility` is {chars} characters long; the limit is {COMPATIBILITY_MAX}")
                 },
-                |target| {
-                    if target.knows("compatibility") && target != Target::ClaudeCode {
-                        target.refusal()
-                    } else {
-                        Effect::Load
-                    }
+                move |target| match target {
+                    // skills-ref 0.1.1 checks the upper limit only.
+                    Target::AgentSkills if empty => Effect::Degrade(
+                        "accepts it; the spec does not",
+                        "accept it; the spec does not",
+                    ),
+                    Target::ClaudeCode => Effect::Load,
+                    target if target.knows("compatibility") => target.refusal(),
+                    _ => Effect::Load,
                 },
                 Vec::new(),
             );
@@ -625,6 +691,11 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
             ),
             |target| match target {
                 Target::ClaudeCode => Effect::Degrade("drops it", "drop it"),
+                // skills-ref 0.1.1 does not check `metadata` unless it is a mapping.
+                Target::AgentSkills => Effect::Degrade(
+                    "passes it through unchecked",
+                    "pass it through unchecked",
+                ),
                 target if target.knows("metadata") => target.refusal(),
                 _ => Effect::Ignore,
             },
@@ -761,8 +832,18 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
             "`allowed-tools` is comma-separated; the spec wants tools separated by spaces"
                 .to_owned()
         },
-        |target| match target {
-            Target::AgentSkills | Target::ClaudeUpload => Effect::Misread,
+        // Neither skills-ref 0.1.1 nor Anthropic's upload check looks at `allowed-tools` (a flow
+        // list fails skills-ref's parse, which `flow-style` reports); Claude Code takes lists and
+        // commas; the other clients do not read the field.
+        move |target| match target {
+            Target::AgentSkills | Target::ClaudeUpload if is_list => Effect::Degrade(
+                "passes it through unchecked, but clients that follow the spec expect a string",
+                "pass it through unchecked, but clients that follow the spec expect a string",
+            ),
+            Target::AgentSkills | Target::ClaudeUpload => Effect::Degrade(
+                "passes it through unchecked, but clients that follow the spec split it at spaces only",
+                "pass it through unchecked, but clients that follow the spec split it at spaces only",
+            ),
             _ => Effect::Load,
         },
         fixes,
@@ -826,17 +907,30 @@ pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
         .map(|(_, known)| known)
 }
 
+/// A key that a selected target does not know: a field of other clients, or a key no client
+/// knows (often a typo of one).
 fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, key: &str) {
-    let suggestion = near_miss(key, checker.context.targets);
+    let targets = checker.context.targets;
+    let readers = crate::fields::readers(key);
+    let suggestion = if readers.is_empty() {
+        near_miss(key, targets)
+    } else {
+        None
+    };
     let mut fixes = Vec::new();
     if let Some(suggestion) = suggestion {
         let taken = entries
             .iter()
             .any(|other| other.key.as_str() == Some(suggestion));
         if !taken && entry.key.style() == Some(Style::Plain) {
+            // Only a respelling of the same words keeps the meaning; a different field (`mode` →
+            // `model`) is the author's call.
+            let respelling = squash(key) == squash(suggestion);
+            let resolves = targets.iter().any(|target| target.knows(suggestion))
+                || crate::targets::is_standard_field(suggestion);
             fixes.push(Fix::new(
                 format!("Rename to `{suggestion}`"),
-                true,
+                respelling && resolves,
                 vec![Edit::replace(entry.key.range, suggestion)],
             ));
         }
@@ -844,9 +938,14 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
     if let Some(fix) = move_to_metadata(checker, entries, entry, key) {
         fixes.push(fix);
     }
-    let message = match suggestion {
-        Some(suggestion) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
-        None => format!("unknown field `{key}`; put custom data under `metadata:`"),
+    let message = match (suggestion, readers.as_slice()) {
+        (Some(suggestion), _) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
+        (None, []) => format!("unknown field `{key}`; put custom data under `metadata:`"),
+        (None, [one]) => format!("unknown field `{key}` here: only {} reads it", one.display()),
+        (None, many) => format!(
+            "unknown field `{key}` here: only {} read it",
+            crate::targets::join_names(&many.iter().map(|t| t.display()).collect::<Vec<_>>())
+        ),
     };
     let key_owned = key.to_owned();
     checker.report(
@@ -855,9 +954,13 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
         message,
         move |target| {
             if target.knows(&key_owned) {
-                Effect::Load
+                Effect::Fine("reads it", "read it")
             } else if target.rejects_unknown_fields() {
                 Effect::Reject
+            } else if crate::targets::is_standard_field(&key_owned) {
+                // Optional fields of the open standard: clients that do not use them skip them
+                // by design, and the skill works the same.
+                Effect::Ignore
             } else {
                 Effect::Degrade("ignores it", "ignore it")
             }

@@ -117,15 +117,6 @@ impl Rule {
     pub fn doc(self) -> RuleDoc {
         docs::doc(self)
     }
-
-    /// Rules whose severity rises to error when a selected target skips or rejects the skill
-    /// (SPEC section 4: `unknown-field`, `metadata-value`, `description-angle-brackets`).
-    fn escalates(self) -> bool {
-        matches!(
-            self,
-            Rule::UnknownField | Rule::MetadataValue | Rule::DescriptionAngleBrackets
-        )
-    }
 }
 
 impl std::fmt::Display for Rule {
@@ -184,6 +175,21 @@ impl FileContext<'_> {
     }
 }
 
+/// The severity a finding gets from what it does to the selected targets (SPEC section 4): an
+/// error when any of them skips, rejects or misreads the skill, whatever the rule's default; when
+/// they only load it degraded, an error-by-default rule drops to a warning, and warning, info and
+/// hint rules keep their default.
+#[must_use]
+pub fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity {
+    if effects.iter().any(|(_, effect)| effect.is_breaking()) {
+        Severity::Error
+    } else if rule.default_severity() == Severity::Error {
+        Severity::Warning
+    } else {
+        rule.default_severity()
+    }
+}
+
 /// Collects the findings of one file and words them for the selected targets.
 pub(crate) struct Checker<'a> {
     pub text: &'a str,
@@ -212,19 +218,7 @@ impl<'a> Checker<'a> {
         if !effects.iter().any(|(_, effect)| effect.affects()) {
             return;
         }
-        let mut severity = rule.default_severity();
-        let breaking = effects.iter().any(|(_, effect)| effect.is_breaking());
-        if severity == Severity::Error && !breaking {
-            // Every affected client still loads the skill, only degraded (SPEC section 4).
-            severity = Severity::Warning;
-        }
-        if rule.escalates()
-            && effects
-                .iter()
-                .any(|(_, effect)| matches!(effect, Effect::Skip | Effect::Reject))
-        {
-            severity = Severity::Error;
-        }
+        let severity = severity_for(rule, &effects);
         let mut diagnostic = Diagnostic::new(
             rule,
             range,
