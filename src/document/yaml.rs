@@ -185,7 +185,9 @@ impl Node {
                 TextRange::new(range.start + 1, range.end - 1)
             }
             Style::Literal | Style::Folded => {
-                let header = text[range.as_range()].find('\n').map_or(range.len(), |at| at + 1);
+                let header = text[range.as_range()]
+                    .find('\n')
+                    .map_or(range.len(), |at| at + 1);
                 TextRange::new(range.start + header, range.end.max(range.start + header))
             }
         })
@@ -561,6 +563,42 @@ mod tests {
         let next = &root.get("next").unwrap().value;
         assert_eq!(slice(text, next), ">-\n  a\n  b");
         assert_eq!(next.as_str(), Some("a b"));
+    }
+
+    #[test]
+    fn a_comment_on_the_header_line_is_not_the_indicator() {
+        let text = "description: > # see <x>\n  a <b>\n";
+        let root = parse_all(text).root.unwrap();
+        let description = &root.get("description").unwrap().value;
+        assert_eq!(slice(text, description), "> # see <x>\n  a <b>");
+        assert_eq!(description.as_str(), Some("a <b>\n"));
+    }
+
+    #[test]
+    fn source_offsets_skip_quotes_indicators_and_folding() {
+        let text =
+            "a: >-\n  one\n  two <x>\nb: \"q \\\"<\\\" z\"\nc: plain\n  more <y>\nd: 'it''s <w>'\n";
+        let root = parse_all(text).root.unwrap();
+        let at = |key: &str, needle: char| {
+            let value = &root.get(key).unwrap().value;
+            let parsed = value.as_str().unwrap();
+            let index = parsed[..parsed.find(needle).unwrap()].chars().count();
+            value.source_offset(text, index).map(|at| &text[at..=at])
+        };
+        assert_eq!(at("a", '<'), Some("<"));
+        assert_eq!(at("b", '<'), Some("<"));
+        assert_eq!(at("c", '<'), Some("<"));
+        assert_eq!(at("d", '<'), Some("<"));
+        let a = &root.get("a").unwrap().value;
+        // The folded line break is whitespace: the next visible character stands for it.
+        assert_eq!(
+            a.source_offset(text, 3).map(|at| &text[at..at + 3]),
+            Some("two")
+        );
+        assert_eq!(
+            &text[a.content_range(text).unwrap().as_range()],
+            "  one\n  two <x>"
+        );
     }
 
     #[test]

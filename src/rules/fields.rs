@@ -159,7 +159,12 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         match field {
             Some(field) => {
                 typed_field(checker, field, entry);
-                if checker.context.targets.iter().any(|target| !target.knows(field)) {
+                if checker
+                    .context
+                    .targets
+                    .iter()
+                    .any(|target| !target.knows(field))
+                {
                     unknown_field(checker, entries, entry, key);
                 }
             }
@@ -692,10 +697,9 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
             |target| match target {
                 Target::ClaudeCode => Effect::Degrade("drops it", "drop it"),
                 // skills-ref 0.1.1 does not check `metadata` unless it is a mapping.
-                Target::AgentSkills => Effect::Degrade(
-                    "passes it through unchecked",
-                    "pass it through unchecked",
-                ),
+                Target::AgentSkills => {
+                    Effect::Degrade("passes it through unchecked", "pass it through unchecked")
+                }
                 target if target.knows("metadata") => target.refusal(),
                 _ => Effect::Ignore,
             },
@@ -709,6 +713,7 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
         match &inner.kind {
             NodeKind::Mapping(_) | NodeKind::Sequence(_) => {
                 let is_short = key == "short-description";
+                let flow = inner.flow;
                 checker.report(
                     Rule::MetadataValue,
                     inner.range,
@@ -718,6 +723,8 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                     ),
                     move |target| match target {
                         Target::Codex if is_short => Effect::Skip,
+                        // strictyaml refuses flow collections before anything is stringified.
+                        Target::AgentSkills if flow => Effect::Reject,
                         Target::AgentSkills | Target::OpenCode => {
                             Effect::Degrade("turns it into a string", "turn it into a string")
                         }
@@ -941,7 +948,10 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
     let message = match (suggestion, readers.as_slice()) {
         (Some(suggestion), _) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
         (None, []) => format!("unknown field `{key}`; put custom data under `metadata:`"),
-        (None, [one]) => format!("unknown field `{key}` here: only {} reads it", one.display()),
+        (None, [one]) => format!(
+            "unknown field `{key}` here: only {} reads it",
+            one.display()
+        ),
         (None, many) => format!(
             "unknown field `{key}` here: only {} read it",
             crate::targets::join_names(&many.iter().map(|t| t.display()).collect::<Vec<_>>())
@@ -1314,5 +1324,373 @@ mod tests {
             CC,
         );
         assert!(cc.iter().all(|d| d.rule != Rule::UnknownField));
+    }
+
+    /// The first finding of `rule`: (covered text, severity, message).
+    fn first(text: &str, rule: Rule, targets: &[Target]) -> Option<(String, Severity, String)> {
+        lint_as(text, "skills/pdf/SKILL.md", targets)
+            .into_iter()
+            .find(|d| d.rule == rule)
+            .map(|d| (text[d.range.as_range()].to_owned(), d.severity, d.message))
+    }
+
+    #[test]
+    fn client_fields_are_unknown_to_the_targets_that_do_not_read_them() {
+        for line in [
+            "argument-hint: \"[file]\"",
+            "disable-model-invocation: true",
+            "model: sonnet",
+            "user-invocable: false",
+            "effort: high",
+            "context: fork",
+            "when_to_use: For PDFs.",
+            "agent: Explore",
+            "paths: \"*.pdf\"",
+            "shell: bash",
+        ] {
+            let text = fm(&format!(
+                "name: pdf\ndescription: Use when asked.\n{line}\n"
+            ));
+            let key = line.split(':').next().unwrap();
+            let (covered, severity, message) = first(&text, Rule::UnknownField, AS)
+                .unwrap_or_else(|| panic!("{key} is silent for agentskills"));
+            assert_eq!(covered, key);
+            assert_eq!(severity, Severity::Error, "skills-ref rejects unknown keys");
+            assert!(message.ends_with("— skills-ref rejects it"), "{message}");
+            assert!(message.contains("Claude Code"), "{message}");
+            assert!(
+                first(&text, Rule::UnknownField, CC).is_none(),
+                "{key} is a Claude Code field"
+            );
+            let both = first(
+                &text,
+                Rule::UnknownField,
+                &[Target::AgentSkills, Target::ClaudeCode],
+            )
+            .unwrap();
+            assert_eq!(both.1, Severity::Error);
+            assert!(
+                both.2
+                    .ends_with("— skills-ref rejects it; Claude Code reads it"),
+                "{}",
+                both.2
+            );
+        }
+        let hint = fm("name: pdf\ndescription: Use when asked.\nargument-hint: x\n");
+        assert_eq!(
+            first(&hint, Rule::UnknownField, &[Target::ClaudeUpload])
+                .unwrap()
+                .2,
+            "unknown field `argument-hint` here: only Claude Code and Copilot read it — claude.ai upload rejects it"
+        );
+        assert!(first(&hint, Rule::UnknownField, &[Target::Copilot]).is_none());
+        // Clients that ignore unknown keys: a warning for another client's field, nothing for
+        // the open standard's optional fields.
+        let codex = first(
+            &fm("name: pdf\ndescription: Use when asked.\ndisable-model-invocation: true\n"),
+            Rule::UnknownField,
+            &[Target::Codex],
+        )
+        .unwrap();
+        assert_eq!(codex.1, Severity::Warning);
+        assert!(codex.2.ends_with("— Codex ignores it"), "{}", codex.2);
+        let standard = fm(
+            "name: pdf\ndescription: Use when asked.\nlicense: MIT\ncompatibility: Python 3\nallowed-tools: Read\n",
+        );
+        for target in [Target::Codex, Target::Gemini, Target::Copilot] {
+            assert!(
+                first(&standard, Rule::UnknownField, &[target]).is_none(),
+                "{target}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rename_to_another_field_is_never_safe() {
+        let rename = |text: &str, targets: &[Target]| {
+            lint_as(text, "skills/pdf/SKILL.md", targets)
+                .into_iter()
+                .find(|d| d.rule == Rule::UnknownField)
+                .and_then(|d| {
+                    d.fixes
+                        .into_iter()
+                        .find(|fix| fix.title.starts_with("Rename"))
+                })
+                .map(|fix| (fix.title, fix.safe))
+        };
+        let head = "name: pdf\ndescription: Use when asked.\n";
+        assert_eq!(
+            rename(&fm(&format!("{head}mode: sonnet\n")), CC),
+            Some(("Rename to `model`".to_owned(), false))
+        );
+        assert_eq!(
+            rename(&fm("name: pdf\ndescripton: Use when asked.\n"), AS),
+            Some(("Rename to `description`".to_owned(), false)),
+            "a typo of a required field is still another word"
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}user-invokable: false\n")), CC),
+            Some(("Rename to `user-invocable`".to_owned(), false))
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}disableModelInvocation: true\n")), CC),
+            Some(("Rename to `disable-model-invocation`".to_owned(), true))
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}allowed_tools: Read\n")), AS),
+            Some(("Rename to `allowed-tools`".to_owned(), true))
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}disableModelInvocation: true\n")), AS),
+            Some(("Rename to `disable-model-invocation`".to_owned(), false)),
+            "the respelt key would still be unknown to skills-ref"
+        );
+        // `check --fix` and fix-all apply safe fixes only.
+        let text = fm(&format!("{head}mode: sonnet\nallowed_tools: Read\n"));
+        let outcome = crate::rules::fix::fix_all(&text, |text| {
+            lint_as(
+                text,
+                "skills/pdf/SKILL.md",
+                &[Target::AgentSkills, Target::ClaudeCode],
+            )
+        });
+        assert_eq!(
+            outcome.text,
+            fm(&format!("{head}mode: sonnet\nallowed-tools: Read\n"))
+        );
+    }
+
+    #[test]
+    fn severity_follows_what_the_targets_do() {
+        let flow = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags: [a, b]\n");
+        let (_, severity, message) = first(&flow, Rule::FlowStyle, AS).unwrap();
+        assert_eq!(severity, Severity::Error, "{message}");
+        assert!(message.ends_with("— skills-ref rejects it"));
+        assert!(first(&flow, Rule::FlowStyle, CC).is_none());
+        let (_, severity, message) = first(&flow, Rule::MetadataValue, AS).unwrap();
+        assert_eq!(
+            severity,
+            Severity::Error,
+            "strictyaml refuses the flow list: {message}"
+        );
+        let nested = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags:\n    - a\n");
+        let (_, severity, message) = first(&nested, Rule::MetadataValue, AS).unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(
+            message.ends_with("skills-ref turns it into a string"),
+            "{message}"
+        );
+        // A Codex skip makes any rule an error; an error-by-default rule that only degrades
+        // drops to a warning; hint rules stay hints.
+        let short = fm(
+            "name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n",
+        );
+        assert_eq!(
+            first(&short, Rule::MetadataValue, &[Target::Codex])
+                .unwrap()
+                .1,
+            Severity::Error
+        );
+        let no_description = fm("name: pdf\n");
+        assert_eq!(
+            first(&no_description, Rule::MissingDescription, CC)
+                .unwrap()
+                .1,
+            Severity::Warning
+        );
+        assert_eq!(
+            first(
+                &fm("name: pdf\ndescription: Fills forms.\n"),
+                Rule::DescriptionTrigger,
+                AS
+            )
+            .unwrap()
+            .1,
+            Severity::Hint
+        );
+    }
+
+    #[test]
+    fn triggers_in_any_case() {
+        for description in [
+            "Fills forms. Use after a PDF upload.",
+            "Fills forms. USE BEFORE sending a PDF.",
+            "Fills forms. Use only when a PDF is open.",
+            "Fills forms when Claude needs a PDF.",
+            "Fills forms. Activate this skill when a PDF appears.",
+            "Fills forms. Load this skill when PDFs come up.",
+            "Use this skill for PDF forms.",
+            "Fills forms. Triggers: pdf, form.",
+            "Fills forms. TRIGGER on PDFs.",
+        ] {
+            let text = fm(&format!("name: pdf\ndescription: {description}\n"));
+            assert!(
+                first(&text, Rule::DescriptionTrigger, AS).is_none(),
+                "{description}"
+            );
+        }
+    }
+
+    #[test]
+    fn carets_point_into_block_scalars() {
+        let text = fm("name: pdf\ndescription: >\n  Use when editing\n  <form> tags.\n");
+        assert_eq!(
+            first(&text, Rule::DescriptionAngleBrackets, AS).unwrap().0,
+            "<"
+        );
+        let at = lint_as(&text, "skills/pdf/SKILL.md", AS)
+            .into_iter()
+            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+            .unwrap()
+            .range;
+        assert_eq!(at.start, text.find("<form").unwrap());
+        let literal = fm("name: pdf\ndescription: |\n  Says \"a > b\" # not a comment\n");
+        let at = lint_as(&literal, "skills/pdf/SKILL.md", AS)
+            .into_iter()
+            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+            .unwrap()
+            .range;
+        assert_eq!(at.start, literal.find("> b").unwrap());
+        // The cut point of an overlong folded description.
+        let words = "word ".repeat(120);
+        let long = fm(&format!(
+            "name: pdf\ndescription: >-\n  Use when asked.\n  {words}\n  {words}\n"
+        ));
+        let (covered, _, _) = first(&long, Rule::DescriptionLength, AS).unwrap();
+        let parsed = crate::document::SkillDocument::parse(&long)
+            .field("description")
+            .unwrap()
+            .value
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let past: String = parsed.chars().skip(1024).collect();
+        assert_eq!(
+            covered.split_whitespace().collect::<Vec<_>>(),
+            past.split_whitespace().collect::<Vec<_>>()
+        );
+        assert!(!covered.starts_with('>'));
+        let compatibility = fm(&format!(
+            "name: pdf\ndescription: Use when asked.\ncompatibility: |\n  {}\n",
+            "y".repeat(510)
+        ));
+        assert_eq!(
+            first(&compatibility, Rule::CompatibilityLength, AS)
+                .unwrap()
+                .0,
+            "y".repeat(10)
+        );
+    }
+
+    #[test]
+    fn skills_ref_claims_match_skills_ref() {
+        // Each case was run through skills-ref 0.1.1 (`skills_ref.validator.validate`).
+        let head = "name: pdf\ndescription: Use when asked.\n";
+        // Empty compatibility: skills-ref checks only `len <= 500`.
+        let (_, severity, message) = first(
+            &fm(&format!("{head}compatibility: \"\"\n")),
+            Rule::CompatibilityLength,
+            AS,
+        )
+        .unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(
+            message.ends_with("— skills-ref accepts it; the spec does not"),
+            "{message}"
+        );
+        let (_, severity, message) = first(
+            &fm(&format!("{head}compatibility: {}\n", "x".repeat(501))),
+            Rule::CompatibilityLength,
+            AS,
+        )
+        .unwrap();
+        assert_eq!(severity, Severity::Error);
+        assert!(message.ends_with("skills-ref rejects it"));
+        // A list compatibility fails its string check.
+        let (_, severity, _) = first(
+            &fm(&format!("{head}compatibility:\n  - Python\n")),
+            Rule::FieldType,
+            AS,
+        )
+        .unwrap();
+        assert_eq!(severity, Severity::Error);
+        // allowed-tools, license and metadata are not validated at all.
+        for extra in [
+            "allowed-tools:\n  - Read\n  - Grep\n",
+            "allowed-tools: Read, Grep\n",
+        ] {
+            let (_, severity, message) =
+                first(&fm(&format!("{head}{extra}")), Rule::AllowedToolsShape, AS).unwrap();
+            assert_eq!(severity, Severity::Warning, "{extra}");
+            assert!(
+                message.contains("skills-ref passes it through unchecked"),
+                "{message}"
+            );
+        }
+        for extra in [
+            "license:\n  - MIT\n",
+            "metadata: x\n",
+            "allowed-tools:\n  a: b\n",
+        ] {
+            let (_, severity, message) =
+                first(&fm(&format!("{head}{extra}")), Rule::FieldType, AS).unwrap();
+            assert_eq!(severity, Severity::Warning, "{extra}");
+            assert!(
+                message.ends_with("skills-ref passes it through unchecked"),
+                "{message}"
+            );
+        }
+        // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
+        let number = fm("name: 3000\ndescription: Use when asked.\n");
+        let (_, severity, message) = first(&number, Rule::FieldType, AS).unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(message.contains("skills-ref reads it as text"), "{message}");
+        assert!(
+            first(&number, Rule::NameMismatch, AS)
+                .unwrap()
+                .2
+                .starts_with("name '3000' does not match its folder 'pdf' — skills-ref rejects it")
+        );
+        let tilde = first(&fm("name: pdf\ndescription: ~\n"), Rule::FieldType, AS).unwrap();
+        assert_eq!(tilde.1, Severity::Warning);
+        // skills-ref strips the name and accepts lowercase letters of any script.
+        let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
+        assert!(first(&padded, Rule::NameMismatch, AS).is_none());
+        assert_eq!(
+            first(&padded, Rule::NameFormat, AS).unwrap().1,
+            Severity::Warning
+        );
+        assert_eq!(
+            first(&padded, Rule::NameMismatch, &[Target::OpenCode])
+                .unwrap()
+                .1,
+            Severity::Error
+        );
+        let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
+        let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
+        let format = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::NameFormat)
+            .unwrap();
+        assert_eq!(format.severity, Severity::Warning);
+        assert!(
+            format.message.contains("skills-ref accepts it"),
+            "{}",
+            format.message
+        );
+        let upper = first(
+            &fm("name: Pdf\ndescription: Use when asked.\n"),
+            Rule::NameFormat,
+            AS,
+        );
+        assert_eq!(upper.unwrap().1, Severity::Error);
+        let long = format!(
+            "name: \"{} \"\ndescription: Use when asked.\n",
+            "a".repeat(64)
+        );
+        assert!(
+            first(&fm(&long), Rule::NameLength, AS).is_none(),
+            "skills-ref counts the stripped name"
+        );
     }
 }

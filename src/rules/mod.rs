@@ -8,6 +8,7 @@ mod docs;
 pub mod fields;
 mod file;
 pub mod fix;
+mod recover;
 pub mod workspace;
 
 use std::collections::HashMap;
