@@ -946,6 +946,16 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
         fixes.push(fix);
     }
     let message = match (suggestion, readers.as_slice()) {
+        (Some(suggestion), _) if !targets.iter().any(|target| target.knows(suggestion)) => {
+            let readers: Vec<&str> = crate::fields::readers(suggestion)
+                .iter()
+                .map(|target| target.display())
+                .collect();
+            format!(
+                "unknown field `{key}`; did you mean `{suggestion}` (read only by {})?",
+                crate::targets::join_names(&readers)
+            )
+        }
         (Some(suggestion), _) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
         (None, []) => format!("unknown field `{key}`; put custom data under `metadata:`"),
         (None, [one]) => format!(
