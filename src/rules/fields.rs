@@ -290,9 +290,15 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::NameFormat,
             value.range,
-            format!(
-                "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
-            ),
+            if normalised.is_empty() {
+                format!(
+                    "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end"
+                )
+            } else {
+                format!(
+                    "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
+                )
+            },
             move |target| match target {
                 Target::ClaudeCode | Target::Codex | Target::Gemini => Effect::Load,
                 Target::AgentSkills if skills_ref_ok => Effect::Degrade(
@@ -728,7 +734,11 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                         Target::AgentSkills | Target::OpenCode => {
                             Effect::Degrade("turns it into a string", "turn it into a string")
                         }
-                        Target::ClaudeUpload => Effect::Misread,
+                        // Anthropic's upload check does not look inside `metadata`.
+                        Target::ClaudeUpload => Effect::Degrade(
+                            "accepts it, but the spec asks for string values",
+                            "accept it, but the spec asks for string values",
+                        ),
                         _ => Effect::Load,
                     },
                     Vec::new(),
@@ -1489,6 +1499,13 @@ mod tests {
         assert!(
             message.ends_with("skills-ref turns it into a string"),
             "{message}"
+        );
+        let (_, severity, message) =
+            first(&nested, Rule::MetadataValue, &[Target::ClaudeUpload]).unwrap();
+        assert_eq!(
+            severity,
+            Severity::Warning,
+            "the upload check does not look: {message}"
         );
         // A Codex skip makes any rule an error; an error-by-default rule that only degrades
         // drops to a warning; hint rules stay hints.

@@ -530,3 +530,57 @@ mod robustness {
         );
     }
 }
+
+#[cfg(test)]
+mod severity {
+    use super::{Rule, severity_for};
+    use crate::diagnostic::Severity;
+    use crate::targets::{Effect, Target};
+
+    #[test]
+    fn follows_the_worst_effect_whatever_the_default() {
+        let degrade = Effect::Degrade("x", "x");
+        for (rule, effects, expected) in [
+            (
+                Rule::FlowStyle,
+                vec![(Target::AgentSkills, Effect::Reject)],
+                Severity::Error,
+            ),
+            (
+                Rule::MetadataValue,
+                vec![(Target::Codex, Effect::Skip)],
+                Severity::Error,
+            ),
+            (
+                Rule::AllowedToolsShape,
+                vec![(Target::ClaudeCode, Effect::Misread)],
+                Severity::Error,
+            ),
+            (
+                Rule::UnknownField,
+                vec![(Target::Codex, degrade)],
+                Severity::Warning,
+            ),
+            (
+                Rule::NameMismatch,
+                vec![(Target::AgentSkills, degrade)],
+                Severity::Warning,
+            ),
+            (
+                Rule::DescriptionTrigger,
+                vec![(Target::Codex, degrade)],
+                Severity::Hint,
+            ),
+            (
+                Rule::CompatibilityLength,
+                vec![
+                    (Target::ClaudeCode, Effect::Load),
+                    (Target::OpenCode, Effect::Reject),
+                ],
+                Severity::Error,
+            ),
+        ] {
+            assert_eq!(severity_for(rule, &effects), expected, "{rule}");
+        }
+    }
+}
