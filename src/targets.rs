@@ -79,6 +79,12 @@ const OPENCODE_FIELDS: &[&str] = &[
 
 const GEMINI_FIELDS: &[&str] = &["name", "description"];
 
+/// Whether a key is one of the open standard's six fields (`agentskills`).
+#[must_use]
+pub fn is_standard_field(field: &str) -> bool {
+    SPEC_FIELDS.contains(&field)
+}
+
 impl Target {
     #[must_use]
     pub fn id(self) -> &'static str {

@@ -189,6 +189,81 @@ fn targets_change_findings_and_their_words() {
 }
 
 #[test]
+fn fields_are_judged_per_selected_target() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("skills/pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nargument-hint: \"[file]\"\ndisable-model-invocation: true\nmodel: sonnet\n---\nBody\n",
+    );
+    let check = |targets: &[&str]| {
+        let mut args = vec!["check", ".", "--format", "json"];
+        for target in targets {
+            args.extend(["--target", target]);
+        }
+        let output = run_in(dir.path(), &args);
+        let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let found: Vec<(String, String, String)> = value["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["rule"].as_str().unwrap().to_owned(),
+                    d["severity"].as_str().unwrap().to_owned(),
+                    d["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        (found, output.status.code())
+    };
+    let (found, code) = check(&["agentskills"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(found.len(), 3, "{found:?}");
+    for (rule, severity, message) in &found {
+        assert_eq!(
+            (rule.as_str(), severity.as_str()),
+            ("unknown-field", "error")
+        );
+        assert!(message.ends_with("— skills-ref rejects it"), "{message}");
+    }
+    assert_eq!(
+        found[2].2,
+        "unknown field `model` here: only Claude Code reads it — skills-ref rejects it"
+    );
+    let (found, code) = check(&["claude-code"]);
+    assert_eq!((found.len(), code), (0, Some(0)), "{found:?}");
+    let (found, _) = check(&["agentskills", "claude-code"]);
+    assert!(
+        found[2]
+            .2
+            .ends_with("— skills-ref rejects it; Claude Code reads it"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn fix_applies_respellings_but_not_renames_to_other_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".claude/skills/pdf/SKILL.md");
+    write(
+        &path,
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nmode: sonnet\nallowed_tools: Read\ndisableModelInvocation: true\n---\nBody\n",
+    );
+    let output = run_in(dir.path(), &["check", "--fix"]);
+    assert!(stderr(&output).contains("Fixed "), "{}", stderr(&output));
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nmode: sonnet\nallowed-tools: Read\ndisable-model-invocation: true\n---\nBody\n"
+    );
+    let after: Value =
+        serde_json::from_str(&stdout(&run_in(dir.path(), &["check", "--format", "json"]))).unwrap();
+    let left = &after["diagnostics"][0];
+    assert_eq!(left["rule"], "unknown-field");
+    assert_eq!(left["fix"]["title"], "Rename to `model`");
+    assert_eq!(left["fix"]["safe"], false);
+}
+
+#[test]
 fn github_lines() {
     let output = run(&["check", "tests/fixtures", "--format", "github"]);
     let (value, _) = json(&["check", "tests/fixtures", "--format", "json"]);
@@ -313,6 +388,12 @@ fn fix_round_trip_is_safe_and_idempotent() {
     assert!(read("unquoted-colon/pdf/SKILL.md").contains(
         "description: 'Fills PDF forms. Use when: the user says \"fill\" # really, für alle'\n"
     ));
+    // Recovery: the findings behind the broken colon were fixed in the same run.
+    assert_eq!(
+        read("unquoted-colon/forms/SKILL.md"),
+        "---\nname: forms\ndescription: \"Fills forms. Use when: the user has a <form> to fill\"\nargument-hint: \"[file]\"\n---\n# Forms\n\n1. Fill the form.\n"
+    );
+    assert!(read("unknown-field/pdf/SKILL.md").contains("\nmode: sonnet\n"));
     assert!(read("bom/pdf/SKILL.md").starts_with("---\n"));
     assert!(read("frontmatter-not-first/pdf/SKILL.md").starts_with("---\nname: pdf\n"));
     assert!(tree.join("skill-md-case/pdf/SKILL.md").is_file());

@@ -127,6 +127,72 @@ impl Node {
         }
     }
 
+    /// Where character `index` of a scalar's value is written in `text`, so a caret can point
+    /// into the value rather than at a quote or a block indicator. Quoting, indentation and line
+    /// folding keep the value's visible characters in order, so they are matched one by one; an
+    /// index on whitespace moves to the next visible character. `None` when nothing matches.
+    #[must_use]
+    pub fn source_offset(&self, text: &str, index: usize) -> Option<usize> {
+        let NodeKind::Scalar { value, .. } = &self.kind else {
+            return None;
+        };
+        let content = self.content_range(text)?;
+        let source = &text[content.as_range()];
+        if source.starts_with(value.as_str()) {
+            return value
+                .char_indices()
+                .map(|(at, _)| at)
+                .chain([value.len()])
+                .nth(index)
+                .map(|at| content.start + at);
+        }
+        let (wanted, _) = value
+            .chars()
+            .enumerate()
+            .skip(index)
+            .find(|(_, ch)| !ch.is_whitespace())?;
+        let mut written = source.char_indices();
+        for (at_char, ch) in value.chars().enumerate() {
+            if ch.is_whitespace() {
+                continue;
+            }
+            let at = loop {
+                let (at, seen) = written.next()?;
+                if seen == ch {
+                    break at;
+                }
+            };
+            if at_char == wanted {
+                return Some(content.start + at);
+            }
+        }
+        None
+    }
+
+    /// The written text of a scalar's value: inside its quotes, or below a block header line.
+    #[must_use]
+    pub fn content_range(&self, text: &str) -> Option<TextRange> {
+        let NodeKind::Scalar { style, .. } = &self.kind else {
+            return None;
+        };
+        let range = self.range;
+        Some(match style {
+            Style::Plain => range,
+            Style::SingleQuoted | Style::DoubleQuoted => {
+                if range.len() < 2 {
+                    return None;
+                }
+                TextRange::new(range.start + 1, range.end - 1)
+            }
+            Style::Literal | Style::Folded => {
+                let header = text[range.as_range()]
+                    .find('\n')
+                    .map_or(range.len(), |at| at + 1);
+                TextRange::new(range.start + header, range.end.max(range.start + header))
+            }
+        })
+    }
+
     /// Looks a key up in a mapping node (the first entry with that key).
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&Entry> {
@@ -416,9 +482,10 @@ pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
                     ScalarStyle::Folded => Style::Folded,
                 };
                 let range = if style.is_block() {
-                    // saphyr's span starts at the content; the node starts at its `|` or `>`.
+                    // saphyr's span starts at the content; the node starts at its `|` or `>`,
+                    // the first one after the key (a comment on the header line may hold more).
                     let header = &text[last_end..start.max(last_end)];
-                    let indicator = header.rfind(['|', '>']).map_or(start, |at| last_end + at);
+                    let indicator = header.find(['|', '>']).map_or(start, |at| last_end + at);
                     TextRange::new(indicator, offsets.trim_end(indicator, end.max(indicator)))
                 } else if style == Style::Plain && value.is_empty() {
                     TextRange::empty(last_end)
@@ -496,6 +563,42 @@ mod tests {
         let next = &root.get("next").unwrap().value;
         assert_eq!(slice(text, next), ">-\n  a\n  b");
         assert_eq!(next.as_str(), Some("a b"));
+    }
+
+    #[test]
+    fn a_comment_on_the_header_line_is_not_the_indicator() {
+        let text = "description: > # see <x>\n  a <b>\n";
+        let root = parse_all(text).root.unwrap();
+        let description = &root.get("description").unwrap().value;
+        assert_eq!(slice(text, description), "> # see <x>\n  a <b>");
+        assert_eq!(description.as_str(), Some("a <b>\n"));
+    }
+
+    #[test]
+    fn source_offsets_skip_quotes_indicators_and_folding() {
+        let text =
+            "a: >-\n  one\n  two <x>\nb: \"q \\\"<\\\" z\"\nc: plain\n  more <y>\nd: 'it''s <w>'\n";
+        let root = parse_all(text).root.unwrap();
+        let at = |key: &str, needle: char| {
+            let value = &root.get(key).unwrap().value;
+            let parsed = value.as_str().unwrap();
+            let index = parsed[..parsed.find(needle).unwrap()].chars().count();
+            value.source_offset(text, index).map(|at| &text[at..=at])
+        };
+        assert_eq!(at("a", '<'), Some("<"));
+        assert_eq!(at("b", '<'), Some("<"));
+        assert_eq!(at("c", '<'), Some("<"));
+        assert_eq!(at("d", '<'), Some("<"));
+        let a = &root.get("a").unwrap().value;
+        // The folded line break is whitespace: the next visible character stands for it.
+        assert_eq!(
+            a.source_offset(text, 3).map(|at| &text[at..at + 3]),
+            Some("two")
+        );
+        assert_eq!(
+            &text[a.content_range(text).unwrap().as_range()],
+            "  one\n  two <x>"
+        );
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::MalformedDelimiter => doc_of(
             "A delimiter line is dashes but not exactly `---`.",
-            "Parsers match the exact line `---`; `----`, `--- ` or `--- x` leave the frontmatter unopened or unclosed.",
+            "Parsers match the exact line `---`; `----`, `--- ` or `--- x` leave the frontmatter unopened or unclosed. skills-ref only needs the file to start with `---` and splits at the first `---`, so it reads a closing `----` or `--- x` and an opening `---` with trailing spaces (a warning when it is the only target).",
             "`-----` as the first line.",
             "Replace the line with `---` (safe when the line holds only dashes and blanks).",
         ),
@@ -73,7 +73,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Correct the YAML at the reported position.",
         ),
         Rule::UnquotedColon => doc_of(
-            "A plain (unquoted) value contains `: `.",
+            "A plain (unquoted) value contains `: `. The rest of the frontmatter is still linted, as if the value were quoted, so one run shows every finding.",
             "YAML reads `key: a: b` as a nested mapping and fails; this is the most common reason skills silently disappear.",
             "`description: Use when: the user asks for a PDF`",
             "Wrap the value in quotes, escaping as needed (safe, verified to parse back to the same text), or turn it into a `>-` block.",
@@ -110,7 +110,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::FieldType => doc_of(
             "A field has the wrong YAML type for a target.",
-            "Strict loaders reject a list or number where they expect a string; others misread it.",
+            "Strict loaders reject a list or number where they expect a string; others misread it. skills-ref reads every scalar as text and rejects a list only for `name`, `description` and `compatibility`.",
             "`argument-hint: [file]` is a list; `name: 3000` is a number; `metadata: x` is not a mapping.",
             "Quote the value where quoting keeps the text (safe).",
         ),
@@ -128,7 +128,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::NameFormat => doc_of(
             "`name` has characters other than lowercase a-z, 0-9 and single hyphens inside.",
-            "Copilot silently fails to load such skills and uploads reject them.",
+            "Copilot silently fails to load such skills and uploads reject them. skills-ref strips surrounding spaces and accepts lowercase letters of any script (`café`), which stricter clients refuse.",
             "`name: PDF Tools`",
             "Use the normalised name shown in the message (safe when it equals the folder name).",
         ),
@@ -160,7 +160,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "The description says what the skill does but not when to use it.",
             "Agents pick skills by matching the task to the description; without a trigger they rarely load it.",
             "`description: Fills PDF forms.`",
-            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\"",
+            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\" (\"Use after/before/only when…\", \"When Claude needs…\", \"Activate this skill when…\", \"Use this skill…\" and \"Triggers:\" count too, in any case).",
         ),
         Rule::DescriptionAngleBrackets => doc_of(
             "The description contains `<` or `>`.",
@@ -170,13 +170,13 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::CompatibilityLength => doc_of(
             "`compatibility` is empty or longer than 500 characters.",
-            "The spec limits it to 1-500 characters and skills-ref rejects other lengths.",
+            "The spec limits it to 1-500 characters. skills-ref and Anthropic's upload check reject longer values; skills-ref accepts an empty one, the upload check does not.",
             "`compatibility: \"\"`",
             "Leave the field out or shorten it.",
         ),
         Rule::MetadataValue => doc_of(
             "A `metadata` value is a mapping or a list, not a string.",
-            "The spec says string values; skills-ref stringifies nested values and strict loaders reject them.",
+            "The spec says string values; skills-ref stringifies nested values (a flow collection fails its parser) and strict loaders reject them.",
             "`metadata:` / `  tags:` / `    - pdf`",
             "Flatten to string values such as `tags: \"pdf forms\"`.",
         ),
@@ -188,15 +188,15 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::AllowedToolsShape => doc_of(
             "`allowed-tools` is a list or comma-separated where the spec wants a space-separated string.",
-            "Clients split the field differently; a list or commas can turn into one bogus tool name.",
+            "The spec defines one space-separated string. skills-ref and Anthropic's upload check do not look at the field and Claude Code takes lists and commas, but a client that follows the spec splits at spaces, so `Read, Grep` names the tool `Read,`. A flow list `[Read, Grep]` fails skills-ref's parser (`flow-style`).",
             "`allowed-tools: Read, Grep`",
             "Rewrite as `allowed-tools: Read Grep` (safe when no tool pattern holds a space).",
         ),
         Rule::UnknownField => doc_of(
-            "A top-level key that a selected target does not know.",
-            "skills-ref and uploads reject unknown keys; other clients ignore them silently, so typos go unnoticed.",
-            "`descripton:` or `disableModelInvocation: true` or `version: 1.0`.",
-            "Rename to the suggested field, or move the key under `metadata:`.",
+            "A top-level key that a selected target does not know: another client's field (`model` for skills-ref) or a key no client knows.",
+            "skills-ref and uploads reject every key outside the six standard fields, Claude Code's included; clients that ignore unknown keys do so silently, so typos and other clients' fields do nothing. The standard's optional fields are not reported for clients that merely ignore them.",
+            "`descripton:` or `disableModelInvocation: true` or `version: 1.0`, or `argument-hint:` in a skill for skills-ref.",
+            "Move the key under `metadata:`, or rename a near miss. `--fix` renames only a respelling of the same words (`allowed_tools` → `allowed-tools`); a different field (`mode` → `model`, `descripton` → `description`) is offered in the editor.",
         ),
         Rule::BodyEmpty => doc_of(
             "Nothing but whitespace after the closing `---`.",

@@ -40,7 +40,15 @@ pub const ENUMS: &[(&str, &[&str])] = &[
 
 const TRIGGERS: &[&str] = &[
     "use when",
+    "use after",
+    "use before",
+    "use only when",
+    "use only for",
     "use this",
+    "skill when",
+    "when claude",
+    "when the agent",
+    "when an agent",
     "use it",
     "use for",
     "used when",
@@ -60,20 +68,55 @@ const TRIGGERS: &[&str] = &[
     "for tasks",
 ];
 
-/// How a client that knows `field` takes a value of the wrong type.
-fn wrong_type(field: &'static str) -> impl Fn(Target) -> Effect {
+/// How a client that knows `field` takes `value`, which has the wrong type.
+fn wrong_type(field: &'static str, value: &Node) -> impl Fn(Target) -> Effect {
+    let scalar = matches!(value.kind, NodeKind::Scalar { .. });
+    let flow = value.flow;
     move |target: Target| {
         if !target.knows(field) {
             return Effect::Ignore;
         }
         match target {
-            Target::ClaudeCode | Target::OpenCode if field != "name" && field != "description" => {
-                Effect::Misread
-            }
+            Target::AgentSkills => skills_ref_type(field, scalar, flow),
             Target::ClaudeCode => Effect::Misread,
+            Target::OpenCode if field != "name" && field != "description" => Effect::Misread,
             other => other.refusal(),
         }
     }
+}
+
+/// skills-ref 0.1.1 parses with strictyaml, which reads every scalar as text and refuses flow
+/// collections; its validator checks the type of `name`, `description` and `compatibility` only.
+fn skills_ref_type(field: &str, scalar: bool, flow: bool) -> Effect {
+    if flow {
+        Effect::Reject
+    } else if scalar {
+        Effect::Degrade(
+            "reads it as text, but YAML 1.2 loaders do not",
+            "read it as text, but YAML 1.2 loaders do not",
+        )
+    } else if matches!(field, "name" | "description" | "compatibility") {
+        Effect::Reject
+    } else {
+        Effect::Degrade("passes it through unchecked", "pass it through unchecked")
+    }
+}
+
+/// What skills-ref validates as the name: the value with surrounding whitespace stripped.
+fn skills_ref_name(name: &str) -> &str {
+    name.trim()
+}
+
+/// skills-ref's character rule: lowercase, letters (any script), digits and single inner
+/// hyphens; stricter clients allow ASCII only.
+fn skills_ref_accepts_format(name: &str) -> bool {
+    let name = skills_ref_name(name);
+    !name.is_empty()
+        && name.to_lowercase() == name
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
 }
 
 /// How a client takes a missing or empty `name`.
@@ -114,7 +157,17 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             .flat_map(|target| target.fields().iter().copied())
             .find(|known| *known == key);
         match field {
-            Some(field) => typed_field(checker, field, entry),
+            Some(field) => {
+                typed_field(checker, field, entry);
+                if checker
+                    .context
+                    .targets
+                    .iter()
+                    .any(|target| !target.knows(field))
+                {
+                    unknown_field(checker, entries, entry, key);
+                }
+            }
             None => unknown_field(checker, entries, entry, key),
         }
     }
@@ -185,35 +238,44 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             })
             .unwrap_or_default()
     };
-    if !value.is_string() {
-        // `field-type` and `yaml11-type` cover non-strings; an empty name is the loader fallback.
-        if value.as_str() == Some("") {
-            let fixes = set_to_folder("Set `name` to '{}'".to_owned(), true);
-            checker.report(
-                Rule::FieldType,
-                entry.key.range,
-                "`name` is empty",
-                no_name,
-                fixes,
-            );
-        }
+    // `field-type` covers collections; a scalar of another type (`name: 3000`) is still the
+    // text skills-ref compares, so the name checks run on it too.
+    let Some(name) = value.as_str() else {
+        return;
+    };
+    if name.trim().is_empty() {
+        // The loader falls back to the folder name.
+        let fixes = set_to_folder("Set `name` to '{}'".to_owned(), true);
+        checker.report(
+            Rule::FieldType,
+            if name.is_empty() && !value.is_string() {
+                entry.key.range
+            } else {
+                value.range
+            },
+            "`name` is empty",
+            no_name,
+            fixes,
+        );
         return;
     }
-    let name = value.as_str().unwrap_or_default();
     let chars = name.chars().count();
     if chars > NAME_MAX {
+        let stripped_fits = skills_ref_name(name).chars().count() <= NAME_MAX;
         checker.report(
             Rule::NameLength,
-            value.range,
+            past_limit(checker.text, value, NAME_MAX),
             format!("`name` is {chars} characters long; the limit is {NAME_MAX}"),
-            |target| match target {
+            move |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
+                Target::AgentSkills if stripped_fits => Effect::Load,
                 other => other.refusal(),
             },
             Vec::new(),
         );
     }
     if !has_valid_characters(name) {
+        let skills_ref_ok = skills_ref_accepts_format(name);
         let normalised = normalise_name(name);
         let fixes = if normalised.is_empty() {
             Vec::new()
@@ -228,11 +290,21 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::NameFormat,
             value.range,
-            format!(
-                "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
-            ),
-            |target| match target {
+            if normalised.is_empty() {
+                format!(
+                    "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end"
+                )
+            } else {
+                format!(
+                    "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
+                )
+            },
+            move |target| match target {
                 Target::ClaudeCode | Target::Codex | Target::Gemini => Effect::Load,
+                Target::AgentSkills if skills_ref_ok => Effect::Degrade(
+                    "accepts it, but stricter clients allow only a-z, 0-9 and hyphens",
+                    "accept it, but stricter clients allow only a-z, 0-9 and hyphens",
+                ),
                 other => other.refusal(),
             },
             fixes,
@@ -241,11 +313,13 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     if let Some(folder) = folder.as_deref() {
         if name != folder {
             let fixes = set_to_folder(format!("Rename to '{folder}'"), true);
+            let skills_ref_matches = skills_ref_name(name) == folder;
             checker.report(
                 Rule::NameMismatch,
                 value.range,
                 format!("name '{name}' does not match its folder '{folder}'"),
-                |target| match target {
+                move |target| match target {
+                    Target::AgentSkills if skills_ref_matches => Effect::Load,
                     Target::AgentSkills | Target::Copilot | Target::OpenCode => target.refusal(),
                     _ => Effect::Load,
                 },
@@ -358,10 +432,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         );
     }
     if let Some(bracket) = description.find(['<', '>']) {
-        let written = &checker.text[value.range.as_range()];
-        let range = written.find(['<', '>']).map_or(value.range, |at| {
-            TextRange::new(value.range.start + at, value.range.start + at + 1)
-        });
+        let range = written_char(checker.text, value, bracket).unwrap_or(value.range);
         let ch = &description[bracket..=bracket];
         checker.report(
             Rule::DescriptionAngleBrackets,
@@ -380,28 +451,26 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
     }
 }
 
-/// The written characters past `limit` when the source spells the value out verbatim (plain or
-/// quoted without escapes, on one line), so a finding can mark the cut point; else the value.
+/// The written characters past `limit`, so a finding marks the cut point; the whole value when
+/// the characters cannot be found in the source.
 fn past_limit(text: &str, value: &Node, limit: usize) -> TextRange {
-    let written = &text[value.range.as_range()];
-    let inner_start = match value.style() {
-        Some(Style::Plain) => value.range.start,
-        Some(Style::SingleQuoted | Style::DoubleQuoted) => value.range.start + 1,
-        _ => return value.range,
-    };
-    let inner = &text[inner_start..];
-    let verbatim = !written.contains('\n')
-        && value
-            .as_str()
-            .is_some_and(|parsed| inner.starts_with(parsed));
-    if !verbatim {
+    let Some(content) = value.content_range(text) else {
         return value.range;
+    };
+    match value.source_offset(text, limit) {
+        Some(at) if at < content.end => TextRange::new(at, content.end),
+        _ => value.range,
     }
-    let parsed_len = value.as_str().map_or(0, str::len);
-    match inner[..parsed_len].char_indices().nth(limit) {
-        Some((at, _)) => TextRange::new(inner_start + at, inner_start + parsed_len),
-        None => value.range,
-    }
+}
+
+/// The written character at byte `at` of a scalar's parsed value, when it can be found.
+fn written_char(text: &str, value: &Node, at: usize) -> Option<TextRange> {
+    let parsed = value.as_str()?;
+    let ch = parsed[at..].chars().next()?;
+    let offset = value.source_offset(text, parsed[..at].chars().count())?;
+    text[offset..]
+        .starts_with(ch)
+        .then(|| TextRange::new(offset, offset + ch.len_utf8()))
 }
 
 fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
@@ -419,7 +488,7 @@ fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
                     "`{field}` is {}; it must be a string or a list of strings",
                     value.describe()
                 ),
-                wrong_type(field),
+                wrong_type(field, value),
                 quote_fix(checker.text, field, value),
             );
         }
@@ -435,7 +504,7 @@ fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
             Rule::FieldType,
             value.range,
             "`hooks` must map each event to a list of `{matcher, hooks: [{type, command}]}` entries",
-            wrong_type(field),
+            wrong_type(field, value),
             Vec::new(),
         );
     }
@@ -474,7 +543,7 @@ fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
             Rule::FieldType,
             value.range,
             format!("`{field}` is {}; it must be a string", value.describe()),
-            wrong_type(field),
+            wrong_type(field, value),
             quote_fix(checker.text, field, value),
         );
         return;
@@ -487,21 +556,29 @@ fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
     }
     if field == "compatibility" {
         let chars = text.chars().count();
-        if text.trim().is_empty() || chars > COMPATIBILITY_MAX {
+        let empty = text.trim().is_empty();
+        if empty || chars > COMPATIBILITY_MAX {
             checker.report(
                 Rule::CompatibilityLength,
-                value.range,
-                if text.trim().is_empty() {
+                if empty {
+                    value.range
+                } else {
+                    past_limit(checker.text, value, COMPATIBILITY_MAX)
+                },
+                if empty {
                     "`compatibility` is empty; leave it out or give 1-500 characters".to_owned()
                 } else {
                     format!("`compatibility` is {chars} characters long; the limit is {COMPATIBILITY_MAX}")
                 },
-                |target| {
-                    if target.knows("compatibility") && target != Target::ClaudeCode {
-                        target.refusal()
-                    } else {
-                        Effect::Load
-                    }
+                move |target| match target {
+                    // skills-ref 0.1.1 checks the upper limit only.
+                    Target::AgentSkills if empty => Effect::Degrade(
+                        "accepts it; the spec does not",
+                        "accept it; the spec does not",
+                    ),
+                    Target::ClaudeCode => Effect::Load,
+                    target if target.knows("compatibility") => target.refusal(),
+                    _ => Effect::Load,
                 },
                 Vec::new(),
             );
@@ -625,6 +702,10 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
             ),
             |target| match target {
                 Target::ClaudeCode => Effect::Degrade("drops it", "drop it"),
+                // skills-ref 0.1.1 does not check `metadata` unless it is a mapping.
+                Target::AgentSkills => {
+                    Effect::Degrade("passes it through unchecked", "pass it through unchecked")
+                }
                 target if target.knows("metadata") => target.refusal(),
                 _ => Effect::Ignore,
             },
@@ -638,6 +719,7 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
         match &inner.kind {
             NodeKind::Mapping(_) | NodeKind::Sequence(_) => {
                 let is_short = key == "short-description";
+                let flow = inner.flow;
                 checker.report(
                     Rule::MetadataValue,
                     inner.range,
@@ -647,10 +729,16 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                     ),
                     move |target| match target {
                         Target::Codex if is_short => Effect::Skip,
+                        // strictyaml refuses flow collections before anything is stringified.
+                        Target::AgentSkills if flow => Effect::Reject,
                         Target::AgentSkills | Target::OpenCode => {
                             Effect::Degrade("turns it into a string", "turn it into a string")
                         }
-                        Target::ClaudeUpload => Effect::Misread,
+                        // Anthropic's upload check does not look inside `metadata`.
+                        Target::ClaudeUpload => Effect::Degrade(
+                            "accepts it, but the spec asks for string values",
+                            "accept it, but the spec asks for string values",
+                        ),
                         _ => Effect::Load,
                     },
                     Vec::new(),
@@ -761,8 +849,18 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
             "`allowed-tools` is comma-separated; the spec wants tools separated by spaces"
                 .to_owned()
         },
-        |target| match target {
-            Target::AgentSkills | Target::ClaudeUpload => Effect::Misread,
+        // Neither skills-ref 0.1.1 nor Anthropic's upload check looks at `allowed-tools` (a flow
+        // list fails skills-ref's parse, which `flow-style` reports); Claude Code takes lists and
+        // commas; the other clients do not read the field.
+        move |target| match target {
+            Target::AgentSkills | Target::ClaudeUpload if is_list => Effect::Degrade(
+                "passes it through unchecked, but clients that follow the spec expect a string",
+                "pass it through unchecked, but clients that follow the spec expect a string",
+            ),
+            Target::AgentSkills | Target::ClaudeUpload => Effect::Degrade(
+                "passes it through unchecked, but clients that follow the spec split it at spaces only",
+                "pass it through unchecked, but clients that follow the spec split it at spaces only",
+            ),
             _ => Effect::Load,
         },
         fixes,
@@ -826,17 +924,30 @@ pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
         .map(|(_, known)| known)
 }
 
+/// A key that a selected target does not know: a field of other clients, or a key no client
+/// knows (often a typo of one).
 fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, key: &str) {
-    let suggestion = near_miss(key, checker.context.targets);
+    let targets = checker.context.targets;
+    let readers = crate::fields::readers(key);
+    let suggestion = if readers.is_empty() {
+        near_miss(key, targets)
+    } else {
+        None
+    };
     let mut fixes = Vec::new();
     if let Some(suggestion) = suggestion {
         let taken = entries
             .iter()
             .any(|other| other.key.as_str() == Some(suggestion));
         if !taken && entry.key.style() == Some(Style::Plain) {
+            // Only a respelling of the same words keeps the meaning; a different field (`mode` →
+            // `model`) is the author's call.
+            let respelling = squash(key) == squash(suggestion);
+            let resolves = targets.iter().any(|target| target.knows(suggestion))
+                || crate::targets::is_standard_field(suggestion);
             fixes.push(Fix::new(
                 format!("Rename to `{suggestion}`"),
-                true,
+                respelling && resolves,
                 vec![Edit::replace(entry.key.range, suggestion)],
             ));
         }
@@ -844,9 +955,27 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
     if let Some(fix) = move_to_metadata(checker, entries, entry, key) {
         fixes.push(fix);
     }
-    let message = match suggestion {
-        Some(suggestion) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
-        None => format!("unknown field `{key}`; put custom data under `metadata:`"),
+    let message = match (suggestion, readers.as_slice()) {
+        (Some(suggestion), _) if !targets.iter().any(|target| target.knows(suggestion)) => {
+            let readers: Vec<&str> = crate::fields::readers(suggestion)
+                .iter()
+                .map(|target| target.display())
+                .collect();
+            format!(
+                "unknown field `{key}`; did you mean `{suggestion}` (read only by {})?",
+                crate::targets::join_names(&readers)
+            )
+        }
+        (Some(suggestion), _) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
+        (None, []) => format!("unknown field `{key}`; put custom data under `metadata:`"),
+        (None, [one]) => format!(
+            "unknown field `{key}` here: only {} reads it",
+            one.display()
+        ),
+        (None, many) => format!(
+            "unknown field `{key}` here: only {} read it",
+            crate::targets::join_names(&many.iter().map(|t| t.display()).collect::<Vec<_>>())
+        ),
     };
     let key_owned = key.to_owned();
     checker.report(
@@ -855,9 +984,13 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
         message,
         move |target| {
             if target.knows(&key_owned) {
-                Effect::Load
+                Effect::Fine("reads it", "read it")
             } else if target.rejects_unknown_fields() {
                 Effect::Reject
+            } else if crate::targets::is_standard_field(&key_owned) {
+                // Optional fields of the open standard: clients that do not use them skip them
+                // by design, and the skill works the same.
+                Effect::Ignore
             } else {
                 Effect::Degrade("ignores it", "ignore it")
             }
@@ -1211,5 +1344,380 @@ mod tests {
             CC,
         );
         assert!(cc.iter().all(|d| d.rule != Rule::UnknownField));
+    }
+
+    /// The first finding of `rule`: (covered text, severity, message).
+    fn first(text: &str, rule: Rule, targets: &[Target]) -> Option<(String, Severity, String)> {
+        lint_as(text, "skills/pdf/SKILL.md", targets)
+            .into_iter()
+            .find(|d| d.rule == rule)
+            .map(|d| (text[d.range.as_range()].to_owned(), d.severity, d.message))
+    }
+
+    #[test]
+    fn client_fields_are_unknown_to_the_targets_that_do_not_read_them() {
+        for line in [
+            "argument-hint: \"[file]\"",
+            "disable-model-invocation: true",
+            "model: sonnet",
+            "user-invocable: false",
+            "effort: high",
+            "context: fork",
+            "when_to_use: For PDFs.",
+            "agent: Explore",
+            "paths: \"*.pdf\"",
+            "shell: bash",
+        ] {
+            let text = fm(&format!(
+                "name: pdf\ndescription: Use when asked.\n{line}\n"
+            ));
+            let key = line.split(':').next().unwrap();
+            let (covered, severity, message) = first(&text, Rule::UnknownField, AS)
+                .unwrap_or_else(|| panic!("{key} is silent for agentskills"));
+            assert_eq!(covered, key);
+            assert_eq!(severity, Severity::Error, "skills-ref rejects unknown keys");
+            assert!(message.ends_with("— skills-ref rejects it"), "{message}");
+            assert!(message.contains("Claude Code"), "{message}");
+            assert!(
+                first(&text, Rule::UnknownField, CC).is_none(),
+                "{key} is a Claude Code field"
+            );
+            let both = first(
+                &text,
+                Rule::UnknownField,
+                &[Target::AgentSkills, Target::ClaudeCode],
+            )
+            .unwrap();
+            assert_eq!(both.1, Severity::Error);
+            assert!(
+                both.2
+                    .ends_with("— skills-ref rejects it; Claude Code reads it"),
+                "{}",
+                both.2
+            );
+        }
+        let hint = fm("name: pdf\ndescription: Use when asked.\nargument-hint: x\n");
+        assert_eq!(
+            first(&hint, Rule::UnknownField, &[Target::ClaudeUpload])
+                .unwrap()
+                .2,
+            "unknown field `argument-hint` here: only Claude Code and Copilot read it — claude.ai upload rejects it"
+        );
+        assert!(first(&hint, Rule::UnknownField, &[Target::Copilot]).is_none());
+        // Clients that ignore unknown keys: a warning for another client's field, nothing for
+        // the open standard's optional fields.
+        let codex = first(
+            &fm("name: pdf\ndescription: Use when asked.\ndisable-model-invocation: true\n"),
+            Rule::UnknownField,
+            &[Target::Codex],
+        )
+        .unwrap();
+        assert_eq!(codex.1, Severity::Warning);
+        assert!(codex.2.ends_with("— Codex ignores it"), "{}", codex.2);
+        let standard = fm(
+            "name: pdf\ndescription: Use when asked.\nlicense: MIT\ncompatibility: Python 3\nallowed-tools: Read\n",
+        );
+        for target in [Target::Codex, Target::Gemini, Target::Copilot] {
+            assert!(
+                first(&standard, Rule::UnknownField, &[target]).is_none(),
+                "{target}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rename_to_another_field_is_never_safe() {
+        let rename = |text: &str, targets: &[Target]| {
+            lint_as(text, "skills/pdf/SKILL.md", targets)
+                .into_iter()
+                .find(|d| d.rule == Rule::UnknownField)
+                .and_then(|d| {
+                    d.fixes
+                        .into_iter()
+                        .find(|fix| fix.title.starts_with("Rename"))
+                })
+                .map(|fix| (fix.title, fix.safe))
+        };
+        let head = "name: pdf\ndescription: Use when asked.\n";
+        assert_eq!(
+            rename(&fm(&format!("{head}mode: sonnet\n")), CC),
+            Some(("Rename to `model`".to_owned(), false))
+        );
+        assert_eq!(
+            rename(&fm("name: pdf\ndescripton: Use when asked.\n"), AS),
+            Some(("Rename to `description`".to_owned(), false)),
+            "a typo of a required field is still another word"
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}user-invokable: false\n")), CC),
+            Some(("Rename to `user-invocable`".to_owned(), false))
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}disableModelInvocation: true\n")), CC),
+            Some(("Rename to `disable-model-invocation`".to_owned(), true))
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}allowed_tools: Read\n")), AS),
+            Some(("Rename to `allowed-tools`".to_owned(), true))
+        );
+        assert_eq!(
+            rename(&fm(&format!("{head}disableModelInvocation: true\n")), AS),
+            Some(("Rename to `disable-model-invocation`".to_owned(), false)),
+            "the respelt key would still be unknown to skills-ref"
+        );
+        // `check --fix` and fix-all apply safe fixes only.
+        let text = fm(&format!("{head}mode: sonnet\nallowed_tools: Read\n"));
+        let outcome = crate::rules::fix::fix_all(&text, |text| {
+            lint_as(
+                text,
+                "skills/pdf/SKILL.md",
+                &[Target::AgentSkills, Target::ClaudeCode],
+            )
+        });
+        assert_eq!(
+            outcome.text,
+            fm(&format!("{head}mode: sonnet\nallowed-tools: Read\n"))
+        );
+    }
+
+    #[test]
+    fn severity_follows_what_the_targets_do() {
+        let flow = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags: [a, b]\n");
+        let (_, severity, message) = first(&flow, Rule::FlowStyle, AS).unwrap();
+        assert_eq!(severity, Severity::Error, "{message}");
+        assert!(message.ends_with("— skills-ref rejects it"));
+        assert!(first(&flow, Rule::FlowStyle, CC).is_none());
+        let (_, severity, message) = first(&flow, Rule::MetadataValue, AS).unwrap();
+        assert_eq!(
+            severity,
+            Severity::Error,
+            "strictyaml refuses the flow list: {message}"
+        );
+        let nested = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags:\n    - a\n");
+        let (_, severity, message) = first(&nested, Rule::MetadataValue, AS).unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(
+            message.ends_with("skills-ref turns it into a string"),
+            "{message}"
+        );
+        let (_, severity, message) =
+            first(&nested, Rule::MetadataValue, &[Target::ClaudeUpload]).unwrap();
+        assert_eq!(
+            severity,
+            Severity::Warning,
+            "the upload check does not look: {message}"
+        );
+        // A Codex skip makes any rule an error; an error-by-default rule that only degrades
+        // drops to a warning; hint rules stay hints.
+        let short = fm(
+            "name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n",
+        );
+        assert_eq!(
+            first(&short, Rule::MetadataValue, &[Target::Codex])
+                .unwrap()
+                .1,
+            Severity::Error
+        );
+        let no_description = fm("name: pdf\n");
+        assert_eq!(
+            first(&no_description, Rule::MissingDescription, CC)
+                .unwrap()
+                .1,
+            Severity::Warning
+        );
+        assert_eq!(
+            first(
+                &fm("name: pdf\ndescription: Fills forms.\n"),
+                Rule::DescriptionTrigger,
+                AS
+            )
+            .unwrap()
+            .1,
+            Severity::Hint
+        );
+    }
+
+    #[test]
+    fn triggers_in_any_case() {
+        for description in [
+            "Fills forms. Use after a PDF upload.",
+            "Fills forms. USE BEFORE sending a PDF.",
+            "Fills forms. Use only when a PDF is open.",
+            "Fills forms when Claude needs a PDF.",
+            "Fills forms. Activate this skill when a PDF appears.",
+            "Fills forms. Load this skill when PDFs come up.",
+            "Use this skill for PDF forms.",
+            "Fills forms. Triggers: pdf, form.",
+            "Fills forms. TRIGGER on PDFs.",
+        ] {
+            let text = fm(&format!("name: pdf\ndescription: {description}\n"));
+            assert!(
+                first(&text, Rule::DescriptionTrigger, AS).is_none(),
+                "{description}"
+            );
+        }
+    }
+
+    #[test]
+    fn carets_point_into_block_scalars() {
+        let text = fm("name: pdf\ndescription: >\n  Use when editing\n  <form> tags.\n");
+        assert_eq!(
+            first(&text, Rule::DescriptionAngleBrackets, AS).unwrap().0,
+            "<"
+        );
+        let at = lint_as(&text, "skills/pdf/SKILL.md", AS)
+            .into_iter()
+            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+            .unwrap()
+            .range;
+        assert_eq!(at.start, text.find("<form").unwrap());
+        let literal = fm("name: pdf\ndescription: |\n  Says \"a > b\" # not a comment\n");
+        let at = lint_as(&literal, "skills/pdf/SKILL.md", AS)
+            .into_iter()
+            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+            .unwrap()
+            .range;
+        assert_eq!(at.start, literal.find("> b").unwrap());
+        // The cut point of an overlong folded description.
+        let words = "word ".repeat(120);
+        let long = fm(&format!(
+            "name: pdf\ndescription: >-\n  Use when asked.\n  {words}\n  {words}\n"
+        ));
+        let (covered, _, _) = first(&long, Rule::DescriptionLength, AS).unwrap();
+        let parsed = crate::document::SkillDocument::parse(&long)
+            .field("description")
+            .unwrap()
+            .value
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let past: String = parsed.chars().skip(1024).collect();
+        assert_eq!(
+            covered.split_whitespace().collect::<Vec<_>>(),
+            past.split_whitespace().collect::<Vec<_>>()
+        );
+        assert!(!covered.starts_with('>'));
+        let compatibility = fm(&format!(
+            "name: pdf\ndescription: Use when asked.\ncompatibility: |\n  {}\n",
+            "y".repeat(510)
+        ));
+        assert_eq!(
+            first(&compatibility, Rule::CompatibilityLength, AS)
+                .unwrap()
+                .0,
+            "y".repeat(10)
+        );
+    }
+
+    #[test]
+    fn skills_ref_claims_match_skills_ref() {
+        // Each case was run through skills-ref 0.1.1 (`skills_ref.validator.validate`).
+        let head = "name: pdf\ndescription: Use when asked.\n";
+        // Empty compatibility: skills-ref checks only `len <= 500`.
+        let (_, severity, message) = first(
+            &fm(&format!("{head}compatibility: \"\"\n")),
+            Rule::CompatibilityLength,
+            AS,
+        )
+        .unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(
+            message.ends_with("— skills-ref accepts it; the spec does not"),
+            "{message}"
+        );
+        let (_, severity, message) = first(
+            &fm(&format!("{head}compatibility: {}\n", "x".repeat(501))),
+            Rule::CompatibilityLength,
+            AS,
+        )
+        .unwrap();
+        assert_eq!(severity, Severity::Error);
+        assert!(message.ends_with("skills-ref rejects it"));
+        // A list compatibility fails its string check.
+        let (_, severity, _) = first(
+            &fm(&format!("{head}compatibility:\n  - Python\n")),
+            Rule::FieldType,
+            AS,
+        )
+        .unwrap();
+        assert_eq!(severity, Severity::Error);
+        // allowed-tools, license and metadata are not validated at all.
+        for extra in [
+            "allowed-tools:\n  - Read\n  - Grep\n",
+            "allowed-tools: Read, Grep\n",
+        ] {
+            let (_, severity, message) =
+                first(&fm(&format!("{head}{extra}")), Rule::AllowedToolsShape, AS).unwrap();
+            assert_eq!(severity, Severity::Warning, "{extra}");
+            assert!(
+                message.contains("skills-ref passes it through unchecked"),
+                "{message}"
+            );
+        }
+        for extra in [
+            "license:\n  - MIT\n",
+            "metadata: x\n",
+            "allowed-tools:\n  a: b\n",
+        ] {
+            let (_, severity, message) =
+                first(&fm(&format!("{head}{extra}")), Rule::FieldType, AS).unwrap();
+            assert_eq!(severity, Severity::Warning, "{extra}");
+            assert!(
+                message.ends_with("skills-ref passes it through unchecked"),
+                "{message}"
+            );
+        }
+        // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
+        let number = fm("name: 3000\ndescription: Use when asked.\n");
+        let (_, severity, message) = first(&number, Rule::FieldType, AS).unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(message.contains("skills-ref reads it as text"), "{message}");
+        assert!(
+            first(&number, Rule::NameMismatch, AS)
+                .unwrap()
+                .2
+                .starts_with("name '3000' does not match its folder 'pdf' — skills-ref rejects it")
+        );
+        let tilde = first(&fm("name: pdf\ndescription: ~\n"), Rule::FieldType, AS).unwrap();
+        assert_eq!(tilde.1, Severity::Warning);
+        // skills-ref strips the name and accepts lowercase letters of any script.
+        let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
+        assert!(first(&padded, Rule::NameMismatch, AS).is_none());
+        assert_eq!(
+            first(&padded, Rule::NameFormat, AS).unwrap().1,
+            Severity::Warning
+        );
+        assert_eq!(
+            first(&padded, Rule::NameMismatch, &[Target::OpenCode])
+                .unwrap()
+                .1,
+            Severity::Error
+        );
+        let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
+        let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
+        let format = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::NameFormat)
+            .unwrap();
+        assert_eq!(format.severity, Severity::Warning);
+        assert!(
+            format.message.contains("skills-ref accepts it"),
+            "{}",
+            format.message
+        );
+        let upper = first(
+            &fm("name: Pdf\ndescription: Use when asked.\n"),
+            Rule::NameFormat,
+            AS,
+        );
+        assert_eq!(upper.unwrap().1, Severity::Error);
+        let long = format!(
+            "name: \"{} \"\ndescription: Use when asked.\n",
+            "a".repeat(64)
+        );
+        assert!(
+            first(&fm(&long), Rule::NameLength, AS).is_none(),
+            "skills-ref counts the stripped name"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! and flow style.
 
 use super::fix::{normalise_name, quoted, verify};
+use super::recover::{Quote, Rewrite};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
 use crate::document::{Node, NodeKind, SkillDocument, Style};
@@ -89,6 +90,13 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         };
         let line = &text[delimiter.line.as_range()];
         let only_dashes = line.trim_end().bytes().all(|byte| byte == b'-');
+        // skills-ref checks that the file starts with `---` and splits at the first `---`
+        // anywhere, so it takes any closing line that starts with three dashes, and an opening
+        // line whose extra characters are spaces (they become blank YAML).
+        let skills_ref_reads = which == "closing"
+            || line
+                .strip_prefix("---")
+                .is_some_and(|rest| rest.trim_start_matches(' ').is_empty());
         let fix = Fix::new(
             "Replace with `---`",
             only_dashes,
@@ -98,7 +106,13 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             Rule::MalformedDelimiter,
             delimiter.line,
             format!("the {which} delimiter `{line}` must be exactly `---`"),
-            unreadable_frontmatter,
+            move |target| match target {
+                Target::AgentSkills if skills_ref_reads => Effect::Degrade(
+                    "accepts it, but loaders that match the exact line do not",
+                    "accept it, but loaders that match the exact line do not",
+                ),
+                other => unreadable_frontmatter(other),
+            },
             vec![fix],
         );
     }
@@ -114,9 +128,40 @@ pub(super) fn check(checker: &mut Checker<'_>) {
     }
     let Some(yaml) = &document.yaml else { return };
     if let Some(error) = &yaml.error {
-        yaml_errors(checker, error.offset, &error.message);
+        if let Some(rewrite) = yaml_errors(checker, error.offset, &error.message) {
+            lint_rewritten(checker, &rewrite);
+        }
         return;
     }
+    structure(checker);
+}
+
+/// Lints the frontmatter as its colon fixes would write it (SPEC section 4, "Recovery"), so one
+/// run shows every finding; each finding points at the original characters. The loader still
+/// sees no metadata in such a file.
+fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
+    let document = SkillDocument::parse(&rewrite.text);
+    let mut inner = Checker {
+        text: &rewrite.text,
+        document: &document,
+        context: checker.context,
+        diagnostics: Vec::new(),
+    };
+    structure(&mut inner);
+    super::fields::check(&mut inner);
+    for diagnostic in inner.diagnostics {
+        checker.diagnostics.push(rewrite.diagnostic(diagnostic));
+    }
+}
+
+/// The rules on a frontmatter that parsed: its shape, duplicate keys and flow collections.
+fn structure(checker: &mut Checker<'_>) {
+    let Some(block) = checker.document.block() else {
+        return;
+    };
+    let Some(yaml) = &checker.document.yaml else {
+        return;
+    };
     match &yaml.root {
         None => checker.report(
             Rule::NotAMapping,
@@ -212,6 +257,8 @@ fn move_block_first(text: &str, document: &SkillDocument, preamble: TextRange) -
 struct ColonValue {
     /// The value as written, continuation lines folded in as YAML would.
     intended: String,
+    /// The text of each of the value's lines, which `intended` joins with spaces.
+    lines: Vec<TextRange>,
     /// The value's bytes, continuation lines included.
     range: TextRange,
     /// The offending `:`.
@@ -253,6 +300,7 @@ fn colon_values(text: &str, yaml: TextRange) -> Vec<ColonValue> {
             + 1
             + (after_key.len() - after_key.trim_start().len());
         let mut pieces = vec![value.to_owned()];
+        let mut piece_ranges = vec![TextRange::new(value_start, value_start + value.len())];
         let mut end = value_start + value.len();
         // Continuation lines of a multi-line plain scalar are indented deeper than the key.
         while index < lines.len() {
@@ -263,7 +311,9 @@ fn colon_values(text: &str, yaml: TextRange) -> Vec<ColonValue> {
                 break;
             }
             pieces.push(content.to_owned());
-            end = next_range.start + next_indent + content.len();
+            let content_start = next_range.start + (next.len() - next.trim_start().len());
+            piece_ranges.push(TextRange::new(content_start, content_start + content.len()));
+            end = content_start + content.len();
             index += 1;
         }
         let range = TextRange::new(value_start, end);
@@ -276,6 +326,7 @@ fn colon_values(text: &str, yaml: TextRange) -> Vec<ColonValue> {
         if let Some(colon) = colon {
             found.push(ColonValue {
                 intended: pieces.join(" "),
+                lines: piece_ranges,
                 range,
                 colon: value_start + colon,
                 key: rest[..key_len].to_owned(),
@@ -286,11 +337,11 @@ fn colon_values(text: &str, yaml: TextRange) -> Vec<ColonValue> {
     found
 }
 
-fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) {
+/// Reports a YAML error; when unquoted colons explain all of it, returns the frontmatter as
+/// their quote fixes write it.
+fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) -> Option<Rewrite> {
     let text = checker.text;
-    let Some(yaml) = checker.document.yaml_range() else {
-        return;
-    };
+    let yaml = checker.document.yaml_range()?;
     let colons = colon_values(text, yaml);
     let explained = colons.iter().any(|colon| {
         let line_start = text[..colon.range.start].rfind('\n').map_or(0, |at| at + 1);
@@ -352,10 +403,40 @@ fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) {
                 fixes,
             );
         }
+        let quotes: Vec<Quote> = colons
+            .iter()
+            .map(|colon| Quote {
+                lines: colon.lines.clone(),
+            })
+            .collect();
+        let rewrite = Rewrite::quoting(text, &quotes);
+        // The rewrite must be the quote fixes applied; anything else would lint another text.
+        let faithful = crate::diagnostic::apply_edits(text, &quote_edits)
+            .ok()
+            .as_deref()
+            == Some(rewrite.text.as_str());
+        if faithful && quote_ok {
+            return Some(rewrite);
+        }
+        if faithful && explained {
+            // The colons explain the first error; quoting them shows whether another follows.
+            let document = SkillDocument::parse(&rewrite.text);
+            let next = document.yaml.and_then(|yaml| yaml.error)?;
+            let at = rewrite.range(TextRange::empty(next.offset)).start;
+            yaml_syntax(checker, yaml, at, &next.message);
+            return None;
+        }
     }
     if explained {
-        return;
+        return None;
     }
+    yaml_syntax(checker, yaml, offset, message);
+    None
+}
+
+/// Reports a YAML error at `offset`, or at the first tab used for indentation.
+fn yaml_syntax(checker: &mut Checker<'_>, yaml: TextRange, offset: usize, message: &str) {
+    let text = checker.text;
     let source = &text[yaml.as_range()];
     let tab = lines_with_ranges(source).find_map(|(range, line)| {
         let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
@@ -453,7 +534,7 @@ fn flow_style(checker: &mut Checker<'_>, root: &Node) {
                 Rule::FlowStyle,
                 node.range,
                 format!(
-                    "`{}` is written in flow style (`{}`); skills-ref's strict parser accepts only block style",
+                    "`{}` is written in flow style (`{}`), which strict YAML parsers such as strictyaml refuse",
                     key.and_then(|(key, _)| key.as_str()).unwrap_or("value"),
                     if matches!(node.kind, NodeKind::Sequence(_)) { "[a, b]" } else { "{k: v}" }
                 ),
@@ -692,6 +773,125 @@ mod tests {
         );
         let quoted = crate::diagnostic::apply_edits(text, &colons[1].fixes[0].edits).unwrap();
         assert!(quoted.contains("note: \"a: b\""));
+    }
+
+    #[test]
+    fn after_an_unquoted_colon_the_rest_is_linted() {
+        let text = "---\nname: PDF_Tools\ndescription: Use when: the user asks for <forms>\n  and more\nmodel: sonnet\nmetadata:\n  tags: [a, b]\n---\nBody\n";
+        let diagnostics = lint(text);
+        let found: Vec<(Rule, &str)> = diagnostics
+            .iter()
+            .map(|d| (d.rule, &text[d.range.as_range()]))
+            .collect();
+        for expected in [
+            (Rule::UnquotedColon, ":"),
+            (Rule::NameFormat, "PDF_Tools"),
+            (Rule::NameMismatch, "PDF_Tools"),
+            (Rule::UnknownField, "model"),
+            (Rule::FlowStyle, "[a, b]"),
+            (Rule::DescriptionAngleBrackets, "<"),
+        ] {
+            assert!(found.contains(&expected), "{expected:?} in {found:?}");
+        }
+        let bracket = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+            .unwrap();
+        assert_eq!(bracket.range.start, text.find("<forms").unwrap());
+        assert!(
+            found
+                .iter()
+                .all(|(rule, _)| !matches!(rule, Rule::YamlSyntax | Rule::DescriptionTrigger)),
+            "{found:?}"
+        );
+        // Fixes apply to the original text.
+        assert!(fixed(text, Rule::NameMismatch, AS).contains("\nname: pdf\n"));
+        assert!(fixed(text, Rule::FlowStyle, AS).contains("  tags:\n    - a\n    - b\n"));
+        // The loader still reads no metadata from the broken file.
+        assert!(
+            crate::document::SkillDocument::parse(text)
+                .mapping()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn recovered_findings_on_the_broken_value_cover_the_original_characters() {
+        let text = format!(
+            "---\nname: pdf: tools\ndescription: Use when: {}\n---\nBody\n",
+            "x".repeat(1100)
+        );
+        let diagnostics = lint(&text);
+        let covered = |rule: Rule| {
+            diagnostics
+                .iter()
+                .find(|d| d.rule == rule)
+                .map(|d| &text[d.range.as_range()])
+        };
+        assert_eq!(covered(Rule::NameFormat), Some("pdf: tools"));
+        assert_eq!(covered(Rule::NameMismatch), Some("pdf: tools"));
+        assert_eq!(
+            covered(Rule::DescriptionLength),
+            Some("x".repeat(1110 - 1024).as_str())
+        );
+        // A fix that replaces the whole value carries over as a replacement of what is written.
+        let rename = diagnostics
+            .iter()
+            .find(|d| d.rule == Rule::NameMismatch)
+            .unwrap();
+        let renamed = crate::diagnostic::apply_edits(&text, &rename.fixes[0].edits).unwrap();
+        assert!(renamed.starts_with("---\nname: pdf\ndescription: Use when: x"));
+    }
+
+    #[test]
+    fn no_recovery_when_quoting_leaves_the_yaml_broken() {
+        let text = "---\nname: pdf\ndescription: Use when: asked\nmodel: x\nmetadata:\n\tk: v\n---\nBody\n";
+        let rules = rules_of(text, AS);
+        assert!(rules.contains(&Rule::UnquotedColon), "{rules:?}");
+        assert!(!rules.contains(&Rule::UnknownField), "{rules:?}");
+        assert_eq!(findings(text, Rule::YamlSyntax, AS)[0].0, "\t");
+        // The next error is reported where it is in the original text.
+        let text =
+            "---\nname: pdf\ndescription: Use when: asked, \"x\"\nother: [unclosed\n---\nBody\n";
+        let found = findings(text, Rule::YamlSyntax, AS);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let diagnostic = crate::rules::test_support::lint(text)
+            .into_iter()
+            .find(|d| d.rule == Rule::YamlSyntax)
+            .unwrap();
+        assert!(
+            diagnostic.range.start > text.find("other").unwrap(),
+            "{diagnostic:?}"
+        );
+    }
+
+    #[test]
+    fn malformed_delimiters_that_skills_ref_reads() {
+        // skills-ref 0.1.1 needs the file to start with `---` and splits at the first `---`.
+        let severity = |text: &str| {
+            crate::rules::test_support::lint_as(text, "skills/pdf/SKILL.md", AS)
+                .into_iter()
+                .find(|d| d.rule == Rule::MalformedDelimiter)
+                .map(|d| (d.severity, d.message))
+                .unwrap()
+        };
+        for text in [
+            "---\nname: pdf\ndescription: Use when asked.\n--- x\nBody\n",
+            "---\nname: pdf\ndescription: Use when asked.\n----\nBody\n",
+            "---  \nname: pdf\ndescription: Use when asked.\n---\nBody\n",
+        ] {
+            let (level, message) = severity(text);
+            assert_eq!(level, crate::diagnostic::Severity::Warning, "{text:?}");
+            assert!(message.contains("skills-ref accepts it"), "{message}");
+        }
+        for text in [
+            "-----\nname: pdf\ndescription: Use when asked.\n---\nBody\n",
+            "--- x\nname: pdf\ndescription: Use when asked.\n---\nBody\n",
+        ] {
+            let (level, message) = severity(text);
+            assert_eq!(level, crate::diagnostic::Severity::Error, "{text:?}");
+            assert!(message.ends_with("skills-ref rejects it"), "{message}");
+        }
     }
 
     #[test]

@@ -5,45 +5,62 @@ use crate::document::SkillDocument;
 use crate::document::yaml::{ScalarType, core_type, yaml11_only_type};
 use crate::rules::Group;
 
+/// How `ch` is written inside a quoted scalar; `None` when it stands for itself.
+#[must_use]
+pub fn escape(ch: char, single: bool) -> Option<String> {
+    if single {
+        return (ch == '\'').then(|| "''".to_owned());
+    }
+    match ch {
+        '\\' => Some("\\\\".to_owned()),
+        '"' => Some("\\\"".to_owned()),
+        '\n' => Some("\\n".to_owned()),
+        '\r' => Some("\\r".to_owned()),
+        '\t' => Some("\\t".to_owned()),
+        ch if ch.is_control() || ch == '\u{feff}' => Some(format!("\\u{:04X}", u32::from(ch))),
+        _ => None,
+    }
+}
+
+fn quote_with(value: &str, single: bool) -> String {
+    let mark = if single { '\'' } else { '"' };
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push(mark);
+    for ch in value.chars() {
+        match escape(ch, single) {
+            Some(escaped) => out.push_str(&escaped),
+            None => out.push(ch),
+        }
+    }
+    out.push(mark);
+    out
+}
+
 /// A double-quoted YAML scalar that parses back to `value`.
 #[must_use]
 pub fn double_quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for ch in value.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            ch if ch.is_control() || ch == '\u{feff}' => {
-                out.push_str(&format!("\\u{:04X}", u32::from(ch)));
-            }
-            ch => out.push(ch),
-        }
-    }
-    out.push('"');
-    out
+    quote_with(value, false)
 }
 
 /// A single-quoted YAML scalar that parses back to `value` (no line breaks allowed in `value`).
 #[must_use]
 pub fn single_quoted(value: &str) -> String {
-    format!("'{}'", value.replace('\'', "''"))
+    quote_with(value, true)
+}
+
+/// Whether `quoted` picks single quotes: when `value` holds `"` but no `'` and nothing that
+/// needs an escape.
+#[must_use]
+pub fn prefers_single_quotes(value: &str) -> bool {
+    value.contains('"')
+        && !value.contains('\'')
+        && !value.chars().any(|ch| ch.is_control() || ch == '\u{feff}')
 }
 
 /// The most readable quoting of `value`: single quotes when it holds `"` but no `'`, else double.
 #[must_use]
 pub fn quoted(value: &str) -> String {
-    let plain_single = value.contains('"')
-        && !value.contains('\'')
-        && !value.chars().any(|ch| ch.is_control() || ch == '\u{feff}');
-    if plain_single {
-        single_quoted(value)
-    } else {
-        double_quoted(value)
-    }
+    quote_with(value, prefers_single_quotes(value))
 }
 
 /// `value` as a YAML string: plain when that reads back as the same string under YAML 1.1 and

@@ -8,6 +8,7 @@ mod docs;
 pub mod fields;
 mod file;
 pub mod fix;
+mod recover;
 pub mod workspace;
 
 use std::collections::HashMap;
@@ -117,15 +118,6 @@ impl Rule {
     pub fn doc(self) -> RuleDoc {
         docs::doc(self)
     }
-
-    /// Rules whose severity rises to error when a selected target skips or rejects the skill
-    /// (SPEC section 4: `unknown-field`, `metadata-value`, `description-angle-brackets`).
-    fn escalates(self) -> bool {
-        matches!(
-            self,
-            Rule::UnknownField | Rule::MetadataValue | Rule::DescriptionAngleBrackets
-        )
-    }
 }
 
 impl std::fmt::Display for Rule {
@@ -184,6 +176,21 @@ impl FileContext<'_> {
     }
 }
 
+/// The severity a finding gets from what it does to the selected targets (SPEC section 4): an
+/// error when any of them skips, rejects or misreads the skill, whatever the rule's default; when
+/// they only load it degraded, an error-by-default rule drops to a warning, and warning, info and
+/// hint rules keep their default.
+#[must_use]
+pub fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity {
+    if effects.iter().any(|(_, effect)| effect.is_breaking()) {
+        Severity::Error
+    } else if rule.default_severity() == Severity::Error {
+        Severity::Warning
+    } else {
+        rule.default_severity()
+    }
+}
+
 /// Collects the findings of one file and words them for the selected targets.
 pub(crate) struct Checker<'a> {
     pub text: &'a str,
@@ -212,19 +219,7 @@ impl<'a> Checker<'a> {
         if !effects.iter().any(|(_, effect)| effect.affects()) {
             return;
         }
-        let mut severity = rule.default_severity();
-        let breaking = effects.iter().any(|(_, effect)| effect.is_breaking());
-        if severity == Severity::Error && !breaking {
-            // Every affected client still loads the skill, only degraded (SPEC section 4).
-            severity = Severity::Warning;
-        }
-        if rule.escalates()
-            && effects
-                .iter()
-                .any(|(_, effect)| matches!(effect, Effect::Skip | Effect::Reject))
-        {
-            severity = Severity::Error;
-        }
+        let severity = severity_for(rule, &effects);
         let mut diagnostic = Diagnostic::new(
             rule,
             range,
@@ -533,5 +528,59 @@ mod robustness {
                 .iter()
                 .all(|diagnostic| diagnostic.rule != super::Rule::InvalidUtf8)
         );
+    }
+}
+
+#[cfg(test)]
+mod severity {
+    use super::{Rule, severity_for};
+    use crate::diagnostic::Severity;
+    use crate::targets::{Effect, Target};
+
+    #[test]
+    fn follows_the_worst_effect_whatever_the_default() {
+        let degrade = Effect::Degrade("x", "x");
+        for (rule, effects, expected) in [
+            (
+                Rule::FlowStyle,
+                vec![(Target::AgentSkills, Effect::Reject)],
+                Severity::Error,
+            ),
+            (
+                Rule::MetadataValue,
+                vec![(Target::Codex, Effect::Skip)],
+                Severity::Error,
+            ),
+            (
+                Rule::AllowedToolsShape,
+                vec![(Target::ClaudeCode, Effect::Misread)],
+                Severity::Error,
+            ),
+            (
+                Rule::UnknownField,
+                vec![(Target::Codex, degrade)],
+                Severity::Warning,
+            ),
+            (
+                Rule::NameMismatch,
+                vec![(Target::AgentSkills, degrade)],
+                Severity::Warning,
+            ),
+            (
+                Rule::DescriptionTrigger,
+                vec![(Target::Codex, degrade)],
+                Severity::Hint,
+            ),
+            (
+                Rule::CompatibilityLength,
+                vec![
+                    (Target::ClaudeCode, Effect::Load),
+                    (Target::OpenCode, Effect::Reject),
+                ],
+                Severity::Error,
+            ),
+        ] {
+            assert_eq!(severity_for(rule, &effects), expected, "{rule}");
+        }
     }
 }
