@@ -21,8 +21,8 @@ What it does:
     as the `agentskills validate` CLI would crash).
   * skill-lsp's verdict: ONE `skill-lsp check --format json --target agentskills ROOT...`
     run; diagnostics are mapped to the folder of their SKILL.md; a folder is rejected when
-    it has a diagnostic of severity `error`.  A folder our walk never reaches (a symlinked
-    folder: discovery does not follow links) is put in its own column, `we skip`.
+    it has a diagnostic of severity `error`.  Linked skill folders are checked by us under
+    the link's path (discovery follows a link to a skill folder one level), like any other.
   * Prints a summary, the disagreements grouped by skills-ref's message kind and by our
     error rule ids, and a seeded sample of our `broken-link` findings (link text, line,
     whether the target exists, whether the line is inside a fenced code block) for review.
@@ -307,13 +307,7 @@ def main(argv: list[str]) -> int:
         errors = sorted({d["rule"] for d in diags if d["severity"] == "error"})
         others = sorted({d["rule"] for d in diags if d["severity"] != "error"})
         ref_rejects = bool(ref_problems)
-        if folders[folder]:
-            ours_verdict = "skip"
-        else:
-            ours_verdict = "reject" if errors else "accept"
-        if ours_verdict == "skip":
-            kind = "we skip, ref rejects" if ref_rejects else "we skip, ref accepts"
-        elif ref_rejects and errors:
+        if ref_rejects and errors:
             kind = "both reject"
         elif not ref_rejects and not errors:
             kind = "both accept"
@@ -342,7 +336,7 @@ def main(argv: list[str]) -> int:
         f"skill-lsp checked {report['checked']['files']} files, {report['checked']['skills']} skills, "
         f"could not read {report['unreadable']}"
     )
-    if report["checked"]["files"] + report["unreadable"] != len(plain):
+    if report["checked"]["files"] + report["unreadable"] != len(rows):
         print(
             f"  note: {len(plain)} non-symlinked skill folders here vs {report['checked']['files']} "
             "files checked by skill-lsp (.gitignore'd folders are skipped by skill-lsp; nested "
