@@ -419,6 +419,19 @@ const EXAMPLE_MARKERS: [&str; 8] = [
     "examples:",
 ];
 
+/// Words of a line ending in `:` that opens a block of examples or of what not to do.
+const INTRO_WORDS: [&str; 9] = [
+    "example",
+    "e.g.",
+    "violation",
+    "bad",
+    "wrong",
+    "incorrect",
+    "avoid",
+    "don't",
+    "anti-pattern",
+];
+
 impl Examples {
     fn new(source: &str) -> Self {
         let mut lines = Vec::new();
@@ -440,7 +453,9 @@ impl Examples {
             if block == 1 {
                 block = 2;
             }
-            let lower = line.to_ascii_lowercase();
+            // `**Examples**:` and `_e.g._` are markers too. Without the emphasis a marker ends a
+            // little early, which only matters for the marker's own characters.
+            let lower = line.to_ascii_lowercase().replace(['*', '_'], "");
             let marker = EXAMPLE_MARKERS
                 .iter()
                 .filter_map(|marker| {
@@ -450,8 +465,10 @@ impl Examples {
                     word_start.then_some(range.start + at + marker.len())
                 })
                 .min();
-            let bare = trimmed.trim_matches(|ch: char| matches!(ch, '*' | '_' | '#' | '>' | '-' | ' '));
-            if bare.ends_with(':') && bare.to_ascii_lowercase().contains("example") {
+            let bare = lower
+                .trim()
+                .trim_matches(|ch: char| matches!(ch, '#' | '>' | '-' | ' '));
+            if bare.ends_with(':') && INTRO_WORDS.iter().any(|word| bare.contains(word)) {
                 block = 1;
             }
             lines.push((range.start, marker, inside));
@@ -477,7 +494,12 @@ struct Found<'a> {
 
 impl Found<'_> {
     fn push(&mut self, kind: ReferenceKind, target: String, range: Range<usize>, anchored: bool) {
-        let kind = if kind != ReferenceKind::Loose && self.examples.contains(range.start) {
+        // "`pdf`'s `scripts/fill.py`" is another skill's file.
+        let before = self.source[..range.start]
+            .trim_end_matches(['`', '[', '(', '<'])
+            .trim_end();
+        let owned = before.ends_with("'s") || before.ends_with("’s");
+        let kind = if kind != ReferenceKind::Loose && (owned || self.examples.contains(range.start)) {
             ReferenceKind::Loose
         } else {
             kind
@@ -852,6 +874,8 @@ mod tests {
                     For example: `assets/logo.png`.\n\
                     Example:\n\n- `scripts/example.py`\n- [x](references/x.md)\n\n\
                     **Examples:**\n`assets/a.png` and `assets/b.png`\n\n\
+                    - **Example**: `scripts/rotate_pdf.py`\n\n**Violations:**\n- `references/v2/schema.md`\n\n\
+                    Read `skill-tester`'s `references/schema.md` and the pdf skill’s `assets/form.pdf`.\n\n\
                     Now the real one: `scripts/fill.py`. A jpeg. `assets/real.png`\n";
         assert_eq!(checked(text), vec!["scripts/fill.py", "assets/real.png"]);
     }
