@@ -485,6 +485,80 @@ impl Examples {
     }
 }
 
+/// File names that stand for any file: `references/filename.md`, `scripts/your_script.py`.
+fn is_placeholder_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    matches!(
+        stem.as_str(),
+        "filename" | "file-name" | "file_name" | "foo" | "bar" | "baz" | "xxx" | "placeholder"
+    ) || ["your-", "your_", "my-", "my_"]
+        .iter()
+        .any(|prefix| stem.starts_with(prefix))
+}
+
+/// Words that may stand between a verb and the path it governs: "save the report to `x`".
+const FILLER_WORDS: [&str; 15] = [
+    "to", "into", "in", "as", "at", "under", "the", "your", "new", "a", "an", "file", "output",
+    "result", "report",
+];
+
+/// Verbs that make the path one the agent is to write, not one the skill ships.
+const OUTPUT_VERBS: [&str; 30] = [
+    "create", "creates", "creating", "created", "write", "writes", "writing", "written", "save",
+    "saves", "saving", "saved", "log", "logs", "logged", "export", "exports", "exported",
+    "generate", "generates", "generated", "produce", "produces", "produced", "emit", "emits",
+    "emitted", "store", "stores", "stored",
+];
+
+/// What the words around a code-span path say about it (`before` and `after` are the rest of
+/// its line): another skill's file ("`pdf`'s `scripts/fill.py`", "see its `x`", "`x` in the
+/// wiki skill"), any file of a kind ("a `scripts/x.py` whose …") or one the agent is to write
+/// ("logged to `x`").
+fn says_elsewhere(before: &str, after: &str) -> bool {
+    let before = before
+        .trim_end_matches(['`', '(', '[', '<', '"', '*'])
+        .trim_end()
+        .to_lowercase();
+    if before.ends_with("'s") || before.ends_with("’s") {
+        return true;
+    }
+    // A plural's possessive, the name often in code itself: "`guardrails`' `x`".
+    if let Some(head) = before
+        .strip_suffix('\'')
+        .or_else(|| before.strip_suffix('’'))
+    {
+        if head.trim_end_matches(['`', '*']).ends_with('s') {
+            return true;
+        }
+    }
+    let is_word_char = |ch: char| ch.is_alphanumeric() || matches!(ch, '-' | '\'' | '’');
+    let mut words = before
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty())
+        .rev();
+    let last = words.next();
+    if matches!(last, Some("a" | "an" | "its" | "their" | "any" | "each" | "every")) {
+        return true;
+    }
+    let verb = last
+        .into_iter()
+        .chain(words)
+        .take(4)
+        .find(|word| !FILLER_WORDS.contains(word));
+    if verb.is_some_and(|word| OUTPUT_VERBS.contains(&word)) {
+        return true;
+    }
+    let after = after.to_lowercase();
+    let mut words = after
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty());
+    matches!(words.next(), Some("in" | "from" | "of"))
+        && words
+            .take(3)
+            .any(|word| matches!(word, "skill" | "skill's" | "plugin" | "plugin's"))
+}
+
 /// References found so far, with byte ranges into the body.
 struct Found<'a> {
     source: &'a str,
@@ -494,18 +568,24 @@ struct Found<'a> {
 
 impl Found<'_> {
     fn push(&mut self, kind: ReferenceKind, target: String, range: Range<usize>, anchored: bool) {
-        // "`pdf`'s `scripts/fill.py`" is another skill's file.
-        let before = self.source[..range.start]
-            .trim_end_matches(['`', '[', '(', '<'])
-            .trim_end();
-        let owned = before.ends_with("'s") || before.ends_with("’s");
-        let kind = if kind != ReferenceKind::Loose && (owned || self.examples.contains(range.start)) {
-            ReferenceKind::Loose
-        } else {
-            kind
-        };
+        let line_start = self.source[..range.start].rfind('\n').map_or(0, |at| at + 1);
+        let line_end = self.source[range.end..]
+            .find('\n')
+            .map_or(self.source.len(), |at| range.end + at);
+        let incidental = self.examples.contains(range.start)
+            || is_placeholder_name(&target)
+            || (kind == ReferenceKind::Path
+                && !anchored
+                && says_elsewhere(
+                    &self.source[line_start..range.start],
+                    &self.source[range.end..line_end],
+                ));
         self.references.push(Reference {
-            kind,
+            kind: if incidental {
+                ReferenceKind::Loose
+            } else {
+                kind
+            },
             target,
             range: TextRange::new(range.start, range.end),
             anchored,
@@ -875,9 +955,17 @@ mod tests {
                     Example:\n\n- `scripts/example.py`\n- [x](references/x.md)\n\n\
                     **Examples:**\n`assets/a.png` and `assets/b.png`\n\n\
                     - **Example**: `scripts/rotate_pdf.py`\n\n**Violations:**\n- `references/v2/schema.md`\n\n\
-                    Read `skill-tester`'s `references/schema.md` and the pdf skill’s `assets/form.pdf`.\n\n\
+                    Read `skill-tester`'s `references/schema.md`, the pdf skill’s `assets/form.pdf`, see its `scripts/x.py`.\n\
+                    The `guardrails`' `scripts/guard.mjs`; follow `references/ingest.md` in the llm-wiki skill.\n\
+                    Given a `scripts/smoke.py` whose path is odd, results logged to `scripts/out/info.txt`.\n\
+                    Save the report to `assets/report.pdf`; see `references/filename.md`, `scripts/my_script.py`.\n\n\
                     Now the real one: `scripts/fill.py`. A jpeg. `assets/real.png`\n";
         assert_eq!(checked(text), vec!["scripts/fill.py", "assets/real.png"]);
+        // Verbs that use a file are not verbs that write one.
+        assert_eq!(
+            checked("Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n"),
+            vec!["scripts/make.py", "scripts/run.py"]
+        );
     }
 
     #[test]
