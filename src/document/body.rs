@@ -497,6 +497,27 @@ fn is_placeholder_name(path: &str) -> bool {
         .any(|prefix| stem.starts_with(prefix))
 }
 
+/// Inside a quotation, which in a skill is an example of what to write: `"see [a](b.md)"`.
+fn is_quoted(before: &str) -> bool {
+    let opening = before.matches(['"', '“']).count();
+    let closing = before.matches('”').count();
+    opening.saturating_sub(closing) % 2 == 1
+}
+
+/// The file is read only when it is there: "`references/style.txt` (if it exists)".
+fn is_conditional(after: &str) -> bool {
+    let after = after.to_lowercase();
+    let head = after.get(..after.len().min(40)).unwrap_or(&after);
+    ["if it exists", "if exists", "if present", "when present", "if any", "optional", "若存在", "如有"]
+        .iter()
+        .any(|phrase| head.contains(phrase))
+}
+
+/// Words that may stand between an article and its path: "an existing `assets/x.png`".
+const ADJECTIVES: [&str; 7] = [
+    "existing", "new", "optional", "custom", "own", "separate", "dedicated",
+];
+
 /// Words that may stand between a verb and the path it governs: "save the report to `x`".
 const FILLER_WORDS: [&str; 15] = [
     "to", "into", "in", "as", "at", "under", "the", "your", "new", "a", "an", "file", "output",
@@ -537,15 +558,17 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
         .split(|ch: char| !is_word_char(ch))
         .filter(|word| !word.is_empty())
         .rev();
-    let last = words.next();
-    if matches!(last, Some("a" | "an" | "its" | "their" | "any" | "each" | "every")) {
+    let last: Vec<&str> = words.take(4).collect();
+    let determiner = last.iter().find(|word| !ADJECTIVES.contains(word));
+    if determiner.is_some_and(|word| {
+        matches!(
+            *word,
+            "a" | "an" | "its" | "their" | "any" | "each" | "every"
+        )
+    }) {
         return true;
     }
-    let verb = last
-        .into_iter()
-        .chain(words)
-        .take(4)
-        .find(|word| !FILLER_WORDS.contains(word));
+    let verb = last.iter().find(|word| !FILLER_WORDS.contains(word));
     if verb.is_some_and(|word| OUTPUT_VERBS.contains(&word)) {
         return true;
     }
@@ -572,14 +595,15 @@ impl Found<'_> {
         let line_end = self.source[range.end..]
             .find('\n')
             .map_or(self.source.len(), |at| range.end + at);
+        let before = &self.source[line_start..range.start];
+        let after = &self.source[range.end..line_end];
         let incidental = self.examples.contains(range.start)
             || is_placeholder_name(&target)
+            || is_quoted(before)
+            || is_conditional(after)
             || (kind == ReferenceKind::Path
                 && !anchored
-                && says_elsewhere(
-                    &self.source[line_start..range.start],
-                    &self.source[range.end..line_end],
-                ));
+                && says_elsewhere(before, after));
         self.references.push(Reference {
             kind: if incidental {
                 ReferenceKind::Loose
@@ -958,7 +982,9 @@ mod tests {
                     Read `skill-tester`'s `references/schema.md`, the pdf skill’s `assets/form.pdf`, see its `scripts/x.py`.\n\
                     The `guardrails`' `scripts/guard.mjs`; follow `references/ingest.md` in the llm-wiki skill.\n\
                     Given a `scripts/smoke.py` whose path is odd, results logged to `scripts/out/info.txt`.\n\
-                    Save the report to `assets/report.pdf`; see `references/filename.md`, `scripts/my_script.py`.\n\n\
+                    Save the report to `assets/report.pdf`; see `references/filename.md`, `scripts/my_script.py`.\n\
+                    Say \"see [api](references/api.md)\"; read `references/style.txt` (if it exists).\n\
+                    Obtain an existing `assets/preview.png` or ask for one.\n\n\
                     Now the real one: `scripts/fill.py`. A jpeg. `assets/real.png`\n";
         assert_eq!(checked(text), vec!["scripts/fill.py", "assets/real.png"]);
         // Verbs that use a file are not verbs that write one.
