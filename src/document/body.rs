@@ -419,9 +419,11 @@ const EXAMPLE_MARKERS: [&str; 8] = [
     "examples:",
 ];
 
-/// Words of a line ending in `:` that opens a block of examples or of what not to do.
-const INTRO_WORDS: [&str; 9] = [
+/// Words of a line ending in `:` that opens a block of examples, of what not to do, or of
+/// files still to make.
+const INTRO_WORDS: [&str; 10] = [
     "example",
+    "create",
     "e.g.",
     "violation",
     "bad",
@@ -513,6 +515,9 @@ fn is_conditional(after: &str) -> bool {
         .any(|phrase| head.contains(phrase))
 }
 
+/// Words whose `'s` is `is`: "here's `scripts/x.py`".
+const CONTRACTIONS: [&str; 8] = ["it", "here", "there", "that", "what", "let", "who", "where"];
+
 /// Words that may stand between an article and its path: "an existing `assets/x.png`".
 const ADJECTIVES: [&str; 7] = [
     "existing", "new", "optional", "custom", "own", "separate", "dedicated",
@@ -541,9 +546,6 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
         .trim_end_matches(['`', '(', '[', '<', '"', '*'])
         .trim_end()
         .to_lowercase();
-    if before.ends_with("'s") || before.ends_with("’s") {
-        return true;
-    }
     // A plural's possessive, the name often in code itself: "`guardrails`' `x`".
     if let Some(head) = before
         .strip_suffix('\'')
@@ -554,11 +556,22 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
         }
     }
     let is_word_char = |ch: char| ch.is_alphanumeric() || matches!(ch, '-' | '\'' | '’');
-    let mut words = before
+    let words = before
         .split(|ch: char| !is_word_char(ch))
         .filter(|word| !word.is_empty())
         .rev();
     let last: Vec<&str> = words.take(4).collect();
+    // "`skill-tester`'s own rubric (`x`)", but not "here's `x`" or "this skill's `x`".
+    let possessive = last.iter().enumerate().any(|(index, word)| {
+        let owner = word
+            .strip_suffix("'s")
+            .or_else(|| word.strip_suffix("’s"));
+        let own = matches!(last.get(index + 1), Some(&("this" | "the" | "our")));
+        owner.is_some_and(|owner| !CONTRACTIONS.contains(&owner) && !own)
+    });
+    if possessive {
+        return true;
+    }
     let determiner = last.iter().find(|word| !ADJECTIVES.contains(word));
     if determiner.is_some_and(|word| {
         matches!(
@@ -591,7 +604,17 @@ struct Found<'a> {
 
 impl Found<'_> {
     fn push(&mut self, kind: ReferenceKind, target: String, range: Range<usize>, anchored: bool) {
-        let line_start = self.source[..range.start].rfind('\n').map_or(0, |at| at + 1);
+        let mut line_start = self.source[..range.start].rfind('\n').map_or(0, |at| at + 1);
+        if line_start > 0
+            && self.source[line_start..range.start]
+                .trim_matches(|ch: char| ch.is_whitespace() || matches!(ch, '`' | '(' | '*'))
+                .is_empty()
+        {
+            // The words that govern a path at the start of a line end the line before.
+            line_start = self.source[..line_start - 1]
+                .rfind('\n')
+                .map_or(0, |at| at + 1);
+        }
         let line_end = self.source[range.end..]
             .find('\n')
             .map_or(self.source.len(), |at| range.end + at);
@@ -984,13 +1007,16 @@ mod tests {
                     Given a `scripts/smoke.py` whose path is odd, results logged to `scripts/out/info.txt`.\n\
                     Save the report to `assets/report.pdf`; see `references/filename.md`, `scripts/my_script.py`.\n\
                     Say \"see [api](references/api.md)\"; read `references/style.txt` (if it exists).\n\
-                    Obtain an existing `assets/preview.png` or ask for one.\n\n\
+                    Obtain an existing `assets/preview.png` or ask for one.\n\
+                    The catalog of `tuning`'s\n`references/catalog.md`, and `grader`'s own rubric (`references/rubric.md`).\n\n\
+                    **Fix:** Create a `references/` folder and move material there:\n- Examples → `references/examples.md`\n\n\
                     Now the real one: `scripts/fill.py`. A jpeg. `assets/real.png`\n";
         assert_eq!(checked(text), vec!["scripts/fill.py", "assets/real.png"]);
         // Verbs that use a file are not verbs that write one.
         assert_eq!(
-            checked("Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n"),
-            vec!["scripts/make.py", "scripts/run.py"]
+            checked("Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n\
+                     Here's `scripts/a.py`, it's `scripts/b.py` and this skill's `scripts/c.py`.\n"),
+            vec!["scripts/make.py", "scripts/run.py", "scripts/a.py", "scripts/b.py", "scripts/c.py"]
         );
     }
 
