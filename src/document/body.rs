@@ -560,7 +560,7 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
         .split(|ch: char| !is_word_char(ch))
         .filter(|word| !word.is_empty())
         .rev();
-    let last: Vec<&str> = words.take(4).collect();
+    let last: Vec<&str> = words.take(6).collect();
     // "`skill-tester`'s own rubric (`x`)", but not "here's `x`" or "this skill's `x`".
     let possessive = last.iter().enumerate().any(|(index, word)| {
         let owner = word
@@ -572,6 +572,7 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
     if possessive {
         return true;
     }
+    let last = &last[..last.len().min(4)];
     let determiner = last.iter().find(|word| !ADJECTIVES.contains(word));
     if determiner.is_some_and(|word| {
         matches!(
@@ -622,6 +623,7 @@ impl Found<'_> {
         let after = &self.source[range.end..line_end];
         let incidental = self.examples.contains(range.start)
             || is_placeholder_name(&target)
+            || self.in_output_column(line_start)
             || is_quoted(before)
             || is_conditional(after)
             || (kind == ReferenceKind::Path
@@ -637,6 +639,26 @@ impl Found<'_> {
             range: TextRange::new(range.start, range.end),
             anchored,
         });
+    }
+
+    /// A table row under a header that lists what gets written: "| Stack | Files written |".
+    fn in_output_column(&self, line_start: usize) -> bool {
+        let is_row = |line: &str| line.trim_start().starts_with('|');
+        if !is_row(&self.source[line_start..]) {
+            return false;
+        }
+        let mut header = line_start;
+        while header > 0 {
+            let previous = self.source[..header - 1].rfind('\n').map_or(0, |at| at + 1);
+            if !is_row(&self.source[previous..header]) {
+                break;
+            }
+            header = previous;
+        }
+        let line = self.source[header..].lines().next().unwrap_or("").to_lowercase();
+        ["written", "output", "generated", "created", "produced"]
+            .iter()
+            .any(|word| line.contains(word))
     }
 
     fn closed_link(&mut self, open: &OpenLink) {
@@ -1010,8 +1032,15 @@ mod tests {
                     Obtain an existing `assets/preview.png` or ask for one.\n\
                     The catalog of `tuning`'s\n`references/catalog.md`, and `grader`'s own rubric (`references/rubric.md`).\n\n\
                     **Fix:** Create a `references/` folder and move material there:\n- Examples → `references/examples.md`\n\n\
+                    Run `builder`'s Phase 3.5 compliance testing (`references/compliance.md`).\n\n\
+                    | Stack | Files written |\n|---|---|\n| R | `scripts/R/out/info.txt` |\n\n\
                     Now the real one: `scripts/fill.py`. A jpeg. `assets/real.png`\n";
         assert_eq!(checked(text), vec!["scripts/fill.py", "assets/real.png"]);
+        // A table that lists what it reads is checked.
+        assert_eq!(
+            checked("| Step | Script |\n|---|---|\n| 1 | `scripts/one.py` |\n"),
+            vec!["scripts/one.py"]
+        );
         // Verbs that use a file are not verbs that write one.
         assert_eq!(
             checked("Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n\
