@@ -250,7 +250,11 @@ fn merge(ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
 }
 
 /// Where the destination of an inline link is written: after the `](` that follows its text.
-fn inline_destination(source: &str, content_end: usize, span: &Range<usize>) -> Option<Range<usize>> {
+fn inline_destination(
+    source: &str,
+    content_end: usize,
+    span: &Range<usize>,
+) -> Option<Range<usize>> {
     let tail = source.get(content_end..span.end)?;
     let open = content_end + tail.find("](")? + 2;
     let close = if source[..span.end].ends_with(')') {
@@ -340,8 +344,9 @@ fn is_external(target: &str) -> bool {
 
 /// Characters that make a path a pattern or a template rather than one file.
 fn is_pattern(path: &str) -> bool {
-    path.contains(['*', '?', '[', ']', '{', '}', '<', '>', '$', '%', '|', '"', '\'', '`'])
-        || path.contains("...")
+    path.contains([
+        '*', '?', '[', ']', '{', '}', '<', '>', '$', '%', '|', '"', '\'', '`',
+    ]) || path.contains("...")
         || path.contains('…')
 }
 
@@ -510,9 +515,18 @@ fn is_quoted(before: &str) -> bool {
 fn is_conditional(after: &str) -> bool {
     let after = after.to_lowercase();
     let head = after.get(..after.len().min(40)).unwrap_or(&after);
-    ["if it exists", "if exists", "if present", "when present", "if any", "optional", "若存在", "如有"]
-        .iter()
-        .any(|phrase| head.contains(phrase))
+    [
+        "if it exists",
+        "if exists",
+        "if present",
+        "when present",
+        "if any",
+        "optional",
+        "若存在",
+        "如有",
+    ]
+    .iter()
+    .any(|phrase| head.contains(phrase))
 }
 
 /// Words whose `'s` is `is`: "here's `scripts/x.py`".
@@ -520,7 +534,13 @@ const CONTRACTIONS: [&str; 8] = ["it", "here", "there", "that", "what", "let", "
 
 /// Words that may stand between an article and its path: "an existing `assets/x.png`".
 const ADJECTIVES: [&str; 7] = [
-    "existing", "new", "optional", "custom", "own", "separate", "dedicated",
+    "existing",
+    "new",
+    "optional",
+    "custom",
+    "own",
+    "separate",
+    "dedicated",
 ];
 
 /// Words that may stand between a verb and the path it governs: "save the report to `x`".
@@ -529,12 +549,41 @@ const FILLER_WORDS: [&str; 15] = [
     "result", "report",
 ];
 
-/// Verbs that make the path one the agent is to write, not one the skill ships.
-const OUTPUT_VERBS: [&str; 30] = [
-    "create", "creates", "creating", "created", "write", "writes", "writing", "written", "save",
-    "saves", "saving", "saved", "log", "logs", "logged", "export", "exports", "exported",
-    "generate", "generates", "generated", "produce", "produces", "produced", "emit", "emits",
-    "emitted", "store", "stores", "stored",
+/// Verbs that make the path one the agent is to write or that lives where something was
+/// installed, not one the skill ships.
+const OUTPUT_VERBS: [&str; 32] = [
+    "create",
+    "creates",
+    "creating",
+    "created",
+    "write",
+    "writes",
+    "writing",
+    "written",
+    "save",
+    "saves",
+    "saving",
+    "saved",
+    "log",
+    "logs",
+    "logged",
+    "export",
+    "exports",
+    "exported",
+    "generate",
+    "generates",
+    "generated",
+    "produce",
+    "produces",
+    "produced",
+    "emit",
+    "emits",
+    "emitted",
+    "store",
+    "stores",
+    "stored",
+    "install",
+    "installed",
 ];
 
 /// What the words around a code-span path say about it (`before` and `after` are the rest of
@@ -563,9 +612,7 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
     let last: Vec<&str> = words.take(6).collect();
     // "`skill-tester`'s own rubric (`x`)", but not "here's `x`" or "this skill's `x`".
     let possessive = last.iter().enumerate().any(|(index, word)| {
-        let owner = word
-            .strip_suffix("'s")
-            .or_else(|| word.strip_suffix("’s"));
+        let owner = word.strip_suffix("'s").or_else(|| word.strip_suffix("’s"));
         let own = matches!(last.get(index + 1), Some(&("this" | "the" | "our")));
         owner.is_some_and(|owner| !CONTRACTIONS.contains(&owner) && !own)
     });
@@ -583,7 +630,7 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
         return true;
     }
     let verb = last.iter().find(|word| !FILLER_WORDS.contains(word));
-    if verb.is_some_and(|word| OUTPUT_VERBS.contains(&word)) {
+    if verb.is_some_and(|word| OUTPUT_VERBS.contains(word)) {
         return true;
     }
     let after = after.to_lowercase();
@@ -605,7 +652,9 @@ struct Found<'a> {
 
 impl Found<'_> {
     fn push(&mut self, kind: ReferenceKind, target: String, range: Range<usize>, anchored: bool) {
-        let mut line_start = self.source[..range.start].rfind('\n').map_or(0, |at| at + 1);
+        let mut line_start = self.source[..range.start]
+            .rfind('\n')
+            .map_or(0, |at| at + 1);
         if line_start > 0
             && self.source[line_start..range.start]
                 .trim_matches(|ch: char| ch.is_whitespace() || matches!(ch, '`' | '(' | '*'))
@@ -626,9 +675,7 @@ impl Found<'_> {
             || self.in_output_column(line_start)
             || is_quoted(before)
             || is_conditional(after)
-            || (kind == ReferenceKind::Path
-                && !anchored
-                && says_elsewhere(before, after));
+            || (kind == ReferenceKind::Path && !anchored && says_elsewhere(before, after));
         self.references.push(Reference {
             kind: if incidental {
                 ReferenceKind::Loose
@@ -655,7 +702,11 @@ impl Found<'_> {
             }
             header = previous;
         }
-        let line = self.source[header..].lines().next().unwrap_or("").to_lowercase();
+        let line = self.source[header..]
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
         ["written", "output", "generated", "created", "produced"]
             .iter()
             .any(|word| line.contains(word))
@@ -666,7 +717,9 @@ impl Found<'_> {
             // Reference-style links are checked at their definition; autolinks are URLs.
             return;
         }
-        let content_end = open.content_end.max(open.span.start + if open.image { 2 } else { 1 });
+        let content_end = open
+            .content_end
+            .max(open.span.start + if open.image { 2 } else { 1 });
         if let Some(raw) = inline_destination(self.source, content_end, &open.span) {
             self.link(&open.dest, raw);
         }
@@ -756,7 +809,10 @@ impl Found<'_> {
             let path_len = rest
                 .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.' | '/')))
                 .unwrap_or(rest.len());
-            if matches!(rest[path_len..].chars().next(), Some('<' | '{' | '*' | '[' | '$')) {
+            if matches!(
+                rest[path_len..].chars().next(),
+                Some('<' | '{' | '*' | '[' | '$')
+            ) {
                 continue;
             }
             let path = rest[..path_len].trim_end_matches(['.', '-', '/']);
@@ -1043,9 +1099,17 @@ mod tests {
         );
         // Verbs that use a file are not verbs that write one.
         assert_eq!(
-            checked("Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n\
-                     Here's `scripts/a.py`, it's `scripts/b.py` and this skill's `scripts/c.py`.\n"),
-            vec!["scripts/make.py", "scripts/run.py", "scripts/a.py", "scripts/b.py", "scripts/c.py"]
+            checked(
+                "Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n\
+                     Here's `scripts/a.py`, it's `scripts/b.py` and this skill's `scripts/c.py`.\n"
+            ),
+            vec![
+                "scripts/make.py",
+                "scripts/run.py",
+                "scripts/a.py",
+                "scripts/b.py",
+                "scripts/c.py"
+            ]
         );
     }
 
@@ -1079,8 +1143,14 @@ mod tests {
             .collect();
         assert!(kinds.contains(&("Run /pdf ", Region::Prose)), "{kinds:?}");
         assert!(kinds.contains(&("`and /code`", Region::Code)), "{kinds:?}");
-        assert!(kinds.contains(&("<!-- /hidden -->", Region::Code)), "{kinds:?}");
+        assert!(
+            kinds.contains(&("<!-- /hidden -->", Region::Code)),
+            "{kinds:?}"
+        );
         assert!(kinds.contains(&("/fenced\n", Region::Code)), "{kinds:?}");
-        assert!(!kinds.iter().any(|(text, _)| text.contains("docs")), "{kinds:?}");
+        assert!(
+            !kinds.iter().any(|(text, _)| text.contains("docs")),
+            "{kinds:?}"
+        );
     }
 }

@@ -288,7 +288,10 @@ mod tests {
     }
 
     fn rules_and_texts(found: &[(Rule, String, String)]) -> Vec<(Rule, &str)> {
-        found.iter().map(|(rule, text, _)| (*rule, text.as_str())).collect()
+        found
+            .iter()
+            .map(|(rule, text, _)| (*rule, text.as_str()))
+            .collect()
     }
 
     #[test]
@@ -322,7 +325,11 @@ mod tests {
             rules_and_texts(&found),
             vec![(Rule::BrokenLink, "{baseDir}/scripts/release.sh")]
         );
-        assert!(found[0].2.starts_with("`scripts/release.sh` does not exist in the skill folder"));
+        assert!(
+            found[0]
+                .2
+                .starts_with("`scripts/release.sh` does not exist in the skill folder")
+        );
     }
 
     #[test]
@@ -348,7 +355,10 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         // The line suffix is cut, not ignored: a missing file with a line is still missing.
         let found = lint_tree("See `scripts/gone.py:15:2`.\n", &[], AS);
-        assert_eq!(rules_and_texts(&found), vec![(Rule::BrokenLink, "scripts/gone.py")]);
+        assert_eq!(
+            rules_and_texts(&found),
+            vec![(Rule::BrokenLink, "scripts/gone.py")]
+        );
     }
 
     #[test]
@@ -380,7 +390,11 @@ mod tests {
         // `Skill.md` is neither name skills-ref tries.
         let mixed = case("skills/pdf/Skill.md", AS).unwrap();
         assert_eq!(mixed.severity, Severity::Error);
-        assert!(mixed.message.ends_with("— skills-ref rejects it"), "{}", mixed.message);
+        assert!(
+            mixed.message.ends_with("— skills-ref rejects it"),
+            "{}",
+            mixed.message
+        );
         for target in [
             Target::ClaudeCode,
             Target::Codex,
