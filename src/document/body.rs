@@ -112,7 +112,7 @@ pub fn parse(text: &str, range: TextRange) -> Body {
     if body.blank {
         return body;
     }
-    let examples = Examples::new(source);
+    let examples = Examples { source };
     let mut found = Found {
         source,
         examples: &examples,
@@ -406,11 +406,11 @@ fn bundle_path(token: &str) -> Option<(usize, String, bool)> {
     Some((skip + path.len(), path.to_owned(), anchored))
 }
 
-/// Per line of the body, whether what it says is an example rather than the skill's own files:
-/// after "e.g." or "for example" on the line, or in the block that an "Example:" line opens.
-struct Examples {
-    /// (line start, where an example marker ends on the line, whether the whole line is one).
-    lines: Vec<(usize, Option<usize>, bool)>,
+/// Whether what the body says at an offset is an example rather than the skill's own files:
+/// after "e.g." or "for example" on its line, or in the block that an "Example:" line opens.
+/// Only checked references ask, so the lines are read on demand, not all up front.
+struct Examples<'a> {
+    source: &'a str,
 }
 
 const EXAMPLE_MARKERS: [&str; 8] = [
@@ -439,56 +439,64 @@ const INTRO_WORDS: [&str; 10] = [
     "anti-pattern",
 ];
 
-impl Examples {
-    fn new(source: &str) -> Self {
-        let mut lines = Vec::new();
-        // 0: outside, 1: after an intro line (blank lines still allowed), 2: inside its block.
-        let mut block = 0u8;
-        for (range, line) in lines_with_ranges(source) {
+/// `**Examples**:` and `_e.g._` are markers too: emphasis is dropped before matching.
+fn plain_lowercase(line: &str) -> String {
+    line.to_ascii_lowercase().replace(['*', '_'], "")
+}
+
+fn has_marker(lower: &str) -> bool {
+    EXAMPLE_MARKERS.iter().any(|marker| {
+        lower.match_indices(marker).any(|(at, _)| {
+            // `eg.` inside a word (`jpeg.`) is no marker.
+            at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric()
+        })
+    })
+}
+
+/// A line that ends in `:` and opens a block of examples: "Example:", "**Violations:**".
+fn is_intro(line: &str) -> bool {
+    if !line
+        .trim_end_matches(|ch: char| ch.is_whitespace() || matches!(ch, '*' | '_'))
+        .ends_with(':')
+    {
+        return false;
+    }
+    let lower = plain_lowercase(line);
+    let bare = lower
+        .trim()
+        .trim_matches(|ch: char| matches!(ch, '#' | '>' | '-' | ' '));
+    bare.ends_with(':') && INTRO_WORDS.iter().any(|word| bare.contains(word))
+}
+
+impl Examples<'_> {
+    fn contains(&self, offset: usize) -> bool {
+        let source = self.source;
+        let line_start = source[..offset].rfind('\n').map_or(0, |at| at + 1);
+        if has_marker(&plain_lowercase(&source[line_start..offset])) {
+            return true;
+        }
+        // Up through the lines of this block: an intro among them opens the example from the
+        // next line on. Past the blank lines above the block, only the line just before them
+        // can open it.
+        let mut end = line_start;
+        let mut in_block = true;
+        while end > 0 {
+            let start = source[..end - 1].rfind('\n').map_or(0, |at| at + 1);
+            let line = &source[start..end - 1];
+            end = start;
             let trimmed = line.trim();
             if trimmed.is_empty() {
-                if block == 2 {
-                    block = 0;
-                }
-                lines.push((range.start, None, block != 0));
+                in_block = false;
                 continue;
             }
-            if trimmed.starts_with('#') && block != 0 {
-                block = 0;
+            if is_intro(line) {
+                return true;
             }
-            let inside = block != 0;
-            if block == 1 {
-                block = 2;
+            if !in_block || trimmed.starts_with('#') {
+                return false;
             }
-            // `**Examples**:` and `_e.g._` are markers too. Without the emphasis a marker ends a
-            // little early, which only matters for the marker's own characters.
-            let lower = line.to_ascii_lowercase().replace(['*', '_'], "");
-            let marker = EXAMPLE_MARKERS
-                .iter()
-                .filter_map(|marker| {
-                    let at = lower.find(marker)?;
-                    // `eg.` inside a word (`jpeg.`) is no marker.
-                    let word_start = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
-                    word_start.then_some(range.start + at + marker.len())
-                })
-                .min();
-            let bare = lower
-                .trim()
-                .trim_matches(|ch: char| matches!(ch, '#' | '>' | '-' | ' '));
-            if bare.ends_with(':') && INTRO_WORDS.iter().any(|word| bare.contains(word)) {
-                block = 1;
-            }
-            lines.push((range.start, marker, inside));
         }
-        Self { lines }
-    }
-
-    fn contains(&self, offset: usize) -> bool {
-        let index = self.lines.partition_point(|(start, _, _)| *start <= offset);
-        index
-            .checked_sub(1)
-            .and_then(|index| self.lines.get(index))
-            .is_some_and(|(_, marker, inside)| *inside || marker.is_some_and(|end| end <= offset))
+        false
     }
 }
 
@@ -646,7 +654,7 @@ fn says_elsewhere(before: &str, after: &str) -> bool {
 /// References found so far, with byte ranges into the body.
 struct Found<'a> {
     source: &'a str,
-    examples: &'a Examples,
+    examples: &'a Examples<'a>,
     references: Vec<Reference>,
 }
 
