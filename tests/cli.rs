@@ -400,7 +400,7 @@ fn fix_round_trip_is_safe_and_idempotent() {
     assert!(
         !fs::read_dir(tree.join("skill-md-case/pdf"))
             .unwrap()
-            .any(|entry| entry.unwrap().file_name() == "skill.md")
+            .any(|entry| entry.unwrap().file_name() == "Skill.md")
     );
     // Bytes outside the edited range are untouched.
     let original =

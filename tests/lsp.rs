@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use lsp_client::{Client, TIMEOUT, uri};
 use serde_json::{Value, json};
 
-const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nRun scripts/fill.py.\n";
+const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nRun `scripts/fill.py`.\n";
 
 fn rules(diagnostics: &[Value]) -> Vec<String> {
     diagnostics
@@ -409,7 +409,7 @@ fn a_burst_of_edits_and_a_big_document() {
     let mut client = Client::start(&[], json!({}));
     let uri = client.open("skills/pdf/SKILL.md", GOOD);
     client.diagnostics(&uri, Some(1));
-    // A thousand one-character edits at the start of `Run scripts/fill.py.` (line 6).
+    // A thousand one-character edits at the start of ``Run `scripts/fill.py`.`` (line 6).
     for version in 2..1002 {
         client.change(&uri, version, json!([{"range": {"start": {"line": 6, "character": 0}, "end": {"line": 6, "character": 0}}, "text": "x"}]));
     }
@@ -422,7 +422,7 @@ fn a_burst_of_edits_and_a_big_document() {
         .expect("scripts/fill.py is missing");
     assert_eq!(
         link["range"]["start"],
-        json!({"line": 6, "character": 1004})
+        json!({"line": 6, "character": 1005})
     );
     let symbols = client.request(
         "textDocument/documentSymbol",

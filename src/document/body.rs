@@ -1,40 +1,62 @@
-//! The Markdown body: links, bundled-file mentions and headings, with their byte ranges.
+//! The Markdown body: links, bundled-file paths and headings, with their byte ranges in the file.
 //!
-//! This is not a Markdown parser. It knows fenced code blocks and inline code spans well enough
-//! not to mistake code for links, and it finds `scripts/`, `references/` and `assets/` paths
-//! everywhere, code included, because instructions name their scripts in command lines.
+//! The body is read as CommonMark (with GitHub's tables, footnotes, strikethrough and task lists),
+//! so a link inside a code block, an HTML comment or a code span is text, not a link. What counts
+//! as a reference to a bundled file is deliberately narrow: real skills are full of example paths,
+//! paths of the user's project and shell commands, and a `broken-link` on those is noise.
+
+use std::ops::Range;
+
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use crate::text::{TextRange, lines_with_ranges};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReferenceKind {
-    /// `[text](target)` or `![alt](target)` or a `[label]: target` definition.
+    /// `[text](target)`, `![alt](target)` or a `[label]: target` definition.
     Link,
-    /// A bare `scripts/…`, `references/…` or `assets/…` path.
-    Mention,
+    /// A code span that is one path into `scripts/`, `references/` or `assets/`, or below a
+    /// skill-folder placeholder, naming a file with an extension: `` `scripts/fill.py` ``.
+    Path,
+    /// A bundled path anywhere else (prose, commands, code blocks, examples): worth a link in the
+    /// editor when the file exists, never a finding, since nothing says it must exist.
+    Loose,
 }
 
-/// A relative file that the body refers to.
+/// A file of the skill folder that the body refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reference {
     pub kind: ReferenceKind,
-    /// The target as written, without `#fragment` or `?query`, percent-escapes decoded.
+    /// The path as the agent would open it from the skill folder: a skill-folder placeholder
+    /// dropped, a link's `#fragment` and `?query` cut and its percent-escapes decoded, a code
+    /// span's `:line` suffix cut.
     pub target: String,
-    /// The target's bytes in the file.
+    /// The written target's bytes in the file (placeholder included, suffixes excluded).
     pub range: TextRange,
+    /// Written below `{baseDir}` or `${CLAUDE_SKILL_DIR}`: it can only mean the skill folder.
+    pub anchored: bool,
+}
+
+impl Reference {
+    /// Whether the rules hold the file to exist.
+    #[must_use]
+    pub fn is_checked(&self) -> bool {
+        self.kind != ReferenceKind::Loose
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heading {
     pub level: u8,
     pub title: String,
-    /// The whole heading line.
+    /// The heading's lines, without the final line break.
     pub range: TextRange,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Body {
     pub range: TextRange,
+    /// In file order.
     pub references: Vec<Reference>,
     pub headings: Vec<Heading>,
     pub line_count: usize,
@@ -44,18 +66,37 @@ pub struct Body {
 
 const BUNDLE_DIRS: [&str; 3] = ["scripts/", "references/", "assets/"];
 
-fn fence_marker(line: &str) -> Option<(u8, usize)> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return None;
-    }
-    let rest = &line[indent..];
-    let marker = *rest.as_bytes().first()?;
-    if marker != b'`' && marker != b'~' {
-        return None;
-    }
-    let count = rest.bytes().take_while(|&byte| byte == marker).count();
-    (count >= 3).then_some((marker, count))
+/// How skills name their own folder; clients replace these before the agent reads the body.
+const SKILL_DIR_PLACEHOLDERS: [&str; 3] = ["{baseDir}", "${CLAUDE_SKILL_DIR}", "$CLAUDE_SKILL_DIR"];
+
+/// Link targets that templates and Markdown tutorials use in place of a real one.
+const PLACEHOLDER_TARGETS: [&str; 9] = [
+    "url",
+    "link",
+    "path",
+    "uri",
+    "href",
+    "file",
+    "target",
+    "destination",
+    "path/to/file",
+];
+
+pub(crate) fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
+/// A link or image whose end has not been seen yet.
+struct OpenLink {
+    span: Range<usize>,
+    image: bool,
+    link_type: LinkType,
+    dest: String,
+    /// Where its text ends so far: the destination follows the `](` after it.
+    content_end: usize,
 }
 
 /// Parses the body, the range of `text` after the frontmatter.
@@ -65,125 +106,261 @@ pub fn parse(text: &str, range: TextRange) -> Body {
     let mut body = Body {
         range,
         blank: source.trim().is_empty(),
+        line_count: lines_with_ranges(source).count(),
         ..Body::default()
     };
-    let mut fence: Option<(u8, usize)> = None;
-    for (line_range, line) in lines_with_ranges(source) {
-        body.line_count += 1;
-        let line_range = line_range.shifted(range.start);
-        if let Some((marker, count)) = fence {
-            if fence_marker(line).is_some_and(|(m, c)| m == marker && c >= count)
-                && line
-                    .trim_start()
-                    .trim_start_matches(marker as char)
-                    .trim()
-                    .is_empty()
-            {
-                fence = None;
+    if body.blank {
+        return body;
+    }
+    let examples = Examples { source };
+    let mut found = Found {
+        source,
+        examples: &examples,
+        references: Vec::new(),
+    };
+    let parser = Parser::new_ext(source, options()).into_offset_iter();
+    let definitions: Vec<(String, Range<usize>)> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, definition)| (definition.dest.to_string(), definition.span.clone()))
+        .collect();
+    for (dest, span) in definitions {
+        if let Some(raw) = definition_destination(source, span) {
+            found.link(&dest, raw);
+        }
+    }
+    let mut links: Vec<OpenLink> = Vec::new();
+    let mut code_blocks = 0usize;
+    let mut heading: Option<(u8, Range<usize>, String)> = None;
+    let mut loose: Vec<Range<usize>> = Vec::new();
+    for (event, span) in parser {
+        if let Event::End(TagEnd::Link | TagEnd::Image) = event {
+            if let Some(open) = links.pop() {
+                found.closed_link(&open);
+            }
+            if let Some(outer) = links.last_mut() {
+                outer.content_end = outer.content_end.max(span.end);
             }
             continue;
         }
-        if let Some(opening) = fence_marker(line) {
-            fence = Some(opening);
-            continue;
+        if let Some(open) = links.last_mut() {
+            open.content_end = open.content_end.max(span.end);
         }
-        if let Some(heading) = parse_heading(line, line_range) {
-            body.headings.push(heading);
-        }
-        if memchr::memchr(b']', line.as_bytes()).is_some() {
-            find_links(
-                line,
-                line_range.start,
-                &code_spans(line),
-                &mut body.references,
-            );
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => code_blocks += 1,
+            Event::End(TagEnd::CodeBlock) => code_blocks = code_blocks.saturating_sub(1),
+            Event::Start(Tag::Heading { level, .. }) => {
+                heading = Some((level as u8, span, String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, span, title)) = heading.take() {
+                    let lines = source[span.clone()].trim_end_matches(['\r', '\n']);
+                    body.headings.push(Heading {
+                        level,
+                        title: title.trim().to_owned(),
+                        range: TextRange::new(span.start, span.start + lines.len())
+                            .shifted(range.start),
+                    });
+                }
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }) => links.push(OpenLink {
+                content_end: span.start + 1,
+                span,
+                image: false,
+                link_type,
+                dest: dest_url.to_string(),
+            }),
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                ..
+            }) => links.push(OpenLink {
+                content_end: span.start + 2,
+                span,
+                image: true,
+                link_type,
+                dest: dest_url.to_string(),
+            }),
+            Event::Text(text) => {
+                if let Some((_, _, title)) = heading.as_mut() {
+                    title.push_str(&text);
+                }
+                let autolink = links
+                    .iter()
+                    .any(|open| matches!(open.link_type, LinkType::Autolink | LinkType::Email));
+                if !autolink {
+                    loose.push(span);
+                }
+            }
+            Event::Code(code) => {
+                if let Some((_, _, title)) = heading.as_mut() {
+                    title.push_str(&code);
+                }
+                if links.is_empty() {
+                    found.code_span(span);
+                } else {
+                    // The link's own destination is the reference; its text only names it.
+                    loose.push(span);
+                }
+            }
+            _ => {}
         }
     }
-    // Mentions count everywhere, code included; a link's own target is not a second mention.
-    let links: Vec<TextRange> = body
+    for span in merge(loose) {
+        found.loose(span);
+    }
+    let (checked, loose): (Vec<Reference>, Vec<Reference>) = found
         .references
-        .iter()
-        .map(|reference| reference.range)
+        .into_iter()
+        .partition(Reference::is_checked);
+    // A loose path inside a link or a checked code span is that same reference.
+    let mut checked_ranges: Vec<TextRange> = checked.iter().map(|r| r.range).collect();
+    checked_ranges.sort_by_key(|range| range.start);
+    let mut kept = checked;
+    kept.extend(loose.into_iter().filter(|reference| {
+        let before = checked_ranges.partition_point(|range| range.start < reference.range.end);
+        before == 0 || !checked_ranges[before - 1].overlaps(reference.range)
+    }));
+    kept.sort_by_key(|reference| reference.range.start);
+    body.references = kept
+        .into_iter()
+        .map(|mut reference| {
+            reference.range = reference.range.shifted(range.start);
+            reference
+        })
         .collect();
-    find_mentions(source, range.start, &links, &mut body.references);
-    body.references
-        .sort_by_key(|reference| reference.range.start);
     body
 }
 
-fn parse_heading(line: &str, range: TextRange) -> Option<Heading> {
-    let trimmed = line.trim_start_matches(' ');
-    if line.len() - trimmed.len() > 3 {
+/// Joins ranges that touch: pulldown-cmark cuts text at every character that might open
+/// emphasis, so `scripts/my_tool.py` can arrive in pieces.
+fn merge(ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match merged.last_mut() {
+            Some(last) if last.end == range.start => last.end = range.end,
+            _ => merged.push(range),
+        }
+    }
+    merged
+}
+
+/// Where the destination of an inline link is written: after the `](` that follows its text.
+fn inline_destination(
+    source: &str,
+    content_end: usize,
+    span: &Range<usize>,
+) -> Option<Range<usize>> {
+    let tail = source.get(content_end..span.end)?;
+    let open = content_end + tail.find("](")? + 2;
+    let close = if source[..span.end].ends_with(')') {
+        span.end - 1
+    } else {
+        span.end
+    };
+    destination_at(source, open, close.max(open))
+}
+
+/// Where the destination of a `[label]: destination` definition is written.
+fn definition_destination(source: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let text = source.get(span.clone())?;
+    let bytes = text.as_bytes();
+    let mut at = text.find('[')? + 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 1,
+            b']' => break,
+            _ => {}
+        }
+        at += 1;
+    }
+    if bytes.get(at + 1) != Some(&b':') {
         return None;
     }
-    let level = trimmed.bytes().take_while(|&byte| byte == b'#').count();
-    if !(1..=6).contains(&level) {
-        return None;
+    destination_at(source, span.start + at + 2, span.end)
+}
+
+/// The destination in `source[start..end]` after optional whitespace: `<…>` (the range inside
+/// the brackets) or a run without whitespace and unbalanced `)`.
+fn destination_at(source: &str, start: usize, end: usize) -> Option<Range<usize>> {
+    let inner = source.get(start..end)?;
+    let lead = inner.len() - inner.trim_start().len();
+    let rest = &inner[lead..];
+    let at = start + lead;
+    if let Some(bracketed) = rest.strip_prefix('<') {
+        let close = bracketed.find('>')?;
+        return Some(at + 1..at + 1 + close);
     }
-    let rest = &trimmed[level..];
-    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
-        return None;
+    let bytes = rest.as_bytes();
+    let mut depth = 0usize;
+    let mut index = 0;
+    let mut len = rest.len();
+    while index < bytes.len() {
+        match bytes[index] {
+            b'\\' => index += 1,
+            b'(' => depth += 1,
+            b')' if depth == 0 => {
+                len = index;
+                break;
+            }
+            b')' => depth -= 1,
+            byte if byte.is_ascii_whitespace() => {
+                len = index;
+                break;
+            }
+            _ => {}
+        }
+        index += 1;
     }
-    let title = rest.trim().trim_end_matches('#').trim_end().to_owned();
-    Some(Heading {
-        level: u8::try_from(level).unwrap_or(6),
-        title,
-        range,
+    Some(at..at + len.min(rest.len()))
+}
+
+/// The path below a skill-folder placeholder (`{baseDir}/x` → `x`), and how many bytes the
+/// placeholder and its slash take.
+fn below_skill_dir(path: &str) -> Option<(&str, usize)> {
+    SKILL_DIR_PLACEHOLDERS.iter().find_map(|placeholder| {
+        let rest = path.strip_prefix(placeholder)?.strip_prefix('/')?;
+        Some((rest, path.len() - rest.len()))
     })
 }
 
-/// Byte ranges (within the line) of inline code spans.
-fn code_spans(line: &str) -> Vec<(usize, usize)> {
-    let bytes = line.as_bytes();
-    let mut spans = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] != b'`' {
-            at += 1;
-            continue;
-        }
-        let ticks = bytes[at..].iter().take_while(|&&byte| byte == b'`').count();
-        let open_end = at + ticks;
-        let mut search = open_end;
-        let mut closed = None;
-        while let Some(found) = line[search..].find('`') {
-            let close_start = search + found;
-            let close_ticks = bytes[close_start..]
-                .iter()
-                .take_while(|&&byte| byte == b'`')
-                .count();
-            if close_ticks == ticks {
-                closed = Some(close_start + close_ticks);
-                break;
-            }
-            search = close_start + close_ticks;
-        }
-        match closed {
-            Some(end) => {
-                spans.push((at, end));
-                at = end;
-            }
-            None => at = open_end,
-        }
-    }
-    spans
-}
-
-fn in_spans(spans: &[(usize, usize)], at: usize) -> bool {
-    spans.iter().any(|&(start, end)| start <= at && at < end)
-}
-
 fn is_external(target: &str) -> bool {
-    if target.starts_with('#') || target.starts_with('/') || target.starts_with("//") {
+    if target.starts_with(['#', '/', '\\', '~']) {
         return true;
     }
-    // A scheme such as `https:` or `mailto:`; a Windows drive letter counts as absolute too.
-    match target.find(':') {
-        Some(colon) => target[..colon]
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'-' | b'.')),
-        None => false,
-    }
+    // A scheme such as `https:` or `mailto:`; a Windows drive letter (`C:`) is absolute too.
+    target.find(':').is_some_and(|colon| {
+        let scheme = &target[..colon];
+        scheme.starts_with(|ch: char| ch.is_ascii_alphabetic())
+            && scheme
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'-' | b'.'))
+    })
+}
+
+/// Characters that make a path a pattern or a template rather than one file.
+fn is_pattern(path: &str) -> bool {
+    path.contains([
+        '*', '?', '[', ']', '{', '}', '<', '>', '$', '%', '|', '"', '\'', '`',
+    ]) || path.contains("...")
+        || path.contains('…')
+}
+
+/// The last segment has an extension: `fill.py`, `form.tar.gz`, not `v1.2` or `notes.`.
+fn has_extension(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some(dot) = name.rfind('.') else {
+        return false;
+    };
+    let extension = &name[dot + 1..];
+    dot > 0
+        && (1..=10).contains(&extension.len())
+        && extension.bytes().all(|byte| byte.is_ascii_alphanumeric())
+        && extension.bytes().any(|byte| byte.is_ascii_alphabetic())
 }
 
 fn percent_decode(text: &str) -> String {
@@ -191,9 +368,11 @@ fn percent_decode(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;
     while at < bytes.len() {
-        if bytes[at] == b'%' && at + 2 < bytes.len() && text.is_char_boundary(at + 3) {
-            let hex = &text[at + 1..at + 3];
-            if let Ok(byte) = u8::from_str_radix(hex, 16) {
+        if bytes[at] == b'%' && at + 3 <= bytes.len() {
+            if let Some(byte) = text
+                .get(at + 1..at + 3)
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            {
                 out.push(byte);
                 at += 3;
                 continue;
@@ -205,127 +384,518 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
-fn push_link(target_raw: &str, start: usize, out: &mut Vec<Reference>) {
-    let target_raw = target_raw.trim();
-    let (target_raw, start) = match target_raw.strip_prefix('<') {
-        Some(inner) => (inner.strip_suffix('>').unwrap_or(inner), start + 1),
-        None => (target_raw, start),
+/// A code span or link that is one bundled path: how many of its bytes the path takes (a
+/// placeholder included, a `:line` suffix not), the path from the skill folder, and whether a
+/// placeholder anchors it.
+fn bundle_path(token: &str) -> Option<(usize, String, bool)> {
+    let (rest, skip, anchored) = match below_skill_dir(token) {
+        Some((rest, skip)) => (rest, skip, true),
+        None => {
+            let rest = token.strip_prefix("./").unwrap_or(token);
+            (rest, token.len() - rest.len(), false)
+        }
     };
-    if target_raw.is_empty() || is_external(target_raw) {
-        return;
+    if !anchored && !BUNDLE_DIRS.iter().any(|dir| rest.starts_with(dir)) {
+        return None;
     }
-    let path = target_raw.split(['#', '?']).next().unwrap_or("");
-    if path.is_empty() {
-        return;
+    // `scripts/tool.py:15`, `scripts/tool.py:15:3` and `scripts/tool.py:main` name the file too.
+    let path = rest.split(':').next().unwrap_or(rest);
+    if is_pattern(path) || path.contains('\\') || !has_extension(path) {
+        return None;
     }
-    out.push(Reference {
-        kind: ReferenceKind::Link,
-        target: percent_decode(path),
-        range: TextRange::new(start, start + path.len()),
-    });
+    Some((skip + path.len(), path.to_owned(), anchored))
 }
 
-fn find_links(line: &str, line_start: usize, code: &[(usize, usize)], out: &mut Vec<Reference>) {
-    // A reference definition: `[label]: target`.
-    let trimmed = line.trim_start();
-    if trimmed.starts_with('[') && !trimmed.starts_with("[^") {
-        if let Some(close) = trimmed.find("]:") {
-            let indent = line.len() - trimmed.len();
-            let after = &trimmed[close + 2..];
-            let target = after.trim_start();
-            let target = target.split_whitespace().next().unwrap_or("");
-            let target_at = indent + close + 2 + (after.len() - after.trim_start().len());
-            push_link(target, line_start + target_at, out);
-            return;
-        }
+/// Whether what the body says at an offset is an example rather than the skill's own files:
+/// after "e.g." or "for example" on its line, or in the block that an "Example:" line opens.
+/// Only checked references ask, so the lines are read on demand, not all up front.
+struct Examples<'a> {
+    source: &'a str,
+}
+
+const EXAMPLE_MARKERS: [&str; 8] = [
+    "e.g.",
+    "e.g,",
+    "eg.",
+    "eg,",
+    "for example",
+    "for instance",
+    "example:",
+    "examples:",
+];
+
+/// Words of a line ending in `:` that opens a block of examples, of what not to do, or of
+/// files still to make.
+const INTRO_WORDS: [&str; 10] = [
+    "example",
+    "create",
+    "e.g.",
+    "violation",
+    "bad",
+    "wrong",
+    "incorrect",
+    "avoid",
+    "don't",
+    "anti-pattern",
+];
+
+/// `**Examples**:` and `_e.g._` are markers too: emphasis is dropped before matching.
+fn plain_lowercase(line: &str) -> String {
+    line.to_ascii_lowercase().replace(['*', '_'], "")
+}
+
+fn has_marker(lower: &str) -> bool {
+    EXAMPLE_MARKERS.iter().any(|marker| {
+        lower.match_indices(marker).any(|(at, _)| {
+            // `eg.` inside a word (`jpeg.`) is no marker.
+            at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric()
+        })
+    })
+}
+
+/// A line that ends in `:` and opens a block of examples: "Example:", "**Violations:**".
+fn is_intro(line: &str) -> bool {
+    if !line
+        .trim_end_matches(|ch: char| ch.is_whitespace() || matches!(ch, '*' | '_'))
+        .ends_with(':')
+    {
+        return false;
     }
-    let mut search = 0;
-    while let Some(found) = line[search..].find("](") {
-        let open = search + found + 2;
-        search = open;
-        if in_spans(code, open) {
-            continue;
+    let lower = plain_lowercase(line);
+    let bare = lower
+        .trim()
+        .trim_matches(|ch: char| matches!(ch, '#' | '>' | '-' | ' '));
+    bare.ends_with(':') && INTRO_WORDS.iter().any(|word| bare.contains(word))
+}
+
+impl Examples<'_> {
+    fn contains(&self, offset: usize) -> bool {
+        let source = self.source;
+        let line_start = source[..offset].rfind('\n').map_or(0, |at| at + 1);
+        if has_marker(&plain_lowercase(&source[line_start..offset])) {
+            return true;
         }
-        // The target ends at the matching `)`, allowing one level of nested parentheses.
-        let mut depth = 0usize;
-        let mut end = None;
-        for (offset, ch) in line[open..].char_indices() {
-            match ch {
-                '(' => depth += 1,
-                ')' if depth == 0 => {
-                    end = Some(open + offset);
-                    break;
-                }
-                ')' => depth -= 1,
-                _ => {}
+        // Up through the lines of this block: an intro among them opens the example from the
+        // next line on. Past the blank lines above the block, only the line just before them
+        // can open it.
+        let mut end = line_start;
+        let mut in_block = true;
+        while end > 0 {
+            let start = source[..end - 1].rfind('\n').map_or(0, |at| at + 1);
+            let line = &source[start..end - 1];
+            end = start;
+            let trimmed = line.trim();
+            if trimmed.is_empty() {
+                in_block = false;
+                continue;
+            }
+            if is_intro(line) {
+                return true;
+            }
+            if !in_block || trimmed.starts_with('#') {
+                return false;
             }
         }
-        let Some(end) = end else { continue };
-        let inner = &line[open..end];
-        // Drop an optional title: `(path "title")`.
-        let target = inner.trim_start();
-        let leading = inner.len() - target.len();
-        let target = if target.starts_with('<') {
-            target.split_inclusive('>').next().unwrap_or(target)
-        } else {
-            target.split([' ', '\t']).next().unwrap_or(target)
-        };
-        push_link(target, line_start + open + leading, out);
-        search = end;
+        false
     }
 }
 
-fn find_mentions(line: &str, line_start: usize, skip: &[TextRange], out: &mut Vec<Reference>) {
-    let bytes = line.as_bytes();
-    // Most lines hold no `/` at all; look for the folder names only around slashes.
-    let mut search = 0;
-    while let Some(found) = bytes[search..].iter().position(|&byte| byte == b'/') {
-        let slash = search + found;
-        search = slash + 1;
-        let Some(dir) = BUNDLE_DIRS
-            .iter()
-            .find(|dir| line[..=slash].ends_with(*dir))
-        else {
-            continue;
-        };
-        let start = slash + 1 - dir.len();
-        let boundary_ok = line[..start].chars().next_back().is_none_or(|prev| {
-            !(prev.is_alphanumeric() || matches!(prev, '/' | '.' | '_' | '-' | '\\' | '$' | '{'))
-        });
-        if !boundary_ok {
-            continue;
+/// File names that stand for any file: `references/filename.md`, `scripts/your_script.py`.
+fn is_placeholder_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    matches!(
+        stem.as_str(),
+        "filename" | "file-name" | "file_name" | "foo" | "bar" | "baz" | "xxx" | "placeholder"
+    ) || ["your-", "your_", "my-", "my_"]
+        .iter()
+        .any(|prefix| stem.starts_with(prefix))
+}
+
+/// Inside a quotation, which in a skill is an example of what to write: `"see [a](b.md)"`.
+fn is_quoted(before: &str) -> bool {
+    let opening = before.matches(['"', '“']).count();
+    let closing = before.matches('”').count();
+    opening.saturating_sub(closing) % 2 == 1
+}
+
+/// The file is read only when it is there: "`references/style.txt` (if it exists)".
+fn is_conditional(after: &str) -> bool {
+    let after = after.to_lowercase();
+    let head = after.get(..after.len().min(40)).unwrap_or(&after);
+    [
+        "if it exists",
+        "if exists",
+        "if present",
+        "when present",
+        "if any",
+        "optional",
+        "若存在",
+        "如有",
+    ]
+    .iter()
+    .any(|phrase| head.contains(phrase))
+}
+
+/// Words whose `'s` is `is`: "here's `scripts/x.py`".
+const CONTRACTIONS: [&str; 8] = ["it", "here", "there", "that", "what", "let", "who", "where"];
+
+/// Words that may stand between an article and its path: "an existing `assets/x.png`".
+const ADJECTIVES: [&str; 7] = [
+    "existing",
+    "new",
+    "optional",
+    "custom",
+    "own",
+    "separate",
+    "dedicated",
+];
+
+/// Words that may stand between a verb and the path it governs: "save the report to `x`".
+const FILLER_WORDS: [&str; 15] = [
+    "to", "into", "in", "as", "at", "under", "the", "your", "new", "a", "an", "file", "output",
+    "result", "report",
+];
+
+/// Verbs that make the path one the agent is to write or that lives where something was
+/// installed, not one the skill ships.
+const OUTPUT_VERBS: [&str; 32] = [
+    "create",
+    "creates",
+    "creating",
+    "created",
+    "write",
+    "writes",
+    "writing",
+    "written",
+    "save",
+    "saves",
+    "saving",
+    "saved",
+    "log",
+    "logs",
+    "logged",
+    "export",
+    "exports",
+    "exported",
+    "generate",
+    "generates",
+    "generated",
+    "produce",
+    "produces",
+    "produced",
+    "emit",
+    "emits",
+    "emitted",
+    "store",
+    "stores",
+    "stored",
+    "install",
+    "installed",
+];
+
+/// What the words around a code-span path say about it (`before` and `after` are the rest of
+/// its line): another skill's file ("`pdf`'s `scripts/fill.py`", "see its `x`", "`x` in the
+/// wiki skill"), any file of a kind ("a `scripts/x.py` whose …") or one the agent is to write
+/// ("logged to `x`").
+fn says_elsewhere(before: &str, after: &str) -> bool {
+    let before = before
+        .trim_end_matches(['`', '(', '[', '<', '"', '*'])
+        .trim_end()
+        .to_lowercase();
+    // A plural's possessive, the name often in code itself: "`guardrails`' `x`".
+    if let Some(head) = before
+        .strip_suffix('\'')
+        .or_else(|| before.strip_suffix('’'))
+    {
+        if head.trim_end_matches(['`', '*']).ends_with('s') {
+            return true;
         }
-        let rest = &line[search..];
-        let path_len = rest
-            .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.' | '/')))
-            .unwrap_or(rest.len());
-        let next = rest[path_len..].chars().next();
-        // Placeholders and patterns (`scripts/<name>.py`, `scripts/*.py`) name no one file.
-        if matches!(next, Some('<' | '{' | '*' | '[' | '$')) {
-            continue;
+    }
+    let is_word_char = |ch: char| ch.is_alphanumeric() || matches!(ch, '-' | '\'' | '’');
+    let words = before
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty())
+        .rev();
+    let last: Vec<&str> = words.take(6).collect();
+    // "`skill-tester`'s own rubric (`x`)", but not "here's `x`" or "this skill's `x`".
+    let possessive = last.iter().enumerate().any(|(index, word)| {
+        let owner = word.strip_suffix("'s").or_else(|| word.strip_suffix("’s"));
+        let own = matches!(last.get(index + 1), Some(&("this" | "the" | "our")));
+        owner.is_some_and(|owner| !CONTRACTIONS.contains(&owner) && !own)
+    });
+    if possessive {
+        return true;
+    }
+    let last = &last[..last.len().min(4)];
+    let determiner = last.iter().find(|word| !ADJECTIVES.contains(word));
+    if determiner.is_some_and(|word| {
+        matches!(
+            *word,
+            "a" | "an" | "its" | "their" | "any" | "each" | "every"
+        )
+    }) {
+        return true;
+    }
+    let verb = last.iter().find(|word| !FILLER_WORDS.contains(word));
+    if verb.is_some_and(|word| OUTPUT_VERBS.contains(word)) {
+        return true;
+    }
+    let after = after.to_lowercase();
+    let mut words = after
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty());
+    matches!(words.next(), Some("in" | "from" | "of"))
+        && words
+            .take(3)
+            .any(|word| matches!(word, "skill" | "skill's" | "plugin" | "plugin's"))
+}
+
+/// References found so far, with byte ranges into the body.
+struct Found<'a> {
+    source: &'a str,
+    examples: &'a Examples<'a>,
+    references: Vec<Reference>,
+}
+
+impl Found<'_> {
+    fn push(&mut self, kind: ReferenceKind, target: String, range: Range<usize>, anchored: bool) {
+        let mut line_start = self.source[..range.start]
+            .rfind('\n')
+            .map_or(0, |at| at + 1);
+        if line_start > 0
+            && self.source[line_start..range.start]
+                .trim_matches(|ch: char| ch.is_whitespace() || matches!(ch, '`' | '(' | '*'))
+                .is_empty()
+        {
+            // The words that govern a path at the start of a line end the line before.
+            line_start = self.source[..line_start - 1]
+                .rfind('\n')
+                .map_or(0, |at| at + 1);
         }
-        let path = rest[..path_len].trim_end_matches(['.', '-', '/']);
-        if path.is_empty() {
-            continue;
-        }
-        let range = TextRange::new(line_start + start, line_start + search + path.len());
-        // A path's own inner slashes must not start new mentions.
-        search += path.len();
-        if skip.iter().any(|link| link.overlaps(range)) {
-            continue;
-        }
-        out.push(Reference {
-            kind: ReferenceKind::Mention,
-            target: format!("{dir}{path}"),
-            range,
+        let line_end = self.source[range.end..]
+            .find('\n')
+            .map_or(self.source.len(), |at| range.end + at);
+        let before = &self.source[line_start..range.start];
+        let after = &self.source[range.end..line_end];
+        let incidental = self.examples.contains(range.start)
+            || is_placeholder_name(&target)
+            || self.in_output_column(line_start)
+            || is_quoted(before)
+            || is_conditional(after)
+            || (kind == ReferenceKind::Path && !anchored && says_elsewhere(before, after));
+        self.references.push(Reference {
+            kind: if incidental {
+                ReferenceKind::Loose
+            } else {
+                kind
+            },
+            target,
+            range: TextRange::new(range.start, range.end),
+            anchored,
         });
     }
+
+    /// A table row under a header that lists what gets written: "| Stack | Files written |".
+    fn in_output_column(&self, line_start: usize) -> bool {
+        let is_row = |line: &str| line.trim_start().starts_with('|');
+        if !is_row(&self.source[line_start..]) {
+            return false;
+        }
+        let mut header = line_start;
+        while header > 0 {
+            let previous = self.source[..header - 1].rfind('\n').map_or(0, |at| at + 1);
+            if !is_row(&self.source[previous..header]) {
+                break;
+            }
+            header = previous;
+        }
+        let line = self.source[header..]
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        ["written", "output", "generated", "created", "produced"]
+            .iter()
+            .any(|word| line.contains(word))
+    }
+
+    fn closed_link(&mut self, open: &OpenLink) {
+        if open.link_type != LinkType::Inline {
+            // Reference-style links are checked at their definition; autolinks are URLs.
+            return;
+        }
+        let content_end = open
+            .content_end
+            .max(open.span.start + if open.image { 2 } else { 1 });
+        if let Some(raw) = inline_destination(self.source, content_end, &open.span) {
+            self.link(&open.dest, raw);
+        }
+    }
+
+    /// A link destination: `dest` as pulldown-cmark read it (escapes resolved), `raw` where
+    /// it is written.
+    fn link(&mut self, dest: &str, raw: Range<usize>) {
+        let dest = dest.trim();
+        if dest.is_empty() || is_external(dest) {
+            return;
+        }
+        let written = &self.source[raw.clone()];
+        let raw_len = written.find(['#', '?']).unwrap_or(written.len());
+        let path = dest.split(['#', '?']).next().unwrap_or("");
+        let (path, anchored) = match below_skill_dir(path) {
+            Some((rest, _)) => (rest, true),
+            None => (path, false),
+        };
+        let decoded = percent_decode(path);
+        if decoded.is_empty()
+            || is_pattern(&decoded)
+            || PLACEHOLDER_TARGETS
+                .iter()
+                .any(|word| decoded.eq_ignore_ascii_case(word))
+        {
+            return;
+        }
+        self.push(
+            ReferenceKind::Link,
+            decoded,
+            raw.start..raw.start + raw_len,
+            anchored,
+        );
+    }
+
+    fn code_span(&mut self, span: Range<usize>) {
+        let raw = &self.source[span.clone()];
+        let ticks = raw.bytes().take_while(|&byte| byte == b'`').count();
+        if raw.len() < 2 * ticks {
+            return;
+        }
+        let inner = span.start + ticks..span.end - ticks;
+        let text = &self.source[inner.clone()];
+        let start = inner.start + (text.len() - text.trim_start().len());
+        let content = text.trim();
+        if !content.contains(char::is_whitespace) {
+            if let Some((len, target, anchored)) = bundle_path(content) {
+                self.push(ReferenceKind::Path, target, start..start + len, anchored);
+                return;
+            }
+        }
+        self.loose(inner);
+    }
+
+    /// Bundled paths in text that asks nothing of them: prose, commands, code.
+    fn loose(&mut self, span: Range<usize>) {
+        let text = &self.source[span.clone()];
+        let bytes = text.as_bytes();
+        let mut search = 0;
+        while let Some(found) = memchr::memchr(b'/', &bytes[search..]) {
+            let slash = search + found;
+            search = slash + 1;
+            let before = &text[..slash];
+            let (start, anchored) = if let Some(dir) = BUNDLE_DIRS
+                .iter()
+                .find(|dir| text[..=slash].ends_with(*dir))
+            {
+                let start = slash + 1 - dir.len();
+                let boundary = text[..start].chars().next_back().is_none_or(|prev| {
+                    !(prev.is_alphanumeric()
+                        || matches!(prev, '/' | '.' | '_' | '-' | '\\' | '$' | '{' | '}'))
+                });
+                if !boundary {
+                    continue;
+                }
+                (start, false)
+            } else if let Some(placeholder) = SKILL_DIR_PLACEHOLDERS
+                .iter()
+                .find(|placeholder| before.ends_with(*placeholder))
+            {
+                (slash - placeholder.len(), true)
+            } else {
+                continue;
+            };
+            let rest = &text[search..];
+            let path_len = rest
+                .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.' | '/')))
+                .unwrap_or(rest.len());
+            if matches!(
+                rest[path_len..].chars().next(),
+                Some('<' | '{' | '*' | '[' | '$')
+            ) {
+                continue;
+            }
+            let path = rest[..path_len].trim_end_matches(['.', '-', '/']);
+            if path.is_empty() {
+                continue;
+            }
+            let target = if anchored {
+                path.to_owned()
+            } else {
+                format!("{}{path}", &text[start..search])
+            };
+            let end = search + path.len();
+            search = end;
+            self.references.push(Reference {
+                kind: ReferenceKind::Loose,
+                target,
+                range: TextRange::new(span.start + start, span.start + end),
+                anchored,
+            });
+        }
+    }
+}
+
+/// What a stretch of the body is, for skill mentions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Region {
+    Prose,
+    /// Code spans and blocks, HTML and HTML comments.
+    Code,
+}
+
+/// The text of the body by region, in order, with byte ranges into `source`. Link destinations,
+/// autolinks and Markdown syntax belong to no region.
+pub(crate) fn regions(source: &str) -> Vec<(Range<usize>, Region)> {
+    let mut found: Vec<(Range<usize>, Region)> = Vec::new();
+    let mut code_blocks = 0usize;
+    let mut autolinks = 0usize;
+    for (event, span) in Parser::new_ext(source, options()).into_offset_iter() {
+        let region = match event {
+            Event::Start(Tag::CodeBlock(_)) => {
+                code_blocks += 1;
+                continue;
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                code_blocks = code_blocks.saturating_sub(1);
+                continue;
+            }
+            Event::Start(Tag::Link { link_type, .. }) => {
+                if matches!(link_type, LinkType::Autolink | LinkType::Email) {
+                    autolinks += 1;
+                }
+                continue;
+            }
+            Event::End(TagEnd::Link) => {
+                autolinks = autolinks.saturating_sub(1);
+                continue;
+            }
+            Event::Text(_) if autolinks > 0 => continue,
+            Event::Text(_) if code_blocks == 0 => Region::Prose,
+            Event::Text(_) | Event::Code(_) | Event::Html(_) | Event::InlineHtml(_) => Region::Code,
+            _ => continue,
+        };
+        match found.last_mut() {
+            Some((last, kind)) if *kind == region && last.end == span.start => last.end = span.end,
+            _ => found.push((span, region)),
+        }
+    }
+    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// (kind, target, written text) of every reference.
     fn refs(text: &str) -> Vec<(ReferenceKind, String, String)> {
         parse(text, TextRange::new(0, text.len()))
             .references
@@ -337,11 +907,21 @@ mod tests {
             .collect()
     }
 
+    /// The targets the rules check.
+    fn checked(text: &str) -> Vec<String> {
+        parse(text, TextRange::new(0, text.len()))
+            .references
+            .into_iter()
+            .filter(Reference::is_checked)
+            .map(|reference| reference.target)
+            .collect()
+    }
+
     #[test]
-    fn links_and_mentions() {
+    fn links_images_and_code_span_paths() {
         let found = refs(
             "See [guide](references/guide.md#intro) and ![x](assets/logo%20big.png \"t\").\n\
-             Run `python scripts/run.py` or [web](https://example.com) or [top](#top).\n",
+             Run `scripts/run.py` or [web](https://example.com) or [top](#top).\n",
         );
         assert_eq!(
             found,
@@ -357,7 +937,7 @@ mod tests {
                     "assets/logo%20big.png".into()
                 ),
                 (
-                    ReferenceKind::Mention,
+                    ReferenceKind::Path,
                     "scripts/run.py".into(),
                     "scripts/run.py".into()
                 ),
@@ -366,47 +946,219 @@ mod tests {
     }
 
     #[test]
-    fn code_fences_hide_links_but_not_mentions() {
-        let found =
-            refs("```sh\n[a](missing.md)\npython scripts/fill.py out.pdf\n```\n[b](../up.md)\n");
-        assert_eq!(
-            found,
-            vec![
-                (
-                    ReferenceKind::Mention,
-                    "scripts/fill.py".into(),
-                    "scripts/fill.py".into()
-                ),
-                (ReferenceKind::Link, "../up.md".into(), "../up.md".into()),
-            ]
-        );
+    fn ranges_are_shifted_into_the_file() {
+        let text = "---\nname: x\n---\nSee [a](references/a.md).\n";
+        let start = text.find("See").unwrap();
+        let body = parse(text, TextRange::new(start, text.len()));
+        let range = body.references[0].range;
+        assert_eq!(&text[range.as_range()], "references/a.md");
     }
 
     #[test]
-    fn placeholders_urls_and_punctuation() {
-        let found =
-            refs("Put it in scripts/<name>.py, see https://x.io/scripts/a.py, or scripts/b.sh.\n");
+    fn code_blocks_html_and_comments_hold_no_checked_reference() {
+        let text = "```sh\n[a](missing.md)\npython scripts/fill.py out.pdf\n```\n\n    [b](indented.md)\n\n\
+                    <!-- [c](commented.md) `scripts/old.py` -->\n\n<div>\n[d](html.md)\n</div>\n\n\
+                    Inline <span>`x`</span> and `[e](span.md)`.\n";
+        assert!(checked(text).is_empty(), "{:?}", refs(text));
+        // The command in the fence still links in the editor when the file exists.
         assert_eq!(
-            found,
+            refs(text),
             vec![(
-                ReferenceKind::Mention,
-                "scripts/b.sh".into(),
-                "scripts/b.sh".into()
+                ReferenceKind::Loose,
+                "scripts/fill.py".into(),
+                "scripts/fill.py".into()
             )]
         );
     }
 
     #[test]
-    fn reference_definitions_and_headings() {
-        let text = "# Title\n\n[ref]: references/a.md\n## Sub ##\n";
+    fn reference_style_links_are_checked_at_their_definition() {
+        let text = "Read [the guide][g] and [api].\n\n[g]: references/guide.md \"Guide\"\n[api]:\n  <references/my api.md>\n[^1]: a footnote, not a link\n";
+        let found = refs(text);
+        let targets: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(_, target, written)| (target.as_str(), written.as_str()))
+            .collect();
+        assert_eq!(
+            targets,
+            vec![
+                ("references/guide.md", "references/guide.md"),
+                ("references/my api.md", "references/my api.md"),
+            ]
+        );
+    }
+
+    #[test]
+    fn link_destinations_in_every_form() {
+        let text = "[a](<references/a b.md>) [b](references/b.md \"title\") [c]( references/c(1).md )\n\
+                    [d](references/d.md?raw=1) [e](./references/e.md) [f](references/f\\_g.md)\n\
+                    [![badge](assets/badge.svg)](references/badge.md) [](references/empty-text.md)\n";
+        let found = refs(text);
+        let pairs: Vec<(String, String)> = found
+            .into_iter()
+            .map(|(_, target, written)| (target, written))
+            .collect();
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        assert_eq!(
+            pairs,
+            vec![
+                pair("references/a b.md", "references/a b.md"),
+                pair("references/b.md", "references/b.md"),
+                pair("references/c(1).md", "references/c(1).md"),
+                pair("references/d.md", "references/d.md"),
+                pair("./references/e.md", "./references/e.md"),
+                pair("references/f_g.md", "references/f\\_g.md"),
+                pair("assets/badge.svg", "assets/badge.svg"),
+                pair("references/badge.md", "references/badge.md"),
+                pair("references/empty-text.md", "references/empty-text.md"),
+            ]
+        );
+    }
+
+    #[test]
+    fn external_and_absolute_targets_are_not_files_of_the_skill() {
+        let text = "[a](https://x.dev/a.md) [b](mailto:me@x.dev) [c](#usage) [d](/etc/hosts)\n\
+                    [e](~/notes.md) [f](C:\\tools\\x.md) [g](//cdn.x.dev/y.js) <https://x.dev/z.md>\n\
+                    [h](url) [i](LINK) [j](path/to/file) [k](references/{name}.md) [l](<>)\n";
+        assert!(checked(text).is_empty(), "{:?}", refs(text));
+    }
+
+    #[test]
+    fn skill_dir_placeholders_mean_the_skill_folder() {
+        let text = "[a]({baseDir}/references/a.md) `${CLAUDE_SKILL_DIR}/scripts/b.py` \
+                    `$CLAUDE_SKILL_DIR/assets/c.png` `{baseDir}/tool.sh`\n";
         let body = parse(text, TextRange::new(0, text.len()));
-        assert_eq!(body.references[0].target, "references/a.md");
+        let found: Vec<(&str, &str, bool)> = body
+            .references
+            .iter()
+            .map(|r| (r.target.as_str(), &text[r.range.as_range()], r.anchored))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("references/a.md", "{baseDir}/references/a.md", true),
+                ("scripts/b.py", "${CLAUDE_SKILL_DIR}/scripts/b.py", true),
+                ("assets/c.png", "$CLAUDE_SKILL_DIR/assets/c.png", true),
+                ("tool.sh", "{baseDir}/tool.sh", true),
+            ]
+        );
+    }
+
+    #[test]
+    fn only_clear_code_span_paths_are_checked() {
+        let text = "Use `scripts/tool.py:15`, `references/api.md:3:7`, `./assets/logo.png`.\n\
+                    Not `scripts/*.py`, `references/<name>.md`, `scripts/{x}.py`, `assets/code`,\n\
+                    `scripts/`, `python scripts/run.py in.pdf`, `references/…`, `src/scripts/a.py`,\n\
+                    `scripts\\win.py`, `assets/v1.2`. Prose assets/code or scripts/b.sh is not either.\n";
+        let found = refs(text);
+        let checked: Vec<(&str, &str)> = found
+            .iter()
+            .filter(|(kind, _, _)| *kind == ReferenceKind::Path)
+            .map(|(_, target, written)| (target.as_str(), written.as_str()))
+            .collect();
+        assert_eq!(
+            checked,
+            vec![
+                ("scripts/tool.py", "scripts/tool.py"),
+                ("references/api.md", "references/api.md"),
+                ("assets/logo.png", "./assets/logo.png"),
+            ]
+        );
+        let loose: Vec<&str> = found
+            .iter()
+            .filter(|(kind, _, _)| *kind == ReferenceKind::Loose)
+            .map(|(_, target, _)| target.as_str())
+            .collect();
+        assert_eq!(
+            loose,
+            vec![
+                "assets/code",
+                "scripts/run.py",
+                "assets/v1.2",
+                "assets/code",
+                "scripts/b.sh"
+            ]
+        );
+    }
+
+    #[test]
+    fn examples_are_not_the_skills_own_files() {
+        let text = "Bundle helpers, e.g. `scripts/rotate.py` or [a guide](references/guide.md).\n\
+                    For example: `assets/logo.png`.\n\
+                    Example:\n\n- `scripts/example.py`\n- [x](references/x.md)\n\n\
+                    **Examples:**\n`assets/a.png` and `assets/b.png`\n\n\
+                    - **Example**: `scripts/rotate_pdf.py`\n\n**Violations:**\n- `references/v2/schema.md`\n\n\
+                    Read `skill-tester`'s `references/schema.md`, the pdf skill’s `assets/form.pdf`, see its `scripts/x.py`.\n\
+                    The `guardrails`' `scripts/guard.mjs`; follow `references/ingest.md` in the llm-wiki skill.\n\
+                    Given a `scripts/smoke.py` whose path is odd, results logged to `scripts/out/info.txt`.\n\
+                    Save the report to `assets/report.pdf`; see `references/filename.md`, `scripts/my_script.py`.\n\
+                    Say \"see [api](references/api.md)\"; read `references/style.txt` (if it exists).\n\
+                    Obtain an existing `assets/preview.png` or ask for one.\n\
+                    The catalog of `tuning`'s\n`references/catalog.md`, and `grader`'s own rubric (`references/rubric.md`).\n\n\
+                    **Fix:** Create a `references/` folder and move material there:\n- Examples → `references/examples.md`\n\n\
+                    Run `builder`'s Phase 3.5 compliance testing (`references/compliance.md`).\n\n\
+                    | Stack | Files written |\n|---|---|\n| R | `scripts/R/out/info.txt` |\n\n\
+                    Now the real one: `scripts/fill.py`. A jpeg. `assets/real.png`\n";
+        assert_eq!(checked(text), vec!["scripts/fill.py", "assets/real.png"]);
+        // A table that lists what it reads is checked.
+        assert_eq!(
+            checked("| Step | Script |\n|---|---|\n| 1 | `scripts/one.py` |\n"),
+            vec!["scripts/one.py"]
+        );
+        // Verbs that use a file are not verbs that write one.
+        assert_eq!(
+            checked(
+                "Output created by `scripts/make.py`; run `scripts/run.py` in the folder.\n\
+                     Here's `scripts/a.py`, it's `scripts/b.py` and this skill's `scripts/c.py`.\n"
+            ),
+            vec![
+                "scripts/make.py",
+                "scripts/run.py",
+                "scripts/a.py",
+                "scripts/b.py",
+                "scripts/c.py"
+            ]
+        );
+    }
+
+    #[test]
+    fn headings_atx_and_setext() {
+        let text = "# Title\n\n[ref]: references/a.md\n## Sub `code` ##\n\nSetext\n===\n    # not a heading\n";
+        let body = parse(text, TextRange::new(0, text.len()));
         let titles: Vec<_> = body
             .headings
             .iter()
-            .map(|h| (h.level, h.title.as_str()))
+            .map(|h| (h.level, h.title.as_str(), &text[h.range.as_range()]))
             .collect();
-        assert_eq!(titles, vec![(1, "Title"), (2, "Sub")]);
-        assert_eq!(body.line_count, 4);
+        assert_eq!(
+            titles,
+            vec![
+                (1, "Title", "# Title"),
+                (2, "Sub code", "## Sub `code` ##"),
+                (1, "Setext", "Setext\n===")
+            ]
+        );
+        assert_eq!(body.references[0].target, "references/a.md");
+        assert_eq!(body.line_count, 8);
+    }
+
+    #[test]
+    fn regions_separate_prose_from_code() {
+        let text = "Run /pdf `and /code` <!-- /hidden -->\n\n```\n/fenced\n```\n[x](/docs) <https://x.dev/docs>\n";
+        let kinds: Vec<(&str, Region)> = regions(text)
+            .into_iter()
+            .map(|(range, region)| (&text[range], region))
+            .collect();
+        assert!(kinds.contains(&("Run /pdf ", Region::Prose)), "{kinds:?}");
+        assert!(kinds.contains(&("`and /code`", Region::Code)), "{kinds:?}");
+        assert!(
+            kinds.contains(&("<!-- /hidden -->", Region::Code)),
+            "{kinds:?}"
+        );
+        assert!(kinds.contains(&("/fenced\n", Region::Code)), "{kinds:?}");
+        assert!(
+            !kinds.iter().any(|(text, _)| text.contains("docs")),
+            "{kinds:?}"
+        );
     }
 }

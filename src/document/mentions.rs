@@ -1,5 +1,6 @@
 //! Skill mentions in Markdown: `/name` (a slash command) and `$name` (Codex's mention syntax).
 
+use super::body::{Region, regions};
 use crate::text::TextRange;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -9,20 +10,41 @@ pub struct Mention {
     pub sigil: char,
     /// The name's bytes, without the sigil.
     pub range: TextRange,
+    /// Written in code, HTML or an HTML comment: a rename still follows it, but nothing says
+    /// it was meant as a mention, so `unknown-mention` leaves it alone.
+    pub in_code: bool,
 }
 
 fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-'
 }
 
-/// Finds mentions in `text[range]`. A mention starts after whitespace, an opening bracket or a
-/// backtick, and is not followed by another path segment (`/usr/bin` is a path, not a skill).
+/// Finds mentions in the Markdown `text[range]`. A mention starts after whitespace, an opening
+/// bracket or a backtick, and is not followed by another path segment (`/usr/bin` is a path, not
+/// a skill). Link destinations and autolinks (`[x](/docs)`, `<https://x.dev/docs>`) hold none.
 #[must_use]
 pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
     let bytes = text.as_bytes();
+    let source = &text[range.as_range()];
+    if !source.contains(['/', '$']) {
+        return Vec::new();
+    }
+    let regions = regions(source);
+    let region_at = |at: usize| {
+        let offset = at - range.start;
+        let index = regions.partition_point(|(span, _)| span.start <= offset);
+        index
+            .checked_sub(1)
+            .map(|index| &regions[index])
+            .filter(|(span, _)| offset < span.end)
+            .map(|(_, region)| *region)
+    };
     let mut found = Vec::new();
     for sigil in [b'/', b'$'] {
         for at in memchr::memchr_iter(sigil, &bytes[range.as_range()]).map(|at| at + range.start) {
+            let Some(region) = region_at(at) else {
+                continue;
+            };
             let before_ok = at == range.start
                 || matches!(
                     bytes[at - 1],
@@ -53,6 +75,7 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
                     name: name.to_owned(),
                     sigil: char::from(sigil),
                     range: TextRange::new(start, end),
+                    in_code: region == Region::Code,
                 });
             }
         }
@@ -69,6 +92,14 @@ mod tests {
         mentions(text, TextRange::new(0, text.len()))
             .into_iter()
             .map(|m| (m.sigil, m.name))
+            .collect()
+    }
+
+    /// (name, in code) of every mention.
+    fn sites(text: &str) -> Vec<(String, bool)> {
+        mentions(text, TextRange::new(0, text.len()))
+            .into_iter()
+            .map(|m| (m.name, m.in_code))
             .collect()
     }
 
@@ -94,5 +125,42 @@ mod tests {
             names("cost $5 or /pdf. Or /notes.txt"),
             vec![('/', "pdf".into())]
         );
+    }
+
+    #[test]
+    fn url_paths_are_not_mentions() {
+        assert!(
+            names("https://x.dev/docs and example.com/docs and src/docs, [docs](/docs), <https://x.dev/docs>\n\n[ref]: /docs\n")
+                .is_empty()
+        );
+        assert_eq!(
+            names("[run /pdf](https://x.dev/pdf) then (/pdf)"),
+            vec![('/', "pdf".into()), ('/', "pdf".into())]
+        );
+    }
+
+    #[test]
+    fn mentions_in_code_and_comments_are_marked() {
+        let text = "Run /pdf.\n`/code-span`\n\n```\n/fenced\n```\n\n    /indented\n\n<!-- /commented -->\n\n<div>\n/html\n</div>\n";
+        assert_eq!(
+            sites(text),
+            vec![
+                ("pdf".into(), false),
+                ("code-span".into(), true),
+                ("fenced".into(), true),
+                ("indented".into(), true),
+                ("commented".into(), true),
+                ("html".into(), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn ranges_are_offsets_into_the_whole_text() {
+        let text = "---\nname: x\n---\nUse /pdf now.\n";
+        let start = text.find("Use").unwrap();
+        let found = mentions(text, TextRange::new(start, text.len()));
+        assert_eq!(&text[found[0].range.as_range()], "pdf");
+        assert!(!found[0].in_code);
     }
 }

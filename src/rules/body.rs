@@ -5,10 +5,16 @@ use std::path::{Component, Path, PathBuf};
 
 use super::{Checker, Rule};
 use crate::diagnostic::{Fix, Rename};
+use crate::document::Reference;
+use crate::targets::{Effect, Target};
 use crate::text::{TextRange, lines_with_ranges};
 
 pub const BODY_MAX_LINES: usize = 500;
 pub const BODY_MAX_TOKENS: usize = 5_000;
+/// How far up a path may be found before it counts as missing: a project skill's
+/// `scripts/release.sh` or `[guide](docs/guide.md)` often names the repository's own files,
+/// which the agent opens from the project folder.
+const MAX_PARENT_LEVELS: usize = 8;
 /// A rough and conservative token estimate: about four characters of English per token.
 const CHARS_PER_TOKEN: usize = 4;
 
@@ -53,11 +59,22 @@ fn file_name_case(checker: &mut Checker<'_>) {
     let first_line = lines_with_ranges(checker.text)
         .next()
         .map_or(TextRange::empty(0), |(range, _)| range);
-    checker.report_all(
+    // skills-ref looks for `SKILL.md`, then `skill.md`; every other client for `SKILL.md` only.
+    let lowercase = name == "skill.md";
+    checker.report(
         Rule::SkillMdCase,
         first_line,
-        format!("the file is named `{name}`, not `SKILL.md`"),
-        "clients on case-sensitive file systems (Linux, CI) never find it",
+        format!(
+            "the file is named `{name}`, not `SKILL.md`, which case-sensitive file systems (Linux, CI) tell apart"
+        ),
+        |target| match target {
+            Target::AgentSkills if lowercase => Effect::Fine(
+                "finds it (it also looks for skill.md)",
+                "find it (they also look for skill.md)",
+            ),
+            Target::AgentSkills | Target::ClaudeUpload => Effect::Reject,
+            _ => Effect::Skip,
+        },
         vec![fix],
     );
 }
@@ -118,19 +135,43 @@ fn inside_skill(target: &str) -> Option<PathBuf> {
 }
 
 fn links(checker: &mut Checker<'_>) {
-    let references = checker.document.body.references.clone();
+    let references: Vec<Reference> = checker
+        .document
+        .body
+        .references
+        .iter()
+        .filter(|reference| reference.is_checked())
+        .cloned()
+        .collect();
     for reference in references {
         let target = reference.target.replace('\\', "/");
         match inside_skill(&target) {
-            None => checker.report_all(
-                Rule::LinkEscapesSkill,
-                reference.range,
-                format!("`{}` points outside the skill folder", reference.target),
-                "installers copy only the skill folder, so the file will be missing",
-                Vec::new(),
-            ),
+            None => {
+                checker.report_all(
+                    Rule::LinkEscapesSkill,
+                    reference.range,
+                    format!("`{}` points outside the skill folder", reference.target),
+                    "installers copy only the skill folder, so the file will be missing",
+                    Vec::new(),
+                );
+                if !(checker.context.exists)(Path::new(&target)) {
+                    checker.report_all(
+                        Rule::BrokenLink,
+                        reference.range,
+                        format!(
+                            "`{}` does not exist, in the skill folder or outside it",
+                            reference.target
+                        ),
+                        "the agent cannot open it",
+                        Vec::new(),
+                    );
+                }
+            }
             Some(relative) => {
-                if relative.as_os_str().is_empty() || (checker.context.exists)(&relative) {
+                if relative.as_os_str().is_empty()
+                    || (checker.context.exists)(&relative)
+                    || (!reference.anchored && in_a_parent_folder(checker, &relative))
+                {
                     continue;
                 }
                 checker.report_all(
@@ -145,10 +186,31 @@ fn links(checker: &mut Checker<'_>) {
     }
 }
 
+/// Whether `relative` exists below a folder that contains the skill folder.
+fn in_a_parent_folder(checker: &Checker<'_>, relative: &Path) -> bool {
+    let levels = checker.context.path.parent().map_or(0, |folder| {
+        folder
+            .components()
+            .filter(|component| matches!(component, Component::Normal(_)))
+            .count()
+    });
+    let mut up = PathBuf::new();
+    for _ in 0..levels.min(MAX_PARENT_LEVELS) {
+        up.push("..");
+        if (checker.context.exists)(&up.join(relative)) {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::rules::Rule;
+    use std::path::Path;
+
+    use crate::diagnostic::Severity;
     use crate::rules::test_support::{findings, lint_as};
+    use crate::rules::{FileContext, Rule, lint_text};
     use crate::targets::Target;
 
     const AS: &[Target] = &[Target::AgentSkills];
@@ -186,7 +248,7 @@ mod tests {
     #[test]
     fn broken_and_escaping_links() {
         let text = format!(
-            "{HEAD}See [guide](references/guide.md), [gone](references/gone.md), run scripts/run.py and scripts/missing.sh, [up](../other/SKILL.md), [web](https://x.dev).\n"
+            "{HEAD}See [guide](references/guide.md), [gone](references/gone.md), run `scripts/run.py` and `scripts/missing.sh`, [web](https://x.dev).\n"
         );
         let broken = findings(&text, Rule::BrokenLink, AS);
         assert_eq!(
@@ -194,20 +256,154 @@ mod tests {
             vec!["references/gone.md", "scripts/missing.sh"]
         );
         assert!(broken[0].1.contains("does not exist in the skill folder"));
-        let escapes = findings(&text, Rule::LinkEscapesSkill, AS);
-        assert_eq!(escapes[0].0, "../other/SKILL.md");
+    }
+
+    /// Lints `body` as `repo/skills/pdf/SKILL.md` of a tree holding `files` (paths from the
+    /// skill folder, `../` for the folders above it).
+    fn lint_tree(body: &str, files: &[&str], targets: &[Target]) -> Vec<(Rule, String, String)> {
+        let text = format!("{HEAD}{body}");
+        let exists = |relative: &Path| {
+            let mut normal: Vec<String> = Vec::new();
+            for part in relative.components() {
+                match part {
+                    std::path::Component::ParentDir => normal.push("..".into()),
+                    std::path::Component::Normal(name) => {
+                        normal.push(name.to_string_lossy().into_owned());
+                    }
+                    _ => {}
+                }
+            }
+            files.contains(&normal.join("/").as_str())
+        };
+        let context = FileContext {
+            path: Path::new("repo/skills/pdf/SKILL.md"),
+            targets,
+            exists: &exists,
+        };
+        lint_text(&text, &context)
+            .into_iter()
+            .filter(|d| matches!(d.rule, Rule::BrokenLink | Rule::LinkEscapesSkill))
+            .map(|d| (d.rule, text[d.range.as_range()].to_owned(), d.message))
+            .collect()
+    }
+
+    fn rules_and_texts(found: &[(Rule, String, String)]) -> Vec<(Rule, &str)> {
+        found
+            .iter()
+            .map(|(rule, text, _)| (*rule, text.as_str()))
+            .collect()
     }
 
     #[test]
-    fn skill_md_case() {
-        let diagnostics = lint_as(&format!("{HEAD}Body\n"), "skills/pdf/skill.md", AS);
-        let finding = diagnostics
-            .iter()
-            .find(|d| d.rule == Rule::SkillMdCase)
-            .unwrap();
-        let rename = finding.fixes[0].rename.as_ref().unwrap();
-        assert_eq!(rename.to, std::path::Path::new("skills/pdf/SKILL.md"));
-        let clean = lint_as(&format!("{HEAD}Body\n"), "skills/pdf/SKILL.md", AS);
-        assert!(clean.iter().all(|d| d.rule != Rule::SkillMdCase));
+    fn a_link_out_of_the_skill_is_broken_only_when_it_exists_nowhere() {
+        let found = lint_tree(
+            "[shared](../shared.md) and [gone](../gone.md)\n",
+            &["../shared.md"],
+            AS,
+        );
+        assert_eq!(
+            rules_and_texts(&found),
+            vec![
+                (Rule::LinkEscapesSkill, "../shared.md"),
+                (Rule::BrokenLink, "../gone.md"),
+                (Rule::LinkEscapesSkill, "../gone.md"),
+            ]
+        );
+        assert!(found[1].2.contains("in the skill folder or outside it"));
+    }
+
+    #[test]
+    fn a_path_of_the_project_is_not_broken() {
+        // The repository's own `scripts/release.sh` and `docs/guide.md`, two folders up, which
+        // the agent opens from the project folder; a placeholder means the skill folder itself.
+        let found = lint_tree(
+            "Run `scripts/release.sh`, `{baseDir}/scripts/release.sh`, [r](scripts/release.sh), [g](docs/guide.md).\n",
+            &["../../scripts/release.sh", "../../docs/guide.md"],
+            AS,
+        );
+        assert_eq!(
+            rules_and_texts(&found),
+            vec![(Rule::BrokenLink, "{baseDir}/scripts/release.sh")]
+        );
+        assert!(
+            found[0]
+                .2
+                .starts_with("`scripts/release.sh` does not exist in the skill folder")
+        );
+    }
+
+    #[test]
+    fn placeholders_resolve_to_the_skill_folder() {
+        let found = lint_tree(
+            "Run `${CLAUDE_SKILL_DIR}/scripts/fill.py` and `$CLAUDE_SKILL_DIR/scripts/gone.py`, see [a]({baseDir}/references/a.md).\n",
+            &["scripts/fill.py", "references/a.md"],
+            AS,
+        );
+        assert_eq!(
+            rules_and_texts(&found),
+            vec![(Rule::BrokenLink, "$CLAUDE_SKILL_DIR/scripts/gone.py")]
+        );
+        assert!(found[0].2.starts_with("`scripts/gone.py` does not exist"));
+    }
+
+    #[test]
+    fn code_comments_and_examples_are_never_broken_links() {
+        let body = "```bash\npython scripts/gone.py\n[a](gone.md)\n```\n\n    [b](gone.md)\n\n\
+                    <!-- [c](gone.md) -->\n\nPut helpers in assets/code, e.g. `scripts/rotate.py`.\n\n\
+                    Example:\n`references/api.md`\n\nSee `scripts/tool.py:15` and `scripts/*.py`.\n";
+        let found = lint_tree(body, &["scripts/tool.py"], AS);
+        assert!(found.is_empty(), "{found:?}");
+        // The line suffix is cut, not ignored: a missing file with a line is still missing.
+        let found = lint_tree("See `scripts/gone.py:15:2`.\n", &[], AS);
+        assert_eq!(
+            rules_and_texts(&found),
+            vec![(Rule::BrokenLink, "scripts/gone.py")]
+        );
+    }
+
+    #[test]
+    fn skill_md_case_depends_on_the_targets() {
+        let body = format!("{HEAD}Body\n");
+        let case = |path: &str, targets: &[Target]| {
+            lint_as(&body, path, targets)
+                .into_iter()
+                .find(|d| d.rule == Rule::SkillMdCase)
+        };
+        // skills-ref reads `skill.md`: with it alone selected, nothing breaks.
+        assert!(case("skills/pdf/skill.md", AS).is_none());
+        let both = case(
+            "skills/pdf/skill.md",
+            &[Target::AgentSkills, Target::ClaudeCode],
+        )
+        .unwrap();
+        assert_eq!(both.severity, Severity::Error);
+        assert_eq!(both.targets, vec![Target::ClaudeCode]);
+        assert!(
+            both.message.ends_with(
+                "— Claude Code skips this skill; skills-ref finds it (it also looks for skill.md)"
+            ),
+            "{}",
+            both.message
+        );
+        let rename = both.fixes[0].rename.as_ref().unwrap();
+        assert_eq!(rename.to, Path::new("skills/pdf/SKILL.md"));
+        // `Skill.md` is neither name skills-ref tries.
+        let mixed = case("skills/pdf/Skill.md", AS).unwrap();
+        assert_eq!(mixed.severity, Severity::Error);
+        assert!(
+            mixed.message.ends_with("— skills-ref rejects it"),
+            "{}",
+            mixed.message
+        );
+        for target in [
+            Target::ClaudeCode,
+            Target::Codex,
+            Target::Copilot,
+            Target::OpenCode,
+            Target::Gemini,
+        ] {
+            assert!(case("x/pdf/skill.md", &[target]).is_some(), "{target}");
+        }
+        assert!(case("skills/pdf/SKILL.md", &[Target::ClaudeCode]).is_none());
     }
 }

@@ -211,9 +211,9 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Move detail into files under references/ and link them.",
         ),
         Rule::BrokenLink => doc_of(
-            "A relative link or `scripts/`/`references/`/`assets/` path names a file that does not exist.",
+            "A relative Markdown link, or a code span that is one `scripts/`, `references/` or `assets/` path naming a file with an extension, points to nothing: not in the skill folder (`{baseDir}/` and `${CLAUDE_SKILL_DIR}/` mean it), and, for a bare path, not in a folder above it either. A `../` link that exists nowhere counts too. Code blocks, HTML, comments, examples (after \"e.g.\" or \"Example:\"), patterns (`scripts/*.py`, `references/<name>.md`), another skill's file (\"`pdf`'s `scripts/fill.py`\") and files to be written are left alone; `file.py:15` is checked as `file.py`.",
             "The agent follows these paths; a missing file wastes a turn or derails the task.",
-            "`Run scripts/fill.py` when the folder has no scripts/fill.py.",
+            "Run `scripts/fill.py` when the folder has no scripts/fill.py.",
             "Create the file or correct the path.",
         ),
         Rule::LinkEscapesSkill => doc_of(
@@ -223,9 +223,9 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Copy the file into the skill folder and link it there.",
         ),
         Rule::SkillMdCase => doc_of(
-            "The file is named `skill.md` or `Skill.md`, not `SKILL.md`.",
-            "Case-sensitive file systems (Linux, CI) do not find it.",
-            "`skills/pdf/skill.md`",
+            "The file is named `skill.md` or `Skill.md`, not `SKILL.md`, and a selected client looks for `SKILL.md` only. skills-ref also accepts `skill.md` (not `Skill.md`); Claude Code, Codex, Copilot, OpenCode, Gemini CLI and claude.ai uploads want `SKILL.md`.",
+            "Case-sensitive file systems (Linux, CI) tell the names apart, so those clients never find the skill.",
+            "`skills/pdf/skill.md` in a project for Claude Code",
             "Rename the file to SKILL.md (safe; done in two steps for case-insensitive file systems).",
         ),
         Rule::DuplicateName => doc_of(
@@ -241,7 +241,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Copy the skill into the root instead of linking it.",
         ),
         Rule::UnknownMention => doc_of(
-            "A `/name` or `$name` mention in a skill's body is close to, but not, a skill of the workspace.",
+            "A `/name` or `$name` mention in a skill's body is close to, but not, a skill of the workspace. Mentions in code, HTML comments and link targets, and URL paths (`/docs` in `https://x.dev/docs`), are not judged.",
             "Agents and users follow mentions to other skills; a misspelt one leads nowhere.",
             "`Then run /pdff on the output` when the skill is `pdf`.",
             "Correct the name to the suggested skill (offered in the editor).",

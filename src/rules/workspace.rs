@@ -130,7 +130,8 @@ impl<'r> NearNames<'r> {
     pub fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
         let mut found = Vec::new();
         for mention in mentions {
-            if self.contains(&mention.name) {
+            // `/name` in code is as often a path or a command of another tool as a skill.
+            if mention.in_code || self.contains(&mention.name) {
                 continue;
             }
             let Some(suggestion) = self.nearest(&mention.name) else {
@@ -457,6 +458,18 @@ mod tests {
             "a transposition"
         );
         assert_eq!(NearNames::new(registry_ref).nearest("code-rev"), None);
+    }
+
+    #[test]
+    fn unknown_mentions_skip_code_comments_and_urls() {
+        let mut registry = Registry::default();
+        registry.add(skill("docs", "docs", "skills", "a".into()));
+        let text = "See https://x.dev/doc, example.com/doc, src/doc, [d](/doc) and `/doc`.\n\n\
+                    ```\n/doc\n```\n\n    /doc\n\n<!-- /doc -->\n\nBut /doc here.\n";
+        let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
+        let found = NearNames::new(&registry).unknown_mentions(&mentions);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].range.start, text.rfind("doc here").unwrap());
     }
 
     #[test]

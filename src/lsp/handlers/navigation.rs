@@ -175,7 +175,9 @@ pub fn document_links(snapshot: &Snapshot, encoding: Encoding) -> Vec<DocumentLi
                 target: Uri::from_file_path(&target),
                 tooltip: Some(match reference.kind {
                     ReferenceKind::Link => "Open the linked file".to_owned(),
-                    ReferenceKind::Mention => "Open the bundled file".to_owned(),
+                    ReferenceKind::Path | ReferenceKind::Loose => {
+                        "Open the bundled file".to_owned()
+                    }
                 }),
                 data: None,
             })
