@@ -36,7 +36,8 @@ enum Site {
 }
 
 fn line_before(text: &str, offset: usize) -> (usize, &str) {
-    let start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    // The one line model: `\n`, `\r\n` or a lone `\r` ends a line.
+    let start = text[..offset].rfind(['\n', '\r']).map_or(0, |at| at + 1);
     (start, &text[start..offset])
 }
 
@@ -77,8 +78,10 @@ fn site(text: &str, document: &SkillDocument, offset: usize) -> Site {
         }
     }
     let token_start = before
-        .rfind(|ch: char| ch.is_whitespace() || matches!(ch, '(' | '`' | '"' | '\''))
-        .map_or(0, |at| at + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, ch)| ch.is_whitespace() || matches!(ch, '(' | '`' | '"' | '\''))
+        .map_or(0, |(at, ch)| at + ch.len_utf8());
     let token = &before[token_start..];
     if ["scripts/", "references/", "assets/"]
         .iter()
