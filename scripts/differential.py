@@ -349,7 +349,7 @@ def main(argv: list[str]) -> int:
         print(f"  {k:<22} {summary[k]:>6}")
     agree = summary["both reject"] + summary["both accept"]
     if plain:
-        print(f"  agreement on checked folders: {agree}/{len(plain)} = {100 * agree / len(plain):.1f}%")
+        print(f"  agreement on checked folders: {agree}/{len(rows)} = {100 * agree / len(rows):.1f}%")
 
     ref_only = [r for r in rows if r["verdict"] == "ref only rejects"]
     we_only = [r for r in rows if r["verdict"] == "we only reject"]
