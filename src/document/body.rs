@@ -62,6 +62,8 @@ pub struct Body {
     pub line_count: usize,
     /// Nothing but whitespace.
     pub blank: bool,
+    /// Prose and code stretches (byte ranges into the body), for skill mentions.
+    pub(crate) regions: Vec<(Range<usize>, Region)>,
 }
 
 const BUNDLE_DIRS: [&str; 3] = ["scripts/", "references/", "assets/"];
@@ -133,7 +135,9 @@ pub fn parse(text: &str, range: TextRange) -> Body {
     let mut code_blocks = 0usize;
     let mut heading: Option<(u8, Range<usize>, String)> = None;
     let mut loose: Vec<Range<usize>> = Vec::new();
+    let mut regions = Regions::default();
     for (event, span) in parser {
+        regions.feed(&event, span.clone());
         if let Event::End(TagEnd::Link | TagEnd::Image) = event {
             if let Some(open) = links.pop() {
                 found.closed_link(&open);
@@ -233,6 +237,7 @@ pub fn parse(text: &str, range: TextRange) -> Body {
             reference
         })
         .collect();
+    body.regions = regions.found;
     body
 }
 
@@ -855,40 +860,52 @@ pub(crate) enum Region {
 /// The text of the body by region, in order, with byte ranges into `source`. Link destinations,
 /// autolinks and Markdown syntax belong to no region.
 pub(crate) fn regions(source: &str) -> Vec<(Range<usize>, Region)> {
-    let mut found: Vec<(Range<usize>, Region)> = Vec::new();
-    let mut code_blocks = 0usize;
-    let mut autolinks = 0usize;
+    let mut tracker = Regions::default();
     for (event, span) in Parser::new_ext(source, options()).into_offset_iter() {
+        tracker.feed(&event, span);
+    }
+    tracker.found
+}
+
+/// Collects [`regions`] from a parse's events, so that the body's one parse also serves mentions.
+#[derive(Default)]
+pub(crate) struct Regions {
+    found: Vec<(Range<usize>, Region)>,
+    code_blocks: usize,
+    autolinks: usize,
+}
+
+impl Regions {
+    fn feed(&mut self, event: &Event<'_>, span: Range<usize>) {
         let region = match event {
             Event::Start(Tag::CodeBlock(_)) => {
-                code_blocks += 1;
-                continue;
+                self.code_blocks += 1;
+                return;
             }
             Event::End(TagEnd::CodeBlock) => {
-                code_blocks = code_blocks.saturating_sub(1);
-                continue;
+                self.code_blocks = self.code_blocks.saturating_sub(1);
+                return;
             }
             Event::Start(Tag::Link { link_type, .. }) => {
                 if matches!(link_type, LinkType::Autolink | LinkType::Email) {
-                    autolinks += 1;
+                    self.autolinks += 1;
                 }
-                continue;
+                return;
             }
             Event::End(TagEnd::Link) => {
-                autolinks = autolinks.saturating_sub(1);
-                continue;
+                self.autolinks = self.autolinks.saturating_sub(1);
+                return;
             }
-            Event::Text(_) if autolinks > 0 => continue,
-            Event::Text(_) if code_blocks == 0 => Region::Prose,
+            Event::Text(_) if self.autolinks > 0 => return,
+            Event::Text(_) if self.code_blocks == 0 => Region::Prose,
             Event::Text(_) | Event::Code(_) | Event::Html(_) | Event::InlineHtml(_) => Region::Code,
-            _ => continue,
+            _ => return,
         };
-        match found.last_mut() {
+        match self.found.last_mut() {
             Some((last, kind)) if *kind == region && last.end == span.start => last.end = span.end,
-            _ => found.push((span, region)),
+            _ => self.found.push((span, region)),
         }
     }
-    found
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Skill mentions in Markdown: `/name` (a slash command) and `$name` (Codex's mention syntax).
 
-use super::body::{Region, regions};
+use super::body::{Body, Region, regions};
 use crate::text::TextRange;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,12 +24,27 @@ fn is_name_byte(byte: u8) -> bool {
 /// a skill). Link destinations and autolinks (`[x](/docs)`, `<https://x.dev/docs>`) hold none.
 #[must_use]
 pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
-    let bytes = text.as_bytes();
-    let source = &text[range.as_range()];
-    if !source.contains(['/', '$']) {
+    if !text[range.as_range()].contains(['/', '$']) {
         return Vec::new();
     }
-    let regions = regions(source);
+    find(text, range, &regions(&text[range.as_range()]))
+}
+
+/// The mentions of a parsed body, from the regions its one parse found.
+#[must_use]
+pub fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
+    if !text[body.range.as_range()].contains(['/', '$']) {
+        return Vec::new();
+    }
+    find(text, body.range, &body.regions)
+}
+
+fn find(
+    text: &str,
+    range: TextRange,
+    regions: &[(std::ops::Range<usize>, Region)],
+) -> Vec<Mention> {
+    let bytes = text.as_bytes();
     let region_at = |at: usize| {
         let offset = at - range.start;
         let index = regions.partition_point(|(span, _)| span.start <= offset);
@@ -162,5 +177,21 @@ mod tests {
         let found = mentions(text, TextRange::new(start, text.len()));
         assert_eq!(&text[found[0].range.as_range()], "pdf");
         assert!(!found[0].in_code);
+    }
+
+    #[test]
+    fn the_bodys_one_parse_finds_the_same_mentions() {
+        for text in [
+            "---\nname: a\n---\nUse /pdf, `$code-review` and [x](/docs).\n\n```\n/run\n```\n<!-- /hidden -->\n",
+            "---\nname: a\n---\n",
+            "---\nname: a\n---\n> quote /pdf\n\n    /indented\n\n<https://x.dev/docs> $x\r\n/y",
+        ] {
+            let document = crate::document::SkillDocument::parse(text);
+            assert_eq!(
+                body_mentions(text, &document.body),
+                mentions(text, document.body.range),
+                "{text:?}"
+            );
+        }
     }
 }

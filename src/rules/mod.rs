@@ -291,7 +291,7 @@ pub fn lint_and_read(bytes: Vec<u8>, context: &FileContext<'_>, folder: &str) ->
             let document = SkillDocument::parse(&text);
             let diagnostics = lint_document(&text, &document, context);
             let metadata = crate::workspace::loader::read_metadata_parsed(&text, &document, folder);
-            let mentions = crate::document::mentions::mentions(&text, document.body.range);
+            let mentions = crate::document::mentions::body_mentions(&text, &document.body);
             FileAnalysis {
                 text,
                 diagnostics,

@@ -5,7 +5,7 @@ use tower_lsp_server::ls_types::{Hover, HoverContents, MarkedString};
 
 use super::completion::field_markdown;
 use crate::document::SkillDocument;
-use crate::document::mentions::mentions;
+use crate::document::mentions::body_mentions;
 use crate::fields;
 use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::state::Snapshot;
@@ -59,7 +59,7 @@ pub fn hover(
         }
     }
     let registry = registry?;
-    let mention = mentions(text, document.body.range)
+    let mention = body_mentions(text, &document.body)
         .into_iter()
         .find(|mention| {
             mention.range.start.saturating_sub(1) <= offset && offset <= mention.range.end
