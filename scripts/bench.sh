@@ -146,7 +146,9 @@ fi
 if [ -x "$AGENTSKILLS" ]; then
   LIST="$WORK/per-process-dirs.txt"
   find "$DIR" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort > "$LIST.all"
-  if [ "$N" -gt "$PER_PROCESS_MAX" ]; then
+  if ! want skills-ref-per-process; then
+    :
+  elif [ "$N" -gt "$PER_PROCESS_MAX" ]; then
     head -n "$PER_PROCESS_SUBSET" "$LIST.all" > "$LIST"
     SUB=$(wc -l < "$LIST")
     SCALE=$(python3 -c "print($N / $SUB)")
