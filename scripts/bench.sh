@@ -3,7 +3,9 @@
 #
 # Usage: scripts/bench.sh [N]            (N skills, default 10000)
 #
-# 1. Generates the corpus into /tmp/skill-bench-N (unless it is there already).
+# 1. Generates two corpora (unless they are there already): /tmp/skill-bench-N, and
+#    /tmp/skill-bench-N-broken, the same skills whose bodies also link to BROKEN_LINKS
+#    absent files each (findings outnumber skills: what do findings cost?).
 # 2. Builds skill-lsp (cargo build --release); if the build fails or the binary
 #    is missing, skill-lsp is skipped with a note.
 # 3. Times, with hyperfine on the same corpus: the read floor (cat of every
@@ -18,7 +20,10 @@
 # Environment knobs:
 #   SKIP_BUILD=1             do not run cargo build (use the binary as it is)
 #   SKILL_LSP_BIN=PATH       use this binary instead of target/release/skill-lsp
-#   RUNS=5 WARMUP=1          hyperfine runs/warmups for the fast commands
+#   RUNS=10 WARMUP=1         hyperfine runs/warmups for the fast commands
+#   BROKEN_LINKS=7           absent-file links per body in the second corpus
+#   DOCS=0                   do not rewrite the tables of docs/BENCHMARKS.md
+#                            (between <!-- bench:begin --> and <!-- bench:end -->)
 #   SLOW_RUNS=3              hyperfine runs for skills-ref one-process-per-skill
 #   PER_PROCESS_MAX=1000     above this N, per-process skills-ref runs on a subset
 #   PER_PROCESS_SUBSET=500   ... of this many skills, extrapolated linearly to N
@@ -34,7 +39,10 @@ BENCH="$ROOT/.bench"
 OUT="$ROOT/bench-out"
 CORPUS="/tmp/skill-bench-$N"
 DIR="$CORPUS/skills"
-RUNS="${RUNS:-5}"
+RUNS="${RUNS:-10}"
+BROKEN_LINKS="${BROKEN_LINKS:-7}"
+CORPUS_B="/tmp/skill-bench-$N-broken"
+DIR_B="$CORPUS_B/skills"
 WARMUP="${WARMUP:-1}"
 SLOW_RUNS="${SLOW_RUNS:-3}"
 PER_PROCESS_MAX="${PER_PROCESS_MAX:-1000}"
@@ -73,6 +81,15 @@ else
   rm -rf "$CORPUS"
   python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS" --skills "$N" > "$WORK/gen_corpus.txt" || exit 1
   cat "$WORK/gen_corpus.txt" >&2
+fi
+if [ -f "$CORPUS_B/.skill-bench-corpus" ] && grep -q "broken_links=$BROKEN_LINKS\$" "$CORPUS_B/.skill-bench-corpus" &&
+   [ "$(find "$DIR_B" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq "$N" ]; then
+  log "corpus $DIR_B already there"
+else
+  log "generating corpus of $N skills with $BROKEN_LINKS broken links each into $CORPUS_B"
+  rm -rf "$CORPUS_B"
+  python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS_B" --skills "$N" --broken-links "$BROKEN_LINKS" \
+    > "$WORK/gen_corpus_broken.txt" || exit 1
 fi
 SKILL_BYTES=$(find "$DIR" -name SKILL.md -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
 ALL_BYTES=$(find "$DIR" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
@@ -115,6 +132,9 @@ add read-floor 1 0 "find $DIR -name SKILL.md -print0 | xargs -0 cat > /dev/null"
 
 if [ -n "$SKILL_LSP" ]; then
   add skill-lsp 1 0 "$SKILL_LSP check $DIR --format json > /dev/null"
+  add skill-lsp-human 1 0 "$SKILL_LSP check $DIR > /dev/null"
+  add skill-lsp-broken 1 0 "$SKILL_LSP check $DIR_B --format json > /dev/null"
+  add skill-lsp-broken-human 1 0 "$SKILL_LSP check $DIR_B > /dev/null"
 fi
 
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import skills_ref.validator' 2>/dev/null; then
@@ -126,7 +146,9 @@ fi
 if [ -x "$AGENTSKILLS" ]; then
   LIST="$WORK/per-process-dirs.txt"
   find "$DIR" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort > "$LIST.all"
-  if [ "$N" -gt "$PER_PROCESS_MAX" ]; then
+  if ! want skills-ref-per-process; then
+    :
+  elif [ "$N" -gt "$PER_PROCESS_MAX" ]; then
     head -n "$PER_PROCESS_SUBSET" "$LIST.all" > "$LIST"
     SUB=$(wc -l < "$LIST")
     SCALE=$(python3 -c "print($N / $SUB)")
@@ -201,10 +223,16 @@ for i in "${!NAMES[@]}"; do
   printf '%s\t%s\t%s\n' "${NAMES[$i]}" "${SCALES[$i]}" "${CMDS[$i]}"
 done > "$WORK/commands.tsv"
 
-python3 - "$N" "$OUT" "$WORK" "$SKILL_BYTES" "$ALL_BYTES" "$CORPUS" <<'PY'
+BROKEN_FINDINGS=""
+if [ -n "$SKILL_LSP" ]; then
+  BROKEN_FINDINGS=$("$SKILL_LSP" check "$DIR_B" --format json 2>/dev/null |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for x in d["diagnostics"] if x["rule"]=="broken-link"))')
+fi
+python3 - "$N" "$OUT" "$WORK" "$SKILL_BYTES" "$ALL_BYTES" "$CORPUS" "$ROOT" "${DOCS:-1}" \
+  "$BROKEN_LINKS" "$BROKEN_FINDINGS" "$RUNS" "$WARMUP" <<'PY'
 import glob, json, os, re, statistics, sys
 
-n, out, work, skill_bytes, all_bytes, corpus = sys.argv[1:]
+n, out, work, skill_bytes, all_bytes, corpus, root, docs, broken_links, broken_findings, runs, warmup = sys.argv[1:]
 n = int(n); skill_bytes = int(skill_bytes); all_bytes = int(all_bytes)
 
 cmds = []
@@ -261,15 +289,16 @@ floor = next((r for r in rows if r["name"] == "read-floor" and "median" in r), N
 def fmt(v, f):
     return f.format(v) if v is not None else "n/a"
 
-hdr = ["tool", "wall median (s)", "± stddev", "CPU user+sys (s)", "peak RSS (MB)",
-       "skills/s", "× skill-lsp (wall)", "× skill-lsp (CPU)", "× read floor", "exit"]
+mad = next((r for r in rows if r["name"] == "madskills-spec-only" and r.get("cpu")), None)
+hdr = ["command", "wall median (s)", "± stddev", "CPU user+sys (s)", "peak RSS (MB)",
+       "× read floor (wall)", "× madskills spec-only (CPU)", "× skill-lsp (wall)", "exit"]
 lines = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
 for r in rows:
     med = r.get("median")
-    ratio = fmt(med / base["median"], "{:.1f}×") if base and med else "n/a"
-    cratio = (fmt(r["cpu"] / base["cpu"], "{:.1f}×")
-              if base and base.get("cpu") and r.get("cpu") is not None else "n/a")
-    fl = fmt(med / floor["median"], "{:.1f}×") if floor and med and floor["median"] > 0 else "n/a"
+    ratio = fmt(med / base["median"], "{:.2f}×") if base and med else "n/a"
+    mratio = (fmt(r["cpu"] / mad["cpu"], "{:.2f}×")
+              if mad and r.get("cpu") is not None else "n/a")
+    fl = fmt(med / floor["median"], "{:.2f}×") if floor and med and floor["median"] > 0 else "n/a"
     name = r["name"] + (" *" if r["scale"] != 1 else "")
     exitc = ",".join(str(c) for c in r.get("exit_codes", [])) or (
         str(int(r["time_exit"])) if r["time_exit"] is not None else "?")
@@ -277,8 +306,7 @@ for r in rows:
         exitc += f" (signal {r['signal']})"
     lines.append("| " + " | ".join([
         name, fmt(med, "{:.3f}"), fmt(r.get("stddev"), "{:.3f}"), fmt(r.get("cpu"), "{:.2f}"),
-        fmt(r.get("rss_mb"), "{:.1f}"), fmt(n / med if med else None, "{:,.0f}"),
-        ratio, cratio, fl, exitc]) + " |")
+        fmt(r.get("rss_mb"), "{:.1f}"), fl, mratio, ratio, exitc]) + " |")
 
 notes = [l.strip() for l in open(os.path.join(work, "notes.txt")) if l.strip()]
 versions = open(os.path.join(work, "versions.txt")).read().strip()
@@ -289,7 +317,9 @@ md.append(f"## {n:,} skills\n")
 md.append(f"Corpus: `{corpus}/skills` made by `python3 scripts/gen_corpus.py {corpus} --skills {n}` "
           f"(seed 42): {skill_bytes / 1e6:.1f} MB in SKILL.md files "
           f"(avg {skill_bytes / n / 1024:.2f} KiB), {all_bytes / 1e6:.1f} MB with references/scripts; "
-          f"about 10 % of the skills carry one defect each.\n")
+          f"about 10 % of the skills carry one defect each. "
+          f"`-broken` rows: `{corpus}-broken/skills`, the same with `--broken-links {broken_links}` "
+          f"(every body links to {broken_links} absent files: {broken_findings or '?'} `broken-link` findings).\n")
 md.append("Wall time: median of hyperfine runs (`-i`, fast commands `--warmup 1`). "
           "CPU (user+sys, all child processes) and peak RSS (largest single process): one run under "
           "`/usr/bin/time -v`. `exit` is the exit code(s) seen by hyperfine (1 usually means findings).\n")
@@ -306,6 +336,20 @@ md.extend(f"- `{r['name']}`: `{r['cmd']}`" for r in rows)
 md.append("\nVersions and machine:\n\n```\n" + versions + "\n```\n")
 text = "\n".join(md)
 open(os.path.join(out, f"results-{n}.md"), "w").write(text)
+
+# docs/BENCHMARKS.md: the tables between the markers are this run's, whole.
+if docs == "1":
+    path = os.path.join(root, "docs", "BENCHMARKS.md")
+    begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+    doc = open(path).read()
+    if begin in doc and end in doc:
+        block = (f"{begin}\n<!-- written by scripts/bench.sh {n} (RUNS={runs} WARMUP={warmup} "
+                 f"BROKEN_LINKS={broken_links}); do not edit by hand -->\n\n" + text.rstrip() + f"\n{end}")
+        doc = doc[:doc.index(begin)] + block + doc[doc.index(end) + len(end):]
+        open(path, "w").write(doc)
+        print(f"[bench] wrote the tables of {path}", file=sys.stderr)
+    else:
+        print(f"[bench] {path} has no {begin} ... {end} markers; not written", file=sys.stderr)
 
 # results.md gathers every results-N.md there is, smallest N first.
 parts = sorted(glob.glob(os.path.join(out, "results-*.md")),

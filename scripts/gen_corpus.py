@@ -3,6 +3,7 @@
 
 Usage:
     python3 scripts/gen_corpus.py OUT_DIR --skills N [--seed S] [--defect-rate R]
+                                  [--broken-links K]
 
 Writes OUT_DIR/skills/<name>/SKILL.md for N skills (average SKILL.md about
 6.6 KB, so 10,000 skills are about 66 MB), plus, for some skills, a
@@ -10,7 +11,11 @@ references/*.md or scripts/*.py file that the body links to.  About 10 % of
 the skills carry exactly one defect each (see DEFECTS); OUT_DIR/defects.tsv
 lists which skill has which defect, and a summary is printed at the end.
 
-The same N, seed and defect rate always give byte-identical output.
+With --broken-links K, every skill's body also links to K files that do not exist
+(references/absent-1.md ...), one `broken-link` finding each: a corpus whose
+findings outnumber its skills, for measuring what findings cost.
+
+The same N, seed, defect rate and K always give byte-identical output.
 """
 
 from __future__ import annotations
@@ -437,7 +442,7 @@ def make_script(rng, name, topic):
     )
 
 
-def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float):
+def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float, broken_links: int = 0):
     rng = random.Random(seed)
     pools = Pools(random.Random(seed ^ 0x5EED))
     names = make_names(n, rng)
@@ -455,7 +460,7 @@ def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float
         shutil.rmtree(skills_dir)
     os.makedirs(skills_dir, exist_ok=True)
     with open(os.path.join(out_dir, MARKER), "w") as f:
-        f.write(f"skills={n} seed={seed} defect_rate={defect_rate}\n")
+        f.write(f"skills={n} seed={seed} defect_rate={defect_rate} broken_links={broken_links}\n")
 
     counts = Counter()
     defect_rows = []
@@ -505,6 +510,9 @@ def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float
             files[f"scripts/{scr}"] = make_script(rng, name, topic)
         if defect == "broken_link":
             links.append(("references/advanced.md", "references/missing-advanced.md"))
+        if defect != "empty_body":
+            for k in range(1, broken_links + 1):
+                links.append((f"references/absent-{k}.md", f"references/absent-{k}.md"))
 
         # --- frontmatter -------------------------------------------------
         fm = [f"name: {fm_name}"]
@@ -587,6 +595,7 @@ def main(argv=None):
     ap.add_argument("--skills", type=int, required=True, help="number of skills")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--defect-rate", type=float, default=0.10, help="fraction of skills with one defect (default 0.10)")
+    ap.add_argument("--broken-links", type=int, default=0, help="links to absent files in every body (default 0)")
     ap.add_argument("--size-kb", type=float, default=6.6, help="target mean SKILL.md size in KB (default 6.6)")
     args = ap.parse_args(argv)
     if args.skills < 1:
@@ -594,7 +603,7 @@ def main(argv=None):
 
     t0 = time.perf_counter()
     os.makedirs(args.out_dir, exist_ok=True)
-    r = generate(args.out_dir, args.skills, args.seed, args.defect_rate, args.size_kb)
+    r = generate(args.out_dir, args.skills, args.seed, args.defect_rate, args.size_kb, args.broken_links)
     dt = time.perf_counter() - t0
 
     n = args.skills

@@ -148,6 +148,14 @@ impl Engine {
         analysis
     }
 
+    /// `unknown-mention` for the mentions of one member of `registry`, levels applied.
+    #[must_use]
+    pub fn unknown_mentions(&self, registry: &Registry, mentions: &[Mention]) -> Vec<Diagnostic> {
+        let mut found = NearNames::new(registry).unknown_mentions(mentions);
+        self.finish(&mut found);
+        found
+    }
+
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.
     pub fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
         *diagnostics = std::mem::take(diagnostics)

@@ -1,25 +1,24 @@
 //! `skill-lsp check`: discover, lint in parallel, add the workspace rules, format, exit code.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::format::{self, FileReport, Report};
+use rayon::prelude::*;
+
+use super::format::{FileReport, Format, Summary, Totals};
 use super::{
-    CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, warning_line,
-    write_stdout,
+    CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, write_stdout,
 };
 use crate::analysis::Engine;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
+use crate::workspace::Registry;
 use crate::workspace::discovery::{discover, walk};
-use crate::workspace::loader::{
-    Metadata, clean, fs_path, read_metadata, roots_for, workspace_of_skill,
-};
+use crate::workspace::loader::{Disk, clean, fs_path, roots_for, workspace_of_skill};
 use crate::workspace::read::read_bytes;
-use crate::workspace::{Registry, Source};
 
 /// Settings shared by every file of a run: the engine, which decides every finding.
 pub(super) struct Run {
@@ -109,9 +108,20 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     }
     // The walk comes after any fixes, which may have renamed files (`skill-md-case`).
     run.engine.context_window = args.context_window;
-    let (report, io_trouble) = check_files(&run, &paths, args.format == CheckFormat::Human);
-    trouble |= io_trouble;
-    finish(args, &report, trouble)
+    let mut output = Output::new(format_of(args), args.strict);
+    trouble |= check_files(&run, &paths, &mut output);
+    output.finish(trouble)
+}
+
+fn format_of(args: &CheckArgs) -> Format {
+    match args.format {
+        CheckFormat::Human => Format::Human {
+            colour: super::format::human::use_colour(),
+        },
+        CheckFormat::Json => Format::Json,
+        CheckFormat::Github => Format::Github,
+        CheckFormat::Sarif => Format::Sarif,
+    }
 }
 
 /// `check --stdin`: one SKILL.md's text from standard input, linted as if it were at
@@ -138,119 +148,119 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         }
     };
     let display = display_path(&path);
+    let mut output = Output::new(format_of(args), args.strict);
     let analysis = run.lint_and_read(&display, bytes);
-    let mut files = Vec::new();
-    if !analysis.diagnostics.is_empty() {
-        let mut report = FileReport::new(display, analysis.text, analysis.diagnostics);
-        if args.format != CheckFormat::Human {
-            report.compact(&[]);
+    let is_skill = analysis.metadata.is_some();
+    let mut checked = Checked::new(&output, &display, analysis.text, analysis.diagnostics);
+    checked.skill = is_skill;
+    output.add(checked);
+    output.finish(false)
+}
+
+/// One rendered file: its output and what the totals need from it.
+#[derive(Default)]
+struct Checked {
+    text: String,
+    summary: Summary,
+    fixable: usize,
+    failed_strict: bool,
+    failed: bool,
+    skill: bool,
+}
+
+impl Checked {
+    /// Sorts and renders one file's findings, positions computed from its `text`.
+    fn new(output: &Output, path: &Path, text: String, mut diagnostics: Vec<Diagnostic>) -> Self {
+        let mut checked = Checked::default();
+        if diagnostics.is_empty() {
+            return checked;
         }
-        files.push(report);
+        rules::sort(&mut diagnostics);
+        for diagnostic in &diagnostics {
+            checked.summary.add(diagnostic.severity);
+            checked.fixable += usize::from(diagnostic.fixes.first().is_some_and(|fix| fix.safe));
+            checked.failed |= diagnostic.severity == Severity::Error;
+            checked.failed_strict |= diagnostic.severity == Severity::Warning;
+        }
+        let report = FileReport::new(path.to_path_buf(), text, diagnostics);
+        checked.text = output.format.file(&report);
+        checked
     }
-    let skills_checked = usize::from(analysis.metadata.is_some());
-    finish(
-        args,
-        &Report {
-            files,
-            files_checked: 1,
-            skills_checked,
-        },
-        false,
-    )
 }
 
-/// Prints the report in the asked format and turns it into the exit code (SPEC section 2).
-fn finish(args: &CheckArgs, report: &Report, trouble: bool) -> u8 {
-    let output = match args.format {
-        CheckFormat::Human => format::human::render(report, format::human::use_colour()),
-        CheckFormat::Json => format::json::render(report),
-        CheckFormat::Github => format::github::render(report),
-        CheckFormat::Sarif => format::sarif::render(report),
-    };
-    write_stdout(&output);
-    if trouble {
-        return EXIT_TROUBLE;
+/// The run's output, written as it goes: the head, each file's findings in path order, then
+/// the totals (SPEC section 2 and 3). Exit code from what was written.
+struct Output {
+    format: Format,
+    strict: bool,
+    totals: Totals,
+    any: bool,
+    failed: bool,
+    pending: String,
+}
+
+/// Output is flushed to stdout in pieces of about this size.
+const FLUSH_BYTES: usize = 64 * 1024;
+
+impl Output {
+    fn new(format: Format, strict: bool) -> Self {
+        Self {
+            format,
+            strict,
+            totals: Totals::default(),
+            any: false,
+            failed: false,
+            pending: format.head(),
+        }
     }
-    let fails = |severity: Severity| {
-        severity == Severity::Error || (args.strict && severity == Severity::Warning)
-    };
-    let failed = report
-        .files
-        .iter()
-        .flat_map(|file| &file.diagnostics)
-        .any(|diagnostic| fails(diagnostic.severity));
-    if failed { EXIT_FINDINGS } else { 0 }
+
+    fn add(&mut self, checked: Checked) {
+        self.totals.files_checked += 1;
+        self.totals.skills_checked += usize::from(checked.skill);
+        self.totals.summary.merge(checked.summary);
+        self.totals.fixable += checked.fixable;
+        self.failed |= checked.failed || (self.strict && checked.failed_strict);
+        if !checked.text.is_empty() {
+            self.pending.push_str(self.format.separator(!self.any));
+            self.pending.push_str(&checked.text);
+            self.any = true;
+        }
+        if self.pending.len() >= FLUSH_BYTES {
+            write_stdout(&std::mem::take(&mut self.pending));
+        }
+    }
+
+    /// Writes the rest and turns the run into the exit code (SPEC section 2).
+    fn finish(mut self, trouble: bool) -> u8 {
+        let tail = self.format.tail(&self.totals, self.any);
+        self.pending.push_str(&tail);
+        write_stdout(&self.pending);
+        if trouble {
+            EXIT_TROUBLE
+        } else if self.failed {
+            EXIT_FINDINGS
+        } else {
+            0
+        }
+    }
 }
 
-/// What a run keeps of one linted file.
-struct Linted {
-    /// As given (display form).
-    path: PathBuf,
-    report: Option<FileReport>,
-    metadata: Option<Metadata>,
-    mentions: Vec<Mention>,
-}
+/// Files linted at a time: enough to keep every core busy, few enough that their findings
+/// and texts stay small whatever the corpus.
+const CHUNK: usize = 512;
 
-/// Walks `paths` and lints each SKILL.md on the walker's threads as it is found, then runs the
-/// workspace rules on the registries the loader builds for the workspaces the files belong to.
-/// Returns the report and whether some file or folder could not be read.
-pub(super) fn check_files(run: &Run, paths: &[PathBuf], keep_text: bool) -> (Report, bool) {
-    // An error is a message and whether it stops the run from being trusted (exit 2).
-    let linted: Mutex<Vec<Result<Linted, (String, bool)>>> = Mutex::new(Vec::new());
-    let lint_one = |path: &Path| -> Result<Linted, (String, bool)> {
-        if path.is_symlink() && !path.exists() {
-            // Every client skips it, as skills-ref does ("missing SKILL.md"); there is no text to
-            // hold a finding, so it is trouble, named for what it is.
-            return Err((
-                format!(
-                    "cannot read {}: a dangling symlink (its target does not exist); no client can load this skill",
-                    display_path(path).display()
-                ),
-                true,
-            ));
-        }
-        let bytes = read_bytes(path)
-            .map_err(|error| (format!("cannot read {}: {error}", path.display()), true))?;
-        let display = display_path(path);
-        let rules::FileAnalysis {
-            text,
-            diagnostics,
-            metadata,
-            mentions,
-        } = run.lint_and_read(&display, bytes);
-        let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-        let metadata = metadata.filter(|_| is_loader_file);
-        // Workspace findings come later, when the text is gone: keep the positions of every
-        // offset they can point at (the name, the description, mentions, the file start).
-        let mut anchors = vec![0];
-        if let Some(metadata) = &metadata {
-            anchors.extend(metadata.name_range.iter().flat_map(|r| [r.start, r.end]));
-            anchors.extend(
-                metadata
-                    .description_range
-                    .iter()
-                    .flat_map(|r| [r.start, r.end]),
-            );
-            anchors.extend(mentions.iter().flat_map(|m| [m.range.start, m.range.end]));
-        }
-        let keep = keep_text && !diagnostics.is_empty();
-        let mut report = FileReport::new(display.clone(), text, diagnostics);
-        if !keep {
-            report.compact(&anchors);
-        }
-        Ok(Linted {
-            path: display,
-            report: Some(report),
-            metadata,
-            mentions,
-        })
-    };
+/// Walks `paths`, builds the registries of the workspaces the SKILL.md files belong to, then
+/// lints the files in path order, a chunk at a time on every core, and writes each file's
+/// findings (its own and the workspace rules') as soon as its chunk is done. Returns whether
+/// some file or folder could not be read.
+fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output) -> bool {
+    let found: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
     let walk_errors = walk(paths, &|path, _| {
-        let result = lint_one(&path);
-        linted
+        let display = display_path(&path);
+        found
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(result);
+            .push((display, path));
     });
     let mut trouble = false;
     for error in &walk_errors {
@@ -261,58 +271,59 @@ pub(super) fn check_files(run: &Run, paths: &[PathBuf], keep_text: bool) -> (Rep
         ));
         trouble = true;
     }
-    let mut files: BTreeMap<PathBuf, Linted> = BTreeMap::new();
-    let mut errors = Vec::new();
-    for result in linted
+    let mut files = found
         .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        match result {
-            Err(error) => errors.push(error),
-            Ok(linted) => {
-                files.entry(linted.path.clone()).or_insert(linted);
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.dedup_by(|a, b| a.0 == b.0);
+    let workspaces = Workspaces::build(run, paths, &files);
+    for chunk in files.chunks(CHUNK) {
+        let done: Vec<Result<Checked, String>> = chunk
+            .par_iter()
+            .map(|(display, path)| check_one(run, output, &workspaces, display, path))
+            .collect();
+        for result in done {
+            match result {
+                Ok(checked) => output.add(checked),
+                Err(message) => {
+                    error_line(&message);
+                    trouble = true;
+                }
             }
         }
     }
-    errors.sort();
-    errors.dedup();
-    for (message, stops) in errors {
-        if stops {
-            error_line(&message);
-        } else {
-            warning_line(&message);
-        }
-        trouble |= stops;
+    trouble
+}
+
+/// Lints one file, adds its workspace findings and renders them.
+fn check_one(
+    run: &Run,
+    output: &Output,
+    workspaces: &Workspaces,
+    display: &Path,
+    path: &Path,
+) -> Result<Checked, String> {
+    if path.is_symlink() && !path.exists() {
+        // Every client skips it, as skills-ref does ("missing SKILL.md"); there is no text to
+        // hold a finding, so it is trouble, named for what it is.
+        return Err(format!(
+            "cannot read {}: a dangling symlink (its target does not exist); no client can load this skill",
+            display.display()
+        ));
     }
-    let files_checked = files.len();
-    let skills_checked = files
-        .values()
-        .filter(|linted| linted.metadata.is_some())
-        .count();
-    for (path, diagnostic) in workspace_findings(run, paths, &files) {
-        if let Some(report) = files
-            .get_mut(&path)
-            .and_then(|linted| linted.report.as_mut())
-        {
-            report.diagnostics.push(diagnostic);
-        }
-    }
-    let mut reports: Vec<FileReport> = files
-        .into_values()
-        .filter_map(|linted| linted.report)
-        .filter(|report| !report.diagnostics.is_empty())
-        .collect();
-    for report in &mut reports {
-        rules::sort(&mut report.diagnostics);
-    }
-    (
-        Report {
-            files: reports,
-            files_checked,
-            skills_checked,
-        },
-        trouble,
-    )
+    let bytes =
+        read_bytes(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    let rules::FileAnalysis {
+        text,
+        mut diagnostics,
+        metadata,
+        mentions,
+    } = run.lint_and_read(display, bytes);
+    let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
+    workspaces.add_findings(run, display, &mentions, &mut diagnostics);
+    let mut checked = Checked::new(output, display, text, diagnostics);
+    checked.skill = is_loader_file && metadata.is_some();
+    Ok(checked)
 }
 
 /// The absolute, `.`-free form of a path, for comparing paths however they were spelled.
@@ -320,96 +331,145 @@ fn key(path: &Path) -> PathBuf {
     clean(&std::path::absolute(fs_path(path)).unwrap_or_else(|_| path.to_path_buf()))
 }
 
-/// The workspace findings of the checked files. Each SKILL.md belongs to one workspace: the
-/// config file's folder or a folder argument whose skills roots hold it, else the one the loader
-/// derives from its own path; each workspace's registry is the loader's, built from
-/// [`roots_for`] with the metadata this run already parsed.
-fn workspace_findings(
-    run: &Run,
-    paths: &[PathBuf],
-    files: &BTreeMap<PathBuf, Linted>,
-) -> Vec<(PathBuf, Diagnostic)> {
-    let extra = &run.engine.config.roots;
-    let mut known: Vec<PathBuf> = Vec::new();
-    if let Some(folder) = run.engine.config.path.as_deref().and_then(Path::parent) {
-        known.push(folder.to_path_buf());
-    }
-    known.extend(paths.iter().filter(|path| path.is_dir()).cloned());
-    let known: Vec<(PathBuf, Vec<PathBuf>)> = known
-        .into_iter()
-        .map(|workspace| {
-            let roots = roots_for(&workspace, extra)
-                .iter()
-                .map(|root| key(root))
-                .collect();
-            (workspace, roots)
-        })
-        .collect();
-    let mut by_key: HashMap<PathBuf, &Path> = HashMap::new();
-    let mut workspaces: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
-    for (path, linted) in files {
-        by_key.insert(key(path), path);
-        if linted.metadata.is_none() {
-            continue;
+/// The registries of the workspaces the checked SKILL.md files belong to, and the findings of
+/// the registry-wide rules (`duplicate-name`, `symlink-escape`, `catalog-budget`) by file.
+/// Built before any file is linted, from the loader's own reading of each frontmatter, so
+/// each file's findings are complete when it is linted and can be written at once.
+struct Workspaces {
+    registries: Vec<Registry>,
+    /// By [`key`]: the registry-wide findings of each checked file.
+    findings: HashMap<PathBuf, Vec<Diagnostic>>,
+    /// By [`key`]: the registries that hold each checked file, whose names its mentions must
+    /// match (`unknown-mention`).
+    members: HashMap<PathBuf, Vec<usize>>,
+}
+
+impl Workspaces {
+    /// Each SKILL.md belongs to one workspace: the config file's folder or a folder argument
+    /// whose skills roots hold it, else the one the loader derives from its own path; each
+    /// workspace's registry is the loader's, built from [`roots_for`].
+    fn build(run: &Run, paths: &[PathBuf], files: &[(PathBuf, PathBuf)]) -> Self {
+        let extra = &run.engine.config.roots;
+        let mut known: Vec<PathBuf> = Vec::new();
+        if let Some(folder) = run.engine.config.path.as_deref().and_then(Path::parent) {
+            known.push(folder.to_path_buf());
         }
-        let Some(root) = path.parent().and_then(Path::parent) else {
-            continue;
-        };
-        let root = key(root);
-        let workspace = known
-            .iter()
-            .find(|(_, roots)| roots.contains(&root))
-            .map(|(workspace, _)| workspace.clone())
-            .or_else(|| workspace_of_skill(path));
-        if let Some(workspace) = workspace {
-            workspaces.entry(key(&workspace)).or_insert(workspace);
-        }
-    }
-    let cache = Parsed {
-        files,
-        by_key: &by_key,
-    };
-    let mut findings = Vec::new();
-    for workspace in workspaces.values() {
-        let roots: Vec<PathBuf> = roots_for(workspace, extra)
-            .iter()
-            .map(|root| clean(root))
+        known.extend(paths.iter().filter(|path| path.is_dir()).cloned());
+        let known: Vec<(PathBuf, Vec<PathBuf>)> = known
+            .into_iter()
+            .map(|workspace| {
+                let roots = roots_for(&workspace, extra)
+                    .iter()
+                    .map(|root| key(root))
+                    .collect();
+                (workspace, roots)
+            })
             .collect();
-        let registry = Registry::scan(&roots, &cache);
-        let mentions = |path: &Path| {
-            let linted = files.get(*by_key.get(&key(path))?)?;
-            Some(linted.mentions.clone())
-        };
-        for (path, diagnostic) in run.engine.workspace_findings_all(&registry, &mentions) {
-            // Only the files this run was asked about: a linked skill's siblings stay quiet.
-            if let Some(checked) = by_key.get(&key(&path)) {
-                findings.push((checked.to_path_buf(), diagnostic));
+        let checked: HashSet<PathBuf> = files.iter().map(|(display, _)| key(display)).collect();
+        // Workspace key -> (workspace as given, the checked SKILL.md files that brought it in).
+        let mut workspaces: BTreeMap<PathBuf, (PathBuf, Vec<PathBuf>)> = BTreeMap::new();
+        let mut known_root: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
+        for (display, _) in files {
+            if display.file_name().is_none_or(|name| name != "SKILL.md") {
+                continue;
+            }
+            let Some(root) = display.parent().and_then(Path::parent) else {
+                continue;
+            };
+            let root = key(root);
+            let in_known = known_root
+                .entry(root.clone())
+                .or_insert_with(|| {
+                    known
+                        .iter()
+                        .find(|(_, roots)| roots.contains(&root))
+                        .map(|(workspace, _)| workspace.clone())
+                })
+                .clone();
+            let workspace = in_known.or_else(|| workspace_of_skill(display));
+            if let Some(workspace) = workspace {
+                workspaces
+                    .entry(key(&workspace))
+                    .or_insert_with(|| (workspace, Vec::new()))
+                    .1
+                    .push(key(display));
             }
         }
+        let mut built = Workspaces {
+            registries: Vec::new(),
+            findings: HashMap::new(),
+            members: HashMap::new(),
+        };
+        for (workspace, owners) in workspaces.values() {
+            let roots: Vec<PathBuf> = roots_for(workspace, extra)
+                .iter()
+                .map(|root| clean(root))
+                .collect();
+            let registry = Registry::scan(&roots, &Disk);
+            // A workspace whose checked files the loader cannot read (not UTF-8, say) has
+            // nothing to say about them.
+            let unreadable: HashSet<PathBuf> = registry
+                .refused
+                .iter()
+                .filter(|refused| {
+                    matches!(
+                        refused.refusal,
+                        crate::workspace::loader::Refusal::Unreadable { .. }
+                    )
+                })
+                .map(|refused| key(&refused.path))
+                .collect();
+            if owners.iter().all(|owner| unreadable.contains(owner)) {
+                continue;
+            }
+            let index = built.registries.len();
+            let no_mentions = |_: &Path| None;
+            for (path, diagnostic) in run.engine.workspace_findings_all(&registry, &no_mentions) {
+                let path = key(&path);
+                // Only the files this run was asked about: a linked skill's siblings stay quiet.
+                if checked.contains(&path) {
+                    built.findings.entry(path).or_default().push(diagnostic);
+                }
+            }
+            let members = registry
+                .skills
+                .iter()
+                .map(|skill| &skill.path)
+                .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+            for member in members {
+                let member = key(member);
+                if checked.contains(&member) {
+                    built.members.entry(member).or_default().push(index);
+                }
+            }
+            built.registries.push(registry);
+        }
+        built
     }
-    findings
-}
 
-/// The loader's view of the files this run parsed: their metadata without a second read.
-struct Parsed<'a> {
-    files: &'a BTreeMap<PathBuf, Linted>,
-    by_key: &'a HashMap<PathBuf, &'a Path>,
-}
-
-impl Source for Parsed<'_> {
-    fn read(&self, path: &Path) -> std::io::Result<String> {
-        crate::workspace::read::read_text(path)
-    }
-
-    fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
-        let parsed = self
-            .by_key
-            .get(&key(path))
-            .and_then(|given| self.files.get(*given))
-            .and_then(|linted| linted.metadata.clone());
-        match parsed {
-            Some(metadata) => Ok(metadata),
-            None => self.read(path).map(|text| read_metadata(&text, folder)),
+    /// Adds the workspace findings of the checked file `display` to its own.
+    fn add_findings(
+        &self,
+        run: &Run,
+        display: &Path,
+        mentions: &[Mention],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        if self.registries.is_empty() {
+            return;
+        }
+        let path = key(display);
+        if let Some(found) = self.findings.get(&path) {
+            diagnostics.extend(found.iter().cloned());
+        }
+        if mentions.is_empty() {
+            return;
+        }
+        for index in self.members.get(&path).into_iter().flatten() {
+            diagnostics.extend(
+                run.engine
+                    .unknown_mentions(&self.registries[*index], mentions),
+            );
         }
     }
 }

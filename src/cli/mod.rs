@@ -200,11 +200,6 @@ pub(crate) fn error_line(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "skill-lsp: error: {message}");
 }
 
-/// Something the user should know that did not stop the run.
-pub(crate) fn warning_line(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {message}");
-}
-
 /// Writes to stdout, ignoring a closed pipe (`skill-lsp check | head`).
 pub(crate) fn write_stdout(text: &str) {
     let mut stdout = std::io::stdout().lock();

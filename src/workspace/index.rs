@@ -22,20 +22,24 @@ pub struct WorkspaceIndex {
     slots: BTreeMap<(usize, String), Slot>,
 }
 
-/// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says.
-fn probe(root: &Path, folder: &str, source: &dyn Source) -> Option<Slot> {
+/// The root with every symlink resolved, which registered files must stay inside.
+fn real_root(root: &Path) -> Option<PathBuf> {
+    fs::canonicalize(super::loader::fs_path(root)).ok()
+}
+
+/// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says; `real_root` is
+/// [`real_root`] of `root`, resolved once per scan rather than once per skill.
+fn probe(root: &Path, real_root: Option<&Path>, folder: &str, source: &dyn Source) -> Option<Slot> {
     let path = root.join(folder).join("SKILL.md");
     let on_disk = fs::symlink_metadata(&path).is_ok();
     if !on_disk && !source.is_open(&path) {
         return None;
     }
-    let real_root = fs::canonicalize(super::loader::fs_path(root)).ok()?;
+    let real_root = real_root?;
     let refusal = match fs::canonicalize(&path) {
         Err(_) if !on_disk => None,
         Err(_) => Some(Refusal::NotAFile),
-        Ok(resolved) if !resolved.starts_with(&real_root) => {
-            Some(Refusal::OutsideRoot { resolved })
-        }
+        Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot { resolved }),
         Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
         Ok(_) => None,
     };
@@ -74,10 +78,16 @@ impl WorkspaceIndex {
         }
         // Reading and parsing each SKILL.md is independent work: thousands of skills index
         // on every core.
+        let real_roots: Vec<Option<PathBuf>> = roots.iter().map(|root| real_root(root)).collect();
         let slots: Vec<_> = candidates
             .into_par_iter()
             .filter_map(|(root_index, folder)| {
-                let slot = probe(&roots[root_index], &folder, source)?;
+                let slot = probe(
+                    &roots[root_index],
+                    real_roots[root_index].as_deref(),
+                    &folder,
+                    source,
+                )?;
                 Some(((root_index, folder), slot))
             })
             .collect();
@@ -107,7 +117,12 @@ impl WorkspaceIndex {
     /// belong here, else whether what the loader registers changed (a body edit does not).
     pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> Option<bool> {
         let (root_index, folder) = self.locate(path)?;
-        let slot = probe(&self.roots[root_index], &folder, source);
+        let slot = probe(
+            &self.roots[root_index],
+            real_root(&self.roots[root_index]).as_deref(),
+            &folder,
+            source,
+        );
         let key = (root_index, folder);
         let changed = self.slots.get(&key) != slot.as_ref();
         match slot {

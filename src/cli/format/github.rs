@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::Report;
+use super::FileReport;
 use crate::diagnostic::Severity;
 
 /// Escapes a workflow command's message.
@@ -17,10 +17,10 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-#[must_use]
-pub fn render(report: &Report) -> String {
+/// One workflow command per finding of `file`.
+pub(super) fn file(file: &FileReport) -> String {
     let mut out = String::new();
-    for file in &report.files {
+    {
         for diagnostic in &file.diagnostics {
             let level = match diagnostic.severity {
                 Severity::Error => "error",

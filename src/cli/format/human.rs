@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::{FileReport, Report};
+use super::{FileReport, Totals};
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// Colour when stdout is a terminal and `NO_COLOR` is unset (or `CLICOLOR_FORCE` is set).
@@ -152,64 +152,68 @@ fn describe_fix(diagnostic: &Diagnostic) -> Option<String> {
     Some(format!("fix: {} ({how})", fix.title))
 }
 
-#[must_use]
-pub fn render(report: &Report, colour: bool) -> String {
+/// The code frames of one file's findings.
+pub(super) fn file(file: &FileReport, colour: bool) -> String {
     let style = Style { on: colour };
     let mut out = String::new();
-    for file in &report.files {
-        let gutter = file
-            .diagnostics
-            .iter()
-            .map(|diagnostic| {
-                (file
-                    .line_index
-                    .line_of(diagnostic.range.start.min(file.text.len()))
-                    + 1)
-                .to_string()
-                .len()
-            })
-            .max()
-            .unwrap_or(1);
-        for diagnostic in &file.diagnostics {
-            let code = Style::severity_code(diagnostic.severity);
-            let heading = format!("{}[{}]", diagnostic.severity.as_str(), diagnostic.rule);
-            let _ = writeln!(
-                out,
-                "{}{} {}",
-                style.paint(code, &heading),
-                style.paint("1", ":"),
-                style.paint("1", &diagnostic.message)
-            );
-            let start = file.position(diagnostic.range.start);
-            let _ = writeln!(
-                out,
-                "{:gutter$}{} {}:{}:{}",
-                "",
-                style.paint("1;34", "-->"),
-                file.path_text(),
-                start.line,
-                start.column
-            );
-            if !file.text.is_empty() {
-                frame(&mut out, &style, file, diagnostic, gutter);
-            }
-            let equals = style.paint("1;34", "=");
-            for related in &diagnostic.related {
-                let _ = writeln!(
-                    out,
-                    "{:gutter$} {equals} see: {} ({})",
-                    "",
-                    related.path.display(),
-                    related.message
-                );
-            }
-            if let Some(fix) = describe_fix(diagnostic) {
-                let _ = writeln!(out, "{:gutter$} {equals} {fix}", "");
-            }
-            out.push('\n');
+    let gutter = file
+        .diagnostics
+        .iter()
+        .map(|diagnostic| {
+            (file
+                .line_index
+                .line_of(diagnostic.range.start.min(file.text.len()))
+                + 1)
+            .to_string()
+            .len()
+        })
+        .max()
+        .unwrap_or(1);
+    for diagnostic in &file.diagnostics {
+        let code = Style::severity_code(diagnostic.severity);
+        let heading = format!("{}[{}]", diagnostic.severity.as_str(), diagnostic.rule);
+        let _ = writeln!(
+            out,
+            "{}{} {}",
+            style.paint(code, &heading),
+            style.paint("1", ":"),
+            style.paint("1", &diagnostic.message)
+        );
+        let start = file.position(diagnostic.range.start);
+        let _ = writeln!(
+            out,
+            "{:gutter$}{} {}:{}:{}",
+            "",
+            style.paint("1;34", "-->"),
+            file.path_text(),
+            start.line,
+            start.column
+        );
+        if !file.text.is_empty() {
+            frame(&mut out, &style, file, diagnostic, gutter);
         }
+        let equals = style.paint("1;34", "=");
+        for related in &diagnostic.related {
+            let _ = writeln!(
+                out,
+                "{:gutter$} {equals} see: {} ({})",
+                "",
+                related.path.display(),
+                related.message
+            );
+        }
+        if let Some(fix) = describe_fix(diagnostic) {
+            let _ = writeln!(out, "{:gutter$} {equals} {fix}", "");
+        }
+        out.push('\n');
     }
-    let summary = report.summary();
+    out
+}
+
+/// The closing summary line.
+pub(super) fn tail(totals: &Totals, _colour: bool) -> String {
+    let summary = totals.summary;
+    let mut out = String::new();
     let mut counts = Vec::new();
     for (count, singular, plural) in [
         (summary.errors, "error", "errors"),
@@ -229,22 +233,20 @@ pub fn render(report: &Report, colour: bool) -> String {
     } else {
         counts.join(", ")
     };
-    let fixable = report
-        .files
-        .iter()
-        .flat_map(|file| &file.diagnostics)
-        .filter(|d| d.fixes.first().is_some_and(|fix| fix.safe))
-        .count();
     let _ = write!(
         out,
         "Checked {} file{} ({} skill{}): {found}",
-        report.files_checked,
-        if report.files_checked == 1 { "" } else { "s" },
-        report.skills_checked,
-        if report.skills_checked == 1 { "" } else { "s" },
+        totals.files_checked,
+        if totals.files_checked == 1 { "" } else { "s" },
+        totals.skills_checked,
+        if totals.skills_checked == 1 { "" } else { "s" },
     );
-    if fixable > 0 {
-        let _ = write!(out, "; {fixable} fixable with `skill-lsp check --fix`");
+    if totals.fixable > 0 {
+        let _ = write!(
+            out,
+            "; {} fixable with `skill-lsp check --fix`",
+            totals.fixable
+        );
     }
     out.push_str(".\n");
     out

@@ -2,15 +2,17 @@
 
 use serde::Serialize;
 
-use super::{FileReport, Position, Report};
+use super::{FileReport, Position, Totals, pretty_item, split_at_array};
 use crate::diagnostic::{Diagnostic, Fix};
 
+/// The document; `diagnostics` is streamed, so the totals come after it (SPEC section 3's keys
+/// and values, in the order `version`, `diagnostics`, `checked`, `summary`).
 #[derive(Serialize)]
-struct Output<'a> {
+struct Output {
     version: u32,
+    diagnostics: &'static str,
     checked: Checked,
     summary: Summary,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
 }
 
 #[derive(Serialize)]
@@ -124,14 +126,18 @@ fn diagnostic<'a>(file: &FileReport, diagnostic: &'a Diagnostic) -> JsonDiagnost
     }
 }
 
-#[must_use]
-pub fn render(report: &Report) -> String {
-    let summary = report.summary();
+/// Stands for the streamed array in the document (nothing else there can read so).
+const MARKER: &str = "@@diagnostics@@";
+const ITEM_INDENT: &str = "    ";
+
+fn document(totals: &Totals) -> String {
+    let summary = totals.summary;
     let output = Output {
         version: 1,
+        diagnostics: MARKER,
         checked: Checked {
-            files: report.files_checked,
-            skills: report.skills_checked,
+            files: totals.files_checked,
+            skills: totals.skills_checked,
         },
         summary: Summary {
             errors: summary.errors,
@@ -139,18 +145,31 @@ pub fn render(report: &Report) -> String {
             infos: summary.infos,
             hints: summary.hints,
         },
-        diagnostics: report
-            .files
-            .iter()
-            .flat_map(|file| {
-                file.diagnostics
-                    .iter()
-                    .map(move |item| diagnostic(file, item))
-            })
-            .collect(),
     };
-    let mut text = serde_json::to_string_pretty(&output)
-        .unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"));
+    serde_json::to_string_pretty(&output).unwrap_or_default()
+}
+
+/// Everything before the first diagnostic (which does not depend on the totals).
+pub(super) fn head() -> String {
+    split_at_array(&document(&Totals::default()), MARKER).0
+}
+
+/// One file's diagnostics as array items, joined by `,\n`.
+pub(super) fn file(file: &FileReport) -> String {
+    let mut out = String::new();
+    for (index, item) in file.diagnostics.iter().enumerate() {
+        if index > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str(&pretty_item(&diagnostic(file, item), ITEM_INDENT));
+    }
+    out
+}
+
+/// The end of the array, then the totals.
+pub(super) fn tail(totals: &Totals, any: bool) -> String {
+    let (_, _, empty, full) = split_at_array(&document(totals), MARKER);
+    let mut text = if any { full } else { empty };
     text.push('\n');
     text
 }

@@ -11,15 +11,13 @@ use std::path::PathBuf;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::text::{ColumnUnit, LineIndex, TextRange};
 
-/// One file's findings with the text their ranges point into.
+/// One file's findings with the text their ranges point into: every position is computed
+/// from that text, which is at hand while the file is rendered.
 pub struct FileReport {
     pub path: PathBuf,
-    /// Empty once `compact` has turned every needed offset into a position.
     pub text: String,
     pub line_index: LineIndex,
     pub diagnostics: Vec<Diagnostic>,
-    /// Positions of the offsets the findings use, sorted; set by `compact`.
-    positions: Vec<(usize, Position)>,
 }
 
 /// A 1-based line and a 1-based column in characters.
@@ -38,46 +36,12 @@ impl FileReport {
             text,
             line_index,
             diagnostics,
-            positions: Vec::new(),
         }
-    }
-
-    /// Gives the report its text back (to add findings, or draw code frames).
-    pub fn set_text(&mut self, text: String) {
-        self.line_index = LineIndex::new(&text);
-        self.text = text;
-        self.positions.clear();
-    }
-
-    /// Keeps only the positions the findings (and `anchors`, offsets that findings added later
-    /// may use) need and drops the text: formats without code frames then hold a few bytes per
-    /// finding instead of the whole file.
-    pub fn compact(&mut self, anchors: &[usize]) {
-        let mut offsets: Vec<usize> = anchors.to_vec();
-        for diagnostic in &self.diagnostics {
-            offsets.extend([diagnostic.range.start, diagnostic.range.end]);
-            for fix in &diagnostic.fixes {
-                for edit in &fix.edits {
-                    offsets.extend([edit.range.start, edit.range.end]);
-                }
-            }
-        }
-        offsets.sort_unstable();
-        offsets.dedup();
-        self.positions = offsets
-            .into_iter()
-            .map(|offset| (offset, self.position(offset)))
-            .collect();
-        self.text = String::new();
-        self.line_index = LineIndex::new("");
     }
 
     /// The CLI position of a byte offset.
     #[must_use]
     pub fn position(&self, offset: usize) -> Position {
-        if let Ok(found) = self.positions.binary_search_by_key(&offset, |(at, _)| *at) {
-            return self.positions[found].1;
-        }
         let position = self
             .line_index
             .line_col(&self.text, offset, ColumnUnit::Char);
@@ -99,14 +63,7 @@ impl FileReport {
     }
 }
 
-/// Everything `check` found, sorted by path then position.
-pub struct Report {
-    /// Only files with findings.
-    pub files: Vec<FileReport>,
-    pub files_checked: usize,
-    pub skills_checked: usize,
-}
-
+/// Counts of findings by severity.
 #[derive(Default, Clone, Copy)]
 pub struct Summary {
     pub errors: usize,
@@ -115,18 +72,122 @@ pub struct Summary {
     pub hints: usize,
 }
 
-impl Report {
-    #[must_use]
-    pub fn summary(&self) -> Summary {
-        let mut summary = Summary::default();
-        for diagnostic in self.files.iter().flat_map(|file| &file.diagnostics) {
-            match diagnostic.severity {
-                Severity::Error => summary.errors += 1,
-                Severity::Warning => summary.warnings += 1,
-                Severity::Info => summary.infos += 1,
-                Severity::Hint => summary.hints += 1,
-            }
+impl Summary {
+    pub fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Info => self.infos += 1,
+            Severity::Hint => self.hints += 1,
         }
-        summary
     }
+
+    pub fn merge(&mut self, other: Summary) {
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.infos += other.infos;
+        self.hints += other.hints;
+    }
+}
+
+/// What the closing part of the output reports, known once every file has been rendered.
+#[derive(Default, Clone, Copy)]
+pub struct Totals {
+    pub summary: Summary,
+    /// Findings whose first fix is safe (`--fix` applies it).
+    pub fixable: usize,
+    pub files_checked: usize,
+    pub skills_checked: usize,
+}
+
+/// The output formats of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Human { colour: bool },
+    Json,
+    Github,
+    Sarif,
+}
+
+/// Streams a run's output: [`Format::head`], then each file's findings as soon as the file is
+/// done ([`Format::file`], which may run on any thread; files joined by
+/// [`Format::separator`]), then [`Format::tail`] with the totals. Memory holds one file's
+/// findings at a time, whatever their number.
+impl Format {
+    /// What comes before the first finding.
+    #[must_use]
+    pub fn head(self) -> String {
+        match self {
+            Format::Human { .. } | Format::Github => String::new(),
+            Format::Json => json::head(),
+            Format::Sarif => sarif::head(),
+        }
+    }
+
+    /// One file's findings (sorted by position). Empty when it has none.
+    #[must_use]
+    pub fn file(self, file: &FileReport) -> String {
+        match self {
+            Format::Human { colour } => human::file(file, colour),
+            Format::Json => json::file(file),
+            Format::Github => github::file(file),
+            Format::Sarif => sarif::file(file),
+        }
+    }
+
+    /// Goes between two non-empty [`Format::file`] outputs; `first` for the first one.
+    #[must_use]
+    pub fn separator(self, first: bool) -> &'static str {
+        match (self, first) {
+            (Format::Json | Format::Sarif, true) => "\n",
+            (Format::Json | Format::Sarif, false) => ",\n",
+            _ => "",
+        }
+    }
+
+    /// What comes after the last finding; `any` tells whether there was one.
+    #[must_use]
+    pub fn tail(self, totals: &Totals, any: bool) -> String {
+        match self {
+            Format::Human { colour } => human::tail(totals, colour),
+            Format::Json => json::tail(totals, any),
+            Format::Github => String::new(),
+            Format::Sarif => sarif::tail(any),
+        }
+    }
+}
+
+/// Splits a pretty-printed document at the string `marker`, which stands for an array: the
+/// text before it (ending with the `[`), the indentation of the array's items, and the text
+/// after it for an empty array (`]...`) and a non-empty one (`\n<indent>]...`).
+fn split_at_array(document: &str, marker: &str) -> (String, String, String, String) {
+    let quoted = format!("\"{marker}\"");
+    let at = document.find(&quoted).unwrap_or(document.len());
+    let line_start = document[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = document[line_start..]
+        .chars()
+        .take_while(|ch| *ch == ' ')
+        .count();
+    let head = format!("{}[", &document[..at]);
+    let rest = document.get(at + quoted.len()..).unwrap_or_default();
+    (
+        head,
+        " ".repeat(indent + 2),
+        format!("]{rest}"),
+        format!("\n{}]{rest}", " ".repeat(indent)),
+    )
+}
+
+/// Pretty-prints `value` as an array item at `indent` (JSON strings hold no raw newline).
+fn pretty_item(value: &impl serde::Serialize, indent: &str) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut out = String::with_capacity(text.len() + 64);
+    for (index, line) in text.lines().enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        out.push_str(indent);
+        out.push_str(line);
+    }
+    out
 }

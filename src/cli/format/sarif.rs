@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{FileReport, Report};
+use super::{FileReport, pretty_item, split_at_array};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::Rule;
 
@@ -67,8 +67,12 @@ fn result(file: &FileReport, diagnostic: &Diagnostic) -> Value {
     value
 }
 
-#[must_use]
-pub fn render(report: &Report) -> String {
+/// Stands for the streamed `results` array in the document.
+const MARKER: &str = "@@results@@";
+
+/// The whole document with [`MARKER`] for the results; `json!` sorts keys, so `results` comes
+/// between `columnKind` and `tool`.
+fn document() -> String {
     let rules: Vec<Value> = Rule::ALL
         .iter()
         .map(|rule| {
@@ -82,15 +86,6 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
-    let results: Vec<Value> = report
-        .files
-        .iter()
-        .flat_map(|file| {
-            file.diagnostics
-                .iter()
-                .map(move |diagnostic| result(file, diagnostic))
-        })
-        .collect();
     let sarif = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -101,10 +96,35 @@ pub fn render(report: &Report) -> String {
                 "rules": rules,
             }},
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": MARKER,
         }],
     });
-    let mut text = serde_json::to_string_pretty(&sarif).unwrap_or_default();
+    serde_json::to_string_pretty(&sarif).unwrap_or_default()
+}
+
+/// Everything before the first result.
+pub(super) fn head() -> String {
+    split_at_array(&document(), MARKER).0
+}
+
+/// One file's results as array items, joined by `,\n`.
+pub(super) fn file(file: &FileReport) -> String {
+    static INDENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let indent = INDENT.get_or_init(|| split_at_array(&document(), MARKER).1);
+    let mut out = String::new();
+    for (index, diagnostic) in file.diagnostics.iter().enumerate() {
+        if index > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str(&pretty_item(&result(file, diagnostic), indent));
+    }
+    out
+}
+
+/// The end of the results array and of the document.
+pub(super) fn tail(any: bool) -> String {
+    let (_, _, empty, full) = split_at_array(&document(), MARKER);
+    let mut text = if any { full } else { empty };
     text.push('\n');
     text
 }
