@@ -30,13 +30,25 @@ fn real_root(root: &Path) -> Option<PathBuf> {
 /// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says; `real_root` is
 /// [`real_root`] of `root`, resolved once per scan rather than once per skill.
 fn probe(root: &Path, real_root: Option<&Path>, folder: &str, source: &dyn Source) -> Option<Slot> {
-    let path = root.join(folder).join("SKILL.md");
-    let on_disk = fs::symlink_metadata(&path).is_ok();
+    let folder_path = root.join(folder);
+    let path = folder_path.join("SKILL.md");
+    let file = fs::symlink_metadata(&path);
+    let on_disk = file.is_ok();
     if !on_disk && !source.is_open(&path) {
         return None;
     }
     let real_root = real_root?;
-    let refusal = match fs::canonicalize(&path) {
+    // A regular SKILL.md in a folder that is no link lies inside the root by construction:
+    // only links can lead out, so only they are resolved (a `readlink` per path component).
+    let plain = file.is_ok_and(|file| file.file_type().is_file())
+        && fs::symlink_metadata(&folder_path).is_ok_and(|folder| folder.file_type().is_dir());
+    let resolved = if plain {
+        Ok(real_root.join(folder).join("SKILL.md"))
+    } else {
+        fs::canonicalize(&path)
+    };
+    let refusal = match resolved {
+        Ok(_) if plain => None,
         Err(_) if !on_disk => None,
         Err(_) => Some(Refusal::NotAFile),
         Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot { resolved }),

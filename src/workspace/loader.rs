@@ -143,7 +143,15 @@ pub struct Registry {
 
 /// Collapses whitespace runs to one space and trims.
 fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    // One pass into one allocation: every skill's description goes through here.
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// The loader's description fallback: the body's first non-blank line, without leading `#` and
