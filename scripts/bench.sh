@@ -145,6 +145,7 @@ fi
 
 if [ -x "$AGENTSKILLS" ]; then
   LIST="$WORK/per-process-dirs.txt"
+  SCALE=1
   find "$DIR" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort > "$LIST.all"
   if ! want skills-ref-per-process; then
     :
