@@ -86,11 +86,7 @@ impl Engine {
         let targets_for = |path: &Path| self.targets_for(path);
         let mut findings = rules::workspace::check(registry, &targets_for, self.context_window);
         let near_names = NearNames::new(registry);
-        let members = registry
-            .skills
-            .iter()
-            .map(|skill| &skill.path)
-            .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+        let members = registry.members();
         for path in members {
             if let Some(found) = mentions(path) {
                 for diagnostic in near_names.unknown_mentions(&found) {
@@ -116,12 +112,7 @@ impl Engine {
         let targets_for = |path: &Path| self.targets_for(path);
         let mut findings =
             rules::workspace::check_file(registry, path, &targets_for, self.context_window);
-        let member = registry
-            .skills
-            .iter()
-            .map(|skill| &skill.path)
-            .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path))
-            .any(|member| member == path);
+        let member = registry.members().any(|member| member == path);
         if member {
             findings.extend(NearNames::new(registry).unknown_mentions(mentions));
         }

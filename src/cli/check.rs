@@ -431,11 +431,7 @@ impl Workspaces {
                     built.findings.entry(path).or_default().push(diagnostic);
                 }
             }
-            let members = registry
-                .skills
-                .iter()
-                .map(|skill| &skill.path)
-                .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path));
+            let members = registry.members();
             for member in members {
                 let member = key(member);
                 if checked.contains(&member) {

@@ -907,10 +907,7 @@ impl LanguageServer for Backend {
             for workspace in &state.workspaces {
                 let registry = workspace.registry.clone();
                 let paths = registry
-                    .skills
-                    .iter()
-                    .map(|skill| &skill.path)
-                    .chain(registry.shadowed.iter().map(|(skill, _)| &skill.path))
+                    .members()
                     // Linked from outside their root: not registered, but clients load them.
                     .chain(registry.refused.iter().filter_map(|refused| {
                         matches!(

@@ -395,6 +395,15 @@ impl Registry {
         }
     }
 
+    /// The SKILL.md paths of every registered skill, winners then shadowed ones: the files the
+    /// workspace rules speak about.
+    pub fn members(&self) -> impl Iterator<Item = &PathBuf> {
+        self.skills
+            .iter()
+            .map(|skill| &skill.path)
+            .chain(self.shadowed.iter().map(|(skill, _)| &skill.path))
+    }
+
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&Skill> {
         self.by_name
