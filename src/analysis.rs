@@ -75,26 +75,13 @@ impl Engine {
         analysis
     }
 
-    /// The workspace findings of every skill of `registry`, each with its file; `mentions`
-    /// gives the body mentions of the files that have any.
+    /// The registry-wide findings (`duplicate-name`, `symlink-escape`, `catalog-budget`) of
+    /// every skill of `registry`, each with its file; a file's mentions are judged with
+    /// [`Engine::unknown_mentions`] when it is linted.
     #[must_use]
-    pub fn workspace_findings_all(
-        &self,
-        registry: &Registry,
-        mentions: &dyn Fn(&Path) -> Option<Vec<Mention>>,
-    ) -> Vec<(PathBuf, Diagnostic)> {
+    pub fn workspace_findings_all(&self, registry: &Registry) -> Vec<(PathBuf, Diagnostic)> {
         let targets_for = |path: &Path| self.targets_for(path);
-        let mut findings = rules::workspace::check(registry, &targets_for, self.context_window);
-        let near_names = NearNames::new(registry);
-        let members = registry.members();
-        for path in members {
-            if let Some(found) = mentions(path) {
-                for diagnostic in near_names.unknown_mentions(&found) {
-                    findings.push((path.clone(), diagnostic));
-                }
-            }
-        }
-        findings
+        rules::workspace::check(registry, &targets_for, self.context_window)
             .into_iter()
             .filter_map(|(path, diagnostic)| Some((path, self.finish_one(diagnostic)?)))
             .collect()
@@ -112,11 +99,10 @@ impl Engine {
         let targets_for = |path: &Path| self.targets_for(path);
         let mut findings =
             rules::workspace::check_file(registry, path, &targets_for, self.context_window);
-        let member = registry.members().any(|member| member == path);
-        if member {
-            findings.extend(NearNames::new(registry).unknown_mentions(mentions));
-        }
         self.finish(&mut findings);
+        if registry.members().any(|member| member == path) {
+            findings.extend(self.unknown_mentions(registry, mentions));
+        }
         findings
     }
 

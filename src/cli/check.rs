@@ -16,8 +16,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
 use crate::workspace::Registry;
-use crate::workspace::discovery::{discover, walk};
-use crate::workspace::loader::{Disk, clean, fs_path, roots_for, workspace_of_skill};
+use crate::workspace::discovery::{discover, root_of, walk};
+use crate::workspace::loader::{Disk, clean, roots_for, workspace_of_skill};
 use crate::workspace::read::read_bytes;
 
 /// Settings shared by every file of a run: the engine, which decides every finding.
@@ -35,7 +35,7 @@ impl Run {
     /// Lints one file and reads its loader metadata from the same parse.
     pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let exists = |relative: &Path| fs_path(&skill_dir).join(relative).exists();
+        let exists = |relative: &Path| skill_dir.join(relative).exists();
         self.engine.lint_file(path, bytes, &exists)
     }
 }
@@ -326,9 +326,28 @@ fn check_one(
     Ok(checked)
 }
 
-/// The absolute, `.`-free form of a path, for comparing paths however they were spelled.
-fn key(path: &Path) -> PathBuf {
-    clean(&std::path::absolute(fs_path(path)).unwrap_or_else(|_| path.to_path_buf()))
+/// Paths made comparable however they were spelled: absolute and `.`-free, against the
+/// current folder read once per run (`std::path::absolute` asks the OS for it on every call,
+/// and this runs several times per file).
+#[derive(Clone)]
+struct Keys {
+    cwd: PathBuf,
+}
+
+impl Keys {
+    fn new() -> Self {
+        Self {
+            cwd: std::env::current_dir().unwrap_or_default(),
+        }
+    }
+
+    fn key(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            clean(path)
+        } else {
+            clean(&self.cwd.join(path))
+        }
+    }
 }
 
 /// The registries of the workspaces the checked SKILL.md files belong to, and the findings of
@@ -336,6 +355,7 @@ fn key(path: &Path) -> PathBuf {
 /// Built before any file is linted, from the loader's own reading of each frontmatter, so
 /// each file's findings are complete when it is linted and can be written at once.
 struct Workspaces {
+    keys: Keys,
     registries: Vec<Registry>,
     /// By [`key`]: the registry-wide findings of each checked file.
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
@@ -349,6 +369,8 @@ impl Workspaces {
     /// whose skills roots hold it, else the one the loader derives from its own path; each
     /// workspace's registry is the loader's, built from [`roots_for`].
     fn build(run: &Run, paths: &[PathBuf], files: &[(PathBuf, PathBuf)]) -> Self {
+        let keys = Keys::new();
+        let key = |path: &Path| keys.key(path);
         let extra = &run.engine.config.roots;
         let mut known: Vec<PathBuf> = Vec::new();
         if let Some(folder) = run.engine.config.path.as_deref().and_then(Path::parent) {
@@ -373,7 +395,7 @@ impl Workspaces {
             if display.file_name().is_none_or(|name| name != "SKILL.md") {
                 continue;
             }
-            let Some(root) = display.parent().and_then(Path::parent) else {
+            let Some(root) = root_of(display) else {
                 continue;
             };
             let root = key(root);
@@ -396,6 +418,7 @@ impl Workspaces {
             }
         }
         let mut built = Workspaces {
+            keys: keys.clone(),
             registries: Vec::new(),
             findings: HashMap::new(),
             members: HashMap::new(),
@@ -423,8 +446,7 @@ impl Workspaces {
                 continue;
             }
             let index = built.registries.len();
-            let no_mentions = |_: &Path| None;
-            for (path, diagnostic) in run.engine.workspace_findings_all(&registry, &no_mentions) {
+            for (path, diagnostic) in run.engine.workspace_findings_all(&registry) {
                 let path = key(&path);
                 // Only the files this run was asked about: a linked skill's siblings stay quiet.
                 if checked.contains(&path) {
@@ -454,7 +476,7 @@ impl Workspaces {
         if self.registries.is_empty() {
             return;
         }
-        let path = key(display);
+        let path = self.keys.key(display);
         if let Some(found) = self.findings.get(&path) {
             diagnostics.extend(found.iter().cloned());
         }

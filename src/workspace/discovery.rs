@@ -123,9 +123,8 @@ fn linked_skills(link: &Path, on_file: &(dyn Fn(PathBuf, bool) + Sync)) {
             .ok()?
             .filter_map(Result::ok)
             .find_map(|entry| {
-                let name = entry.file_name();
-                let is_file = entry.path().is_file();
-                (is_file && name.to_str().is_some_and(is_skill_file_name)).then(|| entry.path())
+                let named = entry.file_name().to_str().is_some_and(is_skill_file_name);
+                (named && entry.path().is_file()).then(|| entry.path())
             })
     };
     if let Some(file) = skill_file(link) {

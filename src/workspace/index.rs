@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source};
+use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source, read_metadata};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Slot {
@@ -58,7 +58,8 @@ fn probe(root: &Path, real_root: Option<&Path>, folder: &str, source: &dyn Sourc
     let state = match refusal {
         Some(refusal) => Err(refusal),
         None => source
-            .metadata(&path, folder)
+            .read(&path)
+            .map(|text| read_metadata(&text, folder))
             .map_err(|error| Refusal::Unreadable {
                 reason: error.to_string(),
             }),

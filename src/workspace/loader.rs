@@ -259,7 +259,7 @@ pub fn roots_for(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
 /// (the folder above its skill folder), which [`roots_for`] then scans alone.
 #[must_use]
 pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
-    let root = skill_file.parent()?.parent()?;
+    let root = super::discovery::root_of(skill_file)?;
     let root = clean(root);
     let text = root.to_string_lossy().replace('\\', "/");
     let inside = DEFAULT_ROOTS
@@ -320,15 +320,6 @@ pub trait Source: Sync {
     /// Whether `path` is an editor buffer, which counts even before it is saved.
     fn is_open(&self, _path: &Path) -> bool {
         false
-    }
-
-    /// What the loader registers from the SKILL.md at `path`: a run that has already parsed
-    /// the file answers from that parse instead of reading it again.
-    ///
-    /// # Errors
-    /// As [`Source::read`].
-    fn metadata(&self, path: &Path, folder: &str) -> io::Result<Metadata> {
-        self.read(path).map(|text| read_metadata(&text, folder))
     }
 }
 
