@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::format::{FileReport, Format, Summary, Totals};
+use super::spool::{Kept, Spool};
 use super::{
     CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, write_stdout,
 };
@@ -17,7 +18,7 @@ use crate::document::mentions::Mention;
 use crate::rules;
 use crate::workspace::Registry;
 use crate::workspace::discovery::{discover, root_of, walk};
-use crate::workspace::loader::{Disk, clean, roots_for, workspace_of_skill};
+use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
 use crate::workspace::read::read_bytes;
 
 /// Settings shared by every file of a run: the engine, which decides every finding.
@@ -109,7 +110,7 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     // The walk comes after any fixes, which may have renamed files (`skill-md-case`).
     run.engine.context_window = args.context_window;
     let mut output = Output::new(format_of(args), args.strict);
-    trouble |= check_files(&run, &paths, &mut output);
+    trouble |= check_files(&run, &paths, &mut output, KEPT_IN_MEMORY);
     output.finish(trouble)
 }
 
@@ -245,15 +246,33 @@ impl Output {
     }
 }
 
-/// Files linted at a time: enough to keep every core busy, few enough that their findings
-/// and texts stay small whatever the corpus.
+/// Files rendered at a time in the second pass: enough to keep every core busy, few enough
+/// that the texts of the files linted again stay small whatever the corpus.
 const CHUNK: usize = 512;
 
-/// Walks `paths`, builds the registries of the workspaces the SKILL.md files belong to, then
-/// lints the files in path order, a chunk at a time on every core, and writes each file's
-/// findings (its own and the workspace rules') as soon as its chunk is done. Returns whether
-/// some file or folder could not be read.
-fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output) -> bool {
+/// The most rendered output the first pass keeps in memory for the second; the rest waits in
+/// a temporary file ([`Spool`]).
+const KEPT_IN_MEMORY: usize = 4 * 1024 * 1024;
+
+/// What the first pass learned about one file.
+struct FirstPass {
+    /// What the loader registers from it (`None`: not UTF-8, or unreadable).
+    metadata: Option<Metadata>,
+    mentions: Vec<Mention>,
+    /// Its own findings rendered (the text kept aside in the spool), or `None` if they could
+    /// not be kept: the file is then linted again in its turn.
+    checked: Option<(Checked, Kept)>,
+    /// Why it could not be read, reported in its turn.
+    error: Option<String>,
+}
+
+/// Walks `paths`, then checks the files in two passes. The first lints every file on every
+/// core, keeping what the loader registers from it and its rendered findings; the registries
+/// of the workspaces the files belong to are then built from those parses (no file is read
+/// twice); the second pass writes the files in path order, each with the findings of the
+/// workspace rules added, linting again only a file that has such findings or whose output
+/// was over the budget. Returns whether some file or folder could not be read.
+fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory: usize) -> bool {
     let found: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
     let walk_errors = walk(paths, &|path, _| {
         let display = display_path(&path);
@@ -276,11 +295,45 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output) -> bool {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.dedup_by(|a, b| a.0 == b.0);
-    let workspaces = Workspaces::build(run, paths, &files);
-    for chunk in files.chunks(CHUNK) {
+
+    let spool = Spool::new(keep_in_memory);
+    let mut first: Vec<FirstPass> = files
+        .par_iter()
+        .map(|(display, path)| first_pass(run, output, &spool, display, path))
+        .collect();
+    let keys = Keys::new();
+    let linted = Linted {
+        keys: &keys,
+        metadata: Mutex::new(
+            files
+                .iter()
+                .zip(&mut first)
+                .filter_map(|((display, _), pass)| Some((keys.key(display), pass.metadata.take()?)))
+                .collect(),
+        ),
+    };
+    let workspaces = Workspaces::build(run, paths, &files, &linted, keys.clone());
+    drop(linted);
+
+    for (chunk, passes) in files.chunks(CHUNK).zip(first.chunks_mut(CHUNK)) {
         let done: Vec<Result<Checked, String>> = chunk
             .par_iter()
-            .map(|(display, path)| check_one(run, output, &workspaces, display, path))
+            .zip(passes.par_iter_mut())
+            .map(|((display, path), pass)| {
+                if let Some(error) = pass.error.take() {
+                    return Err(error);
+                }
+                let extra = workspaces.findings_of(run, display, &pass.mentions);
+                if extra.is_empty() {
+                    if let Some((mut checked, kept)) = pass.checked.take() {
+                        if let Some(text) = spool.take(kept) {
+                            checked.text = text;
+                            return Ok(checked);
+                        }
+                    }
+                }
+                check_one(run, output, display, path, extra)
+            })
             .collect();
         for result in done {
             match result {
@@ -295,35 +348,101 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output) -> bool {
     trouble
 }
 
-/// Lints one file, adds its workspace findings and renders them.
-fn check_one(
-    run: &Run,
-    output: &Output,
-    workspaces: &Workspaces,
-    display: &Path,
-    path: &Path,
-) -> Result<Checked, String> {
-    if path.is_symlink() && !path.exists() {
-        // Every client skips it, as skills-ref does ("missing SKILL.md"); there is no text to
-        // hold a finding, so it is trouble, named for what it is.
-        return Err(format!(
-            "cannot read {}: a dangling symlink (its target does not exist); no client can load this skill",
-            display.display()
-        ));
-    }
-    let bytes =
-        read_bytes(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+/// Reads a file for `check`, naming a dangling symlink for what it is.
+fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
+    read_bytes(path).map_err(|error| {
+        if path.is_symlink() && !path.exists() {
+            // Every client skips it, as skills-ref does ("missing SKILL.md"); there is no
+            // text to hold a finding, so it is trouble, named for what it is.
+            format!(
+                "cannot read {}: a dangling symlink (its target does not exist); no client can load this skill",
+                display.display()
+            )
+        } else {
+            format!("cannot read {}: {error}", path.display())
+        }
+    })
+}
+
+/// The first pass over one file: lint it, keep what the loader and the workspace rules need,
+/// and render its own findings while the output budget lasts.
+fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &Path) -> FirstPass {
+    let bytes = match read_checked(display, path) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            return FirstPass {
+                metadata: None,
+                mentions: Vec::new(),
+                checked: None,
+                error: Some(error),
+            };
+        }
+    };
     let rules::FileAnalysis {
         text,
-        mut diagnostics,
+        diagnostics,
         metadata,
         mentions,
     } = run.lint_and_read(display, bytes);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-    workspaces.add_findings(run, display, &mentions, &mut diagnostics);
+    let mut checked = Checked::new(output, display, text, diagnostics);
+    checked.skill = is_loader_file && metadata.is_some();
+    let text = std::mem::take(&mut checked.text);
+    FirstPass {
+        metadata: metadata.filter(|_| is_loader_file),
+        mentions,
+        checked: spool.keep(text).map(|kept| (checked, kept)),
+        error: None,
+    }
+}
+
+/// Lints one file again, with the workspace findings `extra` added, and renders it.
+fn check_one(
+    run: &Run,
+    output: &Output,
+    display: &Path,
+    path: &Path,
+    extra: Vec<Diagnostic>,
+) -> Result<Checked, String> {
+    let bytes = read_checked(display, path)?;
+    let rules::FileAnalysis {
+        text,
+        mut diagnostics,
+        metadata,
+        ..
+    } = run.lint_and_read(display, bytes);
+    let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
+    diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
     checked.skill = is_loader_file && metadata.is_some();
     Ok(checked)
+}
+
+/// The loader's source for the registries of a `check` run: the metadata the first pass read
+/// from each checked SKILL.md, and the disk for the skills the run did not check.
+/// Each metadata is handed over once (a skill in two registries is read again for the
+/// second), so the registries do not hold a second copy of every description.
+struct Linted<'a> {
+    keys: &'a Keys,
+    metadata: Mutex<HashMap<PathBuf, Metadata>>,
+}
+
+impl Source for Linted<'_> {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        Disk.read(path)
+    }
+
+    fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
+        let known = self
+            .metadata
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.keys.key(path));
+        match known {
+            Some(metadata) => Ok(metadata),
+            None => Disk.metadata(path, folder),
+        }
+    }
 }
 
 /// Paths made comparable however they were spelled: absolute and `.`-free, against the
@@ -368,8 +487,13 @@ impl Workspaces {
     /// Each SKILL.md belongs to one workspace: the config file's folder or a folder argument
     /// whose skills roots hold it, else the one the loader derives from its own path; each
     /// workspace's registry is the loader's, built from [`roots_for`].
-    fn build(run: &Run, paths: &[PathBuf], files: &[(PathBuf, PathBuf)]) -> Self {
-        let keys = Keys::new();
+    fn build(
+        run: &Run,
+        paths: &[PathBuf],
+        files: &[(PathBuf, PathBuf)],
+        source: &dyn Source,
+        keys: Keys,
+    ) -> Self {
         let key = |path: &Path| keys.key(path);
         let extra = &run.engine.config.roots;
         let mut known: Vec<PathBuf> = Vec::new();
@@ -428,7 +552,7 @@ impl Workspaces {
                 .iter()
                 .map(|root| clean(root))
                 .collect();
-            let registry = Registry::scan(&roots, &Disk);
+            let registry = Registry::scan(&roots, source);
             // A workspace whose checked files the loader cannot read (not UTF-8, say) has
             // nothing to say about them.
             let unreadable: HashSet<PathBuf> = registry
@@ -465,29 +589,96 @@ impl Workspaces {
         built
     }
 
-    /// Adds the workspace findings of the checked file `display` to its own.
-    fn add_findings(
-        &self,
-        run: &Run,
-        display: &Path,
-        mentions: &[Mention],
-        diagnostics: &mut Vec<Diagnostic>,
-    ) {
+    /// The workspace findings of the checked file `display`.
+    fn findings_of(&self, run: &Run, display: &Path, mentions: &[Mention]) -> Vec<Diagnostic> {
+        let mut found = Vec::new();
         if self.registries.is_empty() {
-            return;
+            return found;
         }
         let path = self.keys.key(display);
-        if let Some(found) = self.findings.get(&path) {
-            diagnostics.extend(found.iter().cloned());
+        if let Some(findings) = self.findings.get(&path) {
+            found.extend(findings.iter().cloned());
         }
         if mentions.is_empty() {
-            return;
+            return found;
         }
         for index in self.members.get(&path).into_iter().flatten() {
-            diagnostics.extend(
+            found.extend(
                 run.engine
                     .unknown_mentions(&self.registries[*index], mentions),
             );
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, bytes: &[u8]) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// The output of one run over `root` with `keep_in_memory` bytes of kept output.
+    fn output_of(root: &Path, format: Format, keep_in_memory: usize) -> (String, bool) {
+        let run = settings(None, root, &[]).unwrap();
+        let mut output = Output::new(format, false);
+        let trouble = check_files(&run, &[root.to_path_buf()], &mut output, keep_in_memory);
+        let tail = output.format.tail(&output.totals, output.any);
+        (output.pending + &tail, trouble)
+    }
+
+    #[test]
+    fn output_is_the_same_from_memory_from_disk_and_linted_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = dir.path().join("skills");
+        let skill = |name: &str, body: &str| {
+            format!(
+                "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}\n"
+            )
+        };
+        write(
+            &skills.join("alpha/SKILL.md"),
+            skill("alpha", "See [a](missing.md) and [b](gone.md).").as_bytes(),
+        );
+        // Two skills named `twin`: each has a workspace finding, so each is linted again.
+        write(
+            &skills.join("twin/SKILL.md"),
+            skill("twin", "Body.").as_bytes(),
+        );
+        write(
+            &skills.join("twin-copy/SKILL.md"),
+            skill("twin", "Body [x](nope.md).").as_bytes(),
+        );
+        write(
+            &skills.join("clean/SKILL.md"),
+            skill("clean", "Run /alpha first.").as_bytes(),
+        );
+        write(
+            &skills.join("mentions/SKILL.md"),
+            skill("mentions", "Then run /alphaa.").as_bytes(),
+        );
+        write(
+            &skills.join("latin/SKILL.md"),
+            b"---\nname: latin\ndescription: caf\xe9\n---\n",
+        );
+        for format in [Format::Json, Format::Human { colour: false }, Format::Sarif] {
+            let (in_memory, trouble) = output_of(&skills, format, usize::MAX);
+            assert!(!trouble);
+            for rule in [
+                "broken-link",
+                "duplicate-name",
+                "unknown-mention",
+                "invalid-utf8",
+            ] {
+                assert!(in_memory.contains(rule), "{rule} missing from {in_memory}");
+            }
+            let (spooled, _) = output_of(&skills, format, 0);
+            assert_eq!(spooled, in_memory, "kept on disk");
+            let (some_spooled, _) = output_of(&skills, format, 200);
+            assert_eq!(some_spooled, in_memory, "partly in memory");
         }
     }
 }

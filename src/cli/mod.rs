@@ -8,6 +8,7 @@ mod fix;
 pub mod format;
 mod load;
 mod rules;
+mod spool;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source, read_metadata};
+use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Slot {
@@ -28,8 +28,15 @@ fn real_root(root: &Path) -> Option<PathBuf> {
 }
 
 /// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says; `real_root` is
-/// [`real_root`] of `root`, resolved once per scan rather than once per skill.
-fn probe(root: &Path, real_root: Option<&Path>, folder: &str, source: &dyn Source) -> Option<Slot> {
+/// [`real_root`] of `root`, resolved once per scan rather than once per skill. `plain_folder`
+/// says whether the folder is a real folder (no link) when the caller's listing already knows.
+fn probe(
+    root: &Path,
+    real_root: Option<&Path>,
+    folder: &str,
+    plain_folder: Option<bool>,
+    source: &dyn Source,
+) -> Option<Slot> {
     let folder_path = root.join(folder);
     let path = folder_path.join("SKILL.md");
     let file = fs::symlink_metadata(&path);
@@ -41,7 +48,9 @@ fn probe(root: &Path, real_root: Option<&Path>, folder: &str, source: &dyn Sourc
     // A regular SKILL.md in a folder that is no link lies inside the root by construction:
     // only links can lead out, so only they are resolved (a `readlink` per path component).
     let plain = file.is_ok_and(|file| file.file_type().is_file())
-        && fs::symlink_metadata(&folder_path).is_ok_and(|folder| folder.file_type().is_dir());
+        && plain_folder.unwrap_or_else(|| {
+            fs::symlink_metadata(&folder_path).is_ok_and(|folder| folder.file_type().is_dir())
+        });
     let resolved = if plain {
         Ok(real_root.join(folder).join("SKILL.md"))
     } else {
@@ -58,8 +67,7 @@ fn probe(root: &Path, real_root: Option<&Path>, folder: &str, source: &dyn Sourc
     let state = match refusal {
         Some(refusal) => Err(refusal),
         None => source
-            .read(&path)
-            .map(|text| read_metadata(&text, folder))
+            .metadata(&path, folder)
             .map_err(|error| Refusal::Unreadable {
                 reason: error.to_string(),
             }),
@@ -84,8 +92,15 @@ impl WorkspaceIndex {
                 let Ok(folder) = entry.file_name().into_string() else {
                     continue;
                 };
-                if entry.path().is_dir() {
-                    candidates.push((root_index, folder));
+                // The listing's own file type (no system call on most file systems) tells a
+                // real folder; only links, and entries of unknown type, are looked up.
+                let plain = entry.file_type().ok().filter(|kind| !kind.is_symlink());
+                let is_folder = match plain {
+                    Some(kind) => kind.is_dir(),
+                    None => entry.path().is_dir(),
+                };
+                if is_folder {
+                    candidates.push((root_index, folder, plain.is_some()));
                 }
             }
         }
@@ -94,11 +109,12 @@ impl WorkspaceIndex {
         let real_roots: Vec<Option<PathBuf>> = roots.iter().map(|root| real_root(root)).collect();
         let slots: Vec<_> = candidates
             .into_par_iter()
-            .filter_map(|(root_index, folder)| {
+            .filter_map(|(root_index, folder, plain)| {
                 let slot = probe(
                     &roots[root_index],
                     real_roots[root_index].as_deref(),
                     &folder,
+                    plain.then_some(true),
                     source,
                 )?;
                 Some(((root_index, folder), slot))
@@ -134,6 +150,7 @@ impl WorkspaceIndex {
             &self.roots[root_index],
             real_root(&self.roots[root_index]).as_deref(),
             &folder,
+            None,
             source,
         );
         let key = (root_index, folder);

@@ -321,6 +321,16 @@ pub trait Source: Sync {
     fn is_open(&self, _path: &Path) -> bool {
         false
     }
+
+    /// What the loader registers from the skill at `path` in the folder `folder`. A source
+    /// that has already parsed the file (a `check` run lints every file before it builds
+    /// registries) answers from that parse instead of reading it again.
+    ///
+    /// # Errors
+    /// As [`Source::read`].
+    fn metadata(&self, path: &Path, folder: &str) -> io::Result<Metadata> {
+        self.read(path).map(|text| read_metadata(&text, folder))
+    }
 }
 
 /// Reads from the file system.
