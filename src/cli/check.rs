@@ -302,28 +302,37 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory
         .map(|(display, path)| first_pass(run, output, &spool, display, path))
         .collect();
     let keys = Keys::new();
+    let file_keys: Vec<PathBuf> = files
+        .par_iter()
+        .map(|(display, _)| keys.key(display))
+        .collect();
     let linted = Linted {
         keys: &keys,
         metadata: Mutex::new(
-            files
+            file_keys
                 .iter()
                 .zip(&mut first)
-                .filter_map(|((display, _), pass)| Some((keys.key(display), pass.metadata.take()?)))
+                .filter_map(|(key, pass)| Some((key.clone(), pass.metadata.take()?)))
                 .collect(),
         ),
     };
-    let workspaces = Workspaces::build(run, paths, &files, &linted, keys.clone());
+    let workspaces = Workspaces::build(run, paths, &files, &file_keys, &linted, &keys);
     drop(linted);
 
-    for (chunk, passes) in files.chunks(CHUNK).zip(first.chunks_mut(CHUNK)) {
+    for ((chunk, passes), chunk_keys) in files
+        .chunks(CHUNK)
+        .zip(first.chunks_mut(CHUNK))
+        .zip(file_keys.chunks(CHUNK))
+    {
         let done: Vec<Result<Checked, String>> = chunk
             .par_iter()
             .zip(passes.par_iter_mut())
-            .map(|((display, path), pass)| {
+            .zip(chunk_keys)
+            .map(|(((display, path), pass), key)| {
                 if let Some(error) = pass.error.take() {
                     return Err(error);
                 }
-                let extra = workspaces.findings_of(run, display, &pass.mentions);
+                let extra = workspaces.findings_of(run, key, &pass.mentions);
                 if extra.is_empty() {
                     if let Some((mut checked, kept)) = pass.checked.take() {
                         if let Some(text) = spool.take(kept) {
@@ -448,7 +457,6 @@ impl Source for Linted<'_> {
 /// Paths made comparable however they were spelled: absolute and `.`-free, against the
 /// current folder read once per run (`std::path::absolute` asks the OS for it on every call,
 /// and this runs several times per file).
-#[derive(Clone)]
 struct Keys {
     cwd: PathBuf,
 }
@@ -474,7 +482,6 @@ impl Keys {
 /// Built before any file is linted, from the loader's own reading of each frontmatter, so
 /// each file's findings are complete when it is linted and can be written at once.
 struct Workspaces {
-    keys: Keys,
     registries: Vec<Registry>,
     /// By [`key`]: the registry-wide findings of each checked file.
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
@@ -491,8 +498,9 @@ impl Workspaces {
         run: &Run,
         paths: &[PathBuf],
         files: &[(PathBuf, PathBuf)],
+        file_keys: &[PathBuf],
         source: &dyn Source,
-        keys: Keys,
+        keys: &Keys,
     ) -> Self {
         let key = |path: &Path| keys.key(path);
         let extra = &run.engine.config.roots;
@@ -511,38 +519,40 @@ impl Workspaces {
                 (workspace, roots)
             })
             .collect();
-        let checked: HashSet<PathBuf> = files.iter().map(|(display, _)| key(display)).collect();
+        let checked: HashSet<&Path> = file_keys.iter().map(PathBuf::as_path).collect();
         // Workspace key -> (workspace as given, the checked SKILL.md files that brought it in).
         let mut workspaces: BTreeMap<PathBuf, (PathBuf, Vec<PathBuf>)> = BTreeMap::new();
-        let mut known_root: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
-        for (display, _) in files {
+        // Skills root as spelled -> the known workspace whose roots hold it, and its key.
+        let mut known_root: HashMap<&Path, Option<(PathBuf, PathBuf)>> = HashMap::new();
+        for ((display, _), file_key) in files.iter().zip(file_keys) {
             if display.file_name().is_none_or(|name| name != "SKILL.md") {
                 continue;
             }
             let Some(root) = root_of(display) else {
                 continue;
             };
-            let root = key(root);
             let in_known = known_root
-                .entry(root.clone())
+                .entry(root)
                 .or_insert_with(|| {
+                    let root = key(root);
                     known
                         .iter()
                         .find(|(_, roots)| roots.contains(&root))
-                        .map(|(workspace, _)| workspace.clone())
+                        .map(|(workspace, _)| (key(workspace), workspace.clone()))
                 })
                 .clone();
-            let workspace = in_known.or_else(|| workspace_of_skill(display));
-            if let Some(workspace) = workspace {
+            let workspace = in_known.or_else(|| {
+                workspace_of_skill(display).map(|workspace| (key(&workspace), workspace))
+            });
+            if let Some((workspace_key, workspace)) = workspace {
                 workspaces
-                    .entry(key(&workspace))
+                    .entry(workspace_key)
                     .or_insert_with(|| (workspace, Vec::new()))
                     .1
-                    .push(key(display));
+                    .push(file_key.clone());
             }
         }
         let mut built = Workspaces {
-            keys: keys.clone(),
             registries: Vec::new(),
             findings: HashMap::new(),
             members: HashMap::new(),
@@ -573,14 +583,14 @@ impl Workspaces {
             for (path, diagnostic) in run.engine.workspace_findings_all(&registry) {
                 let path = key(&path);
                 // Only the files this run was asked about: a linked skill's siblings stay quiet.
-                if checked.contains(&path) {
+                if checked.contains(path.as_path()) {
                     built.findings.entry(path).or_default().push(diagnostic);
                 }
             }
             let members = registry.members();
             for member in members {
                 let member = key(member);
-                if checked.contains(&member) {
+                if checked.contains(member.as_path()) {
                     built.members.entry(member).or_default().push(index);
                 }
             }
@@ -589,20 +599,19 @@ impl Workspaces {
         built
     }
 
-    /// The workspace findings of the checked file `display`.
-    fn findings_of(&self, run: &Run, display: &Path, mentions: &[Mention]) -> Vec<Diagnostic> {
+    /// The workspace findings of the checked file whose [`Keys::key`] is `path`.
+    fn findings_of(&self, run: &Run, path: &Path, mentions: &[Mention]) -> Vec<Diagnostic> {
         let mut found = Vec::new();
         if self.registries.is_empty() {
             return found;
         }
-        let path = self.keys.key(display);
-        if let Some(findings) = self.findings.get(&path) {
+        if let Some(findings) = self.findings.get(path) {
             found.extend(findings.iter().cloned());
         }
         if mentions.is_empty() {
             return found;
         }
-        for index in self.members.get(&path).into_iter().flatten() {
+        for index in self.members.get(path).into_iter().flatten() {
             found.extend(
                 run.engine
                     .unknown_mentions(&self.registries[*index], mentions),

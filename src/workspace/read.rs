@@ -16,13 +16,8 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// The I/O error; `InvalidInput` for something that is not a regular file (symlinks are
 /// followed), `FileTooLarge` past [`MAX_FILE_BYTES`].
 pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
-    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
-    if !fs::metadata(path)?.is_file() {
-        return Err(not_regular());
-    }
-    let file = File::open(path)?;
+    let file = open_without_blocking(path)?;
     let metadata = file.metadata()?;
-    // Checked again on the open file, in case the path was swapped in between.
     if !metadata.is_file() {
         return Err(not_regular());
     }
@@ -49,6 +44,26 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 pub fn read_text(path: &Path) -> io::Result<String> {
     String::from_utf8(read_bytes(path)?)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8"))
+}
+
+/// Opens `path` for reading without waiting: opening a FIFO for reading blocks until a writer
+/// comes, so where the system allows, the file is opened non-blocking (which changes nothing
+/// for a regular file) and judged by what was opened; elsewhere it is judged before opening.
+#[cfg(unix)]
+fn open_without_blocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_without_blocking(path: &Path) -> io::Result<File> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    File::open(path)
 }
 
 fn not_regular() -> io::Error {
