@@ -4,21 +4,43 @@
 //! tests, so the server and the two editors cannot drift apart; `docs/protocol.md` describes it.
 //! `UPDATE_DOCS=1 cargo test --test protocol` rewrites the file after a deliberate change.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use skill_lsp::agent::AgentEvent;
-use skill_lsp::lsp::agent::event_json;
-use skill_lsp::lsp::ext;
+use skill_lsp::lsp::ext::{self, AgentEventKind, AgentEventParams};
+use skill_lsp::lsp::progress;
+use tower_lsp_server::ls_types::{
+    MessageActionItem, MessageType, NumberOrString, ProgressParams, ProgressParamsValue,
+    ShowMessageRequestParams,
+};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const PDF: &str =
     "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n";
 
+/// One request: its params and its result.
+fn exchange(params: impl Serialize, result: impl Serialize) -> Value {
+    json!({"params": params, "result": result})
+}
+
+fn notification(params: impl Serialize) -> Value {
+    json!({"params": params})
+}
+
 fn messages() -> Value {
-    let session = "chat-1";
-    let events: Vec<Value> = [
+    let session_id = "chat-1";
+    let token = NumberOrString::String("skill-lsp/agent/1".into());
+    let event = |event: AgentEventKind| {
+        notification(AgentEventParams {
+            session_id: session_id.into(),
+            event,
+        })
+    };
+    let steps = [
         AgentEvent::ToolCall {
             id: "toolu_1".into(),
             name: "load_skill".into(),
@@ -42,15 +64,48 @@ fn messages() -> Value {
             is_error: true,
         },
         AgentEvent::Text("The form is filled.".into()),
+    ];
+    let events: Vec<Value> = steps
+        .iter()
+        .map(|step| event(AgentEventKind::from_agent(step)))
+        .chain([
+            event(AgentEventKind::Done {
+                stop_reason: "end_turn".into(),
+            }),
+            event(AgentEventKind::Done {
+                stop_reason: ext::STOP_CANCELLED.into(),
+            }),
+            event(AgentEventKind::Error {
+                message: "the model provider answered 401 Unauthorized".into(),
+            }),
+        ])
+        .collect();
+    let progress = [
+        progress::begin(ext::AGENT_PROGRESS_TITLE, true, "Fill in form.pdf".into()),
+        progress::report("load_skill {\"name\":\"pdf\"}".into()),
+        progress::end("end_turn".into()),
     ]
-    .iter()
-    .map(|event| json!({"params": event_json(session, event)}))
-    .chain([
-        json!({"params": {"sessionId": session, "kind": "done", "stopReason": "end_turn"}}),
-        json!({"params": {"sessionId": session, "kind": "done", "stopReason": "cancelled"}}),
-        json!({"params": {"sessionId": session, "kind": "error", "message": "the model provider answered 401 Unauthorized"}}),
-    ])
-    .collect();
+    .map(|value| {
+        notification(ProgressParams {
+            token: token.clone(),
+            value: ProgressParamsValue::WorkDone(value),
+        })
+    });
+    let approval = ShowMessageRequestParams {
+        typ: MessageType::WARNING,
+        message: "The skill agent wants to run `python scripts/fill.py form.pdf`.".into(),
+        actions: Some(
+            ext::APPROVAL_ACTIONS
+                .map(|title| MessageActionItem {
+                    title: title.into(),
+                    properties: HashMap::new(),
+                })
+                .to_vec(),
+        ),
+    };
+    let load_skill = ext::LoadSkillResult {
+        content: PDF.into(),
+    };
     json!({
         "initialize": [{
             "result": {"capabilities": {
@@ -58,9 +113,9 @@ fn messages() -> Value {
                 "executeCommandProvider": {"commands": ext::COMMANDS},
             }},
         }],
-        ext::CATALOG: [{
-            "params": {},
-            "result": ext::CatalogResult {
+        ext::CATALOG: [exchange(
+            ext::CatalogParams {},
+            ext::CatalogResult {
                 skills: vec![ext::CatalogSkill {
                     name: "pdf".into(),
                     description: "Fills PDF forms. Use when the user has a PDF form.".into(),
@@ -70,19 +125,26 @@ fn messages() -> Value {
                 }],
                 prompt: "- pdf: Fills PDF forms. Use when the user has a PDF form.".into(),
             },
-        }],
+        )],
         ext::LOAD_SKILL: [
-            {"params": {"name": "pdf"}, "result": ext::LoadSkillResult { content: PDF.into() }},
-            {"params": {"name": "nope"}, "error": {"code": -32602, "message": "Error: Unknown skill 'nope'. Available: pdf"}},
+            exchange(ext::LoadSkillParams { name: "pdf".into() }, &load_skill),
+            {
+                "params": ext::LoadSkillParams { name: "nope".into() },
+                "error": {"code": -32602, "message": "Error: Unknown skill 'nope'. Available: pdf"},
+            },
         ],
-        "workspace/executeCommand": [{
-            "params": {"command": ext::LOAD_SKILL, "arguments": [{"name": "pdf"}]},
-            "result": ext::LoadSkillResult { content: PDF.into() },
-        }],
-        skill_lsp::lsp::agent::AGENT_CHAT: [{
-            "params": {"prompt": "Fill in form.pdf", "sessionId": null, "workDoneToken": "skill-lsp/agent/1"},
-            "result": skill_lsp::lsp::agent::AgentChatResult {
-                session_id: session.into(),
+        "workspace/executeCommand": [exchange(
+            json!({"command": ext::LOAD_SKILL, "arguments": [ext::LoadSkillParams { name: "pdf".into() }]}),
+            &load_skill,
+        )],
+        ext::AGENT_CHAT: [exchange(
+            ext::AgentChatParams {
+                prompt: "Fill in form.pdf".into(),
+                session_id: None,
+                work_done_token: Some(token.clone()),
+            },
+            ext::AgentChatResult {
+                session_id: session_id.into(),
                 reply: "The form is filled.".into(),
                 stop_reason: "end_turn".into(),
                 loaded_skills: vec!["pdf".into()],
@@ -90,24 +152,25 @@ fn messages() -> Value {
                     json!({"role": "user", "content": "Fill in form.pdf"}),
                     json!({"role": "assistant", "content": "The form is filled."}),
                 ],
-                usage: skill_lsp::lsp::agent::ChatUsage { input_tokens: 1200, output_tokens: 80 },
+                usage: ext::ChatUsage {
+                    input_tokens: 1200,
+                    output_tokens: 80,
+                },
             },
-        }],
-        "skill/agentEvent": events,
-        "$/progress": [
-            {"params": {"token": "skill-lsp/agent/1", "value": {"kind": "begin", "title": "Skill agent", "cancellable": true, "message": "Fill in form.pdf"}}},
-            {"params": {"token": "skill-lsp/agent/1", "value": {"kind": "report", "cancellable": true, "message": "load_skill {\"name\":\"pdf\"}"}}},
-            {"params": {"token": "skill-lsp/agent/1", "value": {"kind": "end", "message": "end_turn"}}},
-        ],
-        "window/showMessageRequest": [{
-            "params": {
-                "type": 2,
-                "message": "The skill agent wants to run `python scripts/fill.py form.pdf`.",
-                "actions": [{"title": "Allow once"}, {"title": "Allow for this chat"}, {"title": "Deny"}],
-            },
-            "result": {"title": "Allow once"},
-        }],
+        )],
+        ext::AGENT_EVENT: events,
+        "$/progress": progress,
+        "window/showMessageRequest": [exchange(approval, json!({"title": ext::ALLOW_ONCE}))],
     })
+}
+
+/// Every kind of `skill/agentEvent` reads back as the enum it was written from.
+#[test]
+fn agent_events_round_trip() {
+    for message in messages()[ext::AGENT_EVENT].as_array().unwrap() {
+        let params: AgentEventParams = serde_json::from_value(message["params"].clone()).unwrap();
+        assert_eq!(serde_json::to_value(&params).unwrap(), message["params"]);
+    }
 }
 
 #[test]
