@@ -215,3 +215,34 @@ pub async fn pull_workspace(
         WorkspaceDiagnosticReport { items },
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::documents::Document;
+
+    /// The version guard of SPEC section 7 and the README ("stale results are dropped"). The
+    /// server computes and publishes a push between two `.await`s, so no client can make a
+    /// document move on in between: only calling the guard directly shows it works.
+    #[tokio::test]
+    async fn results_for_an_older_version_or_a_closed_document_are_dropped() {
+        let (service, _socket) = crate::lsp::server::build();
+        let backend = service.inner();
+        let uri: Uri = "file:///w/skills/pdf/SKILL.md".parse().unwrap();
+        let text = "---\nname: pdf\n---\nBody\n";
+        backend
+            .lock()
+            .documents
+            .insert(uri.clone(), Document::new(text, 3, String::new()));
+        assert!(
+            !publish_if_current(backend, &uri, 2, Vec::new()).await,
+            "published a result for version 2 of a document at version 3"
+        );
+        assert!(publish_if_current(backend, &uri, 3, Vec::new()).await);
+        backend.lock().documents.remove(&uri);
+        assert!(
+            !publish_if_current(backend, &uri, 3, Vec::new()).await,
+            "published a result for a closed document"
+        );
+    }
+}
