@@ -148,9 +148,12 @@ fn messages() -> Value {
                 reply: "The form is filled.".into(),
                 stop_reason: "end_turn".into(),
                 loaded_skills: vec!["pdf".into()],
+                // The agent's record of every step (src/agent/session.rs), for display.
                 transcript: vec![
-                    json!({"role": "user", "content": "Fill in form.pdf"}),
-                    json!({"role": "assistant", "content": "The form is filled."}),
+                    json!({"type": "user", "text": "Fill in form.pdf"}),
+                    json!({"type": "assistant", "text": "", "toolCalls": [{"id": "toolu_1", "name": "load_skill", "input": {"name": "pdf"}}], "stopReason": "tool_use", "usage": {"inputTokens": 500, "outputTokens": 30}}),
+                    json!({"type": "tool_result", "id": "toolu_1", "name": "load_skill", "isError": false, "content": PDF}),
+                    json!({"type": "assistant", "text": "The form is filled.", "toolCalls": [], "stopReason": "end_turn", "usage": {"inputTokens": 700, "outputTokens": 50}}),
                 ],
                 usage: ext::ChatUsage {
                     input_tokens: 1200,
@@ -188,4 +191,27 @@ fn protocol_snapshot_is_in_step_with_the_code() {
         text,
         "docs/protocol/messages.json is stale: run UPDATE_DOCS=1 cargo test --test protocol"
     );
+}
+
+/// `docs/protocol.md` describes every message of the snapshot and names every string an editor
+/// matches on.
+#[test]
+fn protocol_doc_describes_every_message() {
+    let doc = fs::read_to_string(Path::new(ROOT).join("docs/protocol.md")).unwrap();
+    let messages = messages();
+    let methods = messages.as_object().unwrap().keys().map(String::as_str);
+    let strings = ext::APPROVAL_ACTIONS.into_iter().chain([
+        ext::FIX_ALL_KIND,
+        ext::AGENT_PROGRESS_TITLE,
+        ext::STOP_CANCELLED,
+    ]);
+    for name in methods.chain(strings) {
+        assert!(
+            doc.contains(&format!("`{name}`")),
+            "docs/protocol.md does not mention `{name}`"
+        );
+    }
+    for kind in ["text", "toolCall", "toolResult", "done", "error"] {
+        assert!(doc.contains(&format!("| `{kind}` |")), "no row for {kind}");
+    }
 }
