@@ -162,23 +162,14 @@ mod tests {
         let text =
             "---\nname: pdf\nmetadata:\n  version: \"1\"\n---\n# Top\n## A\ntext\n## B\n# Next\n";
         let symbols = document_symbols(&snapshot(text));
-        let names: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, vec!["frontmatter", "Top", "Next"]);
-        let keys: Vec<&str> = symbols[0]
-            .children
-            .as_ref()
-            .unwrap()
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
-        assert_eq!(keys, vec!["name", "metadata"]);
-        let sections: Vec<&str> = symbols[1]
-            .children
-            .as_ref()
-            .unwrap()
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
-        assert_eq!(sections, vec!["A", "B"]);
+        let names = |symbols: &[DocumentSymbol]| -> Vec<String> {
+            symbols.iter().map(|symbol| symbol.name.clone()).collect()
+        };
+        assert_eq!(names(&symbols), vec!["frontmatter", "Top", "Next"]);
+        assert_eq!(
+            names(symbols[0].children.as_ref().unwrap()),
+            vec!["name", "metadata"]
+        );
+        assert_eq!(names(symbols[1].children.as_ref().unwrap()), vec!["A", "B"]);
     }
 }
