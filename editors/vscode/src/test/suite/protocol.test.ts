@@ -7,7 +7,18 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { EventFold, foldAgentEvent } from '../../agent';
-import { AGENT_EVENT, APPROVAL_ACTIONS, AgentChatRequest, AgentEvent, CatalogRequest, FIX_ALL_KIND } from '../../protocol';
+import {
+  AGENT_EVENT,
+  APPROVAL_ACTIONS,
+  AgentChatParams,
+  AgentChatRequest,
+  AgentChatResult,
+  AgentEvent,
+  CatalogRequest,
+  CatalogResult,
+  CatalogSkill,
+  FIX_ALL_KIND,
+} from '../../protocol';
 
 // out/test/suite -> the repository root.
 const SNAPSHOT = path.resolve(__dirname, '../../../../../docs/protocol/messages.json');
@@ -20,6 +31,24 @@ const EVENT_FIELDS: Record<AgentEvent['kind'], Record<string, string>> = {
   done: { stopReason: 'string' },
   error: { message: 'string' },
 };
+
+/** The fields of each request type in protocol.ts; `satisfies` keeps the lists complete. */
+const CATALOG_RESULT = { skills: true, prompt: true } satisfies Record<keyof CatalogResult, true>;
+const CATALOG_SKILL = { name: true, description: true, uri: true, root: true, diagnostics: true } satisfies Record<keyof CatalogSkill, true>;
+const CHAT_PARAMS = { prompt: true, sessionId: true, workDoneToken: true } satisfies Record<keyof AgentChatParams, true>;
+const CHAT_RESULT = {
+  sessionId: true,
+  reply: true,
+  stopReason: true,
+  loadedSkills: true,
+  transcript: true,
+  usage: true,
+} satisfies Record<keyof AgentChatResult, true>;
+const USAGE = { inputTokens: true, outputTokens: true } satisfies Record<keyof AgentChatResult['usage'], true>;
+
+function keys(value: unknown): string[] {
+  return Object.keys(value as object).sort();
+}
 
 interface Message {
   params?: unknown;
@@ -35,6 +64,16 @@ suite('protocol snapshot', () => {
     }
     const capabilities = (messages.initialize[0].result as { capabilities: { codeActionProvider: { codeActionKinds: string[] } } }).capabilities;
     assert.ok(capabilities.codeActionProvider.codeActionKinds.includes(FIX_ALL_KIND));
+  });
+
+  test('the request types have the server\'s fields', () => {
+    const catalog = messages[CatalogRequest.method][0].result as CatalogResult;
+    assert.deepStrictEqual(keys(catalog), keys(CATALOG_RESULT));
+    assert.deepStrictEqual(keys(catalog.skills[0]), keys(CATALOG_SKILL));
+    const chat = messages[AgentChatRequest.method][0];
+    assert.deepStrictEqual(keys(chat.params), keys(CHAT_PARAMS));
+    assert.deepStrictEqual(keys(chat.result), keys(CHAT_RESULT));
+    assert.deepStrictEqual(keys((chat.result as AgentChatResult).usage), keys(USAGE));
   });
 
   test('the approval buttons are the server\'s', () => {
