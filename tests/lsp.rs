@@ -35,22 +35,33 @@ fn pos(text: &str, needle: &str) -> Value {
     json!({"line": line, "character": column})
 }
 
+/// `value` with the workspace folder (as a URI and as a path) replaced by `file:///WORKSPACE`
+/// and `/WORKSPACE`, so that a response can be compared as a snapshot.
+fn redact(client: &Client, value: &impl serde::Serialize) -> Value {
+    let root = client.path("x");
+    let root = root.parent().unwrap();
+    let text = serde_json::to_string(value)
+        .unwrap()
+        .replace(&uri(root), "file:///WORKSPACE")
+        .replace(&root.display().to_string(), "/WORKSPACE");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Compares a server response with `tests/snapshots/lsp__NAME.snap` (`INSTA_UPDATE=always`
+/// rewrites it), the workspace folder redacted.
+macro_rules! assert_response {
+    ($client:expr, $name:expr, $value:expr) => {
+        insta::assert_json_snapshot!($name, redact(&$client, &$value))
+    };
+}
+
 #[test]
 fn diagnostics_follow_edits_with_versions() {
     let mut client = Client::start(&[("skills/pdf/scripts/fill.py", "print(1)\n")], json!({}));
     let text = "---\nname: pdf\ndescription: Use when: broken\n---\nBody\n";
     let uri = client.open("skills/pdf/SKILL.md", text);
     let diagnostics = client.diagnostics(&uri, Some(1));
-    assert_eq!(rules(&diagnostics), vec!["unquoted-colon"]);
-    let first = &diagnostics[0];
-    assert_eq!(first["source"], "skill-lsp");
-    assert_eq!(first["range"]["start"], json!({"line": 2, "character": 21}));
-    assert!(
-        first["codeDescription"]["href"]
-            .as_str()
-            .unwrap()
-            .ends_with("#unquoted-colon")
-    );
+    assert_response!(client, "publish_diagnostics", diagnostics);
     // An incremental edit that quotes the value clears the finding.
     client.change(&uri, 2, json!([
         {"range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 13}}, "text": "\""},
@@ -102,58 +113,40 @@ fn completion_hover_symbols_links_and_hints() {
         ],
         json!({}),
     );
+    // What the server offers a client that declares nothing special.
+    assert_response!(client, "initialize", client.init);
     let text = "---\nname: pdf\n\n---\n# PDF\n\nRun scripts/fill.py then /code\n";
     let uri = client.open("skills/pdf/SKILL.md", text);
     client.diagnostics(&uri, Some(1));
+    // Frontmatter keys on the empty line: every key but the `name` already there.
     let items = client.request(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 0}}),
     );
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["label"].as_str().unwrap())
-        .collect();
-    assert!(
-        labels.contains(&"description") && !labels.contains(&"name"),
-        "{labels:?}"
-    );
+    assert_response!(client, "completion_keys", items);
     let mentions = client.request(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 30}}),
     );
-    assert_eq!(mentions[0]["label"], "code-review");
+    assert_response!(client, "completion_mentions", mentions);
+    // A client that declares no hover formats gets plain text.
     let hover = client.request(
         "textDocument/hover",
         json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
     );
-    // A client that declares no hover formats gets plain text.
-    assert!(
-        hover["contents"]
-            .as_str()
-            .unwrap()
-            .starts_with("name — 3/64 characters"),
-        "{hover:#}"
-    );
+    assert_response!(client, "hover_plain", hover);
     let symbols = client.request(
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri}}),
     );
-    assert_eq!(symbols[0]["name"], "frontmatter");
-    assert_eq!(symbols[1]["name"], "PDF");
+    assert_response!(client, "document_symbols", symbols);
     let links = client.request(
         "textDocument/documentLink",
         json!({"textDocument": {"uri": uri}}),
     );
-    assert!(
-        links[0]["target"]
-            .as_str()
-            .unwrap()
-            .ends_with("skills/pdf/scripts/fill.py")
-    );
+    assert_response!(client, "document_links", links);
     let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}));
-    assert_eq!(hints[0]["label"], "3/64");
+    assert_response!(client, "inlay_hints", hints);
     client.shutdown();
 }
 
@@ -169,17 +162,9 @@ fn quick_fix_and_fix_all() {
     let diagnostics = client.diagnostics(&uri, Some(1));
     assert_eq!(rules(&diagnostics), vec!["name-mismatch", "yaml11-type"]);
     let actions = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diagnostics[0]["range"], "context": {"diagnostics": [diagnostics[0]]}}));
-    let quick = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["kind"] == "quickfix")
-        .unwrap();
-    assert_eq!(quick["title"], "Rename to 'pdf'");
-    assert_eq!(quick["isPreferred"], true);
-    let edit = &quick["edit"]["changes"][&uri][0];
-    assert_eq!(edit["newText"], "pdf");
+    assert_response!(client, "code_actions_name_mismatch", actions);
     let fix_all = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": [], "only": ["source.fixAll.skill-lsp"]}}));
+    assert_response!(client, "code_action_fix_all", fix_all);
     let new_text = fix_all[0]["edit"]["changes"][&uri][0]["newText"]
         .as_str()
         .unwrap();
@@ -228,25 +213,11 @@ fn catalog_and_load_skill_requests_and_commands() {
         json!({}),
     );
     let catalog = client.request("skill/catalog", json!({}));
-    assert_eq!(
-        catalog["prompt"],
-        "- pdf: Fills PDF forms. Use when the user has a PDF form."
-    );
-    assert_eq!(catalog["skills"][0]["name"], "pdf");
-    assert_eq!(catalog["skills"][0]["diagnostics"], 0);
-    assert!(
-        catalog["skills"][0]["uri"]
-            .as_str()
-            .unwrap()
-            .ends_with("/skills/pdf/SKILL.md")
-    );
+    assert_response!(client, "catalog", catalog);
     let loaded = client.request("skill/loadSkill", json!({"name": "pdf"}));
     assert_eq!(loaded["content"], GOOD);
     let unknown = client.request_raw("skill/loadSkill", json!({"name": "nope"}));
-    assert_eq!(
-        unknown["error"]["message"],
-        "Error: Unknown skill 'nope'. Available: pdf"
-    );
+    assert_response!(client, "load_skill_unknown", unknown["error"]);
     let by_command = client.request(
         "workspace/executeCommand",
         json!({"command": "skill/loadSkill", "arguments": [{"name": "pdf"}]}),
@@ -279,22 +250,14 @@ fn rename_moves_folder_name_and_mentions() {
         "textDocument/prepareRename",
         json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n")}),
     );
-    assert_eq!(prepared["placeholder"], "pdf");
-    let edit = client.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "newName": "pdf-forms"}));
-    let operations = edit["documentChanges"].as_array().unwrap();
-    let edited: Vec<&str> = operations
-        .iter()
-        .filter_map(|op| op["textDocument"]["uri"].as_str())
-        .collect();
-    assert_eq!(edited.len(), 3, "{operations:#?}");
-    let last = operations.last().unwrap();
-    assert_eq!(last["kind"], "rename");
-    assert!(
-        last["newUri"]
-            .as_str()
-            .unwrap()
-            .ends_with("/skills/pdf-forms")
-    );
+    assert_response!(client, "prepare_rename", prepared);
+    let mut edit = client.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "newName": "pdf-forms"}));
+    // The text edits come in the order the folder walk meets the files; the folder rename last.
+    let operations = edit["documentChanges"].as_array_mut().unwrap();
+    let rename = operations.pop().unwrap();
+    operations.sort_by_key(|op| op["textDocument"]["uri"].as_str().unwrap().to_owned());
+    operations.push(rename);
+    assert_response!(client, "rename", edit);
     let bad = client.request_raw("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "newName": "Bad Name"}));
     assert!(
         bad["error"]["message"]
@@ -302,8 +265,43 @@ fn rename_moves_folder_name_and_mentions() {
             .unwrap()
             .contains("not a valid skill name")
     );
-    let references = client.request("textDocument/references", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "context": {"includeDeclaration": true}}));
-    assert_eq!(references.as_array().unwrap().len(), 4);
+    let mut references = client.request("textDocument/references", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "context": {"includeDeclaration": true}}));
+    // The declaration first, then the mentions in walk order.
+    references.as_array_mut().unwrap()[1..].sort_by_key(|location| location.to_string());
+    assert_response!(client, "references", references);
+    client.shutdown();
+}
+
+/// README: "go to definition on a mention opens the skill". The answer is the mentioned skill's
+/// SKILL.md at its `name` value, for `/name` and `$name` alike; an unknown name has none.
+#[test]
+fn definition_of_a_mention_is_the_skills_name() {
+    let other = "---\nname: other\ndescription: O. Use when asked.\n---\nThen run /pdf and $pdf, not /nope.\n";
+    let mut client = Client::start(
+        &[
+            ("skills/pdf/SKILL.md", GOOD),
+            ("skills/other/SKILL.md", other),
+        ],
+        json!({}),
+    );
+    let uri = client.open("skills/other/SKILL.md", other);
+    client.diagnostics(&uri, Some(1));
+    let slash = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": pos(other, "pdf and")}),
+    );
+    assert!(!slash.is_null(), "no definition for /pdf");
+    assert_response!(client, "definition", slash);
+    let dollar = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": pos(other, "$pdf")}),
+    );
+    assert_eq!(dollar, slash);
+    let unknown = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": pos(other, "nope")}),
+    );
+    assert_eq!(unknown, Value::Null);
     client.shutdown();
 }
 
@@ -315,15 +313,18 @@ fn pull_diagnostics_when_the_client_asks_for_them() {
         json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
     );
     let uri = client.open("skills/pdf/SKILL.md", text);
+    assert_response!(
+        client,
+        "initialize_pull",
+        client.init["capabilities"]["diagnosticProvider"]
+    );
     let report = client.request(
         "textDocument/diagnostic",
         json!({"textDocument": {"uri": uri}}),
     );
-    assert_eq!(report["kind"], "full");
-    assert_eq!(
-        rules(report["items"].as_array().unwrap()),
-        vec!["missing-description"]
-    );
+    let mut redacted = report.clone();
+    redacted["resultId"] = json!("GENERATION");
+    assert_response!(client, "pull_diagnostics", redacted);
     // No push in pull mode: the next message we get is the response to this request.
     let symbols = client.request(
         "textDocument/documentSymbol",

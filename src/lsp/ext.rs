@@ -1,18 +1,75 @@
-//! The `skill/*` methods of SPEC section 7, declared once: names, params and results.
+//! The custom protocol of SPEC section 7, declared once: every `skill/*` request and
+//! notification with typed params and results, the approval buttons and the other strings an
+//! editor matches on. `docs/protocol.md` describes it for editor authors; `tests/protocol.rs`
+//! pins one example of each message in `docs/protocol/messages.json`, which the VS Code and
+//! Neovim tests read too.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tower_lsp_server::ls_types::ProgressToken;
+use tower_lsp_server::ls_types::notification::Notification;
+use tower_lsp_server::ls_types::request::Request;
 
-pub const CATALOG: &str = "skill/catalog";
-pub const LOAD_SKILL: &str = "skill/loadSkill";
+/// `skill/catalog`: the skills the agent sees and the catalog text of its system prompt.
+pub enum Catalog {}
+
+impl Request for Catalog {
+    type Params = CatalogParams;
+    type Result = CatalogResult;
+    const METHOD: &'static str = "skill/catalog";
+}
+
+/// `skill/loadSkill`: what the agent's `load_skill` tool returns for a name.
+pub enum LoadSkill {}
+
+impl Request for LoadSkill {
+    type Params = LoadSkillParams;
+    type Result = LoadSkillResult;
+    const METHOD: &'static str = "skill/loadSkill";
+}
+
+/// `skill/agentChat`: one prompt of a conversation with the catalog-first agent.
+pub enum AgentChat {}
+
+impl Request for AgentChat {
+    type Params = AgentChatParams;
+    type Result = AgentChatResult;
+    const METHOD: &'static str = "skill/agentChat";
+}
+
+/// `skill/agentEvent`: what the agent does while a chat runs, streamed to the client.
+pub enum AgentEventNotification {}
+
+impl Notification for AgentEventNotification {
+    type Params = AgentEventParams;
+    const METHOD: &'static str = "skill/agentEvent";
+}
+
+pub const CATALOG: &str = Catalog::METHOD;
+pub const LOAD_SKILL: &str = LoadSkill::METHOD;
+pub const AGENT_CHAT: &str = AgentChat::METHOD;
+pub const AGENT_EVENT: &str = AgentEventNotification::METHOD;
+
+/// Every custom method, also offered as a `workspace/executeCommand` command.
+pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, AGENT_CHAT];
+
 /// The code action kind of "apply every safe fix in the file".
 pub const FIX_ALL_KIND: &str = "source.fixAll.skill-lsp";
 /// Base of the rule documentation links (`codeDescription`).
 pub const RULE_DOCS: &str = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md";
 
-/// Every custom method, also offered as a `workspace/executeCommand` command.
-pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, super::agent::AGENT_CHAT];
+/// The buttons of the approval `window/showMessageRequest` (SPEC section 6), in order.
+pub const ALLOW_ONCE: &str = "Allow once";
+pub const ALLOW_CHAT: &str = "Allow for this chat";
+pub const DENY: &str = "Deny";
+pub const APPROVAL_ACTIONS: [&str; 3] = [ALLOW_ONCE, ALLOW_CHAT, DENY];
 
-#[derive(Debug, Default, Deserialize)]
+/// The `$/progress` title of a chat.
+pub const AGENT_PROGRESS_TITLE: &str = "Skill agent";
+/// The stop reason of a chat whose request was cancelled.
+pub const STOP_CANCELLED: &str = "cancelled";
+
+#[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CatalogParams {}
 
@@ -33,7 +90,7 @@ pub struct CatalogResult {
     pub prompt: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadSkillParams {
     pub name: String,
@@ -43,4 +100,99 @@ pub struct LoadSkillParams {
 #[serde(rename_all = "camelCase")]
 pub struct LoadSkillResult {
     pub content: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentChatParams {
+    pub prompt: String,
+    pub session_id: Option<String>,
+    pub work_done_token: Option<ProgressToken>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatUsage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentChatResult {
+    pub session_id: String,
+    pub reply: String,
+    pub stop_reason: String,
+    pub loaded_skills: Vec<String>,
+    pub transcript: Vec<Value>,
+    pub usage: ChatUsage,
+}
+
+/// One `skill/agentEvent`: the chat's session id and what happened, tagged by `kind`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentEventParams {
+    pub session_id: String,
+    #[serde(flatten)]
+    pub event: AgentEventKind,
+}
+
+/// What happened in a chat. `done` and `error` close it; every other kind may come many times
+/// (text arrives in deltas).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum AgentEventKind {
+    /// A piece of the model's reply.
+    Text { text: String },
+    /// The model asked for a tool.
+    ToolCall {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    /// A tool's answer, cut to [`TOOL_RESULT_PREVIEW`] characters.
+    ToolResult {
+        id: String,
+        name: String,
+        is_error: bool,
+        content: String,
+    },
+    /// The loop ended: the model's stop reason, `max_turns (N)`, or [`STOP_CANCELLED`].
+    Done { stop_reason: String },
+    /// The loop failed (the provider's error, without the key).
+    Error { message: String },
+}
+
+/// How much of a tool result an event carries; the transcript keeps all of it.
+pub const TOOL_RESULT_PREVIEW: usize = 2_000;
+
+impl AgentEventKind {
+    /// The event of one step of the agent loop.
+    #[must_use]
+    pub fn from_agent(event: &crate::agent::AgentEvent) -> Self {
+        use crate::agent::AgentEvent;
+        match event {
+            AgentEvent::Text(text) => Self::Text { text: text.clone() },
+            AgentEvent::ToolCall { id, name, input } => Self::ToolCall {
+                id: id.clone(),
+                name: name.clone(),
+                input: input.clone(),
+            },
+            AgentEvent::ToolResult {
+                id,
+                name,
+                content,
+                is_error,
+            } => Self::ToolResult {
+                id: id.clone(),
+                name: name.clone(),
+                is_error: *is_error,
+                content: content.chars().take(TOOL_RESULT_PREVIEW).collect(),
+            },
+        }
+    }
 }

@@ -1,13 +1,20 @@
 //! The language server (SPEC section 7) over stdio: our framing layer in front of
 //! tower-lsp-server, logs on stderr, stdout for the protocol only.
 
-pub mod agent;
+pub mod agent_chat;
+pub mod capabilities;
+pub mod catalog;
 pub mod convert;
+pub mod diagnostics;
 pub mod documents;
 pub mod ext;
 pub mod framing;
 pub mod handlers;
+pub mod indexing;
+pub mod notifications;
+pub mod progress;
 pub mod server;
+pub mod snapshot;
 pub mod state;
 
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};

@@ -1,5 +1,5 @@
 //! The server's state: open documents, the workspaces with their live skill indexes and
-//! config, what the client can do, and the analysis of one document snapshot.
+//! config, the client's settings, and the analysis of one document's text.
 
 use std::collections::HashMap;
 use std::io;
@@ -10,6 +10,7 @@ use ropey::Rope;
 use serde_json::Value;
 use tower_lsp_server::ls_types::Uri;
 
+use super::capabilities::ClientCaps;
 use super::documents::{Document, Encoding};
 use crate::analysis::Engine;
 use crate::config::Config;
@@ -131,21 +132,6 @@ impl ClientSettings {
     }
 }
 
-/// What the client told us it can do.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClientCaps {
-    pub pull_diagnostics: bool,
-    pub diagnostic_refresh: bool,
-    pub snippets: bool,
-    pub resource_operations: bool,
-    pub document_changes: bool,
-    pub watched_files_dynamic: bool,
-    pub work_done_progress: bool,
-    pub related_information: bool,
-    pub completion_markdown: bool,
-    pub hover_markdown: bool,
-}
-
 #[derive(Default)]
 pub struct State {
     pub documents: HashMap<Uri, Document>,
@@ -177,9 +163,11 @@ impl Source for Overlay {
     }
 }
 
-/// A document's text and version at one moment, for analysis outside the lock.
+/// A document's text and version at one moment, for analysis outside the lock: an open buffer,
+/// or a file read for the catalog or a workspace pull. Request handlers get it inside a
+/// [`Snapshot`](super::snapshot::Snapshot).
 #[derive(Clone)]
-pub struct Snapshot {
+pub struct DocumentText {
     pub uri: Uri,
     pub path: Option<PathBuf>,
     pub text: Arc<str>,
@@ -187,7 +175,7 @@ pub struct Snapshot {
     pub version: i32,
 }
 
-impl Snapshot {
+impl DocumentText {
     /// Whether the document is a SKILL.md (by its file name, whatever its languageId).
     #[must_use]
     pub fn is_skill_file(&self) -> bool {
@@ -233,9 +221,9 @@ impl State {
         )
     }
 
-    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+    pub fn document_text(&self, uri: &Uri) -> Option<DocumentText> {
         let document = self.documents.get(uri)?;
-        Some(Snapshot {
+        Some(DocumentText {
             uri: uri.clone(),
             path: uri_path(uri),
             text: document.text.clone(),
@@ -342,12 +330,12 @@ impl State {
     }
 }
 
-/// All findings for one SKILL.md snapshot: the engine's analysis of its text, with the links of
+/// All findings for one SKILL.md's text: the engine's analysis of its text, with the links of
 /// its body checked against the disk and the open buffers.
 #[must_use]
-pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic> {
-    let fallback = PathBuf::from(snapshot.uri.path().as_str());
-    let path = snapshot.path.clone().unwrap_or(fallback);
+pub fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagnostic> {
+    let fallback = PathBuf::from(document.uri.path().as_str());
+    let path = document.path.clone().unwrap_or(fallback);
     let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let open_paths = &context.open_paths;
     let exists = |relative: &Path| {
@@ -358,18 +346,18 @@ pub fn analyze(snapshot: &Snapshot, context: &AnalysisContext) -> Vec<Diagnostic
         .engine
         .analyze(
             &path,
-            snapshot.text.as_bytes().to_vec(),
+            document.text.as_bytes().to_vec(),
             &exists,
             context.registry.as_deref(),
         )
         .diagnostics
 }
 
-/// A snapshot of `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.
+/// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.
 #[cfg(test)]
 #[must_use]
-pub fn test_snapshot(text: &str) -> Snapshot {
-    Snapshot {
+pub fn test_document(text: &str) -> DocumentText {
+    DocumentText {
         uri: "file:///w/skills/pdf/SKILL.md"
             .parse()
             .expect("a valid uri"),

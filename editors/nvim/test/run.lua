@@ -197,6 +197,68 @@ local function title_index(title)
   end
 end
 
+-- The protocol snapshot ----------------------------------------------------------------------
+
+-- docs/protocol/messages.json is written by the server's tests/protocol.rs from its own types:
+-- every `skill/agentEvent` there must render with its fields read (no '?' for a missing one),
+-- and the approval buttons must be the titles the approval tests below pick.
+test('protocol: the snapshot of every skill/agentEvent renders', function()
+  local file = vim.fs.normalize(plugin .. '/../../docs/protocol/messages.json')
+  local text = read_file(file)
+  check(text, 'cannot read %s', file)
+  local messages = vim.json.decode(text)
+  local agent = require('skill_lsp.agent')
+  local kinds = {}
+  for _, message in ipairs(messages['skill/agentEvent']) do
+    local event = message.params
+    kinds[event.kind] = true
+    check(type(event.sessionId) == 'string', 'no sessionId in %s', vim.inspect(event))
+    -- The fields agent.lua reads for each kind, with their types.
+    local fields = ({
+      text = { text = 'string' },
+      toolCall = { name = 'string', input = 'table' },
+      toolResult = { name = 'string', content = 'string', isError = 'boolean' },
+      done = { stopReason = 'string' },
+      error = { message = 'string' },
+    })[event.kind] or {}
+    for name, wanted_type in pairs(fields) do
+      check(type(event[name]) == wanted_type, '%s.%s is not a %s', event.kind, name, wanted_type)
+    end
+    local action, rendered = agent.render(event)
+    check(action ~= nil, 'kind %s is not rendered', tostring(event.kind))
+    -- A result shows its one line, or the tool's name (an error, or several lines).
+    local result_lines = vim.split(event.content or '', '\n', { trimempty = true })
+    local wanted = ({
+      text = event.text,
+      toolCall = event.name,
+      toolResult = (event.isError or #result_lines > 1) and event.name or result_lines[1],
+      done = event.stopReason,
+      error = event.message,
+    })[event.kind]
+    check(
+      type(wanted) == 'string' and rendered:find(wanted, 1, true),
+      '%s: %s does not show %s',
+      event.kind,
+      rendered,
+      tostring(wanted)
+    )
+    if event.kind == 'toolResult' then
+      check(rendered:find(event.isError and '✗' or '←', 1, true), 'toolResult: isError not read: %s', rendered)
+    end
+    if event.kind == 'toolCall' then
+      local argument = event.input.name or event.input.command
+      check(rendered:find(argument, 1, true), 'toolCall: %s does not show %s', rendered, tostring(argument))
+    end
+  end
+  local seen = vim.tbl_keys(kinds)
+  table.sort(seen)
+  eq(seen, { 'done', 'error', 'text', 'toolCall', 'toolResult' }, 'kinds')
+  local titles = vim.tbl_map(function(action)
+    return action.title
+  end, messages['window/showMessageRequest'][1].params.actions)
+  eq(titles, { 'Allow once', 'Allow for this chat', 'Deny' }, 'approval buttons')
+end)
+
 -- The plugin, configured the way a user would --------------------------------------------------
 
 require('skill_lsp').setup({

@@ -230,44 +230,12 @@ export class AgentChat implements vscode.Disposable {
     if (event.sessionId !== this.sessionId) {
       return;
     }
-    switch (event.kind) {
-      case 'text':
-        if (this.openText) {
-          this.openText.text += event.text;
-        } else {
-          this.openText = { kind: 'assistant', text: event.text };
-          this.entries.push(this.openText);
-        }
-        this.changed();
-        break;
-      case 'toolCall':
-        this.openText = undefined;
-        this.push({ kind: 'tool', id: event.id, name: event.name, input: event.input });
-        break;
-      case 'toolResult': {
-        const call = [...this.entries].reverse().find((entry) => entry.kind === 'tool' && entry.id === event.id);
-        if (call && call.kind === 'tool') {
-          call.result = { content: event.content, isError: event.isError };
-          this.changed();
-        } else {
-          this.push({ kind: 'tool', id: event.id, name: event.name, input: undefined, result: { content: event.content, isError: event.isError } });
-        }
-        break;
-      }
-      case 'done':
-        this.sawFinalEvent = true;
-        this.openText = undefined;
-        // A cancelled chat's closing event (it carries the session id, learnt above); the
-        // cancel path writes its own status line.
-        if (event.stopReason !== 'cancelled') {
-          this.push({ kind: 'status', state: 'done', text: `Done (${event.stopReason})` });
-        }
-        break;
-      case 'error':
-        this.sawFinalEvent = true;
-        this.openText = undefined;
-        this.push({ kind: 'status', state: 'error', text: withHint(event.message) });
-        break;
+    const fold: EventFold = { entries: this.entries, openText: this.openText, sawFinalEvent: this.sawFinalEvent };
+    const changed = foldAgentEvent(fold, event);
+    this.openText = fold.openText;
+    this.sawFinalEvent = fold.sawFinalEvent;
+    if (changed) {
+      this.changed();
     }
   }
 
@@ -290,6 +258,61 @@ export class AgentChat implements vscode.Disposable {
   private changed(): void {
     this.changeEmitter.fire();
   }
+}
+
+/** What folding the event stream into a transcript keeps between events. */
+export interface EventFold {
+  entries: Entry[];
+  /** The assistant entry that the next text chunk continues. */
+  openText: Extract<Entry, { kind: 'assistant' }> | undefined;
+  /** A done or error event has come. */
+  sawFinalEvent: boolean;
+}
+
+/**
+ * Folds one `skill/agentEvent` (docs/protocol.md) into the transcript; returns whether the
+ * transcript changed. Unknown kinds change nothing.
+ */
+export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
+  switch (event.kind) {
+    case 'text':
+      if (fold.openText) {
+        fold.openText.text += event.text;
+      } else {
+        fold.openText = { kind: 'assistant', text: event.text };
+        fold.entries.push(fold.openText);
+      }
+      return true;
+    case 'toolCall':
+      fold.openText = undefined;
+      fold.entries.push({ kind: 'tool', id: event.id, name: event.name, input: event.input });
+      return true;
+    case 'toolResult': {
+      const call = [...fold.entries].reverse().find((entry) => entry.kind === 'tool' && entry.id === event.id);
+      if (call && call.kind === 'tool') {
+        call.result = { content: event.content, isError: event.isError };
+      } else {
+        fold.entries.push({ kind: 'tool', id: event.id, name: event.name, input: undefined, result: { content: event.content, isError: event.isError } });
+      }
+      return true;
+    }
+    case 'done':
+      fold.sawFinalEvent = true;
+      fold.openText = undefined;
+      // A cancelled chat's closing event (it carries the session id, learnt by the caller); the
+      // cancel path writes its own status line.
+      if (event.stopReason !== 'cancelled') {
+        fold.entries.push({ kind: 'status', state: 'done', text: `Done (${event.stopReason})` });
+        return true;
+      }
+      return false;
+    case 'error':
+      fold.sawFinalEvent = true;
+      fold.openText = undefined;
+      fold.entries.push({ kind: 'status', state: 'error', text: withHint(event.message) });
+      return true;
+  }
+  return false;
 }
 
 /** Server errors name environment variables; in VS Code the fix is a setting or a command. */

@@ -1,5 +1,6 @@
-// The server's `skill/*` extensions (SPEC section 7, src/lsp/ext.rs and src/lsp/agent.rs), as the
-// extension sees them on the wire.
+// The server's `skill/*` extensions as the extension sees them on the wire: src/lsp/ext.rs declares
+// them, docs/protocol.md describes them, and src/test/suite/protocol.test.ts checks this file and
+// the agent glue against the examples in docs/protocol/messages.json.
 
 import { ProgressToken, RequestType } from 'vscode-languageclient/node';
 

@@ -3,25 +3,36 @@
 
 use std::collections::HashMap;
 
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, DocumentChangeOperation, DocumentChanges,
-    OneOf, OptionalVersionedTextDocumentIdentifier, RenameFile, ResourceOp, TextDocumentEdit,
-    TextEdit, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse,
+    DocumentChangeOperation, DocumentChanges, OneOf, OptionalVersionedTextDocumentIdentifier,
+    RenameFile, ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::diagnostic::{self as core, Fix};
 use crate::lsp::convert::{to_lsp_diagnostic, to_text_edit};
-use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::ext::FIX_ALL_KIND;
-use crate::lsp::state::Snapshot;
-use crate::rules::fix::FixOutcome;
+use crate::lsp::snapshot::Snapshot;
+use crate::lsp::state::analyze;
+use crate::rules::fix::fix_all;
 use crate::text::TextRange;
 
-/// What the client accepts in a workspace edit.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EditCaps {
-    pub document_changes: bool,
-    pub rename_files: bool,
+/// The actions for the requested range of a SKILL.md; `None` for other Markdown or when there
+/// are none.
+pub fn code_action(
+    snapshot: &Snapshot,
+    params: CodeActionParams,
+) -> Result<Option<CodeActionResponse>> {
+    if !snapshot.document.is_skill_file() {
+        return Ok(None);
+    }
+    let diagnostics = snapshot.analyze();
+    let start = snapshot.offset(params.range.start);
+    let end = snapshot.offset(params.range.end).max(start);
+    let only = params.context.only.as_deref();
+    let actions = code_actions(snapshot, &diagnostics, TextRange::new(start, end), only);
+    Ok((!actions.is_empty()).then_some(actions))
 }
 
 fn wants(only: Option<&[CodeActionKind]>, kind: &CodeActionKind) -> bool {
@@ -33,26 +44,22 @@ fn wants(only: Option<&[CodeActionKind]>, kind: &CodeActionKind) -> bool {
 
 /// A workspace edit for a fix, or `None` when the client cannot apply it (a rename without
 /// resource operations).
-fn fix_edit(
-    snapshot: &Snapshot,
-    fix: &Fix,
-    encoding: Encoding,
-    caps: EditCaps,
-) -> Option<WorkspaceEdit> {
+fn fix_edit(snapshot: &Snapshot, fix: &Fix) -> Option<WorkspaceEdit> {
+    let caps = snapshot.caps;
     let edits: Vec<TextEdit> = fix
         .edits
         .iter()
-        .map(|edit| to_text_edit(edit, &snapshot.rope, encoding))
+        .map(|edit| to_text_edit(edit, &snapshot.document.rope, snapshot.encoding))
         .collect();
     if let Some(rename) = &fix.rename {
-        if !(caps.document_changes && caps.rename_files) {
+        if !(caps.document_changes && caps.resource_operations) {
             return None;
         }
         let new_uri = Uri::from_file_path(std::path::absolute(&rename.to).ok()?)?;
         return Some(WorkspaceEdit {
             document_changes: Some(DocumentChanges::Operations(vec![
                 DocumentChangeOperation::Op(ResourceOp::Rename(RenameFile {
-                    old_uri: snapshot.uri.clone(),
+                    old_uri: snapshot.document.uri.clone(),
                     new_uri,
                     options: None,
                     annotation_id: None,
@@ -65,8 +72,8 @@ fn fix_edit(
         WorkspaceEdit {
             document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
                 text_document: OptionalVersionedTextDocumentIdentifier {
-                    uri: snapshot.uri.clone(),
-                    version: Some(snapshot.version),
+                    uri: snapshot.document.uri.clone(),
+                    version: Some(snapshot.document.version),
                 },
                 edits: edits.into_iter().map(OneOf::Left).collect(),
             }])),
@@ -74,22 +81,18 @@ fn fix_edit(
         }
     } else {
         WorkspaceEdit {
-            changes: Some(HashMap::from([(snapshot.uri.clone(), edits)])),
+            changes: Some(HashMap::from([(snapshot.document.uri.clone(), edits)])),
             ..WorkspaceEdit::default()
         }
     })
 }
 
 /// The code actions for `range` (bytes) of a document with the given findings.
-#[must_use]
-pub fn code_actions(
+fn code_actions(
     snapshot: &Snapshot,
     diagnostics: &[core::Diagnostic],
     range: TextRange,
     only: Option<&[CodeActionKind]>,
-    encoding: Encoding,
-    caps: EditCaps,
-    fix_all: impl Fn(&str) -> FixOutcome,
 ) -> Vec<CodeActionOrCommand> {
     let mut actions = Vec::new();
     if wants(only, &CodeActionKind::QUICKFIX) {
@@ -100,9 +103,14 @@ pub fn code_actions(
             if !touches {
                 continue;
             }
-            let lsp_diagnostic = to_lsp_diagnostic(diagnostic, &snapshot.rope, encoding, false);
+            let lsp_diagnostic = to_lsp_diagnostic(
+                diagnostic,
+                &snapshot.document.rope,
+                snapshot.encoding,
+                false,
+            );
             for (index, fix) in diagnostic.fixes.iter().enumerate() {
-                let Some(edit) = fix_edit(snapshot, fix, encoding, caps) else {
+                let Some(edit) = fix_edit(snapshot, fix) else {
                     continue;
                 };
                 actions.push(CodeActionOrCommand::CodeAction(CodeAction {
@@ -124,9 +132,15 @@ pub fn code_actions(
         })
     });
     if only.is_none() || asked_for_fix_all {
-        let outcome = fix_all(&snapshot.text);
-        if outcome.text != *snapshot.text {
-            let whole = range_of(&snapshot.rope, 0, snapshot.text.len(), encoding);
+        // The same loop as `check --fix`, each candidate text analysed as this document.
+        let outcome = fix_all(&snapshot.document.text, |candidate| {
+            let mut variant = snapshot.document.clone();
+            variant.text = candidate.into();
+            variant.rope = ropey::Rope::from_str(candidate);
+            analyze(&variant, &snapshot.context)
+        });
+        if outcome.text != *snapshot.document.text {
+            let whole = snapshot.range(0, snapshot.document.text.len());
             let edit = TextEdit {
                 range: whole,
                 new_text: outcome.text,
@@ -135,7 +149,7 @@ pub fn code_actions(
                 title: format!("Fix all safe skill-lsp findings ({})", outcome.applied),
                 kind: Some(fix_all_kind),
                 edit: Some(WorkspaceEdit {
-                    changes: Some(HashMap::from([(snapshot.uri.clone(), vec![edit])])),
+                    changes: Some(HashMap::from([(snapshot.document.uri.clone(), vec![edit])])),
                     ..WorkspaceEdit::default()
                 }),
                 ..CodeAction::default()

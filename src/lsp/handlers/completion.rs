@@ -2,27 +2,17 @@
 
 use std::path::Path;
 
+use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
-    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
-    TextEdit,
+    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
+    Documentation, InsertTextFormat, TextEdit,
 };
 
 use crate::document::SkillDocument;
 use crate::fields::{self, FieldDoc};
-use crate::lsp::documents::{Encoding, range_of};
-use crate::lsp::state::Snapshot;
+use crate::lsp::documents::range_of;
+use crate::lsp::snapshot::Snapshot;
 use crate::targets::Target;
-use crate::workspace::Registry;
-
-/// What completion needs besides the document.
-pub struct CompletionInput<'a> {
-    pub targets: &'a [Target],
-    pub registry: Option<&'a Registry>,
-    pub snippets: bool,
-    /// The client renders Markdown documentation.
-    pub markdown: bool,
-    pub encoding: Encoding,
-}
 
 /// Where the cursor is, in words.
 #[derive(Debug, PartialEq)]
@@ -130,12 +120,13 @@ pub fn field_markdown(field: &FieldDoc) -> String {
 }
 
 fn keys(
+    snapshot: &Snapshot,
     document: &SkillDocument,
-    input: &CompletionInput<'_>,
-    text: &str,
+    targets: &[Target],
     start: usize,
     offset: usize,
 ) -> Vec<CompletionItem> {
+    let text: &str = &snapshot.document.text;
     // Keys at column 0 of the frontmatter, read line by line: the YAML is often broken while
     // the user is typing a key.
     let yaml = document
@@ -147,15 +138,13 @@ fn keys(
         .filter_map(|line| line.split_once(':').map(|(key, _)| key.trim()))
         .collect();
     let rope = ropey::Rope::from_str(text);
-    let range = range_of(&rope, start, offset, input.encoding);
+    let range = range_of(&rope, start, offset, snapshot.encoding);
     let mut items = Vec::new();
     for field in fields::FIELDS {
-        if present.contains(&field.name)
-            || !input.targets.iter().any(|target| target.knows(field.name))
-        {
+        if present.contains(&field.name) || !targets.iter().any(|target| target.knows(field.name)) {
             continue;
         }
-        let (new_text, format) = match (input.snippets, field.name) {
+        let (new_text, format) = match (snapshot.caps.snippets, field.name) {
             (true, "metadata" | "hooks") => (
                 format!("{}:\n  ${{1}}", field.name),
                 InsertTextFormat::SNIPPET,
@@ -167,7 +156,10 @@ fn keys(
             label: field.name.to_owned(),
             kind: Some(CompletionItemKind::PROPERTY),
             detail: Some(field.kind.to_owned()),
-            documentation: Some(documentation(field_markdown(field), input.markdown)),
+            documentation: Some(documentation(
+                field_markdown(field),
+                snapshot.caps.completion_markdown,
+            )),
             insert_text_format: Some(format),
             text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
             sort_text: Some(format!(
@@ -195,6 +187,7 @@ fn value_item(label: &str, detail: &str, kind: CompletionItemKind) -> Completion
 fn values(key: &str, snapshot: &Snapshot) -> Vec<CompletionItem> {
     if key == "name" {
         let folder = snapshot
+            .document
             .path
             .as_deref()
             .and_then(Path::parent)
@@ -259,15 +252,13 @@ fn skill_files(skill_dir: &Path, under: &str) -> Vec<String> {
 fn path_items(
     snapshot: &Snapshot,
     under: &str,
-    rope: &ropey::Rope,
     start: usize,
     offset: usize,
-    encoding: Encoding,
 ) -> Vec<CompletionItem> {
-    let Some(skill_dir) = snapshot.path.as_deref().and_then(Path::parent) else {
+    let Some(skill_dir) = snapshot.document.path.as_deref().and_then(Path::parent) else {
         return Vec::new();
     };
-    let range = range_of(rope, start, offset, encoding);
+    let range = snapshot.range(start, offset);
     skill_files(skill_dir, under)
         .into_iter()
         .map(|relative| CompletionItem {
@@ -282,32 +273,38 @@ fn path_items(
         .collect()
 }
 
-#[must_use]
-pub fn complete(
+/// The items at the cursor; `None` rather than an empty list.
+pub fn completion(
     snapshot: &Snapshot,
-    offset: usize,
-    input: &CompletionInput<'_>,
-) -> Vec<CompletionItem> {
-    let text: &str = &snapshot.text;
+    params: CompletionParams,
+) -> jsonrpc::Result<Option<CompletionResponse>> {
+    let offset = snapshot.offset(params.text_document_position.position);
+    let targets = snapshot.context.targets(snapshot.document.path.as_deref());
+    let items = complete(snapshot, &targets, offset);
+    Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)))
+}
+
+/// The items at a byte offset for the given targets.
+#[must_use]
+pub fn complete(snapshot: &Snapshot, targets: &[Target], offset: usize) -> Vec<CompletionItem> {
+    let text: &str = &snapshot.document.text;
     let offset = crate::text::floor_char_boundary(text, offset);
     let document = SkillDocument::parse(text);
-    let is_skill = snapshot.is_skill_file();
+    let is_skill = snapshot.document.is_skill_file();
     match site(text, &document, offset) {
-        Site::Key { start } if is_skill => keys(&document, input, text, start, offset),
+        Site::Key { start } if is_skill => keys(snapshot, &document, targets, start, offset),
         Site::Value { key, .. } if is_skill => values(&key, snapshot),
-        Site::LinkTarget { start } if is_skill => {
-            path_items(snapshot, "", &snapshot.rope, start, offset, input.encoding)
-        }
+        Site::LinkTarget { start } if is_skill => path_items(snapshot, "", start, offset),
         Site::BundlePath { start } if is_skill => {
             let typed = &text[start..offset];
             let dir = &typed[..typed.find('/').map_or(typed.len(), |at| at + 1)];
-            path_items(snapshot, dir, &snapshot.rope, start, offset, input.encoding)
+            path_items(snapshot, dir, start, offset)
         }
         Site::Mention { start } => {
-            let Some(registry) = input.registry else {
+            let Some(registry) = snapshot.context.registry.as_deref() else {
                 return Vec::new();
             };
-            let range = range_of(&snapshot.rope, start, offset, input.encoding);
+            let range = snapshot.range(start, offset);
             registry
                 .skills
                 .iter()
@@ -315,7 +312,10 @@ pub fn complete(
                     label: skill.name.clone(),
                     kind: Some(CompletionItemKind::MODULE),
                     detail: Some("skill".to_owned()),
-                    documentation: Some(documentation(skill.description.clone(), input.markdown)),
+                    documentation: Some(documentation(
+                        skill.description.clone(),
+                        snapshot.caps.completion_markdown,
+                    )),
                     text_edit: Some(CompletionTextEdit::Edit(TextEdit {
                         range,
                         new_text: skill.name.clone(),
@@ -332,19 +332,14 @@ pub fn complete(
 mod tests {
     use super::*;
 
-    use crate::lsp::state::test_snapshot as snapshot;
+    use crate::lsp::snapshot::test_snapshot;
 
     fn labels(text: &str, targets: &[Target]) -> Vec<String> {
         let offset = text.find('|').unwrap();
-        let text = text.replace('|', "");
-        let input = CompletionInput {
-            targets,
-            registry: None,
-            snippets: true,
-            markdown: true,
-            encoding: Encoding::Utf16,
-        };
-        complete(&snapshot(&text), offset, &input)
+        let mut snapshot = test_snapshot(&text.replace('|', ""));
+        snapshot.caps.snippets = true;
+        snapshot.caps.completion_markdown = true;
+        complete(&snapshot, targets, offset)
             .into_iter()
             .map(|item| item.label)
             .collect()

@@ -1,15 +1,14 @@
 //! `textDocument/hover`: a field's meaning, type, limit, readers and current length; a skill
 //! mention's description.
 
-use tower_lsp_server::ls_types::{Hover, HoverContents, MarkedString};
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkedString};
 
 use super::completion::field_markdown;
 use crate::document::SkillDocument;
 use crate::document::mentions::body_mentions;
 use crate::fields;
-use crate::lsp::documents::{Encoding, range_of};
-use crate::lsp::state::Snapshot;
-use crate::workspace::Registry;
+use crate::lsp::snapshot::Snapshot;
 
 fn contents(value: String, markdown: bool) -> HoverContents {
     super::markup(&value, markdown).map_or_else(
@@ -18,15 +17,16 @@ fn contents(value: String, markdown: bool) -> HoverContents {
     )
 }
 
+pub fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
+    let offset = snapshot.offset(params.text_document_position_params.position);
+    Ok(hover_at(snapshot, offset))
+}
+
+/// The hover at a byte offset.
 #[must_use]
-pub fn hover(
-    snapshot: &Snapshot,
-    offset: usize,
-    registry: Option<&Registry>,
-    encoding: Encoding,
-    markdown: bool,
-) -> Option<Hover> {
-    let text: &str = &snapshot.text;
+pub fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
+    let text: &str = &snapshot.document.text;
+    let markdown = snapshot.caps.hover_markdown;
     let document = SkillDocument::parse(text);
     if let Some(entries) = document.mapping().and_then(|root| root.as_mapping()) {
         for entry in entries {
@@ -49,16 +49,11 @@ pub fn hover(
             }
             return Some(Hover {
                 contents: contents(value, markdown),
-                range: Some(range_of(
-                    &snapshot.rope,
-                    entry.key.range.start,
-                    entry.key.range.end,
-                    encoding,
-                )),
+                range: Some(snapshot.range(entry.key.range.start, entry.key.range.end)),
             });
         }
     }
-    let registry = registry?;
+    let registry = snapshot.context.registry.as_deref()?;
     let mention = body_mentions(text, &document.body)
         .into_iter()
         .find(|mention| {
@@ -75,12 +70,7 @@ pub fn hover(
             ),
             markdown,
         ),
-        range: Some(range_of(
-            &snapshot.rope,
-            mention.range.start - 1,
-            mention.range.end,
-            encoding,
-        )),
+        range: Some(snapshot.range(mention.range.start - 1, mention.range.end)),
     })
 }
 
@@ -88,7 +78,15 @@ pub fn hover(
 mod tests {
     use super::*;
 
-    use crate::lsp::state::test_snapshot as snapshot;
+    use crate::lsp::snapshot::test_snapshot;
+    use crate::workspace::Registry;
+
+    /// A snapshot of `text` for a client that renders Markdown.
+    fn snapshot(text: &str) -> Snapshot {
+        let mut snapshot = test_snapshot(text);
+        snapshot.caps.hover_markdown = true;
+        snapshot
+    }
 
     fn contents(hover: Hover) -> String {
         match hover.contents {
@@ -100,14 +98,7 @@ mod tests {
     #[test]
     fn hover_on_a_key_shows_length_against_the_limit() {
         let text = "---\nname: pdf\ndescription: Fill forms.\n---\nBody\n";
-        let hover = hover(
-            &snapshot(text),
-            text.find("descr").unwrap() + 2,
-            None,
-            Encoding::Utf16,
-            true,
-        )
-        .unwrap();
+        let hover = hover_at(&snapshot(text), text.find("descr").unwrap() + 2).unwrap();
         let value = contents(hover);
         assert!(
             value.starts_with("description — 11/1024 characters"),
@@ -129,14 +120,9 @@ mod tests {
             "pdf".into(),
         ));
         let text = "---\nname: a\n---\nThen run /pdf.\n";
-        let hover = hover(
-            &snapshot(text),
-            text.find("/pdf").unwrap() + 2,
-            Some(&registry),
-            Encoding::Utf16,
-            true,
-        )
-        .unwrap();
+        let mut snapshot = snapshot(text);
+        snapshot.context.registry = Some(registry.into());
+        let hover = hover_at(&snapshot, text.find("/pdf").unwrap() + 2).unwrap();
         assert!(contents(hover).contains("Fills forms."));
     }
 }

@@ -1,11 +1,19 @@
-//! Request handlers as plain functions over a document snapshot: no locks, no I/O with the
-//! client, so each is testable in-process.
+//! Request handlers, one file per feature, each a plain function of `(&Snapshot, params)`: no
+//! locks, no I/O with the client, so each is testable in-process. `server` routes the
+//! requests here through `Backend::on_document`, which also turns a panic into an error.
 
 pub mod code_action;
 pub mod completion;
 pub mod hover;
-pub mod navigation;
+pub mod inlay_hints;
+pub mod links;
+pub mod names;
+pub mod rename;
+pub mod symbols;
 
+use std::panic::AssertUnwindSafe;
+
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{MarkupContent, MarkupKind};
 
 /// Markdown as a `MarkupContent` for clients that render it; `None` for the others, which get
@@ -22,4 +30,34 @@ pub fn markup(value: &str, markdown: bool) -> Option<MarkupContent> {
 #[must_use]
 pub fn plain(value: &str) -> String {
     value.replace("**", "").replace('`', "")
+}
+
+/// Runs a computation, turning a panic into an internal error instead of the end of the server.
+///
+/// # Errors
+/// An internal error when `compute` panics.
+pub fn guard<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
+    std::panic::catch_unwind(AssertUnwindSafe(compute)).map_err(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        tracing::error!("{what} panicked: {message}");
+        Error {
+            code: ErrorCode::InternalError,
+            message: format!("internal error in {what}").into(),
+            data: None,
+        }
+    })
+}
+
+/// The error of a request the server cannot serve as asked; the message is for the user.
+#[must_use]
+pub fn invalid_params(message: impl Into<String>) -> Error {
+    Error {
+        code: ErrorCode::InvalidParams,
+        message: message.into().into(),
+        data: None,
+    }
 }

@@ -121,6 +121,27 @@ local function close_reply(line)
   append_lines(blank and { line, '' } or { '', line, '' })
 end
 
+--- What one `skill/agentEvent` (docs/protocol.md) adds to the chat buffer: streamed text, a
+--- line, or the line that closes the reply; nil for a kind this plugin does not know.
+--- @param event table the notification's params
+--- @return 'text'|'line'|'close'|nil action
+--- @return string? text
+function M.render(event)
+  local kind = event.kind
+  if kind == 'text' then
+    return 'text', event.text or ''
+  elseif kind == 'toolCall' then
+    return 'line', describe_call(event)
+  elseif kind == 'toolResult' then
+    return 'line', describe_result(event)
+  elseif kind == 'done' then
+    return 'close', ('— done (%s)'):format(event.stopReason or '?')
+  elseif kind == 'error' then
+    return 'close', '— error: ' .. (event.message or '?')
+  end
+  return nil
+end
+
 --- Handler of the `skill/agentEvent` notification (installed in the client's `handlers`).
 function M.on_event(_, event, ctx)
   -- Events of a chat some other code started.
@@ -134,17 +155,13 @@ function M.on_event(_, event, ctx)
   if chat.finished or event.sessionId ~= chat.session_id then
     return
   end
-  local kind = event.kind
-  if kind == 'text' then
-    append_text(event.text or '')
-  elseif kind == 'toolCall' then
-    append_lines({ describe_call(event) })
-  elseif kind == 'toolResult' then
-    append_lines({ describe_result(event) })
-  elseif kind == 'done' then
-    close_reply(('— done (%s)'):format(event.stopReason or '?'))
-  elseif kind == 'error' then
-    close_reply('— error: ' .. (event.message or '?'))
+  local action, text = M.render(event)
+  if action == 'text' then
+    append_text(text)
+  elseif action == 'line' then
+    append_lines({ text })
+  elseif action == 'close' then
+    close_reply(text)
   end
 end
 

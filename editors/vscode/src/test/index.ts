@@ -6,7 +6,7 @@ import * as path from 'path';
 import Mocha from 'mocha';
 
 const SUITES: Record<string, string[]> = {
-  main: ['activation', 'diagnostics', 'editing', 'catalog', 'agent'],
+  main: ['protocol', 'activation', 'diagnostics', 'editing', 'catalog', 'agent'],
   restricted: ['restricted'],
 };
 

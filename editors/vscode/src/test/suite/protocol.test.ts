@@ -1,0 +1,134 @@
+// The glue against the protocol snapshot (docs/protocol/messages.json, written by the server's
+// tests/protocol.rs): every method name and button title this extension matches on is there,
+// and every `skill/agentEvent` example folds into the transcript with its fields read. A change
+// on either side that the other does not follow fails here.
+
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { EventFold, foldAgentEvent } from '../../agent';
+import {
+  AGENT_EVENT,
+  APPROVAL_ACTIONS,
+  AgentChatParams,
+  AgentChatRequest,
+  AgentChatResult,
+  AgentEvent,
+  CatalogRequest,
+  CatalogResult,
+  CatalogSkill,
+  FIX_ALL_KIND,
+} from '../../protocol';
+
+// out/test/suite -> the repository root.
+const SNAPSHOT = path.resolve(__dirname, '../../../../../docs/protocol/messages.json');
+
+/** The fields `AgentEvent` (protocol.ts) declares for each kind, besides sessionId and kind. */
+const EVENT_FIELDS: Record<AgentEvent['kind'], Record<string, string>> = {
+  text: { text: 'string' },
+  toolCall: { id: 'string', name: 'string', input: 'object' },
+  toolResult: { id: 'string', name: 'string', isError: 'boolean', content: 'string' },
+  done: { stopReason: 'string' },
+  error: { message: 'string' },
+};
+
+/** The fields of each request type in protocol.ts; `satisfies` keeps the lists complete. */
+const CATALOG_RESULT = { skills: true, prompt: true } satisfies Record<keyof CatalogResult, true>;
+const CATALOG_SKILL = { name: true, description: true, uri: true, root: true, diagnostics: true } satisfies Record<keyof CatalogSkill, true>;
+const CHAT_PARAMS = { prompt: true, sessionId: true, workDoneToken: true } satisfies Record<keyof AgentChatParams, true>;
+const CHAT_RESULT = {
+  sessionId: true,
+  reply: true,
+  stopReason: true,
+  loadedSkills: true,
+  transcript: true,
+  usage: true,
+} satisfies Record<keyof AgentChatResult, true>;
+const USAGE = { inputTokens: true, outputTokens: true } satisfies Record<keyof AgentChatResult['usage'], true>;
+
+function keys(value: unknown): string[] {
+  return Object.keys(value as object).sort();
+}
+
+interface Message {
+  params?: unknown;
+  result?: unknown;
+}
+
+suite('protocol snapshot', () => {
+  const messages = JSON.parse(fs.readFileSync(SNAPSHOT, 'utf8')) as Record<string, Message[]>;
+
+  test('every method the extension uses is in the snapshot', () => {
+    for (const method of [CatalogRequest.method, AgentChatRequest.method, AGENT_EVENT]) {
+      assert.ok(messages[method]?.length, `${method} is not in ${SNAPSHOT}`);
+    }
+    const capabilities = (messages.initialize[0].result as { capabilities: { codeActionProvider: { codeActionKinds: string[] } } }).capabilities;
+    assert.ok(capabilities.codeActionProvider.codeActionKinds.includes(FIX_ALL_KIND));
+  });
+
+  test('the request types have the server\'s fields', () => {
+    const catalog = messages[CatalogRequest.method][0].result as CatalogResult;
+    assert.deepStrictEqual(keys(catalog), keys(CATALOG_RESULT));
+    assert.deepStrictEqual(keys(catalog.skills[0]), keys(CATALOG_SKILL));
+    const chat = messages[AgentChatRequest.method][0];
+    assert.deepStrictEqual(keys(chat.params), keys(CHAT_PARAMS));
+    assert.deepStrictEqual(keys(chat.result), keys(CHAT_RESULT));
+    assert.deepStrictEqual(keys((chat.result as AgentChatResult).usage), keys(USAGE));
+  });
+
+  test('the approval buttons are the server\'s', () => {
+    const params = messages['window/showMessageRequest'][0].params as { actions: { title: string }[] };
+    assert.deepStrictEqual(
+      params.actions.map((action) => action.title),
+      [...APPROVAL_ACTIONS],
+    );
+  });
+
+  test('every skill/agentEvent kind is understood and its fields read', () => {
+    const events = messages[AGENT_EVENT].map((message) => message.params as AgentEvent);
+    assert.deepStrictEqual([...new Set(events.map((event) => event.kind))].sort(), ['done', 'error', 'text', 'toolCall', 'toolResult']);
+    const fold: EventFold = { entries: [], openText: undefined, sawFinalEvent: false };
+    for (const event of events) {
+      // Exactly the fields protocol.ts declares, with their types.
+      const fields = EVENT_FIELDS[event.kind];
+      assert.ok(fields, `unknown kind ${event.kind}`);
+      assert.deepStrictEqual(Object.keys(event).sort(), ['kind', 'sessionId', ...Object.keys(fields)].sort(), JSON.stringify(event));
+      assert.strictEqual(typeof event.sessionId, 'string');
+      for (const [name, type] of Object.entries(fields)) {
+        assert.strictEqual(typeof (event as unknown as Record<string, unknown>)[name], type, `${event.kind}.${name}`);
+      }
+      const changed = foldAgentEvent(fold, event);
+      // Only the closing event of a cancelled chat leaves the transcript as it is.
+      assert.strictEqual(changed, !(event.kind === 'done' && event.stopReason === 'cancelled'), JSON.stringify(event));
+    }
+    for (const event of events) {
+      switch (event.kind) {
+        case 'text':
+          assert.ok(fold.entries.some((entry) => entry.kind === 'assistant' && entry.text.includes(event.text)), event.text);
+          break;
+        case 'toolCall': {
+          const entry = fold.entries.find((candidate) => candidate.kind === 'tool' && candidate.id === event.id);
+          assert.ok(entry && entry.kind === 'tool', event.id);
+          assert.strictEqual(entry.name, event.name);
+          assert.deepStrictEqual(entry.input, event.input);
+          break;
+        }
+        case 'toolResult': {
+          const entry = fold.entries.find((candidate) => candidate.kind === 'tool' && candidate.id === event.id);
+          assert.ok(entry && entry.kind === 'tool', event.id);
+          assert.deepStrictEqual(entry.result, { content: event.content, isError: event.isError });
+          break;
+        }
+        case 'done':
+          if (event.stopReason !== 'cancelled') {
+            assert.ok(fold.entries.some((entry) => entry.kind === 'status' && entry.text === `Done (${event.stopReason})`), event.stopReason);
+          }
+          break;
+        case 'error':
+          assert.ok(fold.entries.some((entry) => entry.kind === 'status' && entry.state === 'error' && entry.text.includes(event.message)), event.message);
+          break;
+      }
+    }
+    assert.ok(fold.sawFinalEvent);
+  });
+});

@@ -1,0 +1,285 @@
+//! `skill/agentChat`: the agent loop run by the server against the first workspace folder, with
+//! the live catalog, approvals through `window/showMessageRequest`, `$/progress` on the
+//! client's token and `skill/agentEvent` notifications (types in `ext`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tower_lsp_server::Client;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{MessageActionItem, MessageType, ProgressToken};
+
+use super::ext::{
+    AGENT_PROGRESS_TITLE, ALLOW_CHAT, ALLOW_ONCE, APPROVAL_ACTIONS, AgentChatParams,
+    AgentChatResult, AgentEventKind, AgentEventNotification, AgentEventParams, ChatUsage,
+    STOP_CANCELLED,
+};
+use super::handlers::invalid_params;
+use super::progress;
+use super::server::Backend;
+use crate::agent::Session;
+use crate::agent::approval::{ApprovalRequest, Approver, Decision};
+use crate::agent::provider::BoxFuture;
+
+/// One prompt of a (new or continued) conversation, streamed as `skill/agentEvent`
+/// notifications and `$/progress`, against the first workspace folder.
+pub async fn agent_chat(backend: &Backend, params: AgentChatParams) -> Result<AgentChatResult> {
+    backend.wait_ready().await;
+    let (workspace, registry, overlay, model, max_turns) = {
+        let state = backend.lock();
+        let (folder, registry) = state
+            .agent_view()
+            .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
+        let config = state
+            .workspaces
+            .iter()
+            .find(|workspace| workspace.folder == folder)
+            .map(|workspace| &workspace.config);
+        (
+            folder,
+            registry,
+            state.overlay(),
+            config.and_then(|config| config.agent.model.clone()),
+            config.and_then(|config| config.agent.max_turns),
+        )
+    };
+    let provider =
+        crate::agent::provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
+            .map_err(|error| invalid_params(error.to_string()))?;
+    let agent = crate::agent::Agent {
+        provider: Arc::from(provider),
+        workspace,
+        registry,
+        source: Arc::new(overlay),
+        approver: Arc::new(EditorApprover {
+            client: backend.client.clone(),
+        }),
+        max_turns: max_turns.unwrap_or(crate::agent::session::DEFAULT_MAX_TURNS),
+    };
+    let mut lease = backend
+        .sessions
+        .lease(params.session_id.as_deref())
+        .map_err(invalid_params)?;
+    let session_id = lease.id.clone();
+    let token = params.work_done_token.clone();
+    if let Some(token) = &token {
+        let prompt = params.prompt.chars().take(80).collect();
+        let begin = progress::begin(AGENT_PROGRESS_TITLE, true, prompt);
+        progress::send(&backend.client, token, begin).await;
+    }
+    // Events leave through a channel: the loop's callback is synchronous, sending is not.
+    let (events, outgoing) = tokio::sync::mpsc::unbounded_channel::<AgentEventParams>();
+    let forward = tokio::spawn(forward_events(
+        backend.client.clone(),
+        token.clone(),
+        outgoing,
+    ));
+    let mut notice = CancelNotice {
+        events: events.clone(),
+        client: backend.client.clone(),
+        token: token.clone(),
+        session_id: session_id.clone(),
+        armed: true,
+    };
+    let outcome = {
+        let session = lease.session.as_mut().ok_or_else(Error::internal_error)?;
+        let session_id = session_id.clone();
+        let sender = events.clone();
+        agent
+            .run(session, &params.prompt, &mut move |event| {
+                let _ = sender.send(AgentEventParams {
+                    session_id: session_id.clone(),
+                    event: AgentEventKind::from_agent(&event),
+                });
+            })
+            .await
+    };
+    notice.armed = false;
+    drop(notice);
+    let finished = match &outcome {
+        Ok(outcome) => AgentEventKind::Done {
+            stop_reason: outcome.stop_reason.as_text(),
+        },
+        Err(error) => AgentEventKind::Error {
+            message: error.to_string(),
+        },
+    };
+    let _ = events.send(AgentEventParams {
+        session_id: session_id.clone(),
+        event: finished,
+    });
+    drop(events);
+    let _ = forward.await;
+    if let Some(token) = &token {
+        let message = outcome
+            .as_ref()
+            .map_or_else(ToString::to_string, |outcome| outcome.stop_reason.as_text());
+        progress::send(&backend.client, token, progress::end(message)).await;
+    }
+    let outcome = outcome.map_err(|error| Error {
+        code: ErrorCode::InternalError,
+        message: error.to_string().into(),
+        data: None,
+    })?;
+    let session = lease.session.as_ref().ok_or_else(Error::internal_error)?;
+    Ok(AgentChatResult {
+        session_id,
+        reply: outcome.reply,
+        stop_reason: outcome.stop_reason.as_text(),
+        loaded_skills: session.loaded.clone(),
+        transcript: session.transcript.clone(),
+        usage: ChatUsage {
+            input_tokens: session.usage.input_tokens,
+            output_tokens: session.usage.output_tokens,
+        },
+    })
+}
+
+/// Sends the chat's events in order; each tool call is also a `$/progress` report on the
+/// token.
+async fn forward_events(
+    client: Client,
+    token: Option<ProgressToken>,
+    mut outgoing: tokio::sync::mpsc::UnboundedReceiver<AgentEventParams>,
+) {
+    while let Some(event) = outgoing.recv().await {
+        if let (Some(token), AgentEventKind::ToolCall { name, input, .. }) = (&token, &event.event)
+        {
+            let message = format!("{name} {input}");
+            let report = progress::report(message.chars().take(120).collect());
+            progress::send(&client, token, report).await;
+        }
+        client
+            .send_notification::<AgentEventNotification>(event)
+            .await;
+    }
+}
+
+/// Conversations by session id.
+#[derive(Default)]
+pub struct Sessions {
+    sessions: Mutex<HashMap<String, Session>>,
+    next: Mutex<u64>,
+}
+
+/// Holds a session for the length of one chat and puts it back when dropped, so a cancelled
+/// chat keeps every step it completed.
+pub struct Lease<'a> {
+    sessions: &'a Sessions,
+    pub id: String,
+    pub session: Option<Session>,
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if let Some(session) = self.session.take() {
+            self.sessions
+                .sessions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(self.id.clone(), session);
+        }
+    }
+}
+
+impl Sessions {
+    /// Takes the named session (or a new one) out for a chat.
+    ///
+    /// # Errors
+    /// The session is unknown or already in use by another chat.
+    pub fn lease(&self, id: Option<&str>) -> std::result::Result<Lease<'_>, String> {
+        let mut sessions = self
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match id {
+            Some(id) => {
+                let session = sessions
+                    .remove(id)
+                    .ok_or_else(|| format!("unknown or busy session '{id}'"))?;
+                Ok(Lease {
+                    sessions: self,
+                    id: id.to_owned(),
+                    session: Some(session),
+                })
+            }
+            None => {
+                let mut next = self
+                    .next
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                *next += 1;
+                Ok(Lease {
+                    sessions: self,
+                    id: format!("chat-{}", *next),
+                    session: Some(Session::new()),
+                })
+            }
+        }
+    }
+}
+
+/// Asks the user in the editor: Allow once / Allow for this chat / Deny.
+pub struct EditorApprover {
+    pub client: Client,
+}
+
+impl Approver for EditorApprover {
+    fn ask<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, Decision> {
+        Box::pin(async move {
+            let actions = APPROVAL_ACTIONS
+                .map(|title| MessageActionItem {
+                    title: title.to_owned(),
+                    properties: HashMap::new(),
+                })
+                .to_vec();
+            let message = format!("The skill agent wants to {}.", request.summary);
+            match self
+                .client
+                .show_message_request(MessageType::WARNING, message, Some(actions))
+                .await
+            {
+                Ok(Some(item)) if item.title == ALLOW_ONCE => Decision::AllowOnce,
+                Ok(Some(item)) if item.title == ALLOW_CHAT => Decision::AllowSession,
+                _ => Decision::Deny,
+            }
+        })
+    }
+}
+
+/// Armed for the length of one chat: if the request is cancelled (its future dropped) before
+/// the loop ends, the client still gets a closing `skill/agentEvent` (`done`, stop reason
+/// `cancelled`, with the session id, so a chat cancelled before its first event can be
+/// continued) and the `$/progress` end, so nobody waits for them in vain.
+pub struct CancelNotice {
+    pub events: tokio::sync::mpsc::UnboundedSender<AgentEventParams>,
+    pub client: Client,
+    pub token: Option<ProgressToken>,
+    pub session_id: String,
+    pub armed: bool,
+}
+
+impl Drop for CancelNotice {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        // Through the chat's own channel, so it comes after every event already sent.
+        let _ = self.events.send(AgentEventParams {
+            session_id: self.session_id.clone(),
+            event: AgentEventKind::Done {
+                stop_reason: STOP_CANCELLED.to_owned(),
+            },
+        });
+        let (Some(token), Ok(runtime)) =
+            (self.token.clone(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let client = self.client.clone();
+        runtime.spawn(async move {
+            let end = progress::end(STOP_CANCELLED.to_owned());
+            progress::send(&client, &token, end).await;
+        });
+    }
+}

@@ -1,0 +1,82 @@
+//! `skill/catalog` and `skill/loadSkill`: the agent's view of the workspace folders (the one
+//! registry the catalog and the agent share, `State::agent_view`), as an editor shows it.
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::Uri;
+
+use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
+use super::handlers::{guard, invalid_params};
+use super::server::Backend;
+use super::state::{AnalysisContext, DocumentText, analyze};
+
+/// Every skill the agent sees, with its finding count, and the catalog text of the prompt.
+pub async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
+    backend.wait_ready().await;
+    let (registry, contexts, overlay) = {
+        let state = backend.lock();
+        let registry = state
+            .agent_view()
+            .map(|(_, registry)| registry)
+            .unwrap_or_default();
+        let contexts: Vec<AnalysisContext> = registry
+            .skills
+            .iter()
+            .map(|skill| state.analysis_context(Some(&skill.path)))
+            .collect();
+        (registry, contexts, state.overlay())
+    };
+    guard("skill/catalog", move || {
+        let skills = registry
+            .skills
+            .iter()
+            .zip(contexts)
+            .map(|(skill, context)| {
+                let diagnostics = match crate::workspace::Source::read(&overlay, &skill.path) {
+                    Ok(text) => {
+                        let document = DocumentText {
+                            uri: Uri::from_file_path(&skill.path)
+                                .unwrap_or_else(|| "file:///".parse().expect("a valid uri")),
+                            path: Some(skill.path.clone()),
+                            rope: ropey::Rope::from_str(&text),
+                            text: text.into(),
+                            version: 0,
+                        };
+                        analyze(&document, &context).len()
+                    }
+                    Err(_) => 0,
+                };
+                CatalogSkill {
+                    name: skill.name.clone(),
+                    description: skill.description.clone(),
+                    uri: Uri::from_file_path(&skill.path)
+                        .map(|uri| uri.as_str().to_owned())
+                        .unwrap_or_default(),
+                    root: skill.root.to_string_lossy().into_owned(),
+                    diagnostics,
+                }
+            })
+            .collect();
+        CatalogResult {
+            skills,
+            prompt: registry.catalog(),
+        }
+    })
+}
+
+/// What the agent's `load_skill` tool returns; an error whose message is the unknown-skill
+/// text (SPEC section 5) otherwise.
+pub async fn load_skill(backend: &Backend, params: LoadSkillParams) -> Result<LoadSkillResult> {
+    backend.wait_ready().await;
+    let (registry, overlay) = {
+        let state = backend.lock();
+        let registry = state
+            .agent_view()
+            .map(|(_, registry)| registry)
+            .unwrap_or_default();
+        (registry, state.overlay())
+    };
+    registry
+        .load(&params.name, &overlay)
+        .map(|content| LoadSkillResult { content })
+        .map_err(invalid_params)
+}

@@ -1,0 +1,248 @@
+//! Diagnostics, pushed or pulled, never both (SPEC section 7): `publish` pushes one document's
+//! findings unless its version moved on meanwhile, `publish_all` re-lints every open document
+//! (or asks a pulling client to pull again), `pull` and `pull_workspace` answer
+//! `textDocument/diagnostic` and `workspace/diagnostic` with the generation as result id.
+
+use std::collections::HashSet;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    Diagnostic, DocumentDiagnosticParams, DocumentDiagnosticReport, DocumentDiagnosticReportResult,
+    FullDocumentDiagnosticReport, RelatedFullDocumentDiagnosticReport,
+    RelatedUnchangedDocumentDiagnosticReport, UnchangedDocumentDiagnosticReport, Uri,
+    WorkspaceDiagnosticParams, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult,
+    WorkspaceDocumentDiagnosticReport, WorkspaceFullDocumentDiagnosticReport,
+    WorkspaceUnchangedDocumentDiagnosticReport,
+};
+
+use super::convert::to_lsp_diagnostic;
+use super::handlers::{guard, invalid_params};
+use super::server::Backend;
+use super::state::{DocumentText, analyze};
+
+/// Pushes the diagnostics of one open document, unless the client pulls them or the
+/// document moved on while we computed.
+pub async fn publish(backend: &Backend, uri: &Uri) {
+    backend.wait_ready().await;
+    let _serial = backend.publish_lock.lock().await;
+    let Some(snapshot) = backend.snapshot(uri) else {
+        return;
+    };
+    if snapshot.caps.pull_diagnostics || !snapshot.document.is_skill_file() {
+        return;
+    }
+    let Ok(items) = guard("diagnostics", || snapshot.lsp_diagnostics()) else {
+        return;
+    };
+    publish_if_current(backend, uri, snapshot.document.version, items).await;
+}
+
+/// The version guard: publishes `items`, computed for `version` of the document, only if that
+/// is still its version (a stale result must never overtake a fresh one, and a closed document
+/// keeps the empty list `didClose` sent). Returns whether it published.
+pub async fn publish_if_current(
+    backend: &Backend,
+    uri: &Uri,
+    version: i32,
+    items: Vec<Diagnostic>,
+) -> bool {
+    let current = backend
+        .lock()
+        .documents
+        .get(uri)
+        .map(|document| document.version);
+    if current != Some(version) {
+        return false; // A newer version is on its way, or the document closed.
+    }
+    backend
+        .client
+        .publish_diagnostics(uri.clone(), items, Some(version))
+        .await;
+    true
+}
+
+/// Re-lints every open document (workspace rules' inputs changed), or asks a pulling client
+/// to pull again.
+pub async fn publish_all(backend: &Backend) {
+    let (uris, pull, refresh) = {
+        let mut state = backend.lock();
+        state.generation += 1;
+        (
+            state.documents.keys().cloned().collect::<Vec<_>>(),
+            state.caps.pull_diagnostics,
+            state.caps.diagnostic_refresh,
+        )
+    };
+    if pull {
+        if refresh {
+            let _ = backend.client.workspace_diagnostic_refresh().await;
+        }
+        return;
+    }
+    for uri in uris {
+        publish(backend, &uri).await;
+    }
+}
+
+/// `textDocument/diagnostic`: "unchanged" when the client holds this generation's report.
+pub async fn pull(
+    backend: &Backend,
+    params: DocumentDiagnosticParams,
+) -> Result<DocumentDiagnosticReportResult> {
+    backend.wait_ready().await;
+    let uri = params.text_document.uri;
+    let generation = backend.lock().generation.to_string();
+    if params.previous_result_id.as_deref() == Some(generation.as_str()) {
+        return Ok(DocumentDiagnosticReportResult::Report(
+            DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+                related_documents: None,
+                unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                    result_id: generation,
+                },
+            }),
+        ));
+    }
+    let Some(snapshot) = backend.snapshot(&uri) else {
+        return Err(invalid_params(format!("{} is not open", uri.as_str())));
+    };
+    let items = if snapshot.document.is_skill_file() {
+        guard("diagnostics", || snapshot.lsp_diagnostics())?
+    } else {
+        Vec::new()
+    };
+    Ok(DocumentDiagnosticReportResult::Report(
+        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                result_id: Some(generation),
+                items,
+            },
+        }),
+    ))
+}
+
+/// `workspace/diagnostic`: every skill of every workspace (and those linked from outside their
+/// root, which clients load), "unchanged" for those the client holds this generation of.
+pub async fn pull_workspace(
+    backend: &Backend,
+    params: WorkspaceDiagnosticParams,
+) -> Result<WorkspaceDiagnosticReportResult> {
+    backend.wait_ready().await;
+    let (work, encoding, related, generation) = {
+        let state = backend.lock();
+        let generation = state.generation.to_string();
+        let current: HashSet<&Uri> = params
+            .previous_result_ids
+            .iter()
+            .filter(|previous| previous.value == generation)
+            .map(|previous| &previous.uri)
+            .collect();
+        let overlay = state.overlay();
+        let mut work = Vec::new();
+        for workspace in &state.workspaces {
+            let registry = workspace.registry.clone();
+            let paths = registry
+                .members()
+                // Linked from outside their root: not registered, but clients load them.
+                .chain(registry.refused.iter().filter_map(|refused| {
+                    matches!(
+                        refused.refusal,
+                        crate::workspace::loader::Refusal::OutsideRoot { .. }
+                    )
+                    .then_some(&refused.path)
+                }));
+            for path in paths {
+                let Some(uri) = Uri::from_file_path(path) else {
+                    continue;
+                };
+                let version = state.documents.get(&uri).map(|document| document.version);
+                if current.contains(&uri) {
+                    work.push((uri, version, None));
+                    continue;
+                }
+                let Ok(text) = crate::workspace::Source::read(&overlay, path) else {
+                    continue;
+                };
+                let context = state.analysis_context(Some(path));
+                work.push((uri, version, Some((path.clone(), text, context))));
+            }
+        }
+        (
+            work,
+            state.encoding,
+            state.caps.related_information,
+            generation,
+        )
+    };
+    let items = guard("workspace diagnostics", || {
+        work.into_iter()
+            .map(|(uri, version, input)| {
+                let Some((path, text, context)) = input else {
+                    return WorkspaceDocumentDiagnosticReport::Unchanged(
+                        WorkspaceUnchangedDocumentDiagnosticReport {
+                            uri,
+                            version: version.map(i64::from),
+                            unchanged_document_diagnostic_report:
+                                UnchangedDocumentDiagnosticReport {
+                                    result_id: generation.clone(),
+                                },
+                        },
+                    );
+                };
+                let document = DocumentText {
+                    uri: uri.clone(),
+                    path: Some(path),
+                    rope: ropey::Rope::from_str(&text),
+                    text: text.into(),
+                    version: version.unwrap_or(0),
+                };
+                let items = analyze(&document, &context)
+                    .iter()
+                    .map(|d| to_lsp_diagnostic(d, &document.rope, encoding, related))
+                    .collect();
+                WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+                    uri,
+                    version: version.map(i64::from),
+                    full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                        result_id: Some(generation.clone()),
+                        items,
+                    },
+                })
+            })
+            .collect()
+    })?;
+    Ok(WorkspaceDiagnosticReportResult::Report(
+        WorkspaceDiagnosticReport { items },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::documents::Document;
+
+    /// The version guard of SPEC section 7 and the README ("stale results are dropped"). The
+    /// server computes and publishes a push between two `.await`s, so no client can make a
+    /// document move on in between: only calling the guard directly shows it works.
+    #[tokio::test]
+    async fn results_for_an_older_version_or_a_closed_document_are_dropped() {
+        let (service, _socket) = crate::lsp::server::build();
+        let backend = service.inner();
+        let uri: Uri = "file:///w/skills/pdf/SKILL.md".parse().unwrap();
+        let text = "---\nname: pdf\n---\nBody\n";
+        backend
+            .lock()
+            .documents
+            .insert(uri.clone(), Document::new(text, 3, String::new()));
+        assert!(
+            !publish_if_current(backend, &uri, 2, Vec::new()).await,
+            "published a result for version 2 of a document at version 3"
+        );
+        assert!(publish_if_current(backend, &uri, 3, Vec::new()).await);
+        backend.lock().documents.remove(&uri);
+        assert!(
+            !publish_if_current(backend, &uri, 3, Vec::new()).await,
+            "published a result for a closed document"
+        );
+    }
+}

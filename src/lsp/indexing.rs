@@ -1,0 +1,107 @@
+//! The workspace index: indexing the workspace folders (with `$/progress` when the client shows
+//! it) and registering the file watchers that keep the index live.
+
+use std::path::PathBuf;
+
+use tower_lsp_server::ls_types::{
+    DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, NumberOrString,
+    Registration,
+};
+
+use super::diagnostics::publish_all;
+use super::progress;
+use super::server::Backend;
+use super::state::{Workspace, uri_path};
+use crate::config::FILE_NAMES;
+
+/// Indexes the folders waiting to be indexed, then marks the server ready and re-lints.
+pub async fn index_workspaces(backend: &Backend) {
+    let (folders, progress) = {
+        let mut state = backend.lock();
+        (
+            std::mem::take(&mut state.pending_folders),
+            state.caps.work_done_progress,
+        )
+    };
+    if folders.is_empty() {
+        backend.ready.send_replace(true);
+        return;
+    }
+    let token = NumberOrString::String("skill-lsp/index".to_owned());
+    let progress = progress && progress::create(&backend.client, &token).await;
+    if progress {
+        let message = format!("{} workspace folder(s)", folders.len());
+        let begin = progress::begin("Indexing skills", false, message);
+        progress::send(&backend.client, &token, begin).await;
+    }
+    let overlay = backend.lock().overlay();
+    let workspaces = tokio::task::spawn_blocking(move || {
+        folders
+            .into_iter()
+            .map(|folder| Workspace::load(folder, &overlay))
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default();
+    let count: usize = workspaces
+        .iter()
+        .map(|workspace| workspace.registry.skills.len())
+        .sum();
+    {
+        let mut state = backend.lock();
+        state.workspaces.extend(workspaces);
+        // Buffers opened while the index was built replace their disk copies now.
+        let open: Vec<PathBuf> = state.documents.keys().filter_map(uri_path).collect();
+        for path in open {
+            state.ensure_workspace(&path);
+            state.refresh_skill(&path);
+        }
+    }
+    backend.ready.send_replace(true);
+    if progress {
+        let end = progress::end(format!("{count} skill(s)"));
+        progress::send(&backend.client, &token, end).await;
+    }
+    publish_all(backend).await;
+}
+
+/// Asks a client that registers watchers dynamically to report changes to what the index and
+/// the rules read.
+pub async fn register_watchers(backend: &Backend) {
+    if !backend.lock().caps.watched_files_dynamic {
+        return;
+    }
+    // What the index and the rules read: Markdown (skills and their mentions), everything
+    // under a skills root (`broken-link` targets), and the config files. Not `**/*`, which
+    // would re-lint on every build artefact written.
+    let mut patterns: Vec<String> = vec!["**/*.md".into(), "**/*.MD".into(), "**/skills/**".into()];
+    patterns.extend(FILE_NAMES.iter().map(|name| format!("**/{name}")));
+    for workspace in &backend.lock().workspaces {
+        for root in &workspace.config.roots {
+            if let Some(name) = root.file_name().and_then(|name| name.to_str()) {
+                let pattern = format!("**/{name}/**");
+                if !patterns.contains(&pattern) {
+                    patterns.push(pattern);
+                }
+            }
+        }
+    }
+    let watchers = patterns
+        .into_iter()
+        .map(|pattern| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(pattern),
+            kind: None,
+        })
+        .collect();
+    let registration = Registration {
+        id: "skill-lsp-watch".to_owned(),
+        method: "workspace/didChangeWatchedFiles".to_owned(),
+        register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+            watchers,
+        })
+        .ok(),
+    };
+    if let Err(error) = backend.client.register_capability(vec![registration]).await {
+        tracing::warn!("could not register file watchers: {error}");
+    }
+}

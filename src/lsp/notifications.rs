@@ -1,0 +1,158 @@
+//! The client's notifications: document sync (`didOpen`, `didChange`, `didClose`), settings,
+//! workspace folders and watched files. Each updates the state under the lock, with no
+//! `.await` while it is held, then re-lints what depends on the change.
+
+use std::path::PathBuf;
+
+use tower_lsp_server::ls_types::{
+    DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
+    DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Uri,
+};
+
+use super::diagnostics::{publish, publish_all};
+use super::documents::Document;
+use super::handlers::guard;
+use super::indexing::index_workspaces;
+use super::server::Backend;
+use super::state::{ClientSettings, Workspace, uri_path};
+use crate::config::FILE_NAMES;
+
+pub async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {
+    let item = params.text_document;
+    let uri = item.uri.clone();
+    backend.lock().documents.insert(
+        item.uri,
+        Document::new(&item.text, item.version, item.language_id),
+    );
+    skill_changed(backend, &uri).await;
+}
+
+pub async fn did_change(backend: &Backend, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri;
+    {
+        let mut state = backend.lock();
+        let encoding = state.encoding;
+        let Some(document) = state.documents.get_mut(&uri) else {
+            tracing::warn!(
+                "didChange for a document that is not open: {}",
+                uri.as_str()
+            );
+            return;
+        };
+        let changes = params.content_changes;
+        let version = params.text_document.version;
+        if guard("didChange", || document.apply(changes, version, encoding)).is_err() {
+            return;
+        }
+    }
+    skill_changed(backend, &uri).await;
+}
+
+pub async fn did_close(backend: &Backend, params: DidCloseTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let (removed, pull) = {
+        let mut state = backend.lock();
+        state.generation += 1;
+        (
+            state.documents.remove(&uri).is_some(),
+            state.caps.pull_diagnostics,
+        )
+    };
+    if removed && !pull {
+        let _serial = backend.publish_lock.lock().await;
+        backend
+            .client
+            .publish_diagnostics(uri.clone(), Vec::new(), None)
+            .await;
+    }
+    // The disk copy replaces the buffer in the index.
+    let changed = uri_path(&uri).is_some_and(|path| backend.lock().refresh_skill(&path));
+    if changed {
+        publish_all(backend).await;
+    }
+}
+
+pub async fn did_change_configuration(backend: &Backend, params: DidChangeConfigurationParams) {
+    backend.lock().settings = ClientSettings::from_json(&params.settings);
+    publish_all(backend).await;
+}
+
+pub async fn did_change_workspace_folders(
+    backend: &Backend,
+    params: DidChangeWorkspaceFoldersParams,
+) {
+    {
+        let mut state = backend.lock();
+        let removed: Vec<PathBuf> = params
+            .event
+            .removed
+            .iter()
+            .filter_map(|folder| uri_path(&folder.uri))
+            .collect();
+        state
+            .workspaces
+            .retain(|workspace| !removed.contains(&workspace.folder));
+        state.pending_folders.extend(
+            params
+                .event
+                .added
+                .iter()
+                .filter_map(|folder| uri_path(&folder.uri)),
+        );
+    }
+    index_workspaces(backend).await;
+}
+
+pub async fn did_change_watched_files(backend: &Backend, params: DidChangeWatchedFilesParams) {
+    {
+        let mut state = backend.lock();
+        let overlay = state.overlay();
+        for change in params.changes {
+            let Some(path) = uri_path(&change.uri) else {
+                continue;
+            };
+            let is_config = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| FILE_NAMES.contains(&name));
+            if is_config {
+                if let Some(workspace) = state.workspace_of_mut(&path) {
+                    let folder = workspace.folder.clone();
+                    *workspace = Workspace::load(folder, &overlay);
+                }
+                continue;
+            }
+            // Open buffers win over the disk; their own edits already updated the index.
+            let open = state
+                .documents
+                .keys()
+                .any(|uri| uri_path(uri).as_deref() == Some(path.as_path()));
+            if open {
+                continue;
+            }
+            if let Some(workspace) = state.workspace_of_mut(&path) {
+                workspace.refresh(&path, &overlay);
+            }
+        }
+    }
+    // Created or deleted files change `broken-link` results too: re-lint what is open.
+    publish_all(backend).await;
+}
+
+/// After a SKILL.md buffer or file changed: update the index, then re-lint what depends on it.
+async fn skill_changed(backend: &Backend, uri: &Uri) {
+    let ready = *backend.ready.borrow();
+    {
+        let mut state = backend.lock();
+        state.generation += 1;
+        if let Some(path) = uri_path(uri).filter(|_| ready) {
+            state.ensure_workspace(&path);
+        }
+    }
+    let changed = uri_path(uri).is_some_and(|path| backend.lock().refresh_skill(&path));
+    if changed {
+        publish_all(backend).await;
+    } else {
+        publish(backend, uri).await;
+    }
+}

@@ -1,0 +1,112 @@
+//! What a request handler reads: one document's text with the negotiated encoding, the
+//! client's capabilities and the analysis context, copied out of the [`State`] under the lock,
+//! so that every handler is a plain function of `(&Snapshot, params)`.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
+
+use super::capabilities::ClientCaps;
+use super::convert::to_lsp_diagnostic;
+use super::documents::{Encoding, offset_of, range_of};
+use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze, uri_path};
+use crate::diagnostic::Diagnostic;
+use crate::workspace::Registry;
+
+pub struct Snapshot {
+    pub document: DocumentText,
+    pub encoding: Encoding,
+    pub caps: ClientCaps,
+    /// The engine and registry of the document's workspace: the same analysis `check` runs.
+    pub context: AnalysisContext,
+    /// Open buffers over the disk, for handlers that read other files.
+    pub overlay: Overlay,
+    /// The workspace folder that holds the document, else the first one, with its registry:
+    /// the scope of references and rename.
+    pub workspace: Option<(PathBuf, Arc<Registry>)>,
+    /// The version of every open document, by path (a rename's edits name them).
+    pub versions: HashMap<PathBuf, i32>,
+}
+
+impl State {
+    /// The snapshot of an open document; `None` when it is not open.
+    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let document = self.document_text(uri)?;
+        let path = document.path.as_deref();
+        let context = self.analysis_context(path);
+        let workspace = path
+            .and_then(|path| self.workspace_of(path))
+            .or_else(|| self.workspaces.first())
+            .map(|workspace| (workspace.folder.clone(), workspace.registry.clone()));
+        let versions = self
+            .documents
+            .iter()
+            .filter_map(|(uri, document)| Some((uri_path(uri)?, document.version)))
+            .collect();
+        Some(Snapshot {
+            document,
+            encoding: self.encoding,
+            caps: self.caps,
+            context,
+            overlay: self.overlay(),
+            workspace,
+            versions,
+        })
+    }
+}
+
+impl Snapshot {
+    /// The byte offset of an LSP position in the document (clamped to the text).
+    #[must_use]
+    pub fn offset(&self, position: Position) -> usize {
+        offset_of(&self.document.rope, position, self.encoding)
+    }
+
+    /// The LSP range of a byte range of the document.
+    #[must_use]
+    pub fn range(&self, start: usize, end: usize) -> lsp::Range {
+        range_of(&self.document.rope, start, end, self.encoding)
+    }
+
+    /// Every finding of the document, from the engine.
+    #[must_use]
+    pub fn analyze(&self) -> Vec<Diagnostic> {
+        analyze(&self.document, &self.context)
+    }
+
+    /// The findings as the client receives them.
+    #[must_use]
+    pub fn lsp_diagnostics(&self) -> Vec<lsp::Diagnostic> {
+        self.analyze()
+            .iter()
+            .map(|diagnostic| {
+                to_lsp_diagnostic(
+                    diagnostic,
+                    &self.document.rope,
+                    self.encoding,
+                    self.caps.related_information,
+                )
+            })
+            .collect()
+    }
+}
+
+/// A snapshot of `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, with no workspace
+/// indexed and a client that declared nothing; tests set what they need.
+#[cfg(test)]
+#[must_use]
+pub fn test_snapshot(text: &str) -> Snapshot {
+    let document = super::state::test_document(text);
+    let state = State::default();
+    Snapshot {
+        context: state.analysis_context(document.path.as_deref()),
+        document,
+        encoding: Encoding::Utf16,
+        caps: ClientCaps::default(),
+        overlay: state.overlay(),
+        workspace: None,
+        versions: HashMap::new(),
+    }
+}
