@@ -273,13 +273,22 @@ struct FirstPass {
 /// workspace rules added, linting again only a file that has such findings or whose output
 /// was over the budget. Returns whether some file or folder could not be read.
 fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory: usize) -> bool {
-    let found: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
-    let walk_errors = walk(paths, &|path, _| {
-        let display = display_path(&path);
-        found
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((display, path));
+    let spool = Spool::new(keep_in_memory);
+    // The first pass starts while the walk goes on: each file found is linted on the pool.
+    let found: Mutex<Vec<(PathBuf, PathBuf, FirstPass)>> = Mutex::new(Vec::new());
+    let mut walk_errors = Vec::new();
+    rayon::scope(|scope| {
+        walk_errors = walk(paths, &|path, _| {
+            let (found, spool, output) = (&found, &spool, &*output);
+            scope.spawn(move |_| {
+                let display = display_path(&path);
+                let pass = first_pass(run, output, spool, &display, &path);
+                found
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push((display, path, pass));
+            });
+        });
     });
     let mut trouble = false;
     for error in &walk_errors {
@@ -290,17 +299,15 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory
         ));
         trouble = true;
     }
-    let mut files = found
+    let mut found = found
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files.dedup_by(|a, b| a.0 == b.0);
-
-    let spool = Spool::new(keep_in_memory);
-    let mut first: Vec<FirstPass> = files
-        .par_iter()
-        .map(|(display, path)| first_pass(run, output, &spool, display, path))
-        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found.dedup_by(|a, b| a.0 == b.0);
+    let (files, mut first): (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>) = found
+        .into_iter()
+        .map(|(display, path, pass)| ((display, path), pass))
+        .unzip();
     let keys = Keys::new();
     let file_keys: Vec<PathBuf> = files
         .par_iter()

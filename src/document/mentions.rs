@@ -24,7 +24,7 @@ fn is_name_byte(byte: u8) -> bool {
 /// a skill). Link destinations and autolinks (`[x](/docs)`, `<https://x.dev/docs>`) hold none.
 #[must_use]
 pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
-    if !text[range.as_range()].contains(['/', '$']) {
+    if !has_sigil(&text[range.as_range()]) {
         return Vec::new();
     }
     find(text, range, &regions(&text[range.as_range()]))
@@ -33,10 +33,16 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
 /// The mentions of a parsed body, from the regions its one parse found.
 #[must_use]
 pub fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
-    if !text[body.range.as_range()].contains(['/', '$']) {
+    if !has_sigil(&text[body.range.as_range()]) {
         return Vec::new();
     }
     find(text, body.range, &body.regions)
+}
+
+/// Whether `text` holds a `/` or `$` at all: a byte search, as both are ASCII (a `char`
+/// pattern decodes every character of the body).
+fn has_sigil(text: &str) -> bool {
+    memchr::memchr2(b'/', b'$', text.as_bytes()).is_some()
 }
 
 fn find(
