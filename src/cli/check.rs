@@ -277,7 +277,7 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory
     // The first pass starts while the walk goes on: each file found is linted on the pool.
     let found: Mutex<Vec<(PathBuf, PathBuf, FirstPass)>> = Mutex::new(Vec::new());
     let mut walk_errors = Vec::new();
-    rayon::scope(|scope| {
+    rayon::in_place_scope(|scope| {
         walk_errors = walk(paths, &|path, _| {
             let (found, spool, output) = (&found, &spool, &*output);
             scope.spawn(move |_| {
@@ -302,7 +302,8 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory
     let mut found = found
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    found.sort_by(|a, b| a.0.cmp(&b.0));
+    // Equal paths are the same file found twice, so which copy comes first does not matter.
+    found.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     found.dedup_by(|a, b| a.0 == b.0);
     let (files, mut first): (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>) = found
         .into_iter()
@@ -594,12 +595,14 @@ impl Workspaces {
                     built.findings.entry(path).or_default().push(diagnostic);
                 }
             }
-            let members = registry.members();
+            let members: Vec<&PathBuf> = registry.members().collect();
+            let members: Vec<PathBuf> = members
+                .par_iter()
+                .map(|member| key(member))
+                .filter(|member| checked.contains(member.as_path()))
+                .collect();
             for member in members {
-                let member = key(member);
-                if checked.contains(member.as_path()) {
-                    built.members.entry(member).or_default().push(index);
-                }
+                built.members.entry(member).or_default().push(index);
             }
             built.registries.push(registry);
         }
