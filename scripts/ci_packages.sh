@@ -13,14 +13,18 @@
 #      codes as the binary itself, the error without the platform package, SIGTERM passed on;
 #   e. the Action's `install: release` (scripts/action_install.sh) against a fake release
 #      served on 127.0.0.1: checksum verified and on PATH, a tampered binary refused, no
-#      release or an unknown runner falling back to cargo.
-# The sizes of the wheel and the npm tarballs are printed.
+#      release or an unknown runner falling back to cargo;
+#   f. the release workflow's packaging step (scripts/release/package-all.sh) with the one
+#      binary this machine builds: the .vsix files and npm packages it writes;
+#   g. release.yml and action.yml against GitHub's schemas (check-jsonschema), and the three
+#      lists of release targets (workflow, packaging, Action download) agreeing.
+# The sizes of the binary, the wheel, the npm tarballs and the .vsix files are printed.
 #
 # usage: scripts/ci_packages.sh SKILL_LSP_BINARY
 #   SKILL_LSP_BINARY  the release binary (cargo build --release) for parts b, d and e
 #   PYTHON            the interpreter for the venvs (default: python3.11, else python3)
 #
-# Installs what it needs (pip and npm only): maturin and pre-commit into
+# Installs what it needs (pip and npm only): maturin, pre-commit and check-jsonschema into
 # .cache/packaging/tools-venv (kept while the interpreter and pins are unchanged). maturin builds
 # with cargo into target/, so after `cargo build --release` it only packs. Prints `N passed,
 # M failed` last; exits non-zero when a check fails.
@@ -35,6 +39,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MATURIN_VERSION=1.16.0
 PRE_COMMIT_VERSION=4.7.0
+CHECK_JSONSCHEMA_VERSION=0.39.0
 VERSION=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["package"]["version"])')
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/skill-lsp-ci-packages.XXXXXX")
@@ -139,13 +144,13 @@ if [ -z "${PYTHON:-}" ]; then
   if command -v python3.11 >/dev/null 2>&1; then PYTHON=python3.11; else PYTHON=python3; fi
 fi
 TOOLS=$ROOT/.cache/packaging/tools-venv
-want="$("$PYTHON" -c 'import sys; print(sys.version)') maturin==$MATURIN_VERSION pre-commit==$PRE_COMMIT_VERSION"
+want="$("$PYTHON" -c 'import sys; print(sys.version)') maturin==$MATURIN_VERSION pre-commit==$PRE_COMMIT_VERSION check-jsonschema==$CHECK_JSONSCHEMA_VERSION"
 if [ ! -x "$TOOLS/bin/maturin" ] || [ "$(cat "$TOOLS/.stamp" 2>/dev/null)" != "$want" ]; then
   rm -rf "$TOOLS"
   mkdir -p "$(dirname "$TOOLS")"
   "$PYTHON" -m venv "$TOOLS"
   "$TOOLS/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "maturin==$MATURIN_VERSION" "pre-commit==$PRE_COMMIT_VERSION"
+    "maturin==$MATURIN_VERSION" "pre-commit==$PRE_COMMIT_VERSION" "check-jsonschema==$CHECK_JSONSCHEMA_VERSION"
   echo "$want" >"$TOOLS/.stamp"
 fi
 echo "   $("$TOOLS/bin/maturin" --version), pre-commit $("$TOOLS/bin/pre-commit" --version | cut -d' ' -f2) ($((SECONDS - start)) s)"
@@ -407,5 +412,54 @@ run_install bad INPUT_INSTALL=binary
 check "install: binary (no such mode): exit 2 with an ::error" \
   eval "[ \$(cat '$TMP/bad.code') = 2 ] && grep -q \"^::error title=skill-lsp::input 'install' must be cargo or release\" '$TMP/bad.out'"
 echo "   (part e: $((SECONDS - start)) s)"
+kill "$SERVER_PID" 2>/dev/null || true
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=
+
+# ============================================================================================
+echo "== f. the release workflow's packaging step (scripts/release/package-all.sh), Linux x64 only"
+start=$SECONDS
+if [ ! -d editors/vscode/node_modules ]; then
+  (cd editors/vscode && npm ci --no-fund --no-audit --loglevel=error)
+fi
+mkdir -p "$TMP/release-bin"
+cp "$BIN" "$TMP/release-bin/skill-lsp-x86_64-unknown-linux-musl"
+if bash scripts/release/package-all.sh "$TMP/release-bin" "$TMP/release-out" >"$TMP/package-all.out" 2>"$TMP/package-all.err"; then
+  ok "package-all.sh with the x86_64-unknown-linux-musl binary"
+else
+  cat "$TMP/package-all.err"
+  not_ok "package-all.sh with the x86_64-unknown-linux-musl binary"
+fi
+expected="skill-lsp-$VERSION.tgz skill-lsp-$VERSION.vsix skill-lsp-alpine-x64-$VERSION.vsix skill-lsp-cli-linux-x64-$VERSION.tgz skill-lsp-linux-x64-$VERSION.vsix"
+got=$(cd "$TMP/release-out" 2>/dev/null && find . -type f -printf '%f\n' | sort | tr '\n' ' ' | sed 's/ $//')
+check "it writes the universal, linux-x64 and alpine-x64 .vsix, the launcher and @skill-lsp/cli-linux-x64 (got: $got)" \
+  [ "$got" = "$expected" ]
+for file in "$TMP"/release-out/*; do
+  echo "   size: $(basename "$file"): $(size_of "$file") bytes"
+done
+REQUIRE_ALL=1 bash scripts/release/package-all.sh "$TMP/release-bin" "$TMP/release-out-all" >/dev/null 2>"$TMP/package-all-all.err" && all_code=0 || all_code=$?
+check "REQUIRE_ALL=1 (the workflow) without the other binaries: exit 1 naming skill-lsp-aarch64-unknown-linux-musl" \
+  eval "[ $all_code = 1 ] && grep -q 'skill-lsp-aarch64-unknown-linux-musl is missing' '$TMP/package-all-all.err'"
+echo "   (part f: $((SECONDS - start)) s)"
+
+# ============================================================================================
+echo "== g. the release workflow and the Action, as files"
+check "release.yml and examples/github-workflow.yml are valid workflows (check-jsonschema, GitHub's schema)" \
+  "$TOOLS/bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/release.yml examples/github-workflow.yml
+check "action.yml is a valid action (check-jsonschema, GitHub's schema)" \
+  "$TOOLS/bin/check-jsonschema" --builtin-schema vendor.github-actions action.yml
+# Three lists of the release targets: the workflow builds them, package-all.sh packages them,
+# action_install.sh downloads them. They must name the same ones.
+check "the workflow's binaries, package-all.sh and action_install.sh name the same five targets" python3 - <<'PY'
+import re, sys
+workflow = open(".github/workflows/release.yml").read()
+built = set(re.findall(r"\{ target: ([a-z0-9_-]+), os:", workflow))
+packaged = set(re.findall(r'^  "([a-z0-9_]+-[a-z0-9_-]+) ', open("scripts/release/package-all.sh").read(), re.M))
+downloaded = set(re.findall(r"echo skill-lsp-([a-z0-9_-]+?)(?:\.exe)? ;;", open("scripts/action_install.sh").read()))
+print(f"   built {sorted(built)}")
+if not (len(built) == 5 and built == packaged == downloaded):
+    print(f"   packaged {sorted(packaged)}\n   downloaded {sorted(downloaded)}")
+    sys.exit(1)
+PY
 
 finish
