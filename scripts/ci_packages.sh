@@ -28,7 +28,7 @@
 # .cache/packaging/tools-venv (kept while the interpreter and pins are unchanged). maturin builds
 # with cargo into target/, so after `cargo build --release` it only packs. Prints `N passed,
 # M failed` last; exits non-zero when a check fails.
-# shellcheck disable=SC2317 # helpers run through `check` look unreachable to shellcheck
+# shellcheck disable=SC2317,SC2329 # helpers run through `check`, `eval` or a trap look unused to shellcheck
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -x "$1" ] || [ ! -f "$1" ]; then
@@ -179,7 +179,8 @@ if names != want:
     print(f"   got {names}")
     sys.exit(1)
 PY
-unzip -p "$WHEEL" "skill_lsp-$VERSION.data/scripts/skill-lsp" >"$TMP/wheel-skill-lsp"
+python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' \
+  "$WHEEL" "skill_lsp-$VERSION.data/scripts/skill-lsp" >"$TMP/wheel-skill-lsp"
 check "the binary in the wheel is stripped ($(size_of "$TMP/wheel-skill-lsp") bytes)" stripped "$TMP/wheel-skill-lsp"
 
 VENV=$TMP/venv
@@ -296,7 +297,17 @@ SLEEP_PID=$!
 SERVER_PID=$!
 child=
 for _ in $(seq 1 50); do
-  child=$(ps -o pid= --ppid "$SERVER_PID" 2>/dev/null | tr -d ' ' || true)
+  # The launcher's child, from /proc (no procps needed): the process whose parent is the launcher.
+  child=$(python3 -c '
+import glob, sys
+for stat in glob.glob("/proc/[0-9]*/stat"):
+    try:
+        fields = open(stat).read().rsplit(")", 1)[1].split()
+    except OSError:
+        continue
+    if fields[1] == sys.argv[1]:
+        print(stat.split("/")[2])
+' "$SERVER_PID")
   [ -n "$child" ] && break
   sleep 0.1
 done
