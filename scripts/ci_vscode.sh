@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # The VS Code extension (editors/vscode) tested in a real VS Code: code-server 4.100.3 (VS Code
 # 1.100.3) driven by headless Chromium, with the packaged .vsix installed and a mocha suite
-# running in the extension host against the real server and a scripted model.
+# running in the extension host against the real server and a scripted model. The server lookup
+# is also unit-tested in plain Node first.
 #
 #   scripts/ci_vscode.sh SKILL_LSP_BINARY SCRIPTED_MODEL_BINARY
 #
 # Installs what it needs on a fresh Debian 12 (apt packages, code-server into
 # .cache/editors/code-server, the extension's npm packages), skipping what is already there.
-# Runs two windows:
-#   main        trusted workspace: diagnostics, quick fix, completion, Fix All, catalog,
-#               Open Skill, the agent with Cancel; afterwards the logs are searched for the
-#               planted API key.
-#   restricted  untrusted workspace: linting works, the agent refuses, a bad server path is
-#               reported.
+# Builds two packages: the universal .vsix (no server inside) and the linux-x64 one carrying
+# SKILL_LSP_BINARY under bundled/linux-x64/ (scripts/release/package-vsix.sh). Runs three windows:
+#   main        universal .vsix, server from skillLsp.server.path, trusted workspace:
+#               diagnostics, quick fix, completion, Fix All, catalog, Open Skill, the agent with
+#               Cancel; afterwards the logs are searched for the planted API key.
+#   restricted  universal .vsix, untrusted workspace: linting works, the agent refuses, a bad
+#               server path is reported.
+#   bundled     linux-x64 .vsix, no setting, no skill-lsp on PATH, an empty HOME (no
+#               ~/.cargo/bin): the bundled server runs and lints; its `--version` is in the log.
 # Ends with `N passed, M failed` and exits non-zero on any failure or timeout, and when a window
 # passed no test at all.
 #
@@ -93,11 +97,12 @@ finish() {
   exit $?
 }
 
-# --- 1. build the .vsix ------------------------------------------------------------------------
+# --- 1. build the .vsix files ------------------------------------------------------------------
 echo "== build"
 VSIX="$WORK/skill-lsp.vsix"
+PLATFORM_VSIX="$WORK/skill-lsp-linux-x64.vsix"
 # vsce runs vscode:prepublish: tsc (strict, tests included, into out/) and the esbuild bundle.
-if npx vsce package --skip-license -o "$VSIX" >"$WORK/vsce.log" 2>&1; then
+if bash "$ROOT/scripts/release/package-vsix.sh" universal "$VSIX" >"$WORK/vsce.log" 2>&1; then
   files=$(python3 -c 'import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).namelist()))' "$VSIX")
   pass "tsc (strict) and vsce package: skill-lsp.vsix, $(stat -c %s "$VSIX") bytes, $files files"
 else
@@ -106,28 +111,68 @@ else
   finish $((installed - started))
 fi
 
+# The server lookup (setting, bundled, PATH, ~/.cargo/bin) and the --version probe, in plain Node.
+if npx mocha --ui tdd --reporter dot 'out/test/unit/**/*.test.js' >"$WORK/unit.log" 2>&1; then
+  pass "unit tests of the server lookup: $(grep -Eo '[0-9]+ passing' "$WORK/unit.log")"
+else
+  cat "$WORK/unit.log"
+  fail "unit tests of the server lookup"
+fi
+
+if bash "$ROOT/scripts/release/package-vsix.sh" linux-x64 "$SERVER" "$PLATFORM_VSIX" >"$WORK/vsce-linux-x64.log" 2>&1; then
+  pass "vsce package --target linux-x64: skill-lsp-linux-x64.vsix, $(stat -c %s "$PLATFORM_VSIX") bytes"
+else
+  cat "$WORK/vsce-linux-x64.log" 2>/dev/null || true
+  fail "building the linux-x64 .vsix"
+  finish $((installed - started))
+fi
+# What each package holds: the universal one no server; the linux-x64 one the very binary given,
+# mode 755, and TargetPlatform linux-x64 in its manifest.
+if python3 - "$VSIX" "$PLATFORM_VSIX" "$SERVER" <<'PY'
+import hashlib, sys, zipfile
+universal, platform, server = sys.argv[1:]
+bad = [n for n in zipfile.ZipFile(universal).namelist() if n.startswith("extension/bundled/")]
+assert not bad, f"the universal .vsix carries {bad}"
+z = zipfile.ZipFile(platform)
+entry = z.getinfo("extension/bundled/linux-x64/skill-lsp")
+mode = (entry.external_attr >> 16) & 0o777
+assert mode == 0o755, f"mode {oct(mode)}"
+digest = hashlib.sha256(z.read(entry)).hexdigest()
+want = hashlib.sha256(open(server, "rb").read()).hexdigest()
+assert digest == want, "the bundled binary is not the one given"
+assert 'TargetPlatform="linux-x64"' in z.read("extension.vsixmanifest").decode(), "no TargetPlatform in the manifest"
+PY
+then
+  pass "the universal .vsix has no bundled/; the linux-x64 one has bundled/linux-x64/skill-lsp (mode 755, the given binary) and TargetPlatform linux-x64"
+else
+  fail "the contents of the .vsix files"
+fi
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# run_window NAME TRUST(trusted|untrusted) TIMEOUT_MS USER_SETTINGS_JSON [VAR=VALUE...]
-# Starts a private code-server with the .vsix installed, runs the suite NAME, adds its counts.
+# run_window NAME TRUST(trusted|untrusted) TIMEOUT_MS VSIX SERVER_SETTING USER_SETTINGS_JSON [VAR=VALUE...]
+# Starts a private code-server with VSIX installed, runs the suite NAME, adds its counts.
+# SERVER_SETTING is skillLsp.server.path ('' leaves it unset).
 run_window() {
-  local name=$1 trust=$2 timeout_ms=$3 settings=$4
-  shift 4
+  local name=$1 trust=$2 timeout_ms=$3 vsix=$4 server_setting=$5 settings=$6
+  shift 6
   local state="$WORK/$name"
   mkdir -p "$state/user/User" "$state/user/Machine" "$state/out"
   printf '%s\n' "$settings" >"$state/user/User/settings.json"
   # skillLsp.server.path is machine-scoped: in code-server (a remote window to VS Code) it is
   # read from the machine settings, as a user would set it in the Remote settings tab.
-  python3 -c 'import json, sys; print(json.dumps({"skillLsp.server.path": sys.argv[1]}))' "$SERVER" >"$state/user/Machine/settings.json"
+  if [ -n "$server_setting" ]; then
+    python3 -c 'import json, sys; print(json.dumps({"skillLsp.server.path": sys.argv[1]}))' "$server_setting" >"$state/user/Machine/settings.json"
+  fi
   cp -r "$EXT/test/fixtures/workspace" "$state/workspace"
   local port
   port=$(free_port)
   printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$port" >"$state/config.yaml"
   local -a cs_env=(XDG_CONFIG_HOME="$state/xdg-config" XDG_DATA_HOME="$state/xdg-data" EXTENSIONS_GALLERY='{"serviceUrl":""}')
   local -a cs_args=(--config "$state/config.yaml" --extensions-dir "$state/ext" --user-data-dir "$state/user")
-  if ! env "${cs_env[@]}" "$CS" "${cs_args[@]}" --install-extension "$VSIX" >"$state/install.log" 2>&1; then
+  if ! env "${cs_env[@]}" "$CS" "${cs_args[@]}" --install-extension "$vsix" >"$state/install.log" 2>&1; then
     cat "$state/install.log"
-    fail "$name: installing the .vsix into code-server"
+    fail "$name: installing $(basename "$vsix") into code-server"
     return
   fi
   local -a flags=(--disable-telemetry --disable-update-check --disable-getting-started-override)
@@ -213,7 +258,7 @@ print(json.dumps({
 EOF
 )
 # ANTHROPIC_API_KEY is blanked so the key can only come from the Set API Key command.
-run_window main trusted 150000 "$main_settings" ANTHROPIC_API_KEY= OPENAI_API_KEY= SKILL_LSP_E2E_RECORD="$MODEL_RECORD"
+run_window main trusted 150000 "$VSIX" "$SERVER" "$main_settings" ANTHROPIC_API_KEY= OPENAI_API_KEY= SKILL_LSP_E2E_RECORD="$MODEL_RECORD"
 
 # The planted key must not be in any log: output channels, LSP trace, exthost and server logs.
 KEY_FILE="$WORK/main/out/planted-key.txt"
@@ -248,13 +293,47 @@ print(json.dumps({
 EOF
 )
 # A key in the environment: the restricted server must not get it.
-run_window restricted untrusted 60000 "$restricted_settings" ANTHROPIC_API_KEY=restricted-env-key
+run_window restricted untrusted 60000 "$VSIX" "$SERVER" "$restricted_settings" ANTHROPIC_API_KEY=restricted-env-key
 requests_after=0
 [ -f "$MODEL_RECORD" ] && requests_after=$(wc -l <"$MODEL_RECORD")
 if [ "$requests_after" -le 4 ]; then
   pass "the restricted window sent nothing to the model ($requests_after requests in all, from the main window)"
 else
   fail "the restricted window reached the model ($requests_after requests)"
+fi
+
+# --- 4. bundled window: the linux-x64 package and nothing else ------------------------------------
+echo "== bundled window"
+# PATH without any folder holding a skill-lsp (nor ~/.cargo/bin), and an empty HOME, so the
+# extension can only find the server it carries. node stays reachable: code-server runs on it.
+bare_path=
+IFS=: read -r -a path_dirs <<<"$PATH"
+for dir in "${path_dirs[@]}"; do
+  [ -n "$dir" ] && [ ! -e "$dir/skill-lsp" ] && [ "$dir" != "$HOME/.cargo/bin" ] || continue
+  bare_path=${bare_path:+$bare_path:}$dir
+done
+if PATH=$bare_path command -v skill-lsp >/dev/null 2>&1; then
+  fail "the bundled window's PATH still finds a skill-lsp"
+fi
+mkdir -p "$WORK/bundled/home"
+bundled_settings=$(python3 - <<'EOF'
+import json
+print(json.dumps({
+    "workbench.startupEditor": "none",
+    "telemetry.telemetryLevel": "off",
+    "git.enabled": False,
+    "security.workspace.trust.enabled": False,
+}, indent=2))
+EOF
+)
+run_window bundled trusted 60000 "$PLATFORM_VSIX" "" "$bundled_settings" PATH="$bare_path" HOME="$WORK/bundled/home" \
+  ANTHROPIC_API_KEY= OPENAI_API_KEY=
+# The extension's output channel (a log file under the user-data logs) has the --version line.
+version_line=$("$SERVER" --version | head -n 1)
+if grep -rhF -- "skill-lsp --version: $version_line ($WORK/bundled/ext/" "$WORK/bundled/user/logs" 2>/dev/null | grep -q 'found via bundled'; then
+  pass "the Skill LSP output channel logs 'skill-lsp --version: $version_line' for the bundled binary"
+else
+  fail "no 'skill-lsp --version: $version_line (...bundled...)' line in the Skill LSP output channel"
 fi
 
 finish $((installed - started))

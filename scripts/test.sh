@@ -3,13 +3,15 @@
 # reference validator skills-ref 0.1.1 on every fixture (scripts/ci_skills_ref.sh); the language server under
 # pytest-lsp with recorded Neovim, VS Code and Emacs capabilities; then the editor glue in the
 # real editors (headless Neovim 0.11.4, and VS Code 1.100.3 as code-server in headless
-# Chromium) against the release binary and the scripted model server. Sets up what it needs on a
-# fresh machine. SKIP_EDITORS=1 (exactly) leaves the real-editor runs out for a quick local
-# loop, and says so loudly at the start and the end; any other value is an error.
+# Chromium) against the release binary and the scripted model server; then the packages (the
+# VS Code extension with the server inside, the wheel, the npm packages, the Action's release
+# install). Sets up what it needs on a fresh machine. SKIP_EDITORS=1 (exactly) leaves the
+# real-editor and package runs out for a quick local loop, and says so loudly at the start and
+# the end; any other value is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip_notice() {
-  echo "!!!! SKIP_EDITORS=1: the real-editor tests (Neovim, VS Code) did NOT run; this is not a full pass !!!!" >&2
+  echo "!!!! SKIP_EDITORS=1: the real-editor and package tests (Neovim, VS Code, wheel, npm) did NOT run; this is not a full pass !!!!" >&2
 }
 case "${SKIP_EDITORS-}" in
   "") ;;
@@ -31,6 +33,8 @@ else
   MODEL="$PWD/target/release/examples/scripted_model"
   echo "== Neovim plugin in headless Neovim"
   bash scripts/ci_nvim.sh "$BIN" "$MODEL"
-  echo "== VS Code extension in code-server"
+  echo "== VS Code extension in code-server (the universal package, and the linux-x64 one with the server inside)"
   bash scripts/ci_vscode.sh "$BIN" "$MODEL"
+  echo "== the packages without a Rust toolchain: the wheel, the npm packages, the Action's release install"
+  bash scripts/ci_packages.sh "$BIN"
 fi

@@ -1,6 +1,7 @@
 // Owns the language client: finds and starts the server, restarts it when its command or
 // environment must change, and routes the server's agent traffic to the rest of the extension.
 
+import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -15,7 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ApiKeys } from './apiKey';
 import { AGENT_EVENT, APPROVAL_ACTIONS, AgentEvent } from './protocol';
-import { AgentEnv, INSTALL_HINT, describeAgentEnv, locateServer, serverEnv } from './server';
+import { AgentEnv, INSTALL_HINT, ServerSource, describeAgentEnv, isPlatformPackage, locateServer, serverEnv, serverVersion } from './server';
 import { agentSettings, serverPathSetting, serverSettings } from './settings';
 
 /** SKILL.md in any letter case: the server lints `skill.md` too, to tell the author to rename it. */
@@ -30,6 +31,8 @@ export interface ServerState {
   /** Why the server is not running, for notFound and failed. */
   message?: string;
   serverPath?: string;
+  /** How serverPath was found. */
+  source?: ServerSource;
   version?: string;
 }
 
@@ -64,7 +67,14 @@ export class ServerManager implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly trace: vscode.OutputChannel,
     private readonly keys: ApiKeys,
+    /** The extension's folder: a platform-specific package carries the server under bundled/. */
+    private readonly extensionPath: string,
   ) {}
+
+  /** Where a platform-specific package keeps its server; the universal package has no such folder. */
+  private get bundledRoot(): string {
+    return path.join(this.extensionPath, 'bundled');
+  }
 
   get current(): ServerState {
     return { ...this.state };
@@ -127,7 +137,7 @@ export class ServerManager implements vscode.Disposable {
       return undefined; // The failed start has just said why.
     }
     if (this.state.status === 'notFound') {
-      void this.showNotFound(this.state.message ?? '');
+      void this.showNotFound(this.state.message ?? '', isPlatformPackage(this.bundledRoot));
     } else {
       void vscode.window.showErrorMessage(`Skill LSP: the server is not running. ${this.state.message ?? ''}`, 'Restart Server', 'Show Output').then(
         (choice) => this.onProblemChoice(choice),
@@ -183,14 +193,29 @@ export class ServerManager implements vscode.Disposable {
 
   private async doStart(): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const located = locateServer(serverPathSetting(), folder);
+    const located = locateServer(serverPathSetting(), folder, this.bundledRoot);
     if (!located.ok) {
       this.setState({ status: 'notFound', message: located.message });
       this.log.error(located.message);
-      void this.showNotFound(located.message);
+      void this.showNotFound(located.message, located.platformPackage);
       return;
     }
-    this.setState({ status: 'starting', serverPath: located.path });
+    if (located.warning) {
+      this.log.warn(located.warning);
+    }
+    const source = located.source;
+    this.setState({ status: 'starting', serverPath: located.path, source });
+
+    // A binary that cannot even print its version (another architecture, a lost executable
+    // bit) is reported as such, not as a language client that failed to initialize.
+    const probe = await serverVersion(located.path);
+    if (!probe.ok) {
+      this.log.error(probe.message);
+      this.setState({ status: 'failed', serverPath: located.path, source, message: probe.message });
+      void vscode.window.showErrorMessage(`Skill LSP: ${probe.message}`, 'Open Settings', 'Show Output').then((choice) => this.onProblemChoice(choice));
+      return;
+    }
+    this.log.info(`skill-lsp --version: ${probe.version} (${located.path}, found via ${source})`);
 
     // An untrusted workspace gets a server without any provider variables: it lints, and
     // skill/agentChat fails on the server side too, whoever sends it.
@@ -218,9 +243,9 @@ export class ServerManager implements vscode.Disposable {
     const stateWatch = client.onDidChangeState((event) => {
       // A crash the client gave up restarting: say so instead of looking alive.
       if (event.newState === State.Stopped && this.client === client && this.state.status === 'running') {
-        this.setState({ status: 'failed', serverPath: located.path, message: 'The server stopped. See the Skill LSP output.' });
+        this.setState({ status: 'failed', serverPath: located.path, source, message: 'The server stopped. See the Skill LSP output.' });
       } else if (event.newState === State.Running && this.client === client && this.state.status === 'failed') {
-        this.setState({ status: 'running', serverPath: located.path, version: this.state.version });
+        this.setState({ status: 'running', serverPath: located.path, source, version: this.state.version });
       }
     });
     this.client = client;
@@ -232,14 +257,14 @@ export class ServerManager implements vscode.Disposable {
       const message = `Starting ${located.path} failed: ${error instanceof Error ? error.message : String(error)}`;
       this.log.error(message);
       await this.doStop();
-      this.setState({ status: 'failed', serverPath: located.path, message });
+      this.setState({ status: 'failed', serverPath: located.path, source, message });
       void vscode.window.showErrorMessage(`Skill LSP: ${message}`, 'Open Settings', 'Show Output').then((choice) => this.onProblemChoice(choice));
       return;
     }
     this.starts += 1;
     const version = client.initializeResult?.serverInfo?.version;
     this.log.info(`skill-lsp ${version ?? '(unknown version)'} is running`);
-    this.setState({ status: 'running', serverPath: located.path, version });
+    this.setState({ status: 'running', serverPath: located.path, source, version });
   }
 
   private async doStop(): Promise<void> {
@@ -345,7 +370,17 @@ export class ServerManager implements vscode.Disposable {
     return choice ?? null;
   }
 
-  private async showNotFound(message: string): Promise<void> {
+  /**
+   * The universal package (no bundled server) tells the user how to install one; a
+   * platform-specific package only ends up here through a bad setting or a damaged install, and
+   * the message says which.
+   */
+  private async showNotFound(message: string, platformPackage: boolean): Promise<void> {
+    if (platformPackage) {
+      const choice = await vscode.window.showErrorMessage(`Skill LSP: ${message}`, 'Open Settings', 'Show Output', 'Retry');
+      await this.onProblemChoice(choice);
+      return;
+    }
     const choice = await vscode.window.showErrorMessage(
       `Skill LSP: ${message} Install it with: ${INSTALL_HINT}, or set skillLsp.server.path.`,
       'Open Settings',

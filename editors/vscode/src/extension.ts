@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
   const log = vscode.window.createOutputChannel('Skill LSP', { log: true });
   const trace = vscode.window.createOutputChannel('Skill LSP Trace');
   const keys = new ApiKeys(context.secrets);
-  const server = new ServerManager(log, trace, keys);
+  const server = new ServerManager(log, trace, keys, context.extensionPath);
   activeServer = server;
   const chat = new AgentChat(server);
   const catalog = new CatalogDocuments();

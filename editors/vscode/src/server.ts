@@ -2,14 +2,25 @@
 // only here: from secret storage into the child process's environment, never into settings,
 // LSP messages or logs.
 
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Provider } from './settings';
 
-export const INSTALL_HINT = 'cargo install --git https://github.com/skill-lsp/skill-lsp (or cargo install --path . in a clone of skill-lsp)';
+export const INSTALL_HINT =
+  'pipx install skill-lsp, npm install -g skill-lsp, or cargo install --git https://github.com/skill-lsp/skill-lsp; or install the Skill LSP extension for your platform, which carries the server';
 
-export type Located = { ok: true; path: string; source: 'setting' | 'PATH' | 'cargo' } | { ok: false; message: string };
+/** Where a found binary came from: the setting, the extension's own bundled/ folder, PATH, or ~/.cargo/bin. */
+export type ServerSource = 'setting' | 'bundled' | 'PATH' | 'cargo';
+
+/**
+ * `platformPackage` tells a platform-specific package (one with a bundled/ folder) from the
+ * universal one: only the universal package has a reason to tell the user to install the server.
+ */
+export type Located =
+  | { ok: true; path: string; source: ServerSource; warning?: string }
+  | { ok: false; message: string; platformPackage: boolean };
 
 function isExecutableFile(candidate: string): boolean {
   try {
@@ -20,6 +31,15 @@ function isExecutableFile(candidate: string): boolean {
       fs.accessSync(candidate, fs.constants.X_OK);
     }
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A platform-specific package has a bundled/ folder; the universal package has none. */
+export function isPlatformPackage(bundledRoot: string | undefined): boolean {
+  try {
+    return bundledRoot !== undefined && fs.statSync(bundledRoot).isDirectory();
   } catch {
     return false;
   }
@@ -38,11 +58,26 @@ function expandHome(value: string): string {
 }
 
 /**
- * The configured path wins; otherwise `skill-lsp` on PATH, then `~/.cargo/bin`, because
- * `cargo install` puts it there and a VS Code started from a desktop launcher often has a PATH
- * without it.
+ * The `vsce package --target` names a package for this machine may carry: `linux-x64`,
+ * `darwin-arm64`, `win32-x64`, … On Linux also `alpine-*`, whose package holds the same static
+ * (musl) binary under that name.
  */
-export function locateServer(configured: string, workspaceFolder: string | undefined): Located {
+export function bundledTargets(platform: string = process.platform, arch: string = process.arch): string[] {
+  const targets = [`${platform}-${arch}`];
+  if (platform === 'linux') {
+    targets.push(`alpine-${arch}`);
+  }
+  return targets;
+}
+
+/**
+ * The configured path wins; then the binary bundled with a platform-specific package
+ * (`bundled/<target>/skill-lsp`); then `skill-lsp` on PATH, then `~/.cargo/bin`, because
+ * `cargo install` puts it there and a VS Code started from a desktop launcher often has a PATH
+ * without it. `bundledRoot` is the extension's bundled/ folder, which the universal package lacks.
+ */
+export function locateServer(configured: string, workspaceFolder: string | undefined, bundledRoot?: string): Located {
+  const platformPackage = isPlatformPackage(bundledRoot);
   if (configured) {
     let candidate = expandHome(configured);
     if (!path.isAbsolute(candidate) && workspaceFolder) {
@@ -52,23 +87,59 @@ export function locateServer(configured: string, workspaceFolder: string | undef
       return { ok: true, path: candidate, source: 'setting' };
     }
     const reason = fs.existsSync(candidate) ? 'is not an executable file' : 'does not exist';
-    return { ok: false, message: `skillLsp.server.path is set to ${candidate}, which ${reason}.` };
+    return { ok: false, message: `skillLsp.server.path is set to ${candidate}, which ${reason}.`, platformPackage };
+  }
+  let warning: string | undefined;
+  if (platformPackage && bundledRoot) {
+    const tried: string[] = [];
+    for (const target of bundledTargets()) {
+      for (const name of executableNames('skill-lsp')) {
+        const candidate = path.join(bundledRoot, target, name);
+        if (isExecutableFile(candidate)) {
+          return { ok: true, path: candidate, source: 'bundled' };
+        }
+        tried.push(candidate);
+      }
+    }
+    warning = `This extension's bundled server is missing or not executable (looked for ${tried.join(', ')}); reinstall the extension.`;
   }
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const name of executableNames('skill-lsp')) {
       const candidate = path.join(dir, name);
       if (isExecutableFile(candidate)) {
-        return { ok: true, path: candidate, source: 'PATH' };
+        return { ok: true, path: candidate, source: 'PATH', ...(warning ? { warning } : {}) };
       }
     }
   }
   for (const name of executableNames('skill-lsp')) {
     const candidate = path.join(os.homedir(), '.cargo', 'bin', name);
     if (isExecutableFile(candidate)) {
-      return { ok: true, path: candidate, source: 'cargo' };
+      return { ok: true, path: candidate, source: 'cargo', ...(warning ? { warning } : {}) };
     }
   }
-  return { ok: false, message: 'The skill-lsp language server was not found on PATH or in ~/.cargo/bin.' };
+  const notFound = 'The skill-lsp language server was not found on PATH or in ~/.cargo/bin.';
+  return { ok: false, message: warning ? `${warning} ${notFound}` : notFound, platformPackage };
+}
+
+/**
+ * Runs `BINARY --version`: the first line of its output, or why it could not run (a binary for
+ * another architecture, a missing executable bit, a crash), so a broken binary is named before
+ * the language client tries to talk to it.
+ */
+export function serverVersion(binary: string, timeoutMs = 10_000): Promise<{ ok: true; version: string } | { ok: false; message: string }> {
+  return new Promise((resolve) => {
+    execFile(binary, ['--version'], { timeout: timeoutMs, windowsHide: true }, (error, stdout, stderr) => {
+      const out = String(stdout).trim().split(/\r?\n/)[0] ?? '';
+      if (error) {
+        const detail = String(stderr).trim().split(/\r?\n/)[0] || error.message;
+        resolve({ ok: false, message: `\`${binary} --version\` failed: ${detail}` });
+      } else if (!out) {
+        resolve({ ok: false, message: `\`${binary} --version\` printed nothing` });
+      } else {
+        resolve({ ok: true, version: out });
+      }
+    });
+  });
 }
 
 export interface AgentEnv {

@@ -1,5 +1,6 @@
 // extensionTestsPath: runs the mocha suite inside the extension host. Which files run depends on
-// SKILL_LSP_E2E_MODE (main: a working server; negative: a broken server path). The counts go
+// SKILL_LSP_E2E_MODE (main: a working server from the setting; restricted: an untrusted workspace;
+// bundled: the platform package's own server, nothing on PATH). The counts go
 // out on one marker line the runner script parses, because mocha's own summary says "passing".
 
 import * as path from 'path';
@@ -8,6 +9,7 @@ import Mocha from 'mocha';
 const SUITES: Record<string, string[]> = {
   main: ['protocol', 'activation', 'diagnostics', 'editing', 'catalog', 'agent'],
   restricted: ['restricted'],
+  bundled: ['bundled'],
 };
 
 export function run(): Promise<void> {
