@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
-pub const TIMEOUT: Duration = Duration::from_secs(20);
+/// A guard against a hung server, not a speed limit: generous enough for a debug build on a
+/// loaded two-core machine (a 1,500-skill index under file churn once took over 20 s there).
+pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct Client {
     pub child: Child,
