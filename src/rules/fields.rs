@@ -6,37 +6,9 @@ use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
 use crate::document::yaml::yaml11_only_type;
 use crate::document::{Entry, Node, NodeKind, Style};
+use crate::fields::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
 use crate::targets::{ALL_TARGETS, Effect, Target};
 use crate::text::TextRange;
-
-pub const NAME_MAX: usize = 64;
-pub const DESCRIPTION_MAX: usize = 1024;
-pub const COMPATIBILITY_MAX: usize = 500;
-
-/// Fields whose value must be a string.
-const STRING_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "when_to_use",
-    "argument-hint",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "shell",
-];
-/// Fields that take a string or a list of strings.
-const STRING_OR_LIST_FIELDS: &[&str] = &["allowed-tools", "disallowed-tools", "arguments", "paths"];
-const BOOL_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable", "background"];
-
-/// Allowed values of the enumerated Claude Code fields.
-pub const ENUMS: &[(&str, &[&str])] = &[
-    ("context", &["fork"]),
-    ("effort", &["low", "medium", "high", "xhigh", "max"]),
-    ("shell", &["bash", "powershell"]),
-];
 
 const TRIGGERS: &[&str] = &[
     "use when",
@@ -152,13 +124,10 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         let Some(key) = entry.key.as_str() else {
             continue;
         };
-        let field = ALL_TARGETS
-            .iter()
-            .flat_map(|target| target.fields().iter().copied())
-            .find(|known| *known == key);
-        match field {
-            Some(field) => {
-                typed_field(checker, field, entry);
+        match crate::fields::lookup(key) {
+            Some(known) => {
+                let field = known.name;
+                typed_field(checker, known, entry);
                 if checker
                     .context
                     .targets
@@ -177,21 +146,6 @@ fn folder_name(checker: &Checker<'_>) -> Option<String> {
     checker.context.folder_name().map(str::to_owned)
 }
 
-fn is_valid_name(name: &str) -> bool {
-    name.len() <= NAME_MAX && has_valid_characters(name)
-}
-
-/// Lowercase ASCII letters, digits and single inner hyphens; the length is `name-length`'s.
-fn has_valid_characters(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && !name.contains("--")
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
-}
-
 /// The line after which a new top-level key goes: the start of the YAML block.
 fn insert_point(checker: &Checker<'_>) -> Option<usize> {
     checker.document.yaml_range().map(|range| range.start)
@@ -199,7 +153,9 @@ fn insert_point(checker: &Checker<'_>) -> Option<usize> {
 
 fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     let folder = folder_name(checker);
-    let valid_folder = folder.clone().filter(|folder| is_valid_name(folder));
+    let valid_folder = folder
+        .clone()
+        .filter(|folder| crate::fields::is_valid_skill_name(folder));
     let Some(entry) = root.get("name") else {
         let fixes = match (valid_folder.as_ref(), insert_point(checker)) {
             (Some(folder), Some(at)) => vec![Fix::new(
@@ -274,7 +230,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             Vec::new(),
         );
     }
-    if !has_valid_characters(name) {
+    if !crate::fields::has_valid_name_characters(name) {
         let skills_ref_ok = skills_ref_accepts_format(name);
         let normalised = normalise_name(name);
         let fixes = if normalised.is_empty() {
@@ -473,11 +429,12 @@ fn written_char(text: &str, value: &Node, at: usize) -> Option<TextRange> {
         .then(|| TextRange::new(offset, offset + ch.len_utf8()))
 }
 
-fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
+fn typed_field(checker: &mut Checker<'_>, known: &'static crate::fields::Field, entry: &Entry) {
+    let field = known.name;
     let value = &entry.value;
-    if STRING_FIELDS.contains(&field) {
-        string_field(checker, field, entry);
-    } else if STRING_OR_LIST_FIELDS.contains(&field) {
+    if matches!(known.shape, Shape::String | Shape::Enum) {
+        string_field(checker, known, entry);
+    } else if known.shape == Shape::StringOrList {
         let ok = value.is_string()
             || matches!(&value.kind, NodeKind::Sequence(items) if items.iter().all(Node::is_string));
         if !ok {
@@ -495,11 +452,11 @@ fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
         if field == "allowed-tools" {
             allowed_tools_shape(checker, entry);
         }
-    } else if BOOL_FIELDS.contains(&field) {
+    } else if known.shape == Shape::Bool {
         bool_field(checker, field, value);
-    } else if field == "metadata" {
+    } else if known.shape == Shape::Metadata {
         metadata(checker, value);
-    } else if field == "hooks" && !hooks_shape_ok(value) {
+    } else if known.shape == Shape::Hooks && !hooks_shape_ok(value) {
         checker.report(
             Rule::FieldType,
             value.range,
@@ -533,7 +490,8 @@ fn quote_fix(text: &str, field: &str, value: &Node) -> Vec<Fix> {
     }
 }
 
-fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
+fn string_field(checker: &mut Checker<'_>, known: &'static crate::fields::Field, entry: &Entry) {
+    let field = known.name;
     let value = &entry.value;
     if !value.is_string() {
         if value.as_str() == Some("") && (field == "name" || field == "description") {
@@ -584,10 +542,8 @@ fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
             );
         }
     }
-    if let Some((_, allowed)) = ENUMS.iter().find(|(name, _)| *name == field) {
-        if !allowed.contains(&text) {
-            enum_value(checker, field, value, allowed);
-        }
+    if known.shape == Shape::Enum && !known.values.contains(&text) {
+        enum_value(checker, field, value, known.values);
     }
 }
 
@@ -898,15 +854,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// small typo.
 #[must_use]
 pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
-    let mut candidates: Vec<&'static str> = targets
-        .iter()
-        .flat_map(|target| target.fields().iter().copied())
-        .collect();
-    candidates.extend(
-        ALL_TARGETS
-            .iter()
-            .flat_map(|target| target.fields().iter().copied()),
-    );
+    let mut candidates: Vec<&'static str> =
+        targets.iter().flat_map(|target| target.fields()).collect();
+    candidates.extend(ALL_TARGETS.iter().flat_map(|target| target.fields()));
     let squashed = squash(key);
     if let Some(found) = candidates.iter().find(|known| squash(known) == squashed) {
         return Some(found);
@@ -944,7 +894,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
             // `model`) is the author's call.
             let respelling = squash(key) == squash(suggestion);
             let resolves = targets.iter().any(|target| target.knows(suggestion))
-                || crate::targets::is_standard_field(suggestion);
+                || crate::fields::is_standard_field(suggestion);
             fixes.push(Fix::new(
                 format!("Rename to `{suggestion}`"),
                 respelling && resolves,
@@ -987,7 +937,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
                 Effect::Fine("reads it", "read it")
             } else if target.rejects_unknown_fields() {
                 Effect::Reject
-            } else if crate::targets::is_standard_field(&key_owned) {
+            } else if crate::fields::is_standard_field(&key_owned) {
                 // Optional fields of the open standard: clients that do not use them skip them
                 // by design, and the skill works the same.
                 Effect::Ignore
