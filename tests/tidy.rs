@@ -10,6 +10,8 @@ const CORE: &[&str] = &[
     "src/text.rs",
     "src/diagnostic.rs",
     "src/targets.rs",
+    "src/fields.rs",
+    "src/rule_table.rs",
     "src/config.rs",
     "src/document",
     "src/rules",

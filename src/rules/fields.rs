@@ -2,12 +2,13 @@
 //! YAML 1.1 surprises, `allowed-tools` shape and unknown keys.
 
 use super::fix::{normalise_name, quoted, verify, yaml_string};
+use super::suggest::{near_miss, squash};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
 use crate::document::yaml::yaml11_only_type;
 use crate::document::{Entry, Node, NodeKind, Style};
 use crate::fields::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
-use crate::targets::{ALL_TARGETS, Effect, Target};
+use crate::targets::{Effect, Target};
 use crate::text::TextRange;
 
 const TRIGGERS: &[&str] = &[
@@ -823,57 +824,6 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
     );
 }
 
-/// Lowercase with separators removed, so `disableModelInvocation` meets `disable-model-invocation`.
-fn squash(key: &str) -> String {
-    key.chars()
-        .filter(|ch| *ch != '-' && *ch != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-#[must_use]
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current.push(
-                (previous[j] + cost)
-                    .min(previous[j + 1] + 1)
-                    .min(current[j] + 1),
-            );
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
-/// The known field a key most likely meant: same letters with other case or separators, or a
-/// small typo.
-#[must_use]
-pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
-    let mut candidates: Vec<&'static str> =
-        targets.iter().flat_map(|target| target.fields()).collect();
-    candidates.extend(ALL_TARGETS.iter().flat_map(|target| target.fields()));
-    let squashed = squash(key);
-    if let Some(found) = candidates.iter().find(|known| squash(known) == squashed) {
-        return Some(found);
-    }
-    // Older spellings seen in the wild.
-    if squashed == "userinvokable" {
-        return Some("user-invocable");
-    }
-    let limit = if key.chars().count() >= 6 { 2 } else { 1 };
-    candidates
-        .iter()
-        .map(|known| (edit_distance(&squashed, &squash(known)), *known))
-        .filter(|(distance, _)| *distance <= limit)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, known)| known)
-}
-
 /// A key that a selected target does not know: a field of other clients, or a key no client
 /// knows (often a typo of one).
 fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, key: &str) {
@@ -1002,9 +952,9 @@ fn move_to_metadata(
 
 #[cfg(test)]
 mod tests {
-    use super::near_miss;
     use crate::diagnostic::Severity;
     use crate::rules::Rule;
+    use crate::rules::suggest::near_miss;
     use crate::rules::test_support::{findings, fixed, lint_as, rules_of};
     use crate::targets::Target;
 
