@@ -81,15 +81,7 @@ pub const FIELDS: &[Field] = &[
         max_chars: Some(NAME_MAX),
         length_hint: true,
         values: &[],
-        readers: &[
-            Target::AgentSkills,
-            Target::ClaudeUpload,
-            Target::ClaudeCode,
-            Target::Codex,
-            Target::Copilot,
-            Target::OpenCode,
-            Target::Gemini,
-        ],
+        readers: &ALL_TARGETS,
     },
     Field {
         name: "description",
@@ -99,15 +91,7 @@ pub const FIELDS: &[Field] = &[
         max_chars: Some(DESCRIPTION_MAX),
         length_hint: true,
         values: &[],
-        readers: &[
-            Target::AgentSkills,
-            Target::ClaudeUpload,
-            Target::ClaudeCode,
-            Target::Codex,
-            Target::Copilot,
-            Target::OpenCode,
-            Target::Gemini,
-        ],
+        readers: &ALL_TARGETS,
     },
     Field {
         name: "license",

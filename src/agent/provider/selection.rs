@@ -74,8 +74,9 @@ pub fn from_env_with(
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+    use std::time::Duration;
 
-    use super::{ProviderError, from_env};
+    use super::{HttpSettings, ProviderError, from_env};
 
     const PLANTED: &str = "sk-ant-test-PLANTED-KEY-123";
 
@@ -160,5 +161,23 @@ mod tests {
         let message = config_error(&[("ANTHROPIC_API_KEY", bad_key), ("MODEL_ID", "m")], None);
         assert!(message.contains("ANTHROPIC_API_KEY"), "{message}");
         assert!(!message.contains("PLANTED"), "{message}");
+    }
+
+    #[test]
+    fn http_settings_come_from_the_environment() {
+        let settings = HttpSettings::from_env(&lookup(&[
+            ("SKILL_LSP_TIMEOUT_MS", "250"),
+            ("SKILL_LSP_RETRY_BASE_MS", "5"),
+            ("SKILL_LSP_MAX_ATTEMPTS", "0"),
+            ("SKILL_LSP_DEADLINE_MS", "9000"),
+        ]));
+        assert_eq!(settings.timeout, Duration::from_millis(250));
+        assert_eq!(settings.deadline, Duration::from_millis(9000));
+        assert_eq!(settings.retry.base_delay, Duration::from_millis(5));
+        assert_eq!(settings.retry.max_attempts, 1);
+        assert_eq!(
+            HttpSettings::from_env(&lookup(&[])),
+            HttpSettings::default()
+        );
     }
 }

@@ -336,37 +336,3 @@ impl Transport {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use std::collections::HashMap;
-    use std::time::Duration;
-
-    use super::HttpSettings;
-
-    fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-            .collect();
-        move |name| map.get(name).cloned()
-    }
-
-    #[test]
-    fn http_settings_come_from_the_environment() {
-        let settings = HttpSettings::from_env(&lookup(&[
-            ("SKILL_LSP_TIMEOUT_MS", "250"),
-            ("SKILL_LSP_RETRY_BASE_MS", "5"),
-            ("SKILL_LSP_MAX_ATTEMPTS", "0"),
-            ("SKILL_LSP_DEADLINE_MS", "9000"),
-        ]));
-        assert_eq!(settings.timeout, Duration::from_millis(250));
-        assert_eq!(settings.deadline, Duration::from_millis(9000));
-        assert_eq!(settings.retry.base_delay, Duration::from_millis(5));
-        assert_eq!(settings.retry.max_attempts, 1);
-        assert_eq!(
-            HttpSettings::from_env(&lookup(&[])),
-            HttpSettings::default()
-        );
-    }
-}

@@ -125,8 +125,9 @@ fn keys(
         if present.contains(&field.name) || !targets.iter().any(|target| target.knows(field.name)) {
             continue;
         }
-        let (new_text, format) = match (snapshot.caps.snippets, field.name) {
-            (true, "metadata" | "hooks") => (
+        let (new_text, format) = match (snapshot.caps.snippets, field.shape) {
+            // A mapping: its entries go on the next lines.
+            (true, Shape::Metadata | Shape::Hooks) => (
                 format!("{}:\n  ${{1}}", field.name),
                 InsertTextFormat::SNIPPET,
             ),
