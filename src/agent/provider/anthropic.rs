@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Map, Value, json};
 
-use super::http::{Decoder, HttpProvider, WireFormat, parse_event_json, parse_tool_input};
+use super::decode::{Decoder, parse_event_json, parse_tool_input};
+use super::http::{HttpProvider, WireFormat};
 use super::key::ApiKey;
 use super::sse::SseEvent;
 use super::transport::HttpSettings;
@@ -365,7 +366,7 @@ mod tests {
     use serde_json::json;
 
     use super::{AnthropicDecoder, request_body};
-    use crate::agent::provider::http::end_of_stream;
+    use crate::agent::provider::decode::end_of_stream;
     use crate::agent::provider::sse::SseParser;
     use crate::agent::provider::{
         Block, Decoder, Message, ProviderError, Request, Response, Role, StreamEvent, ToolSpec,

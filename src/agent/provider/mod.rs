@@ -2,7 +2,8 @@
 //!
 //! - `types` — the conversation the agent loop speaks, the `Provider` trait, `ProviderError`;
 //! - `selection` — which provider the environment asks for (`from_env`);
-//! - `http` — `HttpProvider<W>`, the one HTTP provider, over a `WireFormat`;
+//! - `http` — `HttpProvider<W>`, the one HTTP provider, over a `WireFormat`; `decode` — the
+//!   `Decoder` a wire format reads its stream with, and the helpers decoders share;
 //! - `anthropic`, `openai` — the two wire formats and their decoders (`AnthropicDecoder`,
 //!   `OpenAiDecoder`): what differs between the APIs and nothing else;
 //! - `transport` — the HTTP client and one streamed exchange; `retry` — the retry loop, backoff
@@ -12,6 +13,7 @@
 //! contains one.
 
 pub mod anthropic;
+mod decode;
 mod http;
 pub mod key;
 pub mod openai;
@@ -21,7 +23,8 @@ pub mod sse;
 mod transport;
 mod types;
 
-pub use http::{Decoder, HttpProvider, WireFormat};
+pub use decode::Decoder;
+pub use http::{HttpProvider, WireFormat};
 pub use key::ApiKey;
 pub use retry::RetryPolicy;
 pub use selection::{from_env, from_env_with};

@@ -9,7 +9,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use reqwest::header::HeaderMap;
 
-use super::http::{Decoder, end_of_stream};
+use super::decode::{Decoder, end_of_stream};
 use super::key::ApiKey;
 use super::retry::{self, Failure, RetryPolicy};
 use super::sse::SseParser;
