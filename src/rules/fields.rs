@@ -1,7 +1,7 @@
 //! Field rules: presence, types, enumerated values, name and description limits, metadata,
 //! YAML 1.1 surprises, `allowed-tools` shape and unknown keys.
 
-use super::fix::{normalise_name, quoted, verify, yaml_string};
+use super::fix::{line_end_after, normalise_name, quoted, verify, yaml_string};
 use super::suggest::{near_miss, squash};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
@@ -309,10 +309,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
                 let body = &checker.text[checker.document.split.body.as_range()];
                 let guess = crate::workspace::loader::description_from_body(body);
                 let after_name = root.get("name").map_or(at, |name| {
-                    super::file::line_end_after(
-                        checker.text,
-                        name.value.range.end.max(name.key.range.end),
-                    )
+                    line_end_after(checker.text, name.value.range.end.max(name.key.range.end))
                 });
                 vec![Fix::new(
                     "Insert a `description`",
@@ -920,7 +917,7 @@ fn move_to_metadata(
     if line_start != entry.key.range.start {
         return None; // Not at column 0: not a plain top-level line.
     }
-    let line_end = super::file::line_end_after(text, entry.value.range.end);
+    let line_end = line_end_after(text, entry.value.range.end);
     let mut edits = vec![Edit::delete(TextRange::new(line_start, line_end))];
     let new_line = format!("  {}: {}{newline}", yaml_string(key), quoted(value));
     match entries
@@ -932,7 +929,7 @@ fn move_to_metadata(
             if metadata.value.flow || inner.is_empty() {
                 return None;
             }
-            let after = super::file::line_end_after(text, metadata.value.range.end);
+            let after = line_end_after(text, metadata.value.range.end);
             if (line_start..line_end).contains(&after) {
                 return None;
             }
