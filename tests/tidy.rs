@@ -10,8 +10,6 @@ const CORE: &[&str] = &[
     "src/text.rs",
     "src/diagnostic.rs",
     "src/targets.rs",
-    "src/fields.rs",
-    "src/rule_table.rs",
     "src/config.rs",
     "src/document",
     "src/rules",
