@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::document::mentions::Mention;
-use crate::rules::workspace::NearNames;
+use crate::rules::suggest::NearNames;
 use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
 use crate::targets::{Target, default_targets_for};
 use crate::workspace::Registry;

@@ -2,40 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::rules::Rule;
+use crate::rule_table::Rule;
+pub use crate::rule_table::Severity;
 use crate::targets::Target;
 use crate::text::{Span, TextRange};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Hint,
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Hint => "hint",
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "hint" => Some(Severity::Hint),
-            "info" => Some(Severity::Info),
-            "warning" => Some(Severity::Warning),
-            "error" => Some(Severity::Error),
-            _ => None,
-        }
-    }
-}
 
 /// Replace the bytes of `range` with `text`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The clients that read skills (SPEC section 4, `shared/reference/FIELDS.md`) and how a finding
-//! affects each of them, in words.
+//! affects each of them, in words. Which fields each client reads is in `fields::FIELDS`.
 
 use std::fmt;
 use std::path::Path;
@@ -24,66 +24,6 @@ pub const ALL_TARGETS: [Target; 7] = [
     Target::OpenCode,
     Target::Gemini,
 ];
-
-const SPEC_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
-];
-
-const CLAUDE_CODE_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
-    "when_to_use",
-    "argument-hint",
-    "arguments",
-    "disable-model-invocation",
-    "user-invocable",
-    "disallowed-tools",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "background",
-    "hooks",
-    "paths",
-    "shell",
-];
-
-const CODEX_FIELDS: &[&str] = &["name", "description", "metadata"];
-
-const COPILOT_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "argument-hint",
-    "user-invocable",
-    "disable-model-invocation",
-    "context",
-];
-
-const OPENCODE_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-];
-
-const GEMINI_FIELDS: &[&str] = &["name", "description"];
-
-/// Whether a key is one of the open standard's six fields (`agentskills`).
-#[must_use]
-pub fn is_standard_field(field: &str) -> bool {
-    SPEC_FIELDS.contains(&field)
-}
 
 impl Target {
     #[must_use]
@@ -116,24 +56,6 @@ impl Target {
     #[must_use]
     pub fn parse(id: &str) -> Option<Self> {
         ALL_TARGETS.into_iter().find(|target| target.id() == id)
-    }
-
-    /// The top-level frontmatter keys this client knows.
-    #[must_use]
-    pub fn fields(self) -> &'static [&'static str] {
-        match self {
-            Target::AgentSkills | Target::ClaudeUpload => SPEC_FIELDS,
-            Target::ClaudeCode => CLAUDE_CODE_FIELDS,
-            Target::Codex => CODEX_FIELDS,
-            Target::Copilot => COPILOT_FIELDS,
-            Target::OpenCode => OPENCODE_FIELDS,
-            Target::Gemini => GEMINI_FIELDS,
-        }
-    }
-
-    #[must_use]
-    pub fn knows(self, field: &str) -> bool {
-        self.fields().contains(&field)
     }
 
     /// Whether a key the client does not know makes it reject the skill.

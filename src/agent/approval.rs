@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use super::provider::BoxFuture;
+use super::tools::{ApprovalKind, Tool};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -37,17 +38,17 @@ impl Approver for Fixed {
 
 /// `--allow bash,write`: the named kinds pass, everything else is asked of `fallback`.
 pub struct AllowList {
-    kinds: HashSet<String>,
+    kinds: HashSet<ApprovalKind>,
     fallback: Box<dyn Approver>,
 }
 
-/// The kind a tool belongs to for `--allow`: `bash`, or `write` for the file-changing tools.
+/// The kind a tool belongs to for `--allow`: `bash`, or `write` for the file-changing tools
+/// (and any other name).
 #[must_use]
-pub fn kind_of(tool: &str) -> &'static str {
-    match tool {
-        "bash" => "bash",
-        _ => "write",
-    }
+pub fn kind_of(tool: &str) -> ApprovalKind {
+    Tool::parse(tool)
+        .and_then(Tool::approval)
+        .unwrap_or(ApprovalKind::Write)
 }
 
 impl AllowList {
@@ -63,8 +64,8 @@ impl AllowList {
             .filter(|kind| !kind.is_empty())
         {
             match kind {
-                "bash" => kinds.insert("bash".to_owned()),
-                "write" | "edit" => kinds.insert("write".to_owned()),
+                "bash" => kinds.insert(ApprovalKind::Bash),
+                "write" | "edit" => kinds.insert(ApprovalKind::Write),
                 other => {
                     return Err(format!(
                         "unknown --allow kind '{other}'; expected bash, write"
@@ -78,7 +79,7 @@ impl AllowList {
 
 impl Approver for AllowList {
     fn ask<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, Decision> {
-        if self.kinds.contains(kind_of(&request.tool)) {
+        if self.kinds.contains(&kind_of(&request.tool)) {
             return Box::pin(async { Decision::AllowSession });
         }
         self.fallback.ask(request)

@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::approval::{ApprovalRequest, Approver, Decision, kind_of};
+use super::approval::{ApprovalRequest, Approver, Decision};
 use super::provider::{Block, Message, Provider, ProviderError, Request, Role, StreamEvent, Usage};
-use super::tools::{self, NEEDS_APPROVAL, ToolOutput, bash, files, string_arg};
+use super::tools::{self, ApprovalKind, Tool, ToolOutput, string_arg};
 use crate::workspace::{Registry, Source};
 
 pub const DEFAULT_MAX_TURNS: u32 = 30;
@@ -89,7 +89,7 @@ pub struct Agent {
 pub struct Session {
     pub messages: Vec<Message>,
     pub loaded: Vec<String>,
-    allowed: HashSet<String>,
+    allowed: HashSet<ApprovalKind>,
     pub usage: Usage,
     pub transcript: Vec<Value>,
 }
@@ -227,15 +227,24 @@ impl Agent {
     }
 
     async fn call_tool(&self, session: &mut Session, name: &str, input: &Value) -> ToolOutput {
-        if NEEDS_APPROVAL.contains(&name) && !session.allowed.contains(kind_of(name)) {
+        let Some(tool) = Tool::parse(name) else {
+            return ToolOutput::error(format!(
+                "there is no tool named `{name}`; the tools are {}",
+                Tool::listing()
+            ));
+        };
+        if let Some(kind) = tool
+            .approval()
+            .filter(|kind| !session.allowed.contains(kind))
+        {
             let request = ApprovalRequest {
                 tool: name.to_owned(),
-                summary: tools::approval_summary(name, input),
+                summary: tool.approval_summary(input),
             };
             match self.approver.ask(&request).await {
                 Decision::AllowOnce => {}
                 Decision::AllowSession => {
-                    session.allowed.insert(kind_of(name).to_owned());
+                    session.allowed.insert(kind);
                 }
                 Decision::Deny => {
                     return ToolOutput::error(format!(
@@ -245,17 +254,10 @@ impl Agent {
                 }
             }
         }
-        match name {
-            "bash" => bash::run(&self.workspace, input).await,
-            "read_file" => files::read_file(&self.workspace, input),
-            "write_file" => files::write_file(&self.workspace, input),
-            "edit_file" => files::edit_file(&self.workspace, input),
-            "glob" => files::glob(&self.workspace, input),
-            "load_skill" => self.load_skill(session, input),
-            other => ToolOutput::error(format!(
-                "there is no tool named `{other}`; the tools are bash, read_file, write_file, edit_file, glob and load_skill"
-            )),
-        }
+        tool.run(&self.workspace, input, |input| {
+            self.load_skill(session, input)
+        })
+        .await
     }
 
     fn load_skill(&self, session: &mut Session, input: &Value) -> ToolOutput {

@@ -1,42 +1,15 @@
 //! Field rules: presence, types, enumerated values, name and description limits, metadata,
 //! YAML 1.1 surprises, `allowed-tools` shape and unknown keys.
 
-use super::fix::{normalise_name, quoted, verify, yaml_string};
+use super::fix::{line_end_after, normalise_name, quoted, verify, yaml_string};
+use super::suggest::{near_miss, squash};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
 use crate::document::yaml::yaml11_only_type;
 use crate::document::{Entry, Node, NodeKind, Style};
-use crate::targets::{ALL_TARGETS, Effect, Target};
+use crate::fields::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
+use crate::targets::{Effect, Target};
 use crate::text::TextRange;
-
-pub const NAME_MAX: usize = 64;
-pub const DESCRIPTION_MAX: usize = 1024;
-pub const COMPATIBILITY_MAX: usize = 500;
-
-/// Fields whose value must be a string.
-const STRING_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "when_to_use",
-    "argument-hint",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "shell",
-];
-/// Fields that take a string or a list of strings.
-const STRING_OR_LIST_FIELDS: &[&str] = &["allowed-tools", "disallowed-tools", "arguments", "paths"];
-const BOOL_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable", "background"];
-
-/// Allowed values of the enumerated Claude Code fields.
-pub const ENUMS: &[(&str, &[&str])] = &[
-    ("context", &["fork"]),
-    ("effort", &["low", "medium", "high", "xhigh", "max"]),
-    ("shell", &["bash", "powershell"]),
-];
 
 const TRIGGERS: &[&str] = &[
     "use when",
@@ -152,13 +125,10 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         let Some(key) = entry.key.as_str() else {
             continue;
         };
-        let field = ALL_TARGETS
-            .iter()
-            .flat_map(|target| target.fields().iter().copied())
-            .find(|known| *known == key);
-        match field {
-            Some(field) => {
-                typed_field(checker, field, entry);
+        match crate::fields::lookup(key) {
+            Some(known) => {
+                let field = known.name;
+                typed_field(checker, known, entry);
                 if checker
                     .context
                     .targets
@@ -177,21 +147,6 @@ fn folder_name(checker: &Checker<'_>) -> Option<String> {
     checker.context.folder_name().map(str::to_owned)
 }
 
-fn is_valid_name(name: &str) -> bool {
-    name.len() <= NAME_MAX && has_valid_characters(name)
-}
-
-/// Lowercase ASCII letters, digits and single inner hyphens; the length is `name-length`'s.
-fn has_valid_characters(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && !name.contains("--")
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
-}
-
 /// The line after which a new top-level key goes: the start of the YAML block.
 fn insert_point(checker: &Checker<'_>) -> Option<usize> {
     checker.document.yaml_range().map(|range| range.start)
@@ -199,7 +154,9 @@ fn insert_point(checker: &Checker<'_>) -> Option<usize> {
 
 fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     let folder = folder_name(checker);
-    let valid_folder = folder.clone().filter(|folder| is_valid_name(folder));
+    let valid_folder = folder
+        .clone()
+        .filter(|folder| crate::fields::is_valid_skill_name(folder));
     let Some(entry) = root.get("name") else {
         let fixes = match (valid_folder.as_ref(), insert_point(checker)) {
             (Some(folder), Some(at)) => vec![Fix::new(
@@ -274,7 +231,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             Vec::new(),
         );
     }
-    if !has_valid_characters(name) {
+    if !crate::fields::has_valid_name_characters(name) {
         let skills_ref_ok = skills_ref_accepts_format(name);
         let normalised = normalise_name(name);
         let fixes = if normalised.is_empty() {
@@ -352,10 +309,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
                 let body = &checker.text[checker.document.split.body.as_range()];
                 let guess = crate::workspace::loader::description_from_body(body);
                 let after_name = root.get("name").map_or(at, |name| {
-                    super::file::line_end_after(
-                        checker.text,
-                        name.value.range.end.max(name.key.range.end),
-                    )
+                    line_end_after(checker.text, name.value.range.end.max(name.key.range.end))
                 });
                 vec![Fix::new(
                     "Insert a `description`",
@@ -473,11 +427,12 @@ fn written_char(text: &str, value: &Node, at: usize) -> Option<TextRange> {
         .then(|| TextRange::new(offset, offset + ch.len_utf8()))
 }
 
-fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
+fn typed_field(checker: &mut Checker<'_>, known: &'static crate::fields::Field, entry: &Entry) {
+    let field = known.name;
     let value = &entry.value;
-    if STRING_FIELDS.contains(&field) {
-        string_field(checker, field, entry);
-    } else if STRING_OR_LIST_FIELDS.contains(&field) {
+    if matches!(known.shape, Shape::String | Shape::Enum) {
+        string_field(checker, known, entry);
+    } else if known.shape == Shape::StringOrList {
         let ok = value.is_string()
             || matches!(&value.kind, NodeKind::Sequence(items) if items.iter().all(Node::is_string));
         if !ok {
@@ -495,11 +450,11 @@ fn typed_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
         if field == "allowed-tools" {
             allowed_tools_shape(checker, entry);
         }
-    } else if BOOL_FIELDS.contains(&field) {
+    } else if known.shape == Shape::Bool {
         bool_field(checker, field, value);
-    } else if field == "metadata" {
+    } else if known.shape == Shape::Metadata {
         metadata(checker, value);
-    } else if field == "hooks" && !hooks_shape_ok(value) {
+    } else if known.shape == Shape::Hooks && !hooks_shape_ok(value) {
         checker.report(
             Rule::FieldType,
             value.range,
@@ -533,7 +488,8 @@ fn quote_fix(text: &str, field: &str, value: &Node) -> Vec<Fix> {
     }
 }
 
-fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
+fn string_field(checker: &mut Checker<'_>, known: &'static crate::fields::Field, entry: &Entry) {
+    let field = known.name;
     let value = &entry.value;
     if !value.is_string() {
         if value.as_str() == Some("") && (field == "name" || field == "description") {
@@ -584,10 +540,8 @@ fn string_field(checker: &mut Checker<'_>, field: &'static str, entry: &Entry) {
             );
         }
     }
-    if let Some((_, allowed)) = ENUMS.iter().find(|(name, _)| *name == field) {
-        if !allowed.contains(&text) {
-            enum_value(checker, field, value, allowed);
-        }
+    if known.shape == Shape::Enum && !known.values.contains(&text) {
+        enum_value(checker, field, value, known.values);
     }
 }
 
@@ -867,63 +821,6 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
     );
 }
 
-/// Lowercase with separators removed, so `disableModelInvocation` meets `disable-model-invocation`.
-fn squash(key: &str) -> String {
-    key.chars()
-        .filter(|ch| *ch != '-' && *ch != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-#[must_use]
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current.push(
-                (previous[j] + cost)
-                    .min(previous[j + 1] + 1)
-                    .min(current[j] + 1),
-            );
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
-/// The known field a key most likely meant: same letters with other case or separators, or a
-/// small typo.
-#[must_use]
-pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
-    let mut candidates: Vec<&'static str> = targets
-        .iter()
-        .flat_map(|target| target.fields().iter().copied())
-        .collect();
-    candidates.extend(
-        ALL_TARGETS
-            .iter()
-            .flat_map(|target| target.fields().iter().copied()),
-    );
-    let squashed = squash(key);
-    if let Some(found) = candidates.iter().find(|known| squash(known) == squashed) {
-        return Some(found);
-    }
-    // Older spellings seen in the wild.
-    if squashed == "userinvokable" {
-        return Some("user-invocable");
-    }
-    let limit = if key.chars().count() >= 6 { 2 } else { 1 };
-    candidates
-        .iter()
-        .map(|known| (edit_distance(&squashed, &squash(known)), *known))
-        .filter(|(distance, _)| *distance <= limit)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, known)| known)
-}
-
 /// A key that a selected target does not know: a field of other clients, or a key no client
 /// knows (often a typo of one).
 fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, key: &str) {
@@ -944,7 +841,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
             // `model`) is the author's call.
             let respelling = squash(key) == squash(suggestion);
             let resolves = targets.iter().any(|target| target.knows(suggestion))
-                || crate::targets::is_standard_field(suggestion);
+                || crate::fields::is_standard_field(suggestion);
             fixes.push(Fix::new(
                 format!("Rename to `{suggestion}`"),
                 respelling && resolves,
@@ -987,7 +884,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
                 Effect::Fine("reads it", "read it")
             } else if target.rejects_unknown_fields() {
                 Effect::Reject
-            } else if crate::targets::is_standard_field(&key_owned) {
+            } else if crate::fields::is_standard_field(&key_owned) {
                 // Optional fields of the open standard: clients that do not use them skip them
                 // by design, and the skill works the same.
                 Effect::Ignore
@@ -1020,7 +917,7 @@ fn move_to_metadata(
     if line_start != entry.key.range.start {
         return None; // Not at column 0: not a plain top-level line.
     }
-    let line_end = super::file::line_end_after(text, entry.value.range.end);
+    let line_end = line_end_after(text, entry.value.range.end);
     let mut edits = vec![Edit::delete(TextRange::new(line_start, line_end))];
     let new_line = format!("  {}: {}{newline}", yaml_string(key), quoted(value));
     match entries
@@ -1032,7 +929,7 @@ fn move_to_metadata(
             if metadata.value.flow || inner.is_empty() {
                 return None;
             }
-            let after = super::file::line_end_after(text, metadata.value.range.end);
+            let after = line_end_after(text, metadata.value.range.end);
             if (line_start..line_end).contains(&after) {
                 return None;
             }
@@ -1052,9 +949,9 @@ fn move_to_metadata(
 
 #[cfg(test)]
 mod tests {
-    use super::near_miss;
     use crate::diagnostic::Severity;
     use crate::rules::Rule;
+    use crate::rules::suggest::near_miss;
     use crate::rules::test_support::{findings, fixed, lint_as, rules_of};
     use crate::targets::Target;
 

@@ -1,7 +1,7 @@
 //! File and frontmatter rules: encoding, delimiters, YAML syntax, mapping shape, duplicate keys
 //! and flow style.
 
-use super::fix::{normalise_name, quoted, verify};
+use super::fix::{line_end_after, normalise_name, quoted, verify};
 use super::recover::{Quote, Rewrite};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
@@ -507,13 +507,6 @@ fn duplicate_keys(checker: &mut Checker<'_>, mapping: &Node, prefix: &str) {
             duplicate_keys(checker, &entry.value, "metadata.");
         }
     }
-}
-
-/// The offset just past the line ending of the line holding `offset`.
-pub(super) fn line_end_after(text: &str, offset: usize) -> usize {
-    text[offset..]
-        .find('\n')
-        .map_or(text.len(), |at| offset + at + 1)
 }
 
 fn flow_style(checker: &mut Checker<'_>, root: &Node) {

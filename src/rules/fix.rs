@@ -99,6 +99,15 @@ pub fn verify(text: &str, edits: &[Edit], check: impl Fn(&str, &SkillDocument) -
 }
 
 /// Turns any text into a valid skill name: lowercase ASCII letters, digits and single hyphens,
+/// The offset just past the line ending (`\n`) of the line holding `offset`: where an edit that
+/// removes or moves whole lines ends.
+#[must_use]
+pub fn line_end_after(text: &str, offset: usize) -> usize {
+    text[offset..]
+        .find('\n')
+        .map_or(text.len(), |at| offset + at + 1)
+}
+
 /// at most 64 characters.
 #[must_use]
 pub fn normalise_name(name: &str) -> String {

@@ -1,4 +1,5 @@
-//! The rules of SPEC section 4: stable ids, default severities, and the per-file lint entry point.
+//! The rules of SPEC section 4: the per-file lint entry point and the checks; the ids, default
+//! severities and groups are in `rule_table`.
 //!
 //! File, field and body rules run on one `SkillDocument`; workspace rules (`duplicate-name`,
 //! `symlink-escape`, `catalog-budget`) run on the loader's registry in `workspace`.
@@ -9,6 +10,7 @@ pub mod fields;
 mod file;
 pub mod fix;
 mod recover;
+pub mod suggest;
 pub mod workspace;
 
 use std::collections::HashMap;
@@ -19,110 +21,13 @@ use crate::document::SkillDocument;
 use crate::targets::{Effect, Target, consequence};
 use crate::text::TextRange;
 
+pub use crate::rule_table::{Group, Rule};
 pub use docs::RuleDoc;
-
-macro_rules! rules {
-    ($($variant:ident => $id:literal, $severity:ident, $group:ident;)*) => {
-        /// A rule, named by its stable kebab-case id.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Rule { $($variant,)* }
-
-        impl Rule {
-            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
-
-            #[must_use]
-            pub fn as_str(self) -> &'static str {
-                match self { $(Rule::$variant => $id,)* }
-            }
-
-            #[must_use]
-            pub fn default_severity(self) -> Severity {
-                match self { $(Rule::$variant => Severity::$severity,)* }
-            }
-
-            #[must_use]
-            pub fn group(self) -> Group {
-                match self { $(Rule::$variant => Group::$group,)* }
-            }
-        }
-    };
-}
-
-rules! {
-    InvalidUtf8 => "invalid-utf8", Error, File;
-    Bom => "bom", Error, File;
-    MissingFrontmatter => "missing-frontmatter", Error, File;
-    FrontmatterNotFirst => "frontmatter-not-first", Error, File;
-    MalformedDelimiter => "malformed-delimiter", Error, File;
-    UnterminatedFrontmatter => "unterminated-frontmatter", Error, File;
-    YamlSyntax => "yaml-syntax", Error, File;
-    UnquotedColon => "unquoted-colon", Error, File;
-    NotAMapping => "not-a-mapping", Error, File;
-    DuplicateKey => "duplicate-key", Error, File;
-    FlowStyle => "flow-style", Warning, File;
-    MissingName => "missing-name", Error, Fields;
-    MissingDescription => "missing-description", Error, Fields;
-    FieldType => "field-type", Error, Fields;
-    FieldValue => "field-value", Error, Fields;
-    NameLength => "name-length", Error, Fields;
-    NameFormat => "name-format", Error, Fields;
-    NameMismatch => "name-mismatch", Error, Fields;
-    ReservedWord => "reserved-word", Error, Fields;
-    DescriptionEmpty => "description-empty", Error, Fields;
-    DescriptionLength => "description-length", Error, Fields;
-    DescriptionTrigger => "description-trigger", Hint, Fields;
-    DescriptionAngleBrackets => "description-angle-brackets", Warning, Fields;
-    CompatibilityLength => "compatibility-length", Error, Fields;
-    MetadataValue => "metadata-value", Warning, Fields;
-    Yaml11Type => "yaml11-type", Warning, Fields;
-    AllowedToolsShape => "allowed-tools-shape", Warning, Fields;
-    UnknownField => "unknown-field", Warning, Fields;
-    BodyEmpty => "body-empty", Warning, Body;
-    BodyTooLong => "body-too-long", Warning, Body;
-    BrokenLink => "broken-link", Warning, Body;
-    LinkEscapesSkill => "link-escapes-skill", Warning, Body;
-    SkillMdCase => "skill-md-case", Error, Body;
-    DuplicateName => "duplicate-name", Error, Workspace;
-    SymlinkEscape => "symlink-escape", Warning, Workspace;
-    CatalogBudget => "catalog-budget", Warning, Workspace;
-    UnknownMention => "unknown-mention", Warning, Workspace;
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Group {
-    File,
-    Fields,
-    Body,
-    Workspace,
-}
-
-impl Group {
-    #[must_use]
-    pub fn title(self) -> &'static str {
-        match self {
-            Group::File => "File and frontmatter",
-            Group::Fields => "Fields",
-            Group::Body => "Body and folder",
-            Group::Workspace => "Workspace",
-        }
-    }
-}
 
 impl Rule {
     #[must_use]
-    pub fn parse(id: &str) -> Option<Self> {
-        Rule::ALL.iter().copied().find(|rule| rule.as_str() == id)
-    }
-
-    #[must_use]
     pub fn doc(self) -> RuleDoc {
         docs::doc(self)
-    }
-}
-
-impl std::fmt::Display for Rule {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str(self.as_str())
     }
 }
 

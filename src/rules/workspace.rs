@@ -1,13 +1,12 @@
 //! Workspace rules over the loader's registry: `duplicate-name`, `symlink-escape` and
-//! `catalog-budget`.
+//! `catalog-budget`. `unknown-mention` is `suggest::NearNames`.
 
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
+// `NearNames` moved to `suggest`; the loader's `Registry` still names it here.
 use super::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix, Related};
-use crate::document::mentions::Mention;
-use crate::rules::fields::edit_distance;
+pub use super::suggest::NearNames;
+use crate::diagnostic::{Diagnostic, Related};
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
@@ -52,109 +51,6 @@ pub fn check_file(
         .filter(|(finding_path, _)| finding_path == path)
         .map(|(_, diagnostic)| diagnostic)
         .collect()
-}
-
-/// Finds the skill names close to a mention without comparing it with every name: each name
-/// is indexed under itself and its one-character deletions, so two strings within one edit of
-/// each other (or one substitution or transposition apart) share a key.
-/// The index (hashes of every name and its one-character deletions with the skill's index,
-/// sorted: a few bytes per variant) is built on the first lookup and kept in the registry, so
-/// the analyses of one workspace share it.
-pub struct NearNames<'r> {
-    registry: &'r Registry,
-}
-
-/// The hashes of `word` and of each of its one-character deletions.
-fn variant_hashes(word: &str) -> impl Iterator<Item = u64> + '_ {
-    let whole = std::iter::once(hash_parts(word, ""));
-    whole.chain(
-        word.char_indices()
-            .map(move |(at, ch)| hash_parts(&word[..at], &word[at + ch.len_utf8()..])),
-    )
-}
-
-fn hash_parts(head: &str, tail: &str) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
-    head.bytes()
-        .chain(tail.bytes())
-        .for_each(|byte| hasher.write_u8(byte));
-    hasher.finish()
-}
-
-impl<'r> NearNames<'r> {
-    #[must_use]
-    pub fn new(registry: &'r Registry) -> Self {
-        Self { registry }
-    }
-
-    fn variants(&self) -> &[(u64, u32)] {
-        self.registry.near_index.get_or_init(|| {
-            let mut variants: Vec<(u64, u32)> = Vec::new();
-            for (index, skill) in self.registry.skills.iter().enumerate() {
-                let index = u32::try_from(index).unwrap_or(u32::MAX);
-                variants.extend(variant_hashes(&skill.name).map(|hash| (hash, index)));
-            }
-            variants.sort_unstable();
-            variants.dedup();
-            variants
-        })
-    }
-
-    #[must_use]
-    pub fn contains(&self, name: &str) -> bool {
-        self.registry.get(name).is_some()
-    }
-
-    /// The closest name within the edit budget (one edit for short words, two for longer).
-    #[must_use]
-    pub fn nearest(&self, word: &str) -> Option<&'r str> {
-        let limit = if word.len() >= 6 { 2 } else { 1 };
-        let variants = self.variants();
-        let skills = &self.registry.skills;
-        variant_hashes(word)
-            .flat_map(|hash| {
-                let start = variants.partition_point(|(candidate, _)| *candidate < hash);
-                variants[start..]
-                    .iter()
-                    .take_while(move |(candidate, _)| *candidate == hash)
-            })
-            .filter_map(|(_, index)| skills.get(*index as usize))
-            .map(|skill| (edit_distance(word, &skill.name), skill.name.as_str()))
-            .filter(|(distance, _)| *distance <= limit)
-            .min()
-            .map(|(_, name)| name)
-    }
-
-    /// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
-    #[must_use]
-    pub fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
-        let mut found = Vec::new();
-        for mention in mentions {
-            // `/name` in code is as often a path or a command of another tool as a skill.
-            if mention.in_code || self.contains(&mention.name) {
-                continue;
-            }
-            let Some(suggestion) = self.nearest(&mention.name) else {
-                continue;
-            };
-            let sigil = mention.sigil;
-            let mut diagnostic = Diagnostic::new(
-                Rule::UnknownMention,
-                mention.range,
-                format!(
-                    "`{sigil}{}` names no skill in this workspace; did you mean `{sigil}{suggestion}`? — the agent finds nothing to load",
-                    mention.name
-                ),
-            );
-            diagnostic.fixes.push(Fix::new(
-                format!("Change to `{sigil}{suggestion}`"),
-                false,
-                vec![Edit::replace(mention.range, suggestion)],
-            ));
-            found.push(diagnostic);
-        }
-        found
-    }
 }
 
 fn name_range(skill: &Skill) -> TextRange {

@@ -3,15 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use bytes::Bytes;
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Map, Value, json};
 
+use super::decode::{Decoder, parse_event_json, parse_tool_input};
+use super::http::{HttpProvider, WireFormat};
+use super::key::ApiKey;
 use super::sse::SseEvent;
-use super::{
-    ApiKey, Block, BoxFuture, Decoder, HttpSettings, Message, Provider, ProviderError, Request,
-    Response, Role, Sink, StreamEvent, Transport, Usage, parse_event_json, parse_tool_input,
-};
+use super::transport::HttpSettings;
+use super::types::{Block, Message, ProviderError, Request, Response, Role, StreamEvent, Usage};
 
 /// The public endpoint, used when `ANTHROPIC_BASE_URL` is unset.
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
@@ -20,13 +20,7 @@ pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";
 
 /// A client for one model behind the Anthropic Messages API.
-#[derive(Debug)]
-pub struct Anthropic {
-    transport: Transport,
-    url: String,
-    headers: HeaderMap,
-    model: String,
-}
+pub type Anthropic = HttpProvider<AnthropicWire>;
 
 impl Anthropic {
     /// A provider for `model` at `base_url` (without `/v1`).
@@ -40,48 +34,29 @@ impl Anthropic {
         model: impl Into<String>,
         settings: HttpSettings,
     ) -> Result<Self, ProviderError> {
-        let mut headers = HeaderMap::new();
-        headers.insert("x-api-key", key.header_value("", "ANTHROPIC_API_KEY")?);
-        headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
-        headers.insert("content-type", HeaderValue::from_static("application/json"));
-        headers.insert("accept", HeaderValue::from_static("text/event-stream"));
-        let transport = Transport::new(
-            "anthropic",
-            base_url,
-            "ANTHROPIC_BASE_URL",
-            "ANTHROPIC_API_KEY",
-            Some(key),
-            settings,
-        )?;
-        Ok(Self {
-            transport,
-            url: format!("{}/v1/messages", base_url.trim_end_matches('/')),
-            headers,
-            model: model.into(),
-        })
+        Self::with_key(base_url, Some(key), model.into(), settings)
     }
 }
 
-impl Provider for Anthropic {
-    fn name(&self) -> &str {
-        "anthropic"
+/// The Messages API's wire format: the key in `x-api-key`, `anthropic-version`, content blocks.
+#[derive(Debug)]
+pub struct AnthropicWire;
+
+impl WireFormat for AnthropicWire {
+    const NAME: &'static str = "anthropic";
+    const BASE_VAR: &'static str = "ANTHROPIC_BASE_URL";
+    const KEY_VAR: &'static str = "ANTHROPIC_API_KEY";
+    const PATH: &'static str = "/v1/messages";
+    type Decoder = AnthropicDecoder;
+
+    fn key_headers(key: &ApiKey, headers: &mut HeaderMap) -> Result<(), ProviderError> {
+        headers.insert("x-api-key", key.header_value("", Self::KEY_VAR)?);
+        headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
+        Ok(())
     }
 
-    fn model(&self) -> &str {
-        &self.model
-    }
-
-    fn send<'a>(
-        &'a self,
-        request: Request<'a>,
-        sink: Sink<'a>,
-    ) -> BoxFuture<'a, Result<Response, ProviderError>> {
-        let body = Bytes::from(request_body(&request).to_string());
-        Box::pin(async move {
-            self.transport
-                .exchange(&self.url, &self.headers, body, Events::default, sink)
-                .await
-        })
+    fn request_body(request: &Request<'_>) -> Value {
+        request_body(request)
     }
 }
 
@@ -165,7 +140,7 @@ enum Partial {
 
 /// The state of one streamed Messages response.
 #[derive(Debug, Default)]
-pub(crate) struct Events {
+pub struct AnthropicDecoder {
     blocks: BTreeMap<u64, Partial>,
     stop_reason: Option<String>,
     usage: Usage,
@@ -214,7 +189,7 @@ fn stream_error(data: &Value) -> ProviderError {
     }
 }
 
-impl Decoder for Events {
+impl Decoder for AnthropicDecoder {
     fn on_event(
         &mut self,
         event: SseEvent,
@@ -390,11 +365,12 @@ impl Decoder for Events {
 mod tests {
     use serde_json::json;
 
-    use super::{Events, request_body};
+    use super::{AnthropicDecoder, request_body};
+    use crate::agent::provider::decode::end_of_stream;
     use crate::agent::provider::sse::SseParser;
     use crate::agent::provider::{
         Block, Decoder, Message, ProviderError, Request, Response, Role, StreamEvent, ToolSpec,
-        Usage, end_of_stream,
+        Usage,
     };
 
     const STREAM: &str = r#"event: message_start
@@ -446,7 +422,7 @@ data: {"type":"message_stop"}
 
     fn decode(stream: &str) -> (Result<Response, ProviderError>, Vec<StreamEvent>) {
         let mut parser = SseParser::new();
-        let mut events = Events::default();
+        let mut events = AnthropicDecoder::default();
         let mut seen = Vec::new();
         for event in parser.feed(stream.as_bytes()) {
             if let Err(error) = events.on_event(event, &mut |it| seen.push(it)) {

@@ -2,27 +2,21 @@
 //! such as Ollama or llama.cpp: `POST {base}/chat/completions` with `"stream": true`, and the
 //! decoder of its `data:` chunks.
 
-use bytes::Bytes;
-use reqwest::header::{HeaderMap, HeaderValue};
+use reqwest::header::HeaderMap;
 use serde_json::{Map, Value, json};
 
+use super::decode::{Decoder, parse_event_json, parse_tool_input};
+use super::http::{HttpProvider, WireFormat};
+use super::key::ApiKey;
 use super::sse::SseEvent;
-use super::{
-    ApiKey, Block, BoxFuture, Decoder, HttpSettings, Message, Provider, ProviderError, Request,
-    Response, Role, Sink, StreamEvent, Transport, Usage, parse_event_json, parse_tool_input,
-};
+use super::transport::HttpSettings;
+use super::types::{Block, Message, ProviderError, Request, Response, Role, StreamEvent, Usage};
 
 /// OpenAI's public endpoint, used when only `OPENAI_API_KEY` is set.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
 /// A client for one model behind an OpenAI-compatible chat completions API.
-#[derive(Debug)]
-pub struct OpenAi {
-    transport: Transport,
-    url: String,
-    headers: HeaderMap,
-    model: String,
-}
+pub type OpenAi = HttpProvider<OpenAiWire>;
 
 impl OpenAi {
     /// A provider for `model` at `base_url` (usually ending in `/v1`); `key` is sent as a bearer
@@ -37,52 +31,28 @@ impl OpenAi {
         model: impl Into<String>,
         settings: HttpSettings,
     ) -> Result<Self, ProviderError> {
-        let mut headers = HeaderMap::new();
-        if let Some(key) = &key {
-            headers.insert(
-                "authorization",
-                key.header_value("Bearer ", "OPENAI_API_KEY")?,
-            );
-        }
-        headers.insert("content-type", HeaderValue::from_static("application/json"));
-        headers.insert("accept", HeaderValue::from_static("text/event-stream"));
-        let transport = Transport::new(
-            "openai",
-            base_url,
-            "OPENAI_BASE_URL",
-            "OPENAI_API_KEY",
-            key,
-            settings,
-        )?;
-        Ok(Self {
-            transport,
-            url: format!("{}/chat/completions", base_url.trim_end_matches('/')),
-            headers,
-            model: model.into(),
-        })
+        Self::with_key(base_url, key, model.into(), settings)
     }
 }
 
-impl Provider for OpenAi {
-    fn name(&self) -> &str {
-        "openai"
+/// The chat completions wire format: a bearer token, `function` tools, `tool` messages.
+#[derive(Debug)]
+pub struct OpenAiWire;
+
+impl WireFormat for OpenAiWire {
+    const NAME: &'static str = "openai";
+    const BASE_VAR: &'static str = "OPENAI_BASE_URL";
+    const KEY_VAR: &'static str = "OPENAI_API_KEY";
+    const PATH: &'static str = "/chat/completions";
+    type Decoder = OpenAiDecoder;
+
+    fn key_headers(key: &ApiKey, headers: &mut HeaderMap) -> Result<(), ProviderError> {
+        headers.insert("authorization", key.header_value("Bearer ", Self::KEY_VAR)?);
+        Ok(())
     }
 
-    fn model(&self) -> &str {
-        &self.model
-    }
-
-    fn send<'a>(
-        &'a self,
-        request: Request<'a>,
-        sink: Sink<'a>,
-    ) -> BoxFuture<'a, Result<Response, ProviderError>> {
-        let body = Bytes::from(request_body(&request).to_string());
-        Box::pin(async move {
-            self.transport
-                .exchange(&self.url, &self.headers, body, Chunks::default, sink)
-                .await
-        })
+    fn request_body(request: &Request<'_>) -> Value {
+        request_body(request)
     }
 }
 
@@ -183,7 +153,7 @@ struct Call {
 
 /// The state of one streamed chat completion.
 #[derive(Debug, Default)]
-pub(crate) struct Chunks {
+pub struct OpenAiDecoder {
     text: String,
     calls: Vec<Call>,
     finish_reason: Option<String>,
@@ -191,7 +161,7 @@ pub(crate) struct Chunks {
     done: bool,
 }
 
-impl Chunks {
+impl OpenAiDecoder {
     fn on_tool_call(&mut self, fragment: &Value, sink: &mut dyn FnMut(StreamEvent)) {
         let id = fragment
             .get("id")
@@ -247,7 +217,7 @@ impl Chunks {
     }
 }
 
-impl Decoder for Chunks {
+impl Decoder for OpenAiDecoder {
     fn on_event(
         &mut self,
         event: SseEvent,
@@ -363,11 +333,12 @@ impl Decoder for Chunks {
 mod tests {
     use serde_json::json;
 
-    use super::{Chunks, request_body};
+    use super::{OpenAiDecoder, request_body};
+    use crate::agent::provider::decode::end_of_stream;
     use crate::agent::provider::sse::SseParser;
     use crate::agent::provider::{
         Block, Decoder, Message, ProviderError, Request, Response, Role, StreamEvent, ToolSpec,
-        Usage, end_of_stream,
+        Usage,
     };
 
     const STREAM: &str = r#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
@@ -394,7 +365,7 @@ data: [DONE]
 
     fn decode(stream: &str) -> (Result<Response, ProviderError>, Vec<StreamEvent>) {
         let mut parser = SseParser::new();
-        let mut chunks = Chunks::default();
+        let mut chunks = OpenAiDecoder::default();
         let mut seen = Vec::new();
         for event in parser.feed(stream.as_bytes()) {
             if let Err(error) = chunks.on_event(event, &mut |it| seen.push(it)) {

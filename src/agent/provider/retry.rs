@@ -1,10 +1,73 @@
-//! Retry and backoff: which failures are worth another try, how long to wait, and how to read a
-//! provider's error reply (SPEC section 6: retries on 429, 500, 502, 503, 529 and dropped
-//! connections; a clear error with status and provider message after the last try).
+//! Retry and backoff: the retry loop, which failures are worth another try, how long to wait, and
+//! how to read a provider's error reply (SPEC section 6: retries on 429, 500, 502, 503, 529 and
+//! dropped connections; a clear error with status and provider message after the last try).
 
+use std::future::Future;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
+
+use super::types::ProviderError;
+
+/// A failed try, with what the server said about when to come back.
+pub(crate) struct Failure {
+    pub(crate) error: ProviderError,
+    pub(crate) retry_after: Option<Duration>,
+}
+
+impl From<ProviderError> for Failure {
+    fn from(error: ProviderError) -> Self {
+        Self {
+            error,
+            retry_after: None,
+        }
+    }
+}
+
+/// Runs `attempt` (given the try number, 1 for the first) until it succeeds, its failure is not
+/// worth another try, or `policy` says that was the last. `may_retry` is asked after each failure:
+/// once part of a reply has reached the user, another try would show it twice. `provider` names
+/// the provider in log lines.
+///
+/// # Errors
+///
+/// The last failure's error, saying how many tries were made when there were several.
+pub(crate) async fn with_retries<T, F, Fut>(
+    policy: &RetryPolicy,
+    provider: &'static str,
+    may_retry: impl Fn() -> bool,
+    mut attempt: F,
+) -> Result<T, ProviderError>
+where
+    F: FnMut(u32) -> Fut,
+    Fut: Future<Output = Result<T, Failure>>,
+{
+    let mut n_attempts = 0;
+    loop {
+        n_attempts += 1;
+        let failure = match attempt(n_attempts).await {
+            Ok(it) => return Ok(it),
+            Err(failure) => failure,
+        };
+        let delay = if failure.error.is_retryable() && may_retry() {
+            policy.delay(n_attempts, failure.retry_after, jitter())
+        } else {
+            None
+        };
+        let Some(delay) = delay else {
+            tracing::debug!(provider, attempt = n_attempts, error = %failure.error, "model request failed");
+            return Err(failure.error.after_attempts(n_attempts));
+        };
+        tracing::warn!(
+            provider,
+            attempt = n_attempts,
+            delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+            error = %failure.error,
+            "model request failed; retrying"
+        );
+        tokio::time::sleep(delay).await;
+    }
+}
 
 /// How often and how patiently to retry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

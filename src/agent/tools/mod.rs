@@ -6,6 +6,8 @@ pub mod bash;
 pub mod files;
 pub mod sandbox;
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
 use super::provider::ToolSpec;
@@ -35,71 +37,221 @@ impl ToolOutput {
     }
 }
 
-/// The tools that change things and so need the user's approval.
-pub const NEEDS_APPROVAL: [&str; 3] = ["bash", "write_file", "edit_file"];
+/// The six tools, each named, specified, approved, summarised and run here and nowhere else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tool {
+    Bash,
+    ReadFile,
+    WriteFile,
+    EditFile,
+    Glob,
+    LoadSkill,
+}
 
-/// The tool list sent to the model; `load_skill`'s `name` is an enum of the registered names
-/// when there are any.
+/// What a tool call needs approved, as `--allow` names it: `bash`, or `write` for the tools that
+/// change files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApprovalKind {
+    Bash,
+    Write,
+}
+
+impl ApprovalKind {
+    /// The word of `--allow`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalKind::Bash => "bash",
+            ApprovalKind::Write => "write",
+        }
+    }
+}
+
+impl Tool {
+    /// Every tool, in the order of SPEC section 6 (the order the model is told them in).
+    pub const ALL: [Tool; 6] = [
+        Tool::Bash,
+        Tool::ReadFile,
+        Tool::WriteFile,
+        Tool::EditFile,
+        Tool::Glob,
+        Tool::LoadSkill,
+    ];
+
+    /// The name the model calls the tool by.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Bash => "bash",
+            Tool::ReadFile => "read_file",
+            Tool::WriteFile => "write_file",
+            Tool::EditFile => "edit_file",
+            Tool::Glob => "glob",
+            Tool::LoadSkill => "load_skill",
+        }
+    }
+
+    /// The tool the model called `name`, if there is one.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|tool| tool.name() == name)
+    }
+
+    /// What the user must approve before a call runs; `None` for the tools that change nothing.
+    #[must_use]
+    pub fn approval(self) -> Option<ApprovalKind> {
+        match self {
+            Tool::Bash => Some(ApprovalKind::Bash),
+            Tool::WriteFile | Tool::EditFile => Some(ApprovalKind::Write),
+            Tool::ReadFile | Tool::Glob | Tool::LoadSkill => None,
+        }
+    }
+
+    /// The tool as the model is told it; `load_skill`'s `name` is an enum of `skill_names` when
+    /// there are any.
+    #[must_use]
+    pub fn spec(self, skill_names: &[&str]) -> ToolSpec {
+        let (description, input_schema) = match self {
+            Tool::Bash => (
+                "Run a shell command in the workspace (needs the user's approval). Output is capped; long runs time out.",
+                json!({"type": "object", "properties": {
+                    "command": {"type": "string", "description": "The command line, run with bash -c."},
+                    "timeout_ms": {"type": "integer", "description": "Time limit in milliseconds (default 120000)."}
+                }, "required": ["command"]}),
+            ),
+            Tool::ReadFile => (
+                "Read a text file of the workspace.",
+                json!({"type": "object", "properties": {
+                    "path": {"type": "string", "description": "Path relative to the workspace."},
+                    "offset": {"type": "integer", "description": "First line to read, 1-based (default 1)."},
+                    "limit": {"type": "integer", "description": "How many lines (default: all, up to the size cap)."}
+                }, "required": ["path"]}),
+            ),
+            Tool::WriteFile => (
+                "Create or overwrite a file of the workspace (needs the user's approval).",
+                json!({"type": "object", "properties": {
+                    "path": {"type": "string"},
+                    "content": {"type": "string"}
+                }, "required": ["path", "content"]}),
+            ),
+            Tool::EditFile => (
+                "Replace exactly one occurrence of old_string with new_string in a file (needs the user's approval).",
+                json!({"type": "object", "properties": {
+                    "path": {"type": "string"},
+                    "old_string": {"type": "string", "description": "Text that occurs exactly once in the file."},
+                    "new_string": {"type": "string"}
+                }, "required": ["path", "old_string", "new_string"]}),
+            ),
+            Tool::Glob => (
+                "List workspace files matching a glob pattern such as **/*.md.",
+                json!({"type": "object", "properties": {
+                    "pattern": {"type": "string"}
+                }, "required": ["pattern"]}),
+            ),
+            Tool::LoadSkill => {
+                let mut name_schema = json!({"type": "string", "description": "The skill's name, as in the catalog."});
+                if !skill_names.is_empty() {
+                    name_schema["enum"] = json!(skill_names);
+                }
+                (
+                    "Load a skill's full instructions (its SKILL.md) into the conversation.",
+                    json!({"type": "object", "properties": {"name": name_schema}, "required": ["name"]}),
+                )
+            }
+        };
+        ToolSpec {
+            name: self.name().to_owned(),
+            description: description.to_owned(),
+            input_schema,
+        }
+    }
+
+    /// Runs one call in `workspace`. `load_skill` needs the agent's registry and conversation,
+    /// so the agent passes that call in.
+    pub async fn run(
+        self,
+        workspace: &Path,
+        input: &Value,
+        load_skill: impl FnOnce(&Value) -> ToolOutput,
+    ) -> ToolOutput {
+        match self {
+            Tool::Bash => bash::run(workspace, input).await,
+            Tool::ReadFile => files::read_file(workspace, input),
+            Tool::WriteFile => files::write_file(workspace, input),
+            Tool::EditFile => files::edit_file(workspace, input),
+            Tool::Glob => files::glob(workspace, input),
+            Tool::LoadSkill => load_skill(input),
+        }
+    }
+
+    /// One line that says what a call does (see [`summary`]), before escaping.
+    fn raw_summary(self, input: &Value) -> String {
+        let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
+        let short = |text: &str| {
+            let line = text.lines().next().unwrap_or("");
+            if line.chars().count() > 120 || text.lines().count() > 1 {
+                format!("{}…", line.chars().take(120).collect::<String>())
+            } else {
+                line.to_owned()
+            }
+        };
+        match self {
+            Tool::Bash => format!("run `{}`", short(field("command"))),
+            Tool::WriteFile => format!(
+                "write {} ({} bytes)",
+                field("path"),
+                input
+                    .get("content")
+                    .and_then(Value::as_str)
+                    .map_or(0, str::len)
+            ),
+            Tool::EditFile => format!("edit {}", field("path")),
+            Tool::ReadFile => format!("read {}", field("path")),
+            Tool::Glob => format!("glob {}", field("pattern")),
+            Tool::LoadSkill => format!("load skill {}", field("name")),
+        }
+    }
+
+    /// What the user is asked to approve. Unlike [`summary`], a command is shown whole (up to
+    /// [`APPROVAL_COMMAND_CAP`] characters, saying first when it is longer): a first line could
+    /// hide what runs after it. Characters that could disguise the text are shown escaped
+    /// (`\u{1b}`), line breaks and tabs of a command excepted.
+    #[must_use]
+    pub fn approval_summary(self, input: &Value) -> String {
+        if self != Tool::Bash {
+            return escaped(&self.raw_summary(input), &[]);
+        }
+        let command = input.get("command").and_then(Value::as_str).unwrap_or("?");
+        let shown: String = command.chars().take(APPROVAL_COMMAND_CAP).collect();
+        let total = command.chars().count();
+        let shown = escaped(&shown, &['\n', '\t']);
+        // Said first: an editor may cut a long message at its end.
+        if total > APPROVAL_COMMAND_CAP {
+            format!(
+                "run a command of {total} characters, of which only the first {APPROVAL_COMMAND_CAP} are shown: `{shown}`"
+            )
+        } else {
+            format!("run `{shown}`")
+        }
+    }
+
+    /// `bash, read_file, …, glob and load_skill`, for the model when it names another tool.
+    #[must_use]
+    pub fn listing() -> String {
+        let names = Tool::ALL.map(Tool::name);
+        let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+        format!("{} and {last}", rest.join(", "))
+    }
+}
+
+/// The tool list sent to the model, in SPEC order; `load_skill`'s `name` is an enum of the
+/// registered names when there are any.
 #[must_use]
 pub fn specs(skill_names: &[&str]) -> Vec<ToolSpec> {
-    let spec = |name: &str, description: &str, input_schema: Value| ToolSpec {
-        name: name.to_owned(),
-        description: description.to_owned(),
-        input_schema,
-    };
-    let mut name_schema =
-        json!({"type": "string", "description": "The skill's name, as in the catalog."});
-    if !skill_names.is_empty() {
-        name_schema["enum"] = json!(skill_names);
-    }
-    vec![
-        spec(
-            "bash",
-            "Run a shell command in the workspace (needs the user's approval). Output is capped; long runs time out.",
-            json!({"type": "object", "properties": {
-                "command": {"type": "string", "description": "The command line, run with bash -c."},
-                "timeout_ms": {"type": "integer", "description": "Time limit in milliseconds (default 120000)."}
-            }, "required": ["command"]}),
-        ),
-        spec(
-            "read_file",
-            "Read a text file of the workspace.",
-            json!({"type": "object", "properties": {
-                "path": {"type": "string", "description": "Path relative to the workspace."},
-                "offset": {"type": "integer", "description": "First line to read, 1-based (default 1)."},
-                "limit": {"type": "integer", "description": "How many lines (default: all, up to the size cap)."}
-            }, "required": ["path"]}),
-        ),
-        spec(
-            "write_file",
-            "Create or overwrite a file of the workspace (needs the user's approval).",
-            json!({"type": "object", "properties": {
-                "path": {"type": "string"},
-                "content": {"type": "string"}
-            }, "required": ["path", "content"]}),
-        ),
-        spec(
-            "edit_file",
-            "Replace exactly one occurrence of old_string with new_string in a file (needs the user's approval).",
-            json!({"type": "object", "properties": {
-                "path": {"type": "string"},
-                "old_string": {"type": "string", "description": "Text that occurs exactly once in the file."},
-                "new_string": {"type": "string"}
-            }, "required": ["path", "old_string", "new_string"]}),
-        ),
-        spec(
-            "glob",
-            "List workspace files matching a glob pattern such as **/*.md.",
-            json!({"type": "object", "properties": {
-                "pattern": {"type": "string"}
-            }, "required": ["pattern"]}),
-        ),
-        spec(
-            "load_skill",
-            "Load a skill's full instructions (its SKILL.md) into the conversation.",
-            json!({"type": "object", "properties": {"name": name_schema}, "required": ["name"]}),
-        ),
-    ]
+    Tool::ALL
+        .iter()
+        .map(|tool| tool.spec(skill_names))
+        .collect()
 }
 
 /// A required string argument, or the error the model gets.
@@ -112,37 +264,12 @@ pub fn string_arg<'a>(input: &'a Value, key: &str) -> Result<&'a str, ToolOutput
 }
 
 /// One line that says what a call does, for logs and the terminal (characters that could
-/// disguise it shown escaped, see [`approval_summary`]).
+/// disguise it shown escaped, see [`Tool::approval_summary`]); an unknown tool is its name.
 #[must_use]
 pub fn summary(name: &str, input: &Value) -> String {
-    escaped(&raw_summary(name, input), &[])
-}
-
-fn raw_summary(name: &str, input: &Value) -> String {
-    let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
-    let short = |text: &str| {
-        let line = text.lines().next().unwrap_or("");
-        if line.chars().count() > 120 || text.lines().count() > 1 {
-            format!("{}…", line.chars().take(120).collect::<String>())
-        } else {
-            line.to_owned()
-        }
-    };
-    match name {
-        "bash" => format!("run `{}`", short(field("command"))),
-        "write_file" => format!(
-            "write {} ({} bytes)",
-            field("path"),
-            input
-                .get("content")
-                .and_then(Value::as_str)
-                .map_or(0, str::len)
-        ),
-        "edit_file" => format!("edit {}", field("path")),
-        "read_file" => format!("read {}", field("path")),
-        "glob" => format!("glob {}", field("pattern")),
-        "load_skill" => format!("load skill {}", field("name")),
-        other => other.to_owned(),
+    match Tool::parse(name) {
+        Some(tool) => escaped(&tool.raw_summary(input), &[]),
+        None => escaped(name, &[]),
     }
 }
 
@@ -156,31 +283,6 @@ pub const APPROVAL_COMMAND_CAP: usize = 4000;
 fn hidden_meaning(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// What the user is asked to approve. Unlike [`summary`], a command is shown whole (up to
-/// [`APPROVAL_COMMAND_CAP`] characters, saying first when it is longer): a first line could hide
-/// what runs after it. Characters that could disguise the text are shown escaped
-/// (`\u{1b}`), line breaks and tabs of a command excepted.
-#[must_use]
-pub fn approval_summary(name: &str, input: &Value) -> String {
-    match name {
-        "bash" => {
-            let command = input.get("command").and_then(Value::as_str).unwrap_or("?");
-            let shown: String = command.chars().take(APPROVAL_COMMAND_CAP).collect();
-            let total = command.chars().count();
-            let shown = escaped(&shown, &['\n', '\t']);
-            // Said first: an editor may cut a long message at its end.
-            if total > APPROVAL_COMMAND_CAP {
-                format!(
-                    "run a command of {total} characters, of which only the first {APPROVAL_COMMAND_CAP} are shown: `{shown}`"
-                )
-            } else {
-                format!("run `{shown}`")
-            }
-        }
-        _ => summary(name, input),
-    }
 }
 
 /// `text` as it may go to a terminal: model and tool output can carry escape sequences that
@@ -221,6 +323,17 @@ mod tests {
             "{safe}"
         );
         assert!(safe.contains("\nnext\tline"), "{safe}");
+    }
+
+    #[test]
+    fn tools_are_listed_for_the_model() {
+        assert_eq!(
+            Tool::listing(),
+            "bash, read_file, write_file, edit_file, glob and load_skill"
+        );
+        for tool in Tool::ALL {
+            assert_eq!(Tool::parse(tool.name()), Some(tool));
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::document::SkillDocument;
-use crate::fields::{self, FieldDoc};
+use crate::fields::{self, Shape};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 use crate::targets::Target;
@@ -100,25 +100,6 @@ fn documentation(value: String, markdown: bool) -> Documentation {
     )
 }
 
-/// The hover and completion text of a field.
-#[must_use]
-pub fn field_markdown(field: &FieldDoc) -> String {
-    let readers: Vec<&str> = fields::readers(field.name)
-        .iter()
-        .map(|target| target.display())
-        .collect();
-    let limit = field.limit.map_or(String::new(), |limit| {
-        format!(" · at most {limit} characters")
-    });
-    format!(
-        "**{}** — {}{limit}\n\n{}\n\nRead by: {}",
-        field.name,
-        field.kind,
-        field.summary,
-        readers.join(", ")
-    )
-}
-
 fn keys(
     snapshot: &Snapshot,
     document: &SkillDocument,
@@ -144,8 +125,9 @@ fn keys(
         if present.contains(&field.name) || !targets.iter().any(|target| target.knows(field.name)) {
             continue;
         }
-        let (new_text, format) = match (snapshot.caps.snippets, field.name) {
-            (true, "metadata" | "hooks") => (
+        let (new_text, format) = match (snapshot.caps.snippets, field.shape) {
+            // A mapping: its entries go on the next lines.
+            (true, Shape::Metadata | Shape::Hooks) => (
                 format!("{}:\n  ${{1}}", field.name),
                 InsertTextFormat::SNIPPET,
             ),
@@ -157,7 +139,7 @@ fn keys(
             kind: Some(CompletionItemKind::PROPERTY),
             detail: Some(field.kind.to_owned()),
             documentation: Some(documentation(
-                field_markdown(field),
+                field.markdown(),
                 snapshot.caps.completion_markdown,
             )),
             insert_text_format: Some(format),
@@ -203,14 +185,14 @@ fn values(key: &str, snapshot: &Snapshot) -> Vec<CompletionItem> {
             })
             .unwrap_or_default();
     }
-    let Some(field) = fields::doc(key) else {
+    let Some(field) = fields::lookup(key) else {
         return Vec::new();
     };
     field
         .values
         .iter()
         .map(|value| {
-            let kind = if field.kind == "boolean" {
+            let kind = if field.shape == Shape::Bool {
                 CompletionItemKind::KEYWORD
             } else {
                 CompletionItemKind::ENUM_MEMBER

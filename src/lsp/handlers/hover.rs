@@ -4,7 +4,6 @@
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkedString};
 
-use super::completion::field_markdown;
 use crate::document::SkillDocument;
 use crate::document::mentions::body_mentions;
 use crate::fields;
@@ -35,14 +34,14 @@ pub fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
                 continue;
             }
             let key = entry.key.as_str()?;
-            let mut value = match fields::doc(key) {
-                Some(field) => field_markdown(field),
+            let mut value = match fields::lookup(key) {
+                Some(field) => field.markdown(),
                 None => format!(
                     "**{key}** — not a field any client knows; custom data belongs under `metadata:`"
                 ),
             };
-            if let (Some(field), Some(current)) = (fields::doc(key), entry.value.as_str()) {
-                if let Some(limit) = field.limit {
+            if let (Some(field), Some(current)) = (fields::lookup(key), entry.value.as_str()) {
+                if let Some(limit) = field.max_chars {
                     let length = current.chars().count();
                     value = format!("{key} — {length}/{limit} characters\n\n{value}");
                 }

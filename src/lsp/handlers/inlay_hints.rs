@@ -4,9 +4,9 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintLabel, InlayHintParams};
 
 use crate::document::SkillDocument;
+use crate::fields::FIELDS;
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
-use crate::rules::fields::{DESCRIPTION_MAX, NAME_MAX};
 
 /// Hints for a SKILL.md; none for other Markdown.
 pub fn inlay_hint(snapshot: &Snapshot, _: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
@@ -21,7 +21,10 @@ pub fn inlay_hint(snapshot: &Snapshot, _: InlayHintParams) -> Result<Option<Vec<
 pub fn inlay_hints(snapshot: &Snapshot) -> Vec<InlayHint> {
     let document = SkillDocument::parse(&snapshot.document.text);
     let mut hints = Vec::new();
-    for (key, limit) in [("name", NAME_MAX), ("description", DESCRIPTION_MAX)] {
+    let limited = FIELDS
+        .iter()
+        .filter_map(|field| Some((field.name, field.hinted_limit()?)));
+    for (key, limit) in limited {
         let Some(entry) = document.field(key) else {
             continue;
         };

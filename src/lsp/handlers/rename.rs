@@ -13,9 +13,9 @@ use tower_lsp_server::ls_types::{
 
 use super::invalid_params;
 use super::names::{name_at, workspace_mentions};
+use crate::fields::{NAME_MAX, is_valid_skill_name};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
-use crate::rules::fields::NAME_MAX;
 use crate::workspace::{Registry, Source};
 
 /// The name under the cursor and its range, as the placeholder of the rename box.
@@ -74,15 +74,7 @@ fn rename_edit(
     let source = &snapshot.overlay;
     let versions = &snapshot.versions;
     let resource_operations = snapshot.caps.resource_operations && snapshot.caps.document_changes;
-    let valid = !new.is_empty()
-        && new.len() <= NAME_MAX
-        && !new.starts_with('-')
-        && !new.ends_with('-')
-        && !new.contains("--")
-        && new
-            .bytes()
-            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-');
-    if !valid {
+    if !is_valid_skill_name(new) {
         return Err(format!(
             "'{new}' is not a valid skill name: use lowercase letters, digits and single hyphens, at most {NAME_MAX} characters"
         ));

@@ -1,0 +1,134 @@
+//! The rule table of SPEC section 4: each rule's stable id, default severity and group, and the
+//! severities themselves. A leaf module: `diagnostic` (a finding names its rule) and `rules` (the
+//! checks) both read it, and it reads neither.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Hint,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Hint => "hint",
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "hint" => Some(Severity::Hint),
+            "info" => Some(Severity::Info),
+            "warning" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! rules {
+    ($($variant:ident => $id:literal, $severity:ident, $group:ident;)*) => {
+        /// A rule, named by its stable kebab-case id.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Rule { $($variant,)* }
+
+        impl Rule {
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
+
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self { $(Rule::$variant => $id,)* }
+            }
+
+            #[must_use]
+            pub fn default_severity(self) -> Severity {
+                match self { $(Rule::$variant => Severity::$severity,)* }
+            }
+
+            #[must_use]
+            pub fn group(self) -> Group {
+                match self { $(Rule::$variant => Group::$group,)* }
+            }
+        }
+    };
+}
+
+rules! {
+    InvalidUtf8 => "invalid-utf8", Error, File;
+    Bom => "bom", Error, File;
+    MissingFrontmatter => "missing-frontmatter", Error, File;
+    FrontmatterNotFirst => "frontmatter-not-first", Error, File;
+    MalformedDelimiter => "malformed-delimiter", Error, File;
+    UnterminatedFrontmatter => "unterminated-frontmatter", Error, File;
+    YamlSyntax => "yaml-syntax", Error, File;
+    UnquotedColon => "unquoted-colon", Error, File;
+    NotAMapping => "not-a-mapping", Error, File;
+    DuplicateKey => "duplicate-key", Error, File;
+    FlowStyle => "flow-style", Warning, File;
+    MissingName => "missing-name", Error, Fields;
+    MissingDescription => "missing-description", Error, Fields;
+    FieldType => "field-type", Error, Fields;
+    FieldValue => "field-value", Error, Fields;
+    NameLength => "name-length", Error, Fields;
+    NameFormat => "name-format", Error, Fields;
+    NameMismatch => "name-mismatch", Error, Fields;
+    ReservedWord => "reserved-word", Error, Fields;
+    DescriptionEmpty => "description-empty", Error, Fields;
+    DescriptionLength => "description-length", Error, Fields;
+    DescriptionTrigger => "description-trigger", Hint, Fields;
+    DescriptionAngleBrackets => "description-angle-brackets", Warning, Fields;
+    CompatibilityLength => "compatibility-length", Error, Fields;
+    MetadataValue => "metadata-value", Warning, Fields;
+    Yaml11Type => "yaml11-type", Warning, Fields;
+    AllowedToolsShape => "allowed-tools-shape", Warning, Fields;
+    UnknownField => "unknown-field", Warning, Fields;
+    BodyEmpty => "body-empty", Warning, Body;
+    BodyTooLong => "body-too-long", Warning, Body;
+    BrokenLink => "broken-link", Warning, Body;
+    LinkEscapesSkill => "link-escapes-skill", Warning, Body;
+    SkillMdCase => "skill-md-case", Error, Body;
+    DuplicateName => "duplicate-name", Error, Workspace;
+    SymlinkEscape => "symlink-escape", Warning, Workspace;
+    CatalogBudget => "catalog-budget", Warning, Workspace;
+    UnknownMention => "unknown-mention", Warning, Workspace;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    File,
+    Fields,
+    Body,
+    Workspace,
+}
+
+impl Group {
+    #[must_use]
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::File => "File and frontmatter",
+            Group::Fields => "Fields",
+            Group::Body => "Body and folder",
+            Group::Workspace => "Workspace",
+        }
+    }
+}
+
+impl Rule {
+    #[must_use]
+    pub fn parse(id: &str) -> Option<Self> {
+        Rule::ALL.iter().copied().find(|rule| rule.as_str() == id)
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,215 @@
+//! "Did you mean": the edit distance, the budget of edits a suggestion may be away, the known
+//! field a key most likely meant (`unknown-field`) and the skill a mention most likely meant
+//! (`unknown-mention`, through `NearNames`).
+
+use std::hash::Hasher;
+
+use super::Rule;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::document::mentions::Mention;
+use crate::targets::{ALL_TARGETS, Target};
+use crate::workspace::Registry;
+
+/// How a word's length is counted when its edit budget is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// Unicode scalar values.
+    Chars,
+    /// UTF-8 bytes.
+    Bytes,
+}
+
+/// Field keys are counted in characters.
+pub const FIELD_KEY_LENGTH: LengthUnit = LengthUnit::Chars;
+/// Skill mentions are counted in bytes. (The two units agree on ASCII, which every valid skill
+/// name is; a mention with other characters gets the longer budget sooner. Kept as it was.)
+pub const MENTION_LENGTH: LengthUnit = LengthUnit::Bytes;
+
+/// Words shorter than this may be one edit away from a suggestion; longer ones two.
+pub const LONG_WORD: usize = 6;
+
+/// How many edits (see [`edit_distance`]) a suggestion for `word` may be away: one for a word
+/// shorter than [`LONG_WORD`] in `unit`, two otherwise.
+#[must_use]
+pub fn edit_budget(word: &str, unit: LengthUnit) -> usize {
+    let length = match unit {
+        LengthUnit::Chars => word.chars().count(),
+        LengthUnit::Bytes => word.len(),
+    };
+    if length >= LONG_WORD { 2 } else { 1 }
+}
+
+/// Lowercase with separators removed, so `disableModelInvocation` meets `disable-model-invocation`.
+pub(super) fn squash(key: &str) -> String {
+    key.chars()
+        .filter(|ch| *ch != '-' && *ch != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The Levenshtein distance between `a` and `b`, counted in characters.
+#[must_use]
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            current.push(
+                (previous[j] + cost)
+                    .min(previous[j + 1] + 1)
+                    .min(current[j] + 1),
+            );
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The known field a key most likely meant: same letters with other case or separators, or a
+/// small typo.
+#[must_use]
+pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
+    let mut candidates: Vec<&'static str> =
+        targets.iter().flat_map(|target| target.fields()).collect();
+    candidates.extend(ALL_TARGETS.iter().flat_map(|target| target.fields()));
+    let squashed = squash(key);
+    if let Some(found) = candidates.iter().find(|known| squash(known) == squashed) {
+        return Some(found);
+    }
+    // Older spellings seen in the wild.
+    if squashed == "userinvokable" {
+        return Some("user-invocable");
+    }
+    let limit = edit_budget(key, FIELD_KEY_LENGTH);
+    candidates
+        .iter()
+        .map(|known| (edit_distance(&squashed, &squash(known)), *known))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, known)| known)
+}
+
+/// Finds the skill names close to a mention without comparing it with every name: each name
+/// is indexed under itself and its one-character deletions, so two strings within one edit of
+/// each other (or one substitution or transposition apart) share a key.
+/// The index (hashes of every name and its one-character deletions with the skill's index,
+/// sorted: a few bytes per variant) is built on the first lookup and kept in the registry, so
+/// the analyses of one workspace share it.
+pub struct NearNames<'r> {
+    registry: &'r Registry,
+}
+
+/// The hashes of `word` and of each of its one-character deletions.
+fn variant_hashes(word: &str) -> impl Iterator<Item = u64> + '_ {
+    let whole = std::iter::once(hash_parts(word, ""));
+    whole.chain(
+        word.char_indices()
+            .map(move |(at, ch)| hash_parts(&word[..at], &word[at + ch.len_utf8()..])),
+    )
+}
+
+fn hash_parts(head: &str, tail: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    head.bytes()
+        .chain(tail.bytes())
+        .for_each(|byte| hasher.write_u8(byte));
+    hasher.finish()
+}
+
+impl<'r> NearNames<'r> {
+    #[must_use]
+    pub fn new(registry: &'r Registry) -> Self {
+        Self { registry }
+    }
+
+    fn variants(&self) -> &[(u64, u32)] {
+        self.registry.near_index.get_or_init(|| {
+            let mut variants: Vec<(u64, u32)> = Vec::new();
+            for (index, skill) in self.registry.skills.iter().enumerate() {
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                variants.extend(variant_hashes(&skill.name).map(|hash| (hash, index)));
+            }
+            variants.sort_unstable();
+            variants.dedup();
+            variants
+        })
+    }
+
+    #[must_use]
+    pub fn contains(&self, name: &str) -> bool {
+        self.registry.get(name).is_some()
+    }
+
+    /// The closest name within the edit budget (see [`edit_budget`]).
+    #[must_use]
+    pub fn nearest(&self, word: &str) -> Option<&'r str> {
+        let limit = edit_budget(word, MENTION_LENGTH);
+        let variants = self.variants();
+        let skills = &self.registry.skills;
+        variant_hashes(word)
+            .flat_map(|hash| {
+                let start = variants.partition_point(|(candidate, _)| *candidate < hash);
+                variants[start..]
+                    .iter()
+                    .take_while(move |(candidate, _)| *candidate == hash)
+            })
+            .filter_map(|(_, index)| skills.get(*index as usize))
+            .map(|skill| (edit_distance(word, &skill.name), skill.name.as_str()))
+            .filter(|(distance, _)| *distance <= limit)
+            .min()
+            .map(|(_, name)| name)
+    }
+
+    /// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
+    #[must_use]
+    pub fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
+        let mut found = Vec::new();
+        for mention in mentions {
+            // `/name` in code is as often a path or a command of another tool as a skill.
+            if mention.in_code || self.contains(&mention.name) {
+                continue;
+            }
+            let Some(suggestion) = self.nearest(&mention.name) else {
+                continue;
+            };
+            let sigil = mention.sigil;
+            let mut diagnostic = Diagnostic::new(
+                Rule::UnknownMention,
+                mention.range,
+                format!(
+                    "`{sigil}{}` names no skill in this workspace; did you mean `{sigil}{suggestion}`? — the agent finds nothing to load",
+                    mention.name
+                ),
+            );
+            diagnostic.fixes.push(Fix::new(
+                format!("Change to `{sigil}{suggestion}`"),
+                false,
+                vec![Edit::replace(mention.range, suggestion)],
+            ));
+            found.push(diagnostic);
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_counts_in_the_unit_given() {
+        assert_eq!(edit_budget("pdfs", LengthUnit::Chars), 1);
+        assert_eq!(edit_budget("review", LengthUnit::Chars), 2);
+        // Three characters, six bytes.
+        assert_eq!(edit_budget("日本語", LengthUnit::Chars), 1);
+        assert_eq!(edit_budget("日本語", LengthUnit::Bytes), 2);
+    }
+
+    #[test]
+    fn edit_distance_counts_characters() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("日本", "日本語"), 1);
+    }
+}
