@@ -7,7 +7,8 @@
 #   scripts/ci_vscode.sh SKILL_LSP_BINARY SCRIPTED_MODEL_BINARY
 #
 # Installs what it needs on a fresh Debian 12 (apt packages, code-server into
-# .cache/editors/code-server, the extension's npm packages), skipping what is already there.
+# .cache/editors/code-server, the extension's npm packages), skipping what is already there,
+# then runs the extension's `npm run lint` (ESLint and Prettier); a lint failure fails the script.
 # Builds two packages: the universal .vsix (no server inside) and the linux-x64 one carrying
 # SKILL_LSP_BINARY under bundled/linux-x64/ (scripts/release/package-vsix.sh). Runs three windows:
 #   main        universal .vsix, server from skillLsp.server.path, trusted workspace:
@@ -64,6 +65,9 @@ if [ ! -f node_modules/.ci-lock-id ] || [ "$(cat node_modules/.ci-lock-id)" != "
 else
   echo "install: editors/vscode node_modules up to date"
 fi
+# ESLint and Prettier (`npm run format` fixes the formatting), before anything is built.
+echo "install: npm run lint in editors/vscode"
+npm run --silent lint || install_failed "npm run lint in editors/vscode"
 installed=$(date +%s)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/skill-lsp-vscode.XXXXXX")

@@ -161,12 +161,15 @@ export class AgentChat implements vscode.Disposable {
       const gaveUp = new Promise<undefined>((resolve) => {
         tokenSource.token.onCancellationRequested(() => setTimeout(() => resolve(undefined), CANCEL_GRACE_MS));
       });
-      const result = await Promise.race([request.catch((error: unknown) => {
-        if (tokenSource.token.isCancellationRequested) {
-          return undefined;
-        }
-        throw error;
-      }), gaveUp]);
+      const result = await Promise.race([
+        request.catch((error: unknown) => {
+          if (tokenSource.token.isCancellationRequested) {
+            return undefined;
+          }
+          throw error;
+        }),
+        gaveUp,
+      ]);
       if (tokenSource.token.isCancellationRequested || !result) {
         const kept = this.sessionId ? ' The steps completed so far stay in the conversation.' : '';
         this.push({ kind: 'status', state: 'cancelled', text: `Cancelled.${kept}` });
@@ -292,7 +295,13 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
       if (call && call.kind === 'tool') {
         call.result = { content: event.content, isError: event.isError };
       } else {
-        fold.entries.push({ kind: 'tool', id: event.id, name: event.name, input: undefined, result: { content: event.content, isError: event.isError } });
+        fold.entries.push({
+          kind: 'tool',
+          id: event.id,
+          name: event.name,
+          input: undefined,
+          result: { content: event.content, isError: event.isError },
+        });
       }
       return true;
     }

@@ -5,11 +5,7 @@ import * as vscode from 'vscode';
 import { AgentChat } from './agent';
 
 type FromWebview =
-  | { type: 'ready' }
-  | { type: 'ask'; prompt: string }
-  | { type: 'cancel' }
-  | { type: 'newChat' }
-  | { type: 'rendered'; text: string };
+  { type: 'ready' } | { type: 'ask'; prompt: string } | { type: 'cancel' } | { type: 'newChat' } | { type: 'rendered'; text: string };
 
 /** Coalesces bursts of streamed text into one redraw. */
 const REDRAW_MS = 40;

@@ -116,8 +116,7 @@ export async function openSkill(server: ServerManager, name?: string): Promise<v
     }
     const items: SkillItem[] = catalog.skills.map((candidate) => ({
       label: candidate.name,
-      description:
-        candidate.diagnostics > 0 ? `$(warning) ${candidate.diagnostics} problem${candidate.diagnostics === 1 ? '' : 's'}` : undefined,
+      description: candidate.diagnostics > 0 ? `$(warning) ${candidate.diagnostics} problem${candidate.diagnostics === 1 ? '' : 's'}` : undefined,
       detail: candidate.description,
       skill: candidate,
     }));

@@ -139,9 +139,9 @@ export class ServerManager implements vscode.Disposable {
     if (this.state.status === 'notFound') {
       void this.showNotFound(this.state.message ?? '', isPlatformPackage(this.bundledRoot));
     } else {
-      void vscode.window.showErrorMessage(`Skill LSP: the server is not running. ${this.state.message ?? ''}`, 'Restart Server', 'Show Output').then(
-        (choice) => this.onProblemChoice(choice),
-      );
+      void vscode.window
+        .showErrorMessage(`Skill LSP: the server is not running. ${this.state.message ?? ''}`, 'Restart Server', 'Show Output')
+        .then((choice) => this.onProblemChoice(choice));
     }
     return undefined;
   }
@@ -212,7 +212,9 @@ export class ServerManager implements vscode.Disposable {
     if (!probe.ok) {
       this.log.error(probe.message);
       this.setState({ status: 'failed', serverPath: located.path, source, message: probe.message });
-      void vscode.window.showErrorMessage(`Skill LSP: ${probe.message}`, 'Open Settings', 'Show Output').then((choice) => this.onProblemChoice(choice));
+      void vscode.window
+        .showErrorMessage(`Skill LSP: ${probe.message}`, 'Open Settings', 'Show Output')
+        .then((choice) => this.onProblemChoice(choice));
       return;
     }
     this.log.info(`skill-lsp --version: ${probe.version} (${located.path}, found via ${source})`);
@@ -228,10 +230,7 @@ export class ServerManager implements vscode.Disposable {
     const env = serverEnv(process.env, agent);
     this.log.info(`Starting ${located.path} serve --stdio (found via ${located.source}; ${describeAgentEnv(agent, env)})`);
 
-    const watchers = [
-      vscode.workspace.createFileSystemWatcher(SKILL_GLOB),
-      vscode.workspace.createFileSystemWatcher(CONFIG_GLOB),
-    ];
+    const watchers = [vscode.workspace.createFileSystemWatcher(SKILL_GLOB), vscode.workspace.createFileSystemWatcher(CONFIG_GLOB)];
     const client = new LanguageClient(
       'skillLsp',
       'Skill LSP',

@@ -22,9 +22,7 @@ export interface CommandContext {
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const { server, chat, keys, catalog, log } = ctx;
   return [
-    vscode.commands.registerCommand('skillLsp.askAgent', (prompt?: string, options?: { newChat?: boolean }) =>
-      askAgent(ctx, prompt, options),
-    ),
+    vscode.commands.registerCommand('skillLsp.askAgent', (prompt?: string, options?: { newChat?: boolean }) => askAgent(ctx, prompt, options)),
     vscode.commands.registerCommand('skillLsp.cancelAgent', () => chat.cancel()),
     vscode.commands.registerCommand('skillLsp.showCatalog', () => showCatalog(server, catalog)),
     vscode.commands.registerCommand('skillLsp.openSkill', (name?: string) => openSkill(server, name)),
@@ -59,9 +57,7 @@ async function askAgent(ctx: CommandContext, prompt?: string, options?: { newCha
 
 /** Applies `source.fixAll.skill-lsp` to a SKILL.md; returns whether anything changed. */
 async function fixAll(server: ServerManager, target?: vscode.Uri): Promise<boolean> {
-  const document = target
-    ? await vscode.workspace.openTextDocument(target)
-    : vscode.window.activeTextEditor?.document;
+  const document = target ? await vscode.workspace.openTextDocument(target) : vscode.window.activeTextEditor?.document;
   if (!document || vscode.languages.match(SKILL_SELECTOR, document) === 0) {
     void vscode.window.showInformationMessage('Skill LSP: open a SKILL.md to fix.');
     return false;

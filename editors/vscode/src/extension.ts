@@ -122,7 +122,8 @@ function statusItem(server: ServerManager): vscode.Disposable {
   item.name = 'Skill LSP';
   const update = (state: ServerState) => {
     item.busy = state.status === 'starting';
-    item.severity = state.status === 'notFound' || state.status === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+    item.severity =
+      state.status === 'notFound' || state.status === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
     switch (state.status) {
       case 'running':
         item.text = `skill-lsp ${state.version ?? ''}`.trim();

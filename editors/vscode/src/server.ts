@@ -18,9 +18,7 @@ export type ServerSource = 'setting' | 'bundled' | 'PATH' | 'cargo';
  * `platformPackage` tells a platform-specific package (one with a bundled/ folder) from the
  * universal one: only the universal package has a reason to tell the user to install the server.
  */
-export type Located =
-  | { ok: true; path: string; source: ServerSource; warning?: string }
-  | { ok: false; message: string; platformPackage: boolean };
+export type Located = { ok: true; path: string; source: ServerSource; warning?: string } | { ok: false; message: string; platformPackage: boolean };
 
 function isExecutableFile(candidate: string): boolean {
   try {

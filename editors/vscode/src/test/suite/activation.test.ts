@@ -27,7 +27,7 @@ suite('activation', () => {
     assert.ok(state.version && cli.includes(state.version), `server says ${state.version}, CLI says ${cli}`);
   });
 
-  test('every command is registered, and the server\'s own commands too', async () => {
+  test("every command is registered, and the server's own commands too", async () => {
     const commands = new Set(await vscode.commands.getCommands(true));
     for (const id of [
       'skillLsp.askAgent',

@@ -50,9 +50,7 @@ export function skillDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
 
 /** `rule@l:c-l:c` (0-based, as VS Code holds them), sorted: compact to assert and to read. */
 export function describe(diagnostics: vscode.Diagnostic[]): string[] {
-  return diagnostics
-    .map((d) => `${ruleOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`)
-    .sort();
+  return diagnostics.map((d) => `${ruleOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`).sort();
 }
 
 export function env(name: string): string {

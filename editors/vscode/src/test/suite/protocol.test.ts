@@ -66,7 +66,7 @@ suite('protocol snapshot', () => {
     assert.ok(capabilities.codeActionProvider.codeActionKinds.includes(FIX_ALL_KIND));
   });
 
-  test('the request types have the server\'s fields', () => {
+  test("the request types have the server's fields", () => {
     const catalog = messages[CatalogRequest.method][0].result as CatalogResult;
     assert.deepStrictEqual(keys(catalog), keys(CATALOG_RESULT));
     assert.deepStrictEqual(keys(catalog.skills[0]), keys(CATALOG_SKILL));
@@ -76,7 +76,7 @@ suite('protocol snapshot', () => {
     assert.deepStrictEqual(keys((chat.result as AgentChatResult).usage), keys(USAGE));
   });
 
-  test('the approval buttons are the server\'s', () => {
+  test("the approval buttons are the server's", () => {
     const params = messages['window/showMessageRequest'][0].params as { actions: { title: string }[] };
     assert.deepStrictEqual(
       params.actions.map((action) => action.title),
@@ -104,7 +104,10 @@ suite('protocol snapshot', () => {
     for (const event of events) {
       switch (event.kind) {
         case 'text':
-          assert.ok(fold.entries.some((entry) => entry.kind === 'assistant' && entry.text.includes(event.text)), event.text);
+          assert.ok(
+            fold.entries.some((entry) => entry.kind === 'assistant' && entry.text.includes(event.text)),
+            event.text,
+          );
           break;
         case 'toolCall': {
           const entry = fold.entries.find((candidate) => candidate.kind === 'tool' && candidate.id === event.id);
@@ -121,11 +124,17 @@ suite('protocol snapshot', () => {
         }
         case 'done':
           if (event.stopReason !== 'cancelled') {
-            assert.ok(fold.entries.some((entry) => entry.kind === 'status' && entry.text === `Done (${event.stopReason})`), event.stopReason);
+            assert.ok(
+              fold.entries.some((entry) => entry.kind === 'status' && entry.text === `Done (${event.stopReason})`),
+              event.stopReason,
+            );
           }
           break;
         case 'error':
-          assert.ok(fold.entries.some((entry) => entry.kind === 'status' && entry.state === 'error' && entry.text.includes(event.message)), event.message);
+          assert.ok(
+            fold.entries.some((entry) => entry.kind === 'status' && entry.state === 'error' && entry.text.includes(event.message)),
+            event.message,
+          );
           break;
       }
     }
