@@ -243,7 +243,13 @@ for line in open(os.path.join(work, "commands.tsv")):
 
 hf = {}
 for f in sorted(glob.glob(os.path.join(out, f"hyperfine-{n}-*.json"))):
-    for r in json.load(open(f))["results"]:
+    try:
+        results = json.load(open(f))["results"]
+    except (ValueError, KeyError):
+        # An interrupted hyperfine leaves an empty export: its commands get no wall time.
+        print(f"note: {f} holds no results (run interrupted?); those commands show no wall time", file=sys.stderr)
+        continue
+    for r in results:
         hf[r["command"]] = r
 
 def parse_time(path):
