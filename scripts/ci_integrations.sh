@@ -27,28 +27,8 @@ WORK=$ROOT/target/ci-integrations
 PRE_COMMIT_VERSION=4.7.0
 mkdir -p "$WORK"
 
-passed=0
-failed=0
-ok() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-not_ok() {
-  echo "FAIL - $1"
-  failed=$((failed + 1))
-}
-# check DESCRIPTION COMMAND...: one assertion.
-check() {
-  local description=$1
-  shift
-  if "$@"; then ok "$description"; else not_ok "$description"; fi
-}
-finish() {
-  echo
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
-}
+# shellcheck source=lib/checks.sh
+source "$ROOT/scripts/lib/checks.sh"
 # lacks PATTERN FILE: no line of FILE matches the extended regex PATTERN.
 lacks() { ! grep -Eq "$1" "$2"; }
 # The SKILL.md of a skill folder: write_skill DIR NAME [BODY]

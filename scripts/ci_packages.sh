@@ -58,27 +58,10 @@ trap cleanup EXIT
 BIN=$TMP/skill-lsp
 cp "$1" "$BIN"
 
-passed=0
-failed=0
-ok() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-not_ok() {
-  echo "FAIL - $1"
-  failed=$((failed + 1))
-}
-check() {
-  local description=$1
-  shift
-  if "$@"; then ok "$description"; else not_ok "$description"; fi
-}
-finish() {
-  echo
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
-}
+# shellcheck source=lib/checks.sh
+source "$ROOT/scripts/lib/checks.sh"
+# shellcheck source=lib/path.sh
+source "$ROOT/scripts/lib/path.sh"
 size_of() { stat -c %s "$1"; }
 mib() { python3 -c 'import sys; print(f"{int(sys.argv[1]) / 1048576:.1f} MiB")' "$1"; }
 # stripped FILE: an ELF file without a .symtab section.
@@ -104,12 +87,7 @@ write_skill() {
     "$2" >"$1/SKILL.md"
 }
 # A PATH without any folder that holds a skill-lsp (nor ~/.cargo/bin).
-bare_path=
-IFS=: read -r -a path_dirs <<<"$PATH"
-for dir in "${path_dirs[@]}"; do
-  [ -n "$dir" ] && [ ! -e "$dir/skill-lsp" ] && [ "$dir" != "$HOME/.cargo/bin" ] || continue
-  bare_path=${bare_path:+$bare_path:}$dir
-done
+bare_path=$(path_without_skill_lsp)
 
 # ============================================================================================
 echo "== a. one version: Cargo.toml's ($VERSION)"

@@ -310,12 +310,9 @@ fi
 echo "== bundled window"
 # PATH without any folder holding a skill-lsp (nor ~/.cargo/bin), and an empty HOME, so the
 # extension can only find the server it carries. node stays reachable: code-server runs on it.
-bare_path=
-IFS=: read -r -a path_dirs <<<"$PATH"
-for dir in "${path_dirs[@]}"; do
-  [ -n "$dir" ] && [ ! -e "$dir/skill-lsp" ] && [ "$dir" != "$HOME/.cargo/bin" ] || continue
-  bare_path=${bare_path:+$bare_path:}$dir
-done
+# shellcheck source=lib/path.sh
+source "$ROOT/scripts/lib/path.sh"
+bare_path=$(path_without_skill_lsp)
 if PATH=$bare_path command -v skill-lsp >/dev/null 2>&1; then
   fail "the bundled window's PATH still finds a skill-lsp"
 fi
