@@ -266,8 +266,8 @@ struct FirstPass {
     error: Option<String>,
 }
 
-/// Walks `paths`, then checks the files in two passes. The first lints every file on every
-/// core, keeping what the loader registers from it and its rendered findings; the registries
+/// Walks `paths` and checks the files in two passes. The first lints each file on every core
+/// as soon as the walk finds it, keeping what the loader registers from it and its rendered findings; the registries
 /// of the workspaces the files belong to are then built from those parses (no file is read
 /// twice); the second pass writes the files in path order, each with the findings of the
 /// workspace rules added, linting again only a file that has such findings or whose output
@@ -381,8 +381,31 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
     })
 }
 
+/// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
+/// what the loader registers from it (only for a `SKILL.md`) and its mentions too.
+fn render(
+    run: &Run,
+    output: &Output,
+    display: &Path,
+    path: &Path,
+    bytes: Vec<u8>,
+    extra: Vec<Diagnostic>,
+) -> (Checked, Option<Metadata>, Vec<Mention>) {
+    let rules::FileAnalysis {
+        text,
+        mut diagnostics,
+        metadata,
+        mentions,
+    } = run.lint_and_read(display, bytes);
+    let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
+    diagnostics.extend(extra);
+    let mut checked = Checked::new(output, display, text, diagnostics);
+    checked.skill = is_loader_file && metadata.is_some();
+    (checked, metadata.filter(|_| is_loader_file), mentions)
+}
+
 /// The first pass over one file: lint it, keep what the loader and the workspace rules need,
-/// and render its own findings while the output budget lasts.
+/// and keep its rendered findings in the spool.
 fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &Path) -> FirstPass {
     let bytes = match read_checked(display, path) {
         Ok(bytes) => bytes,
@@ -395,18 +418,10 @@ fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &
             };
         }
     };
-    let rules::FileAnalysis {
-        text,
-        diagnostics,
-        metadata,
-        mentions,
-    } = run.lint_and_read(display, bytes);
-    let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-    let mut checked = Checked::new(output, display, text, diagnostics);
-    checked.skill = is_loader_file && metadata.is_some();
+    let (mut checked, metadata, mentions) = render(run, output, display, path, bytes, Vec::new());
     let text = std::mem::take(&mut checked.text);
     FirstPass {
-        metadata: metadata.filter(|_| is_loader_file),
+        metadata,
         mentions,
         checked: spool.keep(text).map(|kept| (checked, kept)),
         error: None,
@@ -422,17 +437,7 @@ fn check_one(
     extra: Vec<Diagnostic>,
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
-    let rules::FileAnalysis {
-        text,
-        mut diagnostics,
-        metadata,
-        ..
-    } = run.lint_and_read(display, bytes);
-    let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
-    diagnostics.extend(extra);
-    let mut checked = Checked::new(output, display, text, diagnostics);
-    checked.skill = is_loader_file && metadata.is_some();
-    Ok(checked)
+    Ok(render(run, output, display, path, bytes, extra).0)
 }
 
 /// The loader's source for the registries of a `check` run: the metadata the first pass read
