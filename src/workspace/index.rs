@@ -51,18 +51,18 @@ fn probe(
         && plain_folder.unwrap_or_else(|| {
             fs::symlink_metadata(&folder_path).is_ok_and(|folder| folder.file_type().is_dir())
         });
-    let resolved = if plain {
-        Ok(real_root.join(folder).join("SKILL.md"))
+    let refusal = if plain {
+        None
     } else {
-        fs::canonicalize(&path)
-    };
-    let refusal = match resolved {
-        Ok(_) if plain => None,
-        Err(_) if !on_disk => None,
-        Err(_) => Some(Refusal::NotAFile),
-        Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot { resolved }),
-        Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
-        Ok(_) => None,
+        match fs::canonicalize(&path) {
+            Err(_) if !on_disk => None,
+            Err(_) => Some(Refusal::NotAFile),
+            Ok(resolved) if !resolved.starts_with(real_root) => {
+                Some(Refusal::OutsideRoot { resolved })
+            }
+            Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
+            Ok(_) => None,
+        }
     };
     let state = match refusal {
         Some(refusal) => Err(refusal),
