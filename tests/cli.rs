@@ -243,6 +243,53 @@ fn fields_are_judged_per_selected_target() {
 }
 
 #[test]
+fn names_are_compared_in_unicode_compatibility_form_as_skills_ref_does() {
+    // macOS stores folder names decomposed; the frontmatter is usually typed composed.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("skills/cafe\u{301}/SKILL.md"),
+        "---\nname: caf\u{e9}\ndescription: Brews coffee. Use when asked for coffee.\n---\nBody\n",
+    );
+    let rules = |target: &str| {
+        let output = run_in(
+            dir.path(),
+            &["check", ".", "--format", "json", "--target", target],
+        );
+        let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let found: Vec<(String, String)> = value["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["rule"].as_str().unwrap().to_owned(),
+                    d["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        (found, output.status.code())
+    };
+    // skills-ref 0.1.1 says "Valid skill" for this folder.
+    let (found, code) = rules("agentskills");
+    assert_eq!(code, Some(0), "{found:?}");
+    assert!(
+        found.iter().all(|(rule, _)| rule != "name-mismatch"),
+        "{found:?}"
+    );
+    // A client that compares bytes does not match them, and the message says why.
+    let (found, code) = rules("copilot");
+    assert_eq!(code, Some(1));
+    let mismatch = found
+        .iter()
+        .find(|(rule, _)| rule == "name-mismatch")
+        .unwrap();
+    assert!(
+        mismatch.1.contains("different Unicode characters"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn fix_applies_respellings_but_not_renames_to_other_fields() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(".claude/skills/pdf/SKILL.md");

@@ -134,7 +134,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::NameMismatch => doc_of(
             "`name` differs from the parent folder's name.",
-            "The spec, Copilot and OpenCode require the two to match and skip the skill otherwise.",
+            "The spec, Copilot and OpenCode require the two to match and skip the skill otherwise. skills-ref compares them in Unicode compatibility form (NFKC), so a composed `é` in `name` matches a folder that macOS stored decomposed; other clients compare the characters as written.",
             "`skills/pdf/SKILL.md` with `name: pdf-tools`.",
             "Set `name` to the folder name (safe), or rename the folder.",
         ),

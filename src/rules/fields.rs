@@ -1,6 +1,8 @@
 //! Field rules: presence, types, enumerated values, name and description limits, metadata,
 //! YAML 1.1 surprises, `allowed-tools` shape and unknown keys.
 
+use std::borrow::Cow;
+
 use super::fix::{line_end_after, normalise_name, quoted, verify, yaml_string};
 use super::suggest::{near_miss, squash};
 use super::{Checker, Rule};
@@ -76,14 +78,24 @@ fn skills_ref_type(field: &str, scalar: bool, flow: bool) -> Effect {
 }
 
 /// What skills-ref validates as the name: the value with surrounding whitespace stripped.
-fn skills_ref_name(name: &str) -> &str {
-    name.trim()
+fn skills_ref_name(name: &str) -> Cow<'_, str> {
+    nfkc(name.trim())
+}
+
+/// skills-ref compares names and folders in Unicode compatibility form: a name typed
+/// precomposed matches a folder that macOS stored decomposed, and `ｐｄｆ` is `pdf`.
+fn nfkc(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        return Cow::Borrowed(text);
+    }
+    icu_normalizer::ComposingNormalizerBorrowed::new_nfkc().normalize(text)
 }
 
 /// skills-ref's character rule: lowercase, letters (any script), digits and single inner
 /// hyphens; stricter clients allow ASCII only.
 fn skills_ref_accepts_format(name: &str) -> bool {
     let name = skills_ref_name(name);
+    let name = name.as_ref();
     !name.is_empty()
         && name.to_lowercase() == name
         && !name.starts_with('-')
@@ -270,11 +282,18 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     if let Some(folder) = folder.as_deref() {
         if name != folder {
             let fixes = set_to_folder(format!("Rename to '{folder}'"), true);
-            let skills_ref_matches = skills_ref_name(name) == folder;
+            let skills_ref_matches = skills_ref_name(name) == nfkc(folder);
+            let message = if nfkc(name) == nfkc(folder) {
+                format!(
+                    "name '{name}' and its folder '{folder}' look alike but are written with different Unicode characters (for example a composed and a decomposed accent)"
+                )
+            } else {
+                format!("name '{name}' does not match its folder '{folder}'")
+            };
             checker.report(
                 Rule::NameMismatch,
                 value.range,
-                format!("name '{name}' does not match its folder '{folder}'"),
+                message,
                 move |target| match target {
                     Target::AgentSkills if skills_ref_matches => Effect::Load,
                     Target::AgentSkills | Target::Copilot | Target::OpenCode => target.refusal(),
