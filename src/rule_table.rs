@@ -72,6 +72,7 @@ rules! {
     NotAMapping => "not-a-mapping", Error, File;
     DuplicateKey => "duplicate-key", Error, File;
     FlowStyle => "flow-style", Warning, File;
+    AnchorOrTag => "anchor-or-tag", Warning, File;
     MissingName => "missing-name", Error, Fields;
     MissingDescription => "missing-description", Error, Fields;
     FieldType => "field-type", Error, Fields;

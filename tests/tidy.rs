@@ -107,6 +107,46 @@ fn readme_documents_every_rule() {
 }
 
 #[test]
+fn vscode_settings_offer_every_rule() {
+    let manifest: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(Path::new(ROOT).join("editors/vscode/package.json")).unwrap(),
+    )
+    .unwrap();
+    let listed =
+        &manifest["contributes"]["configuration"]["properties"]["skillLsp.rules"]["properties"];
+    let listed: std::collections::BTreeSet<&str> = listed
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let rules: std::collections::BTreeSet<&str> = skill_lsp::rules::Rule::ALL
+        .iter()
+        .map(|rule| rule.as_str())
+        .collect();
+    assert_eq!(
+        listed, rules,
+        "editors/vscode/package.json skillLsp.rules is out of step"
+    );
+    for rule in skill_lsp::rules::Rule::ALL {
+        let description = listed_description(&manifest, rule.as_str());
+        let default = format!("(default `{}`)", rule.default_severity().as_str());
+        assert!(
+            description.ends_with(&default),
+            "{}: {description}",
+            rule.as_str()
+        );
+    }
+}
+
+fn listed_description<'a>(manifest: &'a serde_json::Value, rule: &str) -> &'a str {
+    manifest["contributes"]["configuration"]["properties"]["skillLsp.rules"]["properties"][rule]
+        ["markdownDescription"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+#[test]
 fn every_rule_has_a_fixture() {
     for rule in skill_lsp::rules::Rule::ALL {
         assert!(

@@ -307,6 +307,25 @@ pub struct YamlDocument {
     pub error: Option<YamlError>,
     /// More than one document in the frontmatter (an inner `---` or `...`).
     pub extra_documents: bool,
+    /// Anchors, aliases and tags, in file order: YAML allows them, strict parsers do not.
+    pub decorations: Vec<Decoration>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecorationKind {
+    /// `&name` before a node.
+    Anchor,
+    /// `*name` in place of a node.
+    Alias,
+    /// `!!str`, `!custom` and the like before a node.
+    Tag,
+}
+
+/// An anchor, alias or tag and the characters that write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decoration {
+    pub kind: DecorationKind,
+    pub range: TextRange,
 }
 
 enum Frame {
@@ -365,6 +384,39 @@ impl<'a> Offsets<'a> {
     }
 }
 
+/// Records the anchor and tag of a node whose event starts at `start` (saphyr's span starts at
+/// them; it numbers anchors from 1, 0 is none) and returns where the node itself starts.
+fn decorations(
+    document: &mut YamlDocument,
+    text: &str,
+    start: usize,
+    anchor: usize,
+    tag: bool,
+) -> usize {
+    if anchor == 0 && !tag {
+        return start;
+    }
+    let mut at = start;
+    loop {
+        let rest = &text[at..];
+        let kind = match rest.as_bytes().first() {
+            Some(b'&') => DecorationKind::Anchor,
+            Some(b'!') => DecorationKind::Tag,
+            _ => return at,
+        };
+        let len = rest.find([' ', '\t', '\r', '\n']).unwrap_or(rest.len());
+        document.decorations.push(Decoration {
+            kind,
+            range: TextRange::new(at, at + len),
+        });
+        // The node may start on the next line: `metadata: &m` then its keys.
+        at += len + rest[len..].len()
+            - rest[len..]
+                .trim_start_matches([' ', '\t', '\r', '\n'])
+                .len();
+    }
+}
+
 /// Parses `text[yaml]` (the frontmatter of the whole `text`). Never fails: errors are data.
 #[must_use]
 pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
@@ -401,7 +453,8 @@ pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
                 continue;
             }
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => continue,
-            Event::SequenceStart(_, tag) => {
+            Event::SequenceStart(anchor, tag) => {
+                let start = decorations(&mut document, text, start, anchor, tag.is_some());
                 let flow = text[start..].starts_with('[');
                 stack.push(Frame::Sequence {
                     start,
@@ -412,7 +465,8 @@ pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
                 last_end = start;
                 continue;
             }
-            Event::MappingStart(_, tag) => {
+            Event::MappingStart(anchor, tag) => {
+                let start = decorations(&mut document, text, start, anchor, tag.is_some());
                 let flow = text[start..].starts_with('{');
                 stack.push(Frame::Mapping {
                     start,
@@ -467,13 +521,21 @@ pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
                 }
                 _ => break,
             },
-            Event::Alias(_) => Node {
-                kind: NodeKind::Alias,
-                range: TextRange::new(start, end),
-                flow: false,
-                tagged: false,
-            },
-            Event::Scalar(value, scalar_style, _, tag) => {
+            Event::Alias(_) => {
+                document.decorations.push(Decoration {
+                    kind: DecorationKind::Alias,
+                    range: TextRange::new(start, end),
+                });
+                Node {
+                    kind: NodeKind::Alias,
+                    range: TextRange::new(start, end),
+                    flow: false,
+                    tagged: false,
+                }
+            }
+            Event::Scalar(value, scalar_style, anchor, tag) => {
+                let tagged_start = start;
+                let start = decorations(&mut document, text, start, anchor, tag.is_some());
                 let style = match scalar_style {
                     ScalarStyle::Plain => Style::Plain,
                     ScalarStyle::SingleQuoted => Style::SingleQuoted,
@@ -484,7 +546,12 @@ pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
                 let range = if style.is_block() {
                     // saphyr's span starts at the content; the node starts at its `|` or `>`,
                     // the first one after the key (a comment on the header line may hold more).
-                    let header = &text[last_end..start.max(last_end)];
+                    // After an anchor or tag, the span starts at them and the indicator follows.
+                    let header = if tagged_start == start {
+                        &text[last_end..start.max(last_end)]
+                    } else {
+                        ""
+                    };
                     let indicator = header.find(['|', '>']).map_or(start, |at| last_end + at);
                     TextRange::new(indicator, offsets.trim_end(indicator, end.max(indicator)))
                 } else if style == Style::Plain && value.is_empty() {
@@ -539,6 +606,45 @@ mod tests {
 
     fn slice<'t>(text: &'t str, node: &Node) -> &'t str {
         &text[node.range.as_range()]
+    }
+
+    #[test]
+    fn anchors_aliases_and_tags_are_found_where_they_are_written() {
+        let text = "name: &n pdf # &not-this\ndescription: !!str >-\n  Text\nmetadata: &m\n  a: *n\n  b: !custom [x]\nlist: !!seq\n  - &i one\n";
+        let document = parse_all(text);
+        assert!(document.error.is_none(), "{:?}", document.error);
+        let found: Vec<(DecorationKind, &str)> = document
+            .decorations
+            .iter()
+            .map(|decoration| (decoration.kind, &text[decoration.range.as_range()]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (DecorationKind::Anchor, "&n"),
+                (DecorationKind::Tag, "!!str"),
+                (DecorationKind::Anchor, "&m"),
+                (DecorationKind::Alias, "*n"),
+                (DecorationKind::Tag, "!custom"),
+                (DecorationKind::Tag, "!!seq"),
+                (DecorationKind::Anchor, "&i"),
+            ]
+        );
+        // The nodes themselves start after their anchor or tag.
+        let root = document.root.unwrap();
+        assert_eq!(slice(text, &root.get("name").unwrap().value), "pdf");
+        assert_eq!(
+            slice(text, &root.get("description").unwrap().value),
+            ">-\n  Text"
+        );
+        let metadata = &root.get("metadata").unwrap().value;
+        assert!(slice(text, metadata).starts_with("a: *n"));
+        assert!(metadata.get("b").unwrap().value.flow);
+        assert!(
+            parse_all("name: pdf\ndescription: 'a & b ! c'\n")
+                .decorations
+                .is_empty()
+        );
     }
 
     #[test]

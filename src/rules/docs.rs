@@ -96,6 +96,12 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "`allowed-tools: [Read, Grep]`",
             "Rewrite the collection in block style (safe).",
         ),
+        Rule::AnchorOrTag => doc_of(
+            "A YAML anchor (`&name`), alias (`*name`) or tag (`!!str`, `!custom`).",
+            "skills-ref parses with strictyaml, which rejects all three; other clients' YAML parsers accept them.",
+            "`description: &d Fills PDF forms.` and later `summary: *d`",
+            "Write the value out in full, and quote a value instead of tagging it `!!str`.",
+        ),
         Rule::MissingName => doc_of(
             "A target requires `name` and it is absent.",
             "The spec, Copilot, OpenCode and Gemini CLI need `name`; Claude Code and Codex fall back to the folder name.",

@@ -5,6 +5,7 @@ use super::fix::{line_end_after, normalise_name, quoted, verify};
 use super::recover::{Quote, Rewrite};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
+use crate::document::yaml::{Decoration, DecorationKind};
 use crate::document::{Node, NodeKind, SkillDocument, Style};
 use crate::targets::{Effect, Target};
 use crate::text::{TextRange, lines_with_ranges};
@@ -183,7 +184,29 @@ fn structure(checker: &mut Checker<'_>) {
         Some(root) => {
             duplicate_keys(checker, root, "");
             flow_style(checker, root);
+            anchors_and_tags(checker, &yaml.decorations);
         }
+    }
+}
+
+fn anchors_and_tags(checker: &mut Checker<'_>, decorations: &[Decoration]) {
+    for decoration in decorations {
+        let written = &checker.text[decoration.range.as_range()];
+        let what = match decoration.kind {
+            DecorationKind::Anchor => "an anchor",
+            DecorationKind::Alias => "an alias (a reference to an anchor)",
+            DecorationKind::Tag => "a tag",
+        };
+        checker.report(
+            Rule::AnchorOrTag,
+            decoration.range,
+            format!("`{written}` is {what}, which strict YAML parsers such as strictyaml refuse"),
+            |target| match target {
+                Target::AgentSkills => Effect::Reject,
+                _ => Effect::Load,
+            },
+            Vec::new(),
+        );
     }
 }
 
