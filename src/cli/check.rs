@@ -584,7 +584,7 @@ impl Workspaces {
                 .filter(|refused| {
                     matches!(
                         refused.refusal,
-                        crate::workspace::loader::Refusal::Unreadable { .. }
+                        crate::workspace::registry::Refusal::Unreadable { .. }
                     )
                 })
                 .map(|refused| key(&refused.path))

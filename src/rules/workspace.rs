@@ -10,7 +10,8 @@ use crate::diagnostic::{Diagnostic, Related};
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
-use crate::workspace::loader::{Refusal, root_readers};
+use crate::workspace::loader::root_readers;
+use crate::workspace::registry::Refusal;
 use crate::workspace::{Registry, Skill};
 
 /// Findings of the workspace rules, each with the file it belongs to.
@@ -257,7 +258,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::workspace::loader::Refused;
+    use crate::workspace::registry::Refused;
 
     fn skill(name: &str, folder: &str, root: &str, description: String) -> Skill {
         Skill {
