@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use ropey::Rope;
 use serde_json::Value;
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{InitializeParams, Uri};
 
-use super::capabilities::ClientCaps;
+use super::capabilities::{ClientCaps, position_encoding, workspace_folders};
+use super::convert::uri_path;
 use super::documents::{Document, Encoding};
 use crate::analysis::Engine;
 use crate::config::Config;
@@ -165,7 +166,7 @@ impl Source for Overlay {
 
 /// A document's text and version at one moment, for analysis outside the lock: an open buffer,
 /// or a file read for the catalog or a workspace pull. Request handlers get it inside a
-/// [`Snapshot`](super::snapshot::Snapshot).
+/// `Snapshot`.
 #[derive(Clone)]
 pub struct DocumentText {
     pub uri: Uri,
@@ -206,12 +207,19 @@ impl AnalysisContext {
     }
 }
 
-#[must_use]
-pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|path| path.into_owned())
-}
-
 impl State {
+    /// `initialize`: keeps what the client can do, its encoding, folders and settings, and
+    /// returns the encoding and capabilities the server's answer is built from.
+    pub fn initialize(&mut self, params: &InitializeParams) -> (Encoding, ClientCaps) {
+        self.encoding = position_encoding(params);
+        self.caps = ClientCaps::from_params(params);
+        self.pending_folders = workspace_folders(params);
+        if let Some(options) = &params.initialization_options {
+            self.settings = ClientSettings::from_json(options);
+        }
+        (self.encoding, self.caps)
+    }
+
     pub fn overlay(&self) -> Overlay {
         Overlay(
             self.documents
