@@ -10,6 +10,7 @@ use super::format::{FileReport, Format, Summary, Totals};
 use super::settings::{Run, display_path, settings};
 use super::spool::{Kept, Spool};
 use super::{CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
+use crate::analysis::RegistryView;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
@@ -448,7 +449,7 @@ impl Keys {
 /// Built before any file is linted, from the loader's own reading of each frontmatter, so
 /// each file's findings are complete when it is linted and can be written at once.
 struct Workspaces {
-    registries: Vec<Registry>,
+    registries: Vec<RegistryView>,
     /// By [`key`]: the registry-wide findings of each checked file.
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
     /// By [`key`]: the registries that hold each checked file, whose names its mentions must
@@ -562,7 +563,7 @@ impl Workspaces {
             for member in members {
                 built.members.entry(member).or_default().push(index);
             }
-            built.registries.push(registry);
+            built.registries.push(RegistryView::from(registry));
         }
         built
     }

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
 
@@ -12,8 +11,8 @@ use super::capabilities::ClientCaps;
 use super::convert::{to_lsp_diagnostic, uri_path};
 use super::documents::{Encoding, offset_of, range_of};
 use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze};
+use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
-use crate::workspace::Registry;
 
 pub struct Snapshot {
     pub document: DocumentText,
@@ -25,7 +24,7 @@ pub struct Snapshot {
     pub overlay: Overlay,
     /// The workspace folder that holds the document, else the first one, with its registry:
     /// the scope of references and rename.
-    pub workspace: Option<(PathBuf, Arc<Registry>)>,
+    pub workspace: Option<(PathBuf, RegistryView)>,
     /// The version of every open document, by path (a rename's edits name them).
     pub versions: HashMap<PathBuf, i32>,
 }

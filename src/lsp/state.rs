@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{InitializeParams, Uri};
 use super::capabilities::{ClientCaps, position_encoding, workspace_folders};
 use super::convert::uri_path;
 use super::documents::{Document, Encoding};
-use crate::analysis::Engine;
+use crate::analysis::{Engine, RegistryView};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleSettings};
@@ -32,7 +32,7 @@ pub struct Workspace {
     pub config: Config,
     pub index: WorkspaceIndex,
     /// The index's registry, rebuilt only when the index changes; analyses share it.
-    pub registry: Arc<Registry>,
+    pub registry: RegistryView,
 }
 
 impl Workspace {
@@ -42,7 +42,7 @@ impl Workspace {
             Config::default()
         });
         let index = WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source);
-        let registry = Arc::new(index.registry());
+        let registry = RegistryView::from(index.registry());
         Self {
             folder,
             implicit: false,
@@ -64,7 +64,7 @@ impl Workspace {
             }
         };
         if changed && !self.patch_registry(path) {
-            self.registry = Arc::new(self.index.registry());
+            self.registry = RegistryView::from(self.index.registry());
         }
         changed
     }
@@ -79,7 +79,7 @@ impl Workspace {
         let Some(position) = self.registry.replaceable(&skill) else {
             return false;
         };
-        Arc::make_mut(&mut self.registry).replace_at(position, skill);
+        self.registry.replace_at(position, skill);
         true
     }
 }
@@ -192,7 +192,7 @@ impl DocumentText {
 pub struct AnalysisContext {
     /// Decides every finding (the same engine `check` runs).
     pub engine: Engine,
-    pub registry: Option<Arc<Registry>>,
+    pub registry: Option<RegistryView>,
     pub open_paths: Vec<PathBuf>,
 }
 
@@ -356,7 +356,7 @@ pub fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagno
             &path,
             document.text.as_bytes().to_vec(),
             &exists,
-            context.registry.as_deref(),
+            context.registry.as_ref(),
         )
         .diagnostics
 }

@@ -69,9 +69,6 @@ pub struct Registry {
     pub refused: Vec<Refused>,
     /// Index into `skills` by name; `add` keeps it current.
     by_name: HashMap<String, usize>,
-    /// The "did you mean" index of `rules::workspace::NearNames`, built on first use and shared
-    /// by every analysis that holds this registry.
-    pub(crate) near_index: std::sync::OnceLock<Vec<(u64, u32)>>,
 }
 
 impl Registry {
@@ -82,7 +79,6 @@ impl Registry {
             None => {
                 self.by_name.insert(skill.name.clone(), self.skills.len());
                 self.skills.push(skill);
-                self.near_index = std::sync::OnceLock::new();
             }
         }
     }
@@ -117,7 +113,6 @@ impl Registry {
         if old.name != *name {
             self.by_name.remove(&old.name);
             self.by_name.insert(name.clone(), position);
-            self.near_index = std::sync::OnceLock::new();
         }
     }
 
