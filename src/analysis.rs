@@ -200,3 +200,44 @@ impl Engine {
         Some(diagnostic)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::mentions::mentions;
+    use crate::text::TextRange;
+    use crate::workspace::loader::read_metadata;
+
+    /// The skill registered from `skills/pdf/SKILL.md` under `name`.
+    fn skill(name: &str, description: &str) -> Skill {
+        let text = format!("---\nname: {name}\ndescription: {description}\n---\n");
+        Skill::new(
+            read_metadata(&text, "pdf"),
+            "skills/pdf/SKILL.md".into(),
+            "skills".into(),
+            "pdf".into(),
+        )
+    }
+
+    #[test]
+    fn a_patched_view_keeps_its_index_only_while_the_names_stay() {
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "A."));
+        let mut view = RegistryView::from(registry);
+        let engine = Engine::default();
+        let text = "Run /pdff.";
+        let found = mentions(text, TextRange::new(0, text.len()));
+        assert_eq!(engine.unknown_mentions(&view, &found).len(), 1);
+        let held = view.clone();
+        view.replace_at(0, skill("pdf", "B."));
+        assert!(Arc::ptr_eq(&view.near, &held.near), "a description edit");
+        view.replace_at(0, skill("xls", "B."));
+        assert!(!Arc::ptr_eq(&view.near, &held.near), "a rename");
+        assert!(engine.unknown_mentions(&view, &found).is_empty());
+        assert_eq!(
+            engine.unknown_mentions(&held, &found).len(),
+            1,
+            "an analysis that holds the old registry keeps its index"
+        );
+    }
+}
