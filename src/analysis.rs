@@ -8,15 +8,59 @@
 //! rules run or how a registry is built. Registries come from the loader
 //! ([`crate::workspace::loader::roots_for`] and the index), whatever the front end.
 
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::document::mentions::Mention;
-use crate::rules::suggest::NearNames;
+use crate::rules::suggest::{NearIndex, NearNames};
 use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
 use crate::targets::{Target, default_targets_for};
-use crate::workspace::Registry;
+use crate::workspace::{Registry, Skill};
+
+/// A registry as the engine analyses files against it: the registry, shared, with the index
+/// `unknown-mention` builds from its names on first use. Clones share both, so a registry is
+/// indexed once however many files (`check`) or requests (the server) are analysed against it.
+/// The index is kept here rather than in the registry, which stays the loader's plain data; a
+/// new registry makes a new view, and [`RegistryView::replace_at`] drops the index when a name
+/// changes, so no analysis sees an index of other names.
+#[derive(Clone, Debug, Default)]
+pub struct RegistryView {
+    registry: Arc<Registry>,
+    near: Arc<NearIndex>,
+}
+
+impl From<Registry> for RegistryView {
+    fn from(registry: Registry) -> Self {
+        Self {
+            registry: Arc::new(registry),
+            near: Arc::default(),
+        }
+    }
+}
+
+impl Deref for RegistryView {
+    type Target = Registry;
+
+    fn deref(&self) -> &Registry {
+        &self.registry
+    }
+}
+
+impl RegistryView {
+    /// [`Registry::replace_at`] on this view's registry (copied first if an analysis still
+    /// holds it). Names and their order are all the index knows, so it is kept when only a
+    /// description changed: typing in one skill of a large workspace does not re-index it.
+    pub fn replace_at(&mut self, position: usize, skill: Skill) {
+        let renamed = self.registry.skills[position].name != skill.name;
+        Arc::make_mut(&mut self.registry).replace_at(position, skill);
+        if renamed {
+            self.near = Arc::default();
+        }
+    }
+}
 
 /// What decides a run's findings besides the files: targets, rule levels, the context window.
 #[derive(Clone, Debug, Default)]
@@ -92,7 +136,7 @@ impl Engine {
     #[must_use]
     pub fn workspace_findings(
         &self,
-        registry: &Registry,
+        registry: &RegistryView,
         path: &Path,
         mentions: &[Mention],
     ) -> Vec<Diagnostic> {
@@ -114,7 +158,7 @@ impl Engine {
         path: &Path,
         bytes: Vec<u8>,
         exists: &dyn Fn(&Path) -> bool,
-        registry: Option<&Registry>,
+        registry: Option<&RegistryView>,
     ) -> FileAnalysis {
         let mut analysis = self.lint_file(path, bytes, exists);
         if let Some(registry) = registry {
@@ -127,8 +171,12 @@ impl Engine {
 
     /// `unknown-mention` for the mentions of one member of `registry`, levels applied.
     #[must_use]
-    pub fn unknown_mentions(&self, registry: &Registry, mentions: &[Mention]) -> Vec<Diagnostic> {
-        let mut found = NearNames::new(registry).unknown_mentions(mentions);
+    pub fn unknown_mentions(
+        &self,
+        registry: &RegistryView,
+        mentions: &[Mention],
+    ) -> Vec<Diagnostic> {
+        let mut found = NearNames::new(registry, &registry.near).unknown_mentions(mentions);
         self.finish(&mut found);
         found
     }
@@ -150,5 +198,46 @@ impl Engine {
             }
         }
         Some(diagnostic)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::mentions::mentions;
+    use crate::text::TextRange;
+    use crate::workspace::loader::read_metadata;
+
+    /// The skill registered from `skills/pdf/SKILL.md` under `name`.
+    fn skill(name: &str, description: &str) -> Skill {
+        let text = format!("---\nname: {name}\ndescription: {description}\n---\n");
+        Skill::new(
+            read_metadata(&text, "pdf"),
+            "skills/pdf/SKILL.md".into(),
+            "skills".into(),
+            "pdf".into(),
+        )
+    }
+
+    #[test]
+    fn a_patched_view_keeps_its_index_only_while_the_names_stay() {
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "A."));
+        let mut view = RegistryView::from(registry);
+        let engine = Engine::default();
+        let text = "Run /pdff.";
+        let found = mentions(text, TextRange::new(0, text.len()));
+        assert_eq!(engine.unknown_mentions(&view, &found).len(), 1);
+        let held = view.clone();
+        view.replace_at(0, skill("pdf", "B."));
+        assert!(Arc::ptr_eq(&view.near, &held.near), "a description edit");
+        view.replace_at(0, skill("xls", "B."));
+        assert!(!Arc::ptr_eq(&view.near, &held.near), "a rename");
+        assert!(engine.unknown_mentions(&view, &found).is_empty());
+        assert_eq!(
+            engine.unknown_mentions(&held, &found).len(),
+            1,
+            "an analysis that holds the old registry keeps its index"
+        );
     }
 }

@@ -7,12 +7,10 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::format::{FileReport, Format, Summary, Totals};
+use super::settings::{Run, display_path, settings};
 use super::spool::{Kept, Spool};
-use super::{
-    CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, parse_targets, write_stdout,
-};
-use crate::analysis::Engine;
-use crate::config::Config;
+use super::{CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
+use crate::analysis::RegistryView;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
@@ -20,50 +18,6 @@ use crate::workspace::Registry;
 use crate::workspace::discovery::{discover, root_of, walk};
 use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
 use crate::workspace::read::read_bytes;
-
-/// Settings shared by every file of a run: the engine, which decides every finding.
-pub(super) struct Run {
-    pub engine: Engine,
-}
-
-impl Run {
-    /// Lints one file's bytes with this run's settings (file rules only: `--fix` and `--stdin`).
-    pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
-        let analysis = self.lint_and_read(path, bytes.to_vec());
-        (analysis.text, analysis.diagnostics)
-    }
-
-    /// Lints one file and reads its loader metadata from the same parse.
-    pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
-        let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let exists = |relative: &Path| skill_dir.join(relative).exists();
-        self.engine.lint_file(path, bytes, &exists)
-    }
-}
-
-/// Builds the run's settings from the arguments: `--config`, or the nearest config file.
-pub(super) fn settings(
-    config_path: Option<&Path>,
-    start: &Path,
-    targets: &[String],
-) -> Result<Run, String> {
-    let config = match config_path {
-        Some(path) => Config::load(path),
-        None => Config::discover(start),
-    }
-    .map_err(|error| error.to_string())?;
-    let mut engine = Engine::new(config);
-    if !targets.is_empty() {
-        engine.targets = Some(parse_targets(targets)?);
-    }
-    Ok(Run { engine })
-}
-
-/// Drops a leading `./` so paths read as the user would write them.
-pub(super) fn display_path(path: &Path) -> PathBuf {
-    path.strip_prefix(".")
-        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
-}
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
     if args.stdin {
@@ -495,7 +449,7 @@ impl Keys {
 /// Built before any file is linted, from the loader's own reading of each frontmatter, so
 /// each file's findings are complete when it is linted and can be written at once.
 struct Workspaces {
-    registries: Vec<Registry>,
+    registries: Vec<RegistryView>,
     /// By [`key`]: the registry-wide findings of each checked file.
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
     /// By [`key`]: the registries that hold each checked file, whose names its mentions must
@@ -584,7 +538,7 @@ impl Workspaces {
                 .filter(|refused| {
                     matches!(
                         refused.refusal,
-                        crate::workspace::loader::Refusal::Unreadable { .. }
+                        crate::workspace::registry::Refusal::Unreadable { .. }
                     )
                 })
                 .map(|refused| key(&refused.path))
@@ -609,7 +563,7 @@ impl Workspaces {
             for member in members {
                 built.members.entry(member).or_default().push(index);
             }
-            built.registries.push(registry);
+            built.registries.push(RegistryView::from(registry));
         }
         built
     }

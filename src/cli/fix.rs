@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::check::{Run, display_path};
 use super::error_line;
+use super::settings::{Run, display_path};
 use crate::diagnostic::Rename;
 use crate::rules::fix::{FixOutcome, fix_all};
 

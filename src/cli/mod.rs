@@ -8,6 +8,7 @@ mod fix;
 pub mod format;
 mod load;
 mod rules;
+mod settings;
 mod spool;
 
 use std::io::Write;

@@ -12,27 +12,9 @@ use tower_lsp_server::ls_types::{
     WorkDoneProgressOptions, WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
 };
 
+use super::convert::uri_path;
 use super::documents::Encoding;
 use super::ext;
-use super::server::Backend;
-use super::state::{ClientSettings, uri_path};
-
-/// `initialize`: keeps what the client can do, its encoding, folders and settings, and answers
-/// with what the server offers.
-pub fn initialize(backend: &Backend, params: &InitializeParams) -> InitializeResult {
-    let encoding = position_encoding(params);
-    let caps = ClientCaps::from_params(params);
-    {
-        let mut state = backend.lock();
-        state.encoding = encoding;
-        state.caps = caps;
-        state.pending_folders = workspace_folders(params);
-        if let Some(options) = &params.initialization_options {
-            state.settings = ClientSettings::from_json(options);
-        }
-    }
-    initialize_result(encoding, caps)
-}
 
 /// What the client told us it can do.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,6 +1,8 @@
-//! Core findings and edits to LSP types, at the edge (byte offsets in, positions out).
+//! Core findings and edits to LSP types, at the edge (byte offsets in, positions out), and
+//! LSP URIs to paths.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{
@@ -92,4 +94,9 @@ pub fn to_text_edit(edit: &Edit, rope: &Rope, encoding: Encoding) -> TextEdit {
 #[must_use]
 pub fn changes_for(uri: &Uri, edits: Vec<TextEdit>) -> HashMap<Uri, Vec<TextEdit>> {
     HashMap::from([(uri.clone(), edits)])
+}
+
+#[must_use]
+pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|path| path.into_owned())
 }

@@ -147,7 +147,7 @@ pub async fn pull_workspace(
                 .chain(registry.refused.iter().filter_map(|refused| {
                     matches!(
                         refused.refusal,
-                        crate::workspace::loader::Refusal::OutsideRoot { .. }
+                        crate::workspace::registry::Refusal::OutsideRoot { .. }
                     )
                     .then_some(&refused.path)
                 }));

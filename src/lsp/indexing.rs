@@ -8,10 +8,11 @@ use tower_lsp_server::ls_types::{
     Registration,
 };
 
+use super::convert::uri_path;
 use super::diagnostics::publish_all;
 use super::progress;
 use super::server::Backend;
-use super::state::{Workspace, uri_path};
+use super::state::Workspace;
 use crate::config::FILE_NAMES;
 
 /// Indexes the folders waiting to be indexed, then marks the server ready and re-lints.

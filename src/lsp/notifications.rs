@@ -9,12 +9,13 @@ use tower_lsp_server::ls_types::{
     DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Uri,
 };
 
+use super::convert::uri_path;
 use super::diagnostics::{publish, publish_all};
 use super::documents::Document;
 use super::handlers::guard;
 use super::indexing::index_workspaces;
 use super::server::Backend;
-use super::state::{ClientSettings, Workspace, uri_path};
+use super::state::{ClientSettings, Workspace};
 use crate::config::FILE_NAMES;
 
 pub async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {

@@ -72,7 +72,7 @@ impl Backend {
 
     /// The snapshot of an open document, taken under the lock.
     pub(super) fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
-        self.lock().snapshot(uri)
+        Snapshot::take(&self.lock(), uri)
     }
 
     /// Runs a handler on the snapshot of `uri`: `Ok(None)` when the document is not open, an
@@ -136,7 +136,8 @@ fn command_params<P: DeserializeOwned>(arguments: Vec<Value>, wants: &str) -> Re
 
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        Ok(capabilities::initialize(self, &params))
+        let (encoding, caps) = self.lock().initialize(&params);
+        Ok(capabilities::initialize_result(encoding, caps))
     }
 
     async fn initialized(&self, _: InitializedParams) {

@@ -1,19 +1,18 @@
 //! What a request handler reads: one document's text with the negotiated encoding, the
-//! client's capabilities and the analysis context, copied out of the [`State`] under the lock,
-//! so that every handler is a plain function of `(&Snapshot, params)`.
+//! client's capabilities and the analysis context, copied out of the [`State`] under the lock
+//! ([`Snapshot::take`]), so that every handler is a plain function of `(&Snapshot, params)`.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
 
 use super::capabilities::ClientCaps;
-use super::convert::to_lsp_diagnostic;
+use super::convert::{to_lsp_diagnostic, uri_path};
 use super::documents::{Encoding, offset_of, range_of};
-use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze, uri_path};
+use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze};
+use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
-use crate::workspace::Registry;
 
 pub struct Snapshot {
     pub document: DocumentText,
@@ -25,39 +24,38 @@ pub struct Snapshot {
     pub overlay: Overlay,
     /// The workspace folder that holds the document, else the first one, with its registry:
     /// the scope of references and rename.
-    pub workspace: Option<(PathBuf, Arc<Registry>)>,
+    pub workspace: Option<(PathBuf, RegistryView)>,
     /// The version of every open document, by path (a rename's edits name them).
     pub versions: HashMap<PathBuf, i32>,
 }
 
-impl State {
-    /// The snapshot of an open document; `None` when it is not open.
-    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
-        let document = self.document_text(uri)?;
+impl Snapshot {
+    /// The snapshot of an open document, taken from `state` under its lock; `None` when the
+    /// document is not open.
+    pub fn take(state: &State, uri: &Uri) -> Option<Self> {
+        let document = state.document_text(uri)?;
         let path = document.path.as_deref();
-        let context = self.analysis_context(path);
+        let context = state.analysis_context(path);
         let workspace = path
-            .and_then(|path| self.workspace_of(path))
-            .or_else(|| self.workspaces.first())
+            .and_then(|path| state.workspace_of(path))
+            .or_else(|| state.workspaces.first())
             .map(|workspace| (workspace.folder.clone(), workspace.registry.clone()));
-        let versions = self
+        let versions = state
             .documents
             .iter()
             .filter_map(|(uri, document)| Some((uri_path(uri)?, document.version)))
             .collect();
         Some(Snapshot {
             document,
-            encoding: self.encoding,
-            caps: self.caps,
+            encoding: state.encoding,
+            caps: state.caps,
             context,
-            overlay: self.overlay(),
+            overlay: state.overlay(),
             workspace,
             versions,
         })
     }
-}
 
-impl Snapshot {
     /// The byte offset of an LSP position in the document (clamped to the text).
     #[must_use]
     pub fn offset(&self, position: Position) -> usize {

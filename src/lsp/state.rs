@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use ropey::Rope;
 use serde_json::Value;
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{InitializeParams, Uri};
 
-use super::capabilities::ClientCaps;
+use super::capabilities::{ClientCaps, position_encoding, workspace_folders};
+use super::convert::uri_path;
 use super::documents::{Document, Encoding};
-use crate::analysis::Engine;
+use crate::analysis::{Engine, RegistryView};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleSettings};
@@ -31,7 +32,7 @@ pub struct Workspace {
     pub config: Config,
     pub index: WorkspaceIndex,
     /// The index's registry, rebuilt only when the index changes; analyses share it.
-    pub registry: Arc<Registry>,
+    pub registry: RegistryView,
 }
 
 impl Workspace {
@@ -41,7 +42,7 @@ impl Workspace {
             Config::default()
         });
         let index = WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source);
-        let registry = Arc::new(index.registry());
+        let registry = RegistryView::from(index.registry());
         Self {
             folder,
             implicit: false,
@@ -63,7 +64,7 @@ impl Workspace {
             }
         };
         if changed && !self.patch_registry(path) {
-            self.registry = Arc::new(self.index.registry());
+            self.registry = RegistryView::from(self.index.registry());
         }
         changed
     }
@@ -78,7 +79,7 @@ impl Workspace {
         let Some(position) = self.registry.replaceable(&skill) else {
             return false;
         };
-        Arc::make_mut(&mut self.registry).replace_at(position, skill);
+        self.registry.replace_at(position, skill);
         true
     }
 }
@@ -165,7 +166,7 @@ impl Source for Overlay {
 
 /// A document's text and version at one moment, for analysis outside the lock: an open buffer,
 /// or a file read for the catalog or a workspace pull. Request handlers get it inside a
-/// [`Snapshot`](super::snapshot::Snapshot).
+/// `Snapshot`.
 #[derive(Clone)]
 pub struct DocumentText {
     pub uri: Uri,
@@ -191,7 +192,7 @@ impl DocumentText {
 pub struct AnalysisContext {
     /// Decides every finding (the same engine `check` runs).
     pub engine: Engine,
-    pub registry: Option<Arc<Registry>>,
+    pub registry: Option<RegistryView>,
     pub open_paths: Vec<PathBuf>,
 }
 
@@ -206,12 +207,19 @@ impl AnalysisContext {
     }
 }
 
-#[must_use]
-pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|path| path.into_owned())
-}
-
 impl State {
+    /// `initialize`: keeps what the client can do, its encoding, folders and settings, and
+    /// returns the encoding and capabilities the server's answer is built from.
+    pub fn initialize(&mut self, params: &InitializeParams) -> (Encoding, ClientCaps) {
+        self.encoding = position_encoding(params);
+        self.caps = ClientCaps::from_params(params);
+        self.pending_folders = workspace_folders(params);
+        if let Some(options) = &params.initialization_options {
+            self.settings = ClientSettings::from_json(options);
+        }
+        (self.encoding, self.caps)
+    }
+
     pub fn overlay(&self) -> Overlay {
         Overlay(
             self.documents
@@ -348,7 +356,7 @@ pub fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagno
             &path,
             document.text.as_bytes().to_vec(),
             &exists,
-            context.registry.as_deref(),
+            context.registry.as_ref(),
         )
         .diagnostics
 }

@@ -2,6 +2,8 @@
 //! field a key most likely meant (`unknown-field`) and the skill a mention most likely meant
 //! (`unknown-mention`, through `NearNames`).
 
+use std::sync::OnceLock;
+
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::document::mentions::Mention;
@@ -92,12 +94,18 @@ pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
 /// Finds the skill names close to a mention without comparing it with every name: each name
 /// is indexed under itself and its one-character deletions, so two strings within one edit of
 /// each other (or one substitution or transposition apart) share a key.
-/// The index (hashes of every name and its one-character deletions with the skill's index,
-/// sorted: a few bytes per variant) is built on the first lookup and kept in the registry, so
-/// the analyses of one workspace share it.
 pub struct NearNames<'r> {
     registry: &'r Registry,
+    index: &'r NearIndex,
 }
+
+/// The index of [`NearNames`] for one registry (hashes of every name and its one-character
+/// deletions with the skill's index, sorted: a few bytes per variant), built on the first
+/// lookup. Whoever analyses many files against one registry keeps it next to that registry
+/// (`analysis::RegistryView`), so it is built once per registry, not once per file; it is only
+/// valid for the names and order it was built from.
+#[derive(Debug, Default)]
+pub struct NearIndex(OnceLock<Vec<(u64, u32)>>);
 
 /// The hashes of `word` and of each of its one-character deletions.
 fn variant_hashes(word: &str) -> impl Iterator<Item = u64> + '_ {
@@ -120,13 +128,15 @@ fn hash_parts(head: &str, tail: &str) -> u64 {
 }
 
 impl<'r> NearNames<'r> {
+    /// Looks names up in `registry` through `index`, which must have been built from it (or
+    /// be empty).
     #[must_use]
-    pub fn new(registry: &'r Registry) -> Self {
-        Self { registry }
+    pub fn new(registry: &'r Registry, index: &'r NearIndex) -> Self {
+        Self { registry, index }
     }
 
-    fn variants(&self) -> &[(u64, u32)] {
-        self.registry.near_index.get_or_init(|| {
+    fn variants(&self) -> &'r [(u64, u32)] {
+        self.index.0.get_or_init(|| {
             let mut variants: Vec<(u64, u32)> = Vec::new();
             for (index, skill) in self.registry.skills.iter().enumerate() {
                 let index = u32::try_from(index).unwrap_or(u32::MAX);

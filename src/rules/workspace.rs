@@ -3,14 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-// `NearNames` moved to `suggest`; the loader's `Registry` still names it here.
 use super::Rule;
-pub use super::suggest::NearNames;
 use crate::diagnostic::{Diagnostic, Related};
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
-use crate::workspace::loader::{Refusal, root_readers};
+use crate::workspace::loader::root_readers;
+use crate::workspace::registry::Refusal;
 use crate::workspace::{Registry, Skill};
 
 /// Findings of the workspace rules, each with the file it belongs to.
@@ -257,7 +256,8 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::workspace::loader::Refused;
+    use crate::rules::suggest::{NearIndex, NearNames};
+    use crate::workspace::registry::Refused;
 
     fn skill(name: &str, folder: &str, root: &str, description: String) -> Skill {
         Skill {
@@ -328,7 +328,7 @@ mod tests {
         registry.add(skill("code-review", "code-review", "skills", "b".into()));
         let text = "Run /pdff, $code-reveiw, /pdf and /unrelated.";
         let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
-        let found = NearNames::new(&registry).unknown_mentions(&mentions);
+        let found = NearNames::new(&registry, &NearIndex::default()).unknown_mentions(&mentions);
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(
@@ -338,22 +338,25 @@ mod tests {
         assert!(messages[1].contains("did you mean `$code-review`?"));
         assert_eq!(&text[found[0].range.as_range()], "pdff");
         assert!(
-            NearNames::new(&Registry::default())
+            NearNames::new(&Registry::default(), &NearIndex::default())
                 .unknown_mentions(&mentions)
                 .is_empty()
         );
         let registry_ref = &registry;
         assert_eq!(
-            NearNames::new(registry_ref).nearest("pdx"),
+            NearNames::new(registry_ref, &NearIndex::default()).nearest("pdx"),
             Some("pdf"),
             "a substitution"
         );
         assert_eq!(
-            NearNames::new(registry_ref).nearest("code-reveiw"),
+            NearNames::new(registry_ref, &NearIndex::default()).nearest("code-reveiw"),
             Some("code-review"),
             "a transposition"
         );
-        assert_eq!(NearNames::new(registry_ref).nearest("code-rev"), None);
+        assert_eq!(
+            NearNames::new(registry_ref, &NearIndex::default()).nearest("code-rev"),
+            None
+        );
     }
 
     #[test]
@@ -363,7 +366,7 @@ mod tests {
         let text = "See https://x.dev/doc, example.com/doc, src/doc, [d](/doc) and `/doc`.\n\n\
                     ```\n/doc\n```\n\n    /doc\n\n<!-- /doc -->\n\nBut /doc here.\n";
         let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
-        let found = NearNames::new(&registry).unknown_mentions(&mentions);
+        let found = NearNames::new(&registry, &NearIndex::default()).unknown_mentions(&mentions);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].range.start, text.rfind("doc here").unwrap());
     }

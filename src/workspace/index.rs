@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::loader::{Metadata, Refusal, Refused, Registry, Skill, Source};
+use super::loader::{Metadata, Source};
+use super::registry::{Refusal, Refused, Registry, Skill};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Slot {
@@ -213,6 +214,15 @@ impl WorkspaceIndex {
             }
         }
         registry
+    }
+}
+
+impl Registry {
+    /// Scans `<root>/*/SKILL.md` for each root in order. Missing roots are skipped; nothing here
+    /// fails the scan as a whole. A one-off index: the registry is what an index yields.
+    #[must_use]
+    pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
+        WorkspaceIndex::scan(roots, source).registry()
     }
 }
 

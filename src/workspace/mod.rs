@@ -5,6 +5,8 @@ pub mod discovery;
 pub mod index;
 pub mod loader;
 pub mod read;
+pub mod registry;
 
 pub use index::WorkspaceIndex;
-pub use loader::{Disk, Registry, Skill, Source};
+pub use loader::{Disk, Source};
+pub use registry::{Registry, Skill};

@@ -1,6 +1,6 @@
 //! The skill name under the cursor (a SKILL.md's `name` value or a `/name` `$name` mention)
 //! and where a name is declared and mentioned: `textDocument/definition` and
-//! `textDocument/references`. Rename (`super::rename`) edits the same places.
+//! `textDocument/references`. Rename edits the same places.
 
 use std::path::{Path, PathBuf};
 

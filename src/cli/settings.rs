@@ -1,0 +1,55 @@
+//! What every file of a `check` run is linted with, shared by `check` and `check --fix`: the
+//! engine built from the arguments and the config, and the path a file is linted and shown
+//! under.
+
+use std::path::{Path, PathBuf};
+
+use super::parse_targets;
+use crate::analysis::Engine;
+use crate::config::Config;
+use crate::diagnostic::Diagnostic;
+use crate::rules;
+
+/// Settings shared by every file of a run: the engine, which decides every finding.
+pub(super) struct Run {
+    pub engine: Engine,
+}
+
+impl Run {
+    /// Lints one file's bytes with this run's settings (file rules only: `--fix` and `--stdin`).
+    pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+        let analysis = self.lint_and_read(path, bytes.to_vec());
+        (analysis.text, analysis.diagnostics)
+    }
+
+    /// Lints one file and reads its loader metadata from the same parse.
+    pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
+        let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let exists = |relative: &Path| skill_dir.join(relative).exists();
+        self.engine.lint_file(path, bytes, &exists)
+    }
+}
+
+/// Builds the run's settings from the arguments: `--config`, or the nearest config file.
+pub(super) fn settings(
+    config_path: Option<&Path>,
+    start: &Path,
+    targets: &[String],
+) -> Result<Run, String> {
+    let config = match config_path {
+        Some(path) => Config::load(path),
+        None => Config::discover(start),
+    }
+    .map_err(|error| error.to_string())?;
+    let mut engine = Engine::new(config);
+    if !targets.is_empty() {
+        engine.targets = Some(parse_targets(targets)?);
+    }
+    Ok(Run { engine })
+}
+
+/// Drops a leading `./` so paths read as the user would write them.
+pub(super) fn display_path(path: &Path) -> PathBuf {
+    path.strip_prefix(".")
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+}
