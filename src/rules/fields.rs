@@ -1211,13 +1211,14 @@ mod tests {
         assert_eq!(near_miss("version", &[Target::AgentSkills]), None);
 
         let text = fm("name: pdf\ndescripton: Use when asked.\n");
-        let diagnostics = lint_as(&text, "skills/pdf/SKILL.md", AS);
-        let finding = diagnostics
-            .iter()
-            .find(|d| d.rule == Rule::UnknownField)
-            .unwrap();
-        assert_eq!(finding.severity, Severity::Error);
-        assert!(finding.message.contains("did you mean `description`?"));
+        check(
+            AS,
+            &text,
+            &[
+                "missing-description 1:1-1:4 error",
+                "unknown-field 3:1-3:11 error: did you mean `description`?",
+            ],
+        );
         assert_eq!(
             fixed(&text, Rule::UnknownField, AS),
             fm("name: pdf\ndescription: Use when asked.\n")
@@ -1236,16 +1237,16 @@ mod tests {
         );
         assert_eq!(rules_of(&moved, AS), vec![]);
 
-        let codex = lint_as(&text, "skills/pdf/SKILL.md", &[Target::Codex]);
-        let finding = codex.iter().find(|d| d.rule == Rule::UnknownField).unwrap();
-        assert_eq!(finding.severity, Severity::Warning);
-        assert!(finding.message.ends_with("Codex ignores it"));
-        let cc = lint_as(
-            &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
-            "skills/pdf/SKILL.md",
-            CC,
+        check(
+            &[Target::Codex],
+            &text,
+            &["unknown-field 4:1-4:8 warning: Codex ignores it$"],
         );
-        assert!(cc.iter().all(|d| d.rule != Rule::UnknownField));
+        check(
+            CC,
+            &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
+            &[],
+        );
     }
 
     /// The first finding of `rule`: (covered text, severity, message).
@@ -1385,57 +1386,43 @@ mod tests {
     #[test]
     fn severity_follows_what_the_targets_do() {
         let flow = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags: [a, b]\n");
-        let (_, severity, message) = first(&flow, Rule::FlowStyle, AS).unwrap();
-        assert_eq!(severity, Severity::Error, "{message}");
-        assert!(message.ends_with("— skills-ref rejects it"));
-        assert!(first(&flow, Rule::FlowStyle, CC).is_none());
-        let (_, severity, message) = first(&flow, Rule::MetadataValue, AS).unwrap();
-        assert_eq!(
-            severity,
-            Severity::Error,
-            "strictyaml refuses the flow list: {message}"
+        // strictyaml refuses the flow list, so `metadata-value` is an error here.
+        check(
+            AS,
+            &flow,
+            &[
+                "flow-style 5:9-5:15 error: — skills-ref rejects it$",
+                "metadata-value 5:9-5:15 error",
+            ],
         );
+        check(CC, &flow, &[]);
         let nested = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags:\n    - a\n");
-        let (_, severity, message) = first(&nested, Rule::MetadataValue, AS).unwrap();
-        assert_eq!(severity, Severity::Warning);
-        assert!(
-            message.ends_with("skills-ref turns it into a string"),
-            "{message}"
+        check(
+            AS,
+            &nested,
+            &["metadata-value 6:5-6:8 warning: skills-ref turns it into a string$"],
         );
-        let (_, severity, message) =
-            first(&nested, Rule::MetadataValue, &[Target::ClaudeUpload]).unwrap();
-        assert_eq!(
-            severity,
-            Severity::Warning,
-            "the upload check does not look: {message}"
+        // The upload check does not look.
+        check(
+            &[Target::ClaudeUpload],
+            &nested,
+            &["metadata-value 6:5-6:8 warning"],
         );
         // A Codex skip makes any rule an error; an error-by-default rule that only degrades
         // drops to a warning; hint rules stay hints.
         let short = fm(
             "name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n",
         );
-        assert_eq!(
-            first(&short, Rule::MetadataValue, &[Target::Codex])
-                .unwrap()
-                .1,
-            Severity::Error
+        check(&[Target::Codex], &short, &["metadata-value 6:5-6:8 error"]);
+        check(
+            CC,
+            &fm("name: pdf\n"),
+            &["missing-description 1:1-1:4 warning"],
         );
-        let no_description = fm("name: pdf\n");
-        assert_eq!(
-            first(&no_description, Rule::MissingDescription, CC)
-                .unwrap()
-                .1,
-            Severity::Warning
-        );
-        assert_eq!(
-            first(
-                &fm("name: pdf\ndescription: Fills forms.\n"),
-                Rule::DescriptionTrigger,
-                AS
-            )
-            .unwrap()
-            .1,
-            Severity::Hint
+        check(
+            AS,
+            &fm("name: pdf\ndescription: Fills forms.\n"),
+            &["description-trigger 3:14-3:26 hint"],
         );
     }
 
@@ -1452,10 +1439,16 @@ mod tests {
             "Fills forms. Triggers: pdf, form.",
             "Fills forms. TRIGGER on PDFs.",
         ] {
-            let text = fm(&format!("name: pdf\ndescription: {description}\n"));
-            assert!(
-                first(&text, Rule::DescriptionTrigger, AS).is_none(),
-                "{description}"
+            // `Triggers: ` is also an unquoted colon, a finding of its own.
+            let colon: &[&str] = if description.contains(": ") {
+                &["unquoted-colon 3:35-3:36 error"]
+            } else {
+                &[]
+            };
+            check(
+                AS,
+                &fm(&format!("name: pdf\ndescription: {description}\n")),
+                colon,
             );
         }
     }
@@ -1516,84 +1509,71 @@ mod tests {
         // Each case was run through skills-ref 0.1.1 (`skills_ref.validator.validate`).
         let head = "name: pdf\ndescription: Use when asked.\n";
         // Empty compatibility: skills-ref checks only `len <= 500`.
-        let (_, severity, message) = first(
+        check(
+            AS,
             &fm(&format!("{head}compatibility: \"\"\n")),
-            Rule::CompatibilityLength,
-            AS,
-        )
-        .unwrap();
-        assert_eq!(severity, Severity::Warning);
-        assert!(
-            message.ends_with("— skills-ref accepts it; the spec does not"),
-            "{message}"
+            &[
+                "compatibility-length 4:16-4:18 warning: — skills-ref accepts it; the spec does not$",
+            ],
         );
-        let (_, severity, message) = first(
+        check(
+            AS,
             &fm(&format!("{head}compatibility: {}\n", "x".repeat(501))),
-            Rule::CompatibilityLength,
-            AS,
-        )
-        .unwrap();
-        assert_eq!(severity, Severity::Error);
-        assert!(message.ends_with("skills-ref rejects it"));
-        // A list compatibility fails its string check.
-        let (_, severity, _) = first(
-            &fm(&format!("{head}compatibility:\n  - Python\n")),
-            Rule::FieldType,
-            AS,
-        )
-        .unwrap();
-        assert_eq!(severity, Severity::Error);
-        // allowed-tools, license and metadata are not validated at all.
-        for extra in [
-            "allowed-tools:\n  - Read\n  - Grep\n",
-            "allowed-tools: Read, Grep\n",
-        ] {
-            let (_, severity, message) =
-                first(&fm(&format!("{head}{extra}")), Rule::AllowedToolsShape, AS).unwrap();
-            assert_eq!(severity, Severity::Warning, "{extra}");
-            assert!(
-                message.contains("skills-ref passes it through unchecked"),
-                "{message}"
-            );
-        }
-        for extra in [
-            "license:\n  - MIT\n",
-            "metadata: x\n",
-            "allowed-tools:\n  a: b\n",
-        ] {
-            let (_, severity, message) =
-                first(&fm(&format!("{head}{extra}")), Rule::FieldType, AS).unwrap();
-            assert_eq!(severity, Severity::Warning, "{extra}");
-            assert!(
-                message.ends_with("skills-ref passes it through unchecked"),
-                "{message}"
-            );
-        }
-        // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
-        let number = fm("name: 3000\ndescription: Use when asked.\n");
-        let (_, severity, message) = first(&number, Rule::FieldType, AS).unwrap();
-        assert_eq!(severity, Severity::Warning);
-        assert!(message.contains("skills-ref reads it as text"), "{message}");
-        assert!(
-            first(&number, Rule::NameMismatch, AS)
-                .unwrap()
-                .2
-                .starts_with("name '3000' does not match its folder 'pdf' — skills-ref rejects it")
+            &["compatibility-length 4:516-4:517 error: skills-ref rejects it$"],
         );
-        let tilde = first(&fm("name: pdf\ndescription: ~\n"), Rule::FieldType, AS).unwrap();
-        assert_eq!(tilde.1, Severity::Warning);
+        // A list compatibility fails its string check.
+        check(
+            AS,
+            &fm(&format!("{head}compatibility:\n  - Python\n")),
+            &["field-type 5:3-5:11 error"],
+        );
+        // allowed-tools, license and metadata are not validated at all.
+        check(
+            AS,
+            &fm(&format!("{head}allowed-tools:\n  - Read\n  - Grep\n")),
+            &["allowed-tools-shape 5:3-6:9 warning: skills-ref passes it through unchecked"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}allowed-tools: Read, Grep\n")),
+            &["allowed-tools-shape 4:16-4:26 warning: skills-ref passes it through unchecked"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}license:\n  - MIT\n")),
+            &["field-type 5:3-5:8 warning: skills-ref passes it through unchecked$"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}metadata: x\n")),
+            &["field-type 4:11-4:12 warning: skills-ref passes it through unchecked$"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}allowed-tools:\n  a: b\n")),
+            &["field-type 5:3-5:7 warning: skills-ref passes it through unchecked$"],
+        );
+        // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
+        check(
+            AS,
+            &fm("name: 3000\ndescription: Use when asked.\n"),
+            &[
+                "field-type 2:7-2:11 warning: skills-ref reads it as text",
+                "name-mismatch 2:7-2:11 error: ^name '3000' does not match its folder 'pdf' — skills-ref rejects it",
+            ],
+        );
+        check(
+            AS,
+            &fm("name: pdf\ndescription: ~\n"),
+            &["field-type 3:14-3:15 warning"],
+        );
         // skills-ref strips the name and accepts lowercase letters of any script.
         let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
-        assert!(first(&padded, Rule::NameMismatch, AS).is_none());
-        assert_eq!(
-            first(&padded, Rule::NameFormat, AS).unwrap().1,
-            Severity::Warning
-        );
-        assert_eq!(
-            first(&padded, Rule::NameMismatch, &[Target::OpenCode])
-                .unwrap()
-                .1,
-            Severity::Error
+        check(AS, &padded, &["name-format 2:7-2:14 warning"]);
+        check(
+            &[Target::OpenCode],
+            &padded,
+            &["name-format 2:7-2:14 error", "name-mismatch 2:7-2:14 error"],
         );
         let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
         let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
@@ -1607,19 +1587,23 @@ mod tests {
             "{}",
             format.message
         );
-        let upper = first(
-            &fm("name: Pdf\ndescription: Use when asked.\n"),
-            Rule::NameFormat,
+        check(
             AS,
+            &fm("name: Pdf\ndescription: Use when asked.\n"),
+            &["name-format 2:7-2:10 error", "name-mismatch 2:7-2:10 error"],
         );
-        assert_eq!(upper.unwrap().1, Severity::Error);
         let long = format!(
             "name: \"{} \"\ndescription: Use when asked.\n",
             "a".repeat(64)
         );
-        assert!(
-            first(&fm(&long), Rule::NameLength, AS).is_none(),
-            "skills-ref counts the stripped name"
+        // skills-ref counts the stripped name.
+        check(
+            AS,
+            &fm(&long),
+            &[
+                "name-format 2:7-2:74 warning",
+                "name-mismatch 2:7-2:74 error",
+            ],
         );
     }
 }
