@@ -542,53 +542,320 @@ fn utf16_ranges_on_lines_with_cjk_and_emoji() {
     client.shutdown();
 }
 
+/// The rules whose findings come with a quick fix (the `Fix` values the rules in `src/rules`
+/// build). A finding of one of these must offer a quick fix that clears it; a finding of any
+/// other rule must offer none, so this list cannot drift from the code.
+const FIXABLE: &[&str] = &[
+    "bom",
+    "missing-frontmatter",
+    "frontmatter-not-first",
+    "malformed-delimiter",
+    "unquoted-colon",
+    "duplicate-key",
+    "flow-style",
+    "missing-name",
+    "missing-description",
+    "field-type",
+    "field-value",
+    "name-format",
+    "name-mismatch",
+    "yaml11-type",
+    "allowed-tools-shape",
+    "unknown-field",
+    "skill-md-case",
+    "unknown-mention",
+];
+
+/// Fixes that rename the file: offered only to a client that can apply resource operations.
+const RENAMES: &[&str] = &["skill-md-case"];
+
+/// Copies a fixture folder into `to`, symbolic links as links.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().map(Result::unwrap) {
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            std::os::unix::fs::symlink(fs::read_link(entry.path()).unwrap(), &target).unwrap();
+        } else if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Every skill file under `dir` (any case of `SKILL.md`), relative to `root`, not through links.
+fn skill_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(Result::unwrap).collect();
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            skill_files(root, &entry.path(), out);
+        } else if kind.is_file() && entry.file_name().eq_ignore_ascii_case("SKILL.md") {
+            let relative = entry.path().strip_prefix(root).unwrap().to_owned();
+            out.push(relative.to_str().unwrap().to_owned());
+        }
+    }
+}
+
+/// How a quick fix's workspace edit reaches this client.
+#[derive(Clone, Copy, Debug)]
+enum EditMode {
+    /// `changes`: a map from URI to text edits.
+    Changes,
+    /// `documentChanges`, with file renames.
+    DocumentChanges,
+}
+
+/// What one quick fix does to the open file `uri` at `version`: its new text, or the path it
+/// renames the file to. `Err` says why the edit is not one this test can apply.
+enum Applied {
+    Text(String),
+    Rename(String),
+}
+
+fn apply_action(action: &Value, uri: &str, text: &str, version: i64) -> Result<Applied, String> {
+    let edit = &action["edit"];
+    if let Some(changes) = edit["changes"].as_object() {
+        if changes.keys().any(|key| key != uri) {
+            return Err(format!("edits another file: {edit}"));
+        }
+        let edits = changes.get(uri).and_then(Value::as_array).cloned();
+        return Ok(Applied::Text(apply_lsp_edits(
+            text,
+            &edits.unwrap_or_default(),
+        )));
+    }
+    let Some(operations) = edit["documentChanges"].as_array() else {
+        return Err(format!("neither `changes` nor `documentChanges`: {edit}"));
+    };
+    let mut edits = Vec::new();
+    for operation in operations {
+        if operation["kind"] == "rename" {
+            if operation["oldUri"] != uri || operations.len() != 1 {
+                return Err(format!("a rename of another file or among edits: {edit}"));
+            }
+            let new_uri = operation["newUri"].as_str().unwrap_or_default();
+            return Ok(Applied::Rename(new_uri.to_owned()));
+        }
+        if operation["textDocument"]["uri"] != uri {
+            return Err(format!("edits another file: {edit}"));
+        }
+        if operation["textDocument"]["version"] != version {
+            return Err(format!("edits another version than {version}: {edit}"));
+        }
+        edits.extend(operation["edits"].as_array().cloned().unwrap_or_default());
+    }
+    Ok(Applied::Text(apply_lsp_edits(text, &edits)))
+}
+
+fn yaml_errors(diagnostics: &[Value]) -> usize {
+    diagnostics
+        .iter()
+        .filter(|d| d["code"] == "yaml-syntax")
+        .count()
+}
+
+/// Runs every quick fix of every finding in one fixture, opened as a workspace of its own;
+/// returns the rules whose fixes were checked and adds what went wrong to `failures`.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one walk through the fixture reads best whole"
+)]
+fn check_fixture_quick_fixes(
+    fixture: &Path,
+    mode: EditMode,
+    failures: &mut Vec<String>,
+) -> std::collections::BTreeSet<String> {
+    let name = fixture.file_name().unwrap().to_string_lossy().into_owned();
+    let mut exercised = std::collections::BTreeSet::new();
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(fixture, dir.path());
+    let mut files = Vec::new();
+    skill_files(dir.path(), dir.path(), &mut files);
+    assert!(
+        !files.is_empty() || name == "skill-md-case",
+        "{name}: no skill file"
+    );
+    let capabilities = match mode {
+        EditMode::Changes => {
+            json!({"workspace": {"workspaceEdit": {"documentChanges": false}}, "window": {"workDoneProgress": true}})
+        }
+        EditMode::DocumentChanges => {
+            json!({"workspace": {"workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename"]}}, "window": {"workDoneProgress": true}})
+        }
+    };
+    let mut client = Client::start_in(dir, capabilities, &[]);
+    // The index is built before the files open, so workspace rules see every skill.
+    client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["token"] == "skill-lsp/index"
+            && m["params"]["value"]["kind"] == "end"
+    });
+    let mut opened = Vec::new();
+    for relative in &files {
+        let Ok(text) = fs::read_to_string(client.path(relative)) else {
+            // Only `invalid-utf8` has a file that is not UTF-8, which an editor cannot send as
+            // text; its rule has no fix.
+            assert_eq!(name, "invalid-utf8", "{relative} is not UTF-8");
+            continue;
+        };
+        let uri = client.open(relative, &text);
+        opened.push((relative.clone(), uri, text));
+    }
+    for (relative, uri, text) in opened {
+        let mut version = 1;
+        let diagnostics = client.diagnostics(&uri, Some(version));
+        for diagnostic in &diagnostics {
+            let rule = diagnostic["code"].as_str().unwrap_or_default().to_owned();
+            let at = format!(
+                "{name} ({mode:?}) {relative} {rule} at {}:{}",
+                diagnostic["range"]["start"]["line"], diagnostic["range"]["start"]["character"]
+            );
+            let actions = client.request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": uri}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic], "only": ["quickfix"]}}),
+            );
+            let actions: Vec<Value> = actions
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|action| {
+                    action["diagnostics"][0]["code"] == rule.as_str()
+                        && action["diagnostics"][0]["range"] == diagnostic["range"]
+                })
+                .collect();
+            // The version the actions were computed for; the text is back to it between fixes.
+            let asked_at = version;
+            let renames_only = RENAMES.contains(&rule.as_str());
+            if !FIXABLE.contains(&rule.as_str()) {
+                if let Some(action) = actions.first() {
+                    failures.push(format!(
+                        "{at}: offers '{}' but the rule is not in FIXABLE",
+                        action["title"]
+                    ));
+                }
+                continue;
+            }
+            if renames_only && matches!(mode, EditMode::Changes) {
+                // Without resource operations the client is offered no rename.
+                if !actions.is_empty() {
+                    failures.push(format!(
+                        "{at}: a rename offered to a client that cannot apply one"
+                    ));
+                }
+                continue;
+            }
+            if actions.is_empty() {
+                failures.push(format!(
+                    "{at}: no quick fix for a fixable rule ({diagnostic})"
+                ));
+                continue;
+            }
+            for action in &actions {
+                let title = action["title"].as_str().unwrap_or_default();
+                let what = format!("{at}: '{title}'");
+                match apply_action(action, &uri, &text, asked_at) {
+                    Err(why) => failures.push(format!("{what}: {why}")),
+                    Ok(Applied::Text(fixed)) => {
+                        if fixed == text {
+                            failures.push(format!("{what}: the edit changes nothing"));
+                            continue;
+                        }
+                        version += 1;
+                        client.change(&uri, version, json!([{"text": fixed}]));
+                        let after = client.diagnostics(&uri, Some(version));
+                        if after.iter().any(|d| {
+                            d["code"] == rule.as_str() && d["range"] == diagnostic["range"]
+                        }) {
+                            failures
+                                .push(format!("{what}: the finding is still there in {fixed:?}"));
+                        }
+                        if yaml_errors(&after) > yaml_errors(&diagnostics) {
+                            failures.push(format!(
+                                "{what}: the fixed text no longer parses: {fixed:?}"
+                            ));
+                        }
+                        exercised.insert(rule.clone());
+                        // Back to the fixture's text for the next fix.
+                        version += 1;
+                        client.change(&uri, version, json!([{"text": text}]));
+                        client.diagnostics(&uri, Some(version));
+                    }
+                    Ok(Applied::Rename(new_uri)) => {
+                        let new_relative = new_uri
+                            .strip_prefix(&client.uri(""))
+                            .map(|rest| rest.trim_start_matches('/').to_owned());
+                        let Some(new_relative) = new_relative.filter(|r| *r != relative) else {
+                            failures.push(format!("{what}: renames to {new_uri}"));
+                            continue;
+                        };
+                        // What the editor does: move the file, reopen it under its new name.
+                        fs::rename(client.path(&relative), client.path(&new_relative)).unwrap();
+                        client.notify(
+                            "textDocument/didClose",
+                            json!({"textDocument": {"uri": uri}}),
+                        );
+                        client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 3}, {"uri": new_uri, "type": 1}]}));
+                        let moved = client.open(&new_relative, &text);
+                        let after = client.diagnostics(&moved, Some(1));
+                        if after.iter().any(|d| d["code"] == rule.as_str()) {
+                            failures.push(format!("{what}: the finding is still there: {after:?}"));
+                        }
+                        exercised.insert(rule.clone());
+                        client.notify(
+                            "textDocument/didClose",
+                            json!({"textDocument": {"uri": moved}}),
+                        );
+                        fs::rename(client.path(&new_relative), client.path(&relative)).unwrap();
+                        client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": moved, "type": 3}, {"uri": uri, "type": 1}]}));
+                        version += 1;
+                        client.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": version, "text": text}}));
+                        client.diagnostics(&uri, Some(version));
+                    }
+                }
+            }
+        }
+    }
+    client.shutdown();
+    exercised
+}
+
 #[test]
 fn every_quick_fix_applies_and_clears_its_finding() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut checked = 0;
-    for entry in fs::read_dir(&fixtures).unwrap().map(Result::unwrap) {
-        let rule = entry.file_name().into_string().unwrap();
-        let file = entry.path().join("pdf/SKILL.md");
-        let Ok(text) = fs::read_to_string(&file) else {
-            continue;
-        };
-        let mut client = Client::start(
-            &[("skills/pdf/SKILL.md", &text)],
-            json!({"workspace": {"workspaceEdit": {"documentChanges": false}}}),
-        );
-        let uri = client.open("skills/pdf/SKILL.md", &text);
-        let diagnostics = client.diagnostics(&uri, Some(1));
-        for diagnostic in diagnostics.iter().filter(|d| d["code"] == rule.as_str()) {
-            let actions = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic], "only": ["quickfix"]}}));
-            let Some(action) = actions.as_array().and_then(|actions| {
-                actions
-                    .iter()
-                    .find(|a| a["diagnostics"][0]["code"] == rule.as_str())
-            }) else {
-                continue;
-            };
-            let edits = action["edit"]["changes"][&uri]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            let fixed = apply_lsp_edits(&text, &edits);
-            client.change(&uri, 2, json!([{"text": fixed}]));
-            let after = client.diagnostics(&uri, Some(2));
-            let same = after
-                .iter()
-                .filter(|d| d["code"] == rule.as_str() && d["range"] == diagnostic["range"])
-                .count();
-            assert_eq!(
-                same, 0,
-                "{rule}: '{}' left the finding: {after:#?}",
-                action["title"]
-            );
-            checked += 1;
-            break;
+    let mut folders: Vec<_> = fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    folders.sort();
+    let mut failures = Vec::new();
+    let mut exercised = std::collections::BTreeSet::new();
+    let mut with_fixture = std::collections::BTreeSet::new();
+    for folder in &folders {
+        let name = folder.file_name().unwrap().to_str().unwrap();
+        if FIXABLE.contains(&name) {
+            with_fixture.insert(name.to_owned());
         }
-        client.shutdown();
+        for mode in [EditMode::Changes, EditMode::DocumentChanges] {
+            exercised.extend(check_fixture_quick_fixes(folder, mode, &mut failures));
+        }
     }
-    assert!(checked >= 15, "only {checked} fixes were exercised");
+    assert!(
+        failures.is_empty(),
+        "{} quick fix failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // A fixture that stops producing its fix, or a fixable rule whose fixture stops firing, shows
+    // up here.
+    assert_eq!(
+        exercised, with_fixture,
+        "the rules whose quick fixes were checked differ from the fixable rules with a fixture"
+    );
 }
 
 #[test]

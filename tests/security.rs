@@ -9,7 +9,7 @@ mod lsp_client;
 #[path = "support/scripted_server.rs"]
 mod scripted_server;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -22,10 +22,9 @@ use lsp_client::Client;
 use scripted_server::{Reply, Server, anthropic_stream};
 use serde_json::{Value, json};
 use skill_lsp::agent::approval::{ApprovalRequest, Approver, Decision, Fixed};
+use skill_lsp::agent::provider::scripted::ScriptedProvider;
 use skill_lsp::agent::provider::{Block, Usage};
-use skill_lsp::agent::provider::{
-    BoxFuture, Message, Provider, ProviderError, Request, Response, Role, Sink, StreamEvent,
-};
+use skill_lsp::agent::provider::{BoxFuture, Message, Response, Role};
 use skill_lsp::agent::tools::sandbox::{self, Access};
 use skill_lsp::agent::tools::{ToolOutput, files};
 use skill_lsp::agent::{Agent, Session};
@@ -476,7 +475,7 @@ fn a_skill_file_swapped_for_a_symlink_after_the_scan_is_not_loaded() {
         &ws.join("skills/pdf/SKILL.md"),
     );
     let session = run_agent(&agent);
-    let results = results_of(&script.seen.lock().unwrap()[1].1);
+    let results = results_of(&script.seen.lock().unwrap()[1].messages);
     assert!(results[0].2, "{results:?}");
     assert!(
         results[0].1.contains("outside its skills root") && !results[0].1.contains("OUTSIDE"),
@@ -658,45 +657,6 @@ fn racing_symlink_swaps_never_leak_or_clobber_outside_files() {
 // b. Approvals, and skill text that tries to act.
 // ---------------------------------------------------------------------------------------------
 
-/// Replays scripted responses and records the system prompt and messages of each request.
-struct Scripted {
-    replies: Mutex<VecDeque<Response>>,
-    seen: Mutex<Vec<(String, Vec<Message>)>>,
-}
-
-impl Provider for Scripted {
-    fn name(&self) -> &str {
-        "scripted"
-    }
-
-    fn model(&self) -> &str {
-        "scripted-model"
-    }
-
-    fn send<'a>(
-        &'a self,
-        request: Request<'a>,
-        sink: Sink<'a>,
-    ) -> BoxFuture<'a, Result<Response, ProviderError>> {
-        self.seen
-            .lock()
-            .unwrap()
-            .push((request.system.to_owned(), request.messages.to_vec()));
-        let reply = self
-            .replies
-            .lock()
-            .unwrap()
-            .pop_front()
-            .unwrap_or_else(|| answer("(script ended)"));
-        for block in &reply.content {
-            if let Block::Text { text } = block {
-                sink(StreamEvent::Text(text.clone()));
-            }
-        }
-        Box::pin(async move { Ok(reply) })
-    }
-}
-
 /// Records every approval asked for and gives the same answer.
 struct Recording {
     decision: Decision,
@@ -738,11 +698,8 @@ fn scripted_agent(
     workspace: &Path,
     replies: Vec<Response>,
     approver: Arc<dyn Approver>,
-) -> (Agent, Arc<Scripted>) {
-    let script = Arc::new(Scripted {
-        replies: Mutex::new(replies.into()),
-        seen: Mutex::new(Vec::new()),
-    });
+) -> (Agent, Arc<ScriptedProvider>) {
+    let script = Arc::new(ScriptedProvider::new(replies).then_always(answer("(script ended)")));
     let agent = Agent {
         provider: script.clone(),
         workspace: workspace.to_path_buf(),
@@ -813,7 +770,7 @@ fn bash_write_and_edit_are_denied_without_approval_and_nothing_happens() {
     });
     let (agent, script) = scripted_agent(&ws, vec![calls, answer("ok")], approver.clone());
     run_agent(&agent);
-    let results = results_of(&script.seen.lock().unwrap()[1].1);
+    let results = results_of(&script.seen.lock().unwrap()[1].messages);
     for (id, content, is_error) in &results[..3] {
         assert!(
             *is_error && content.contains("the user did not approve this call"),
@@ -949,11 +906,16 @@ fn a_loaded_skill_is_only_text_and_runs_nothing() {
     let (agent, script) = scripted_agent(&ws, replies, approver.clone());
     let session = run_agent(&agent);
     let seen = script.seen.lock().unwrap();
-    let results = results_of(&seen[1].1);
+    let results = results_of(&seen[1].messages);
     assert_eq!(results, [("l".to_owned(), evil.clone(), false)]);
     // The body never reaches the system prompt, which is the same on every turn.
-    assert!(seen.iter().all(|(system, _)| *system == seen[0].0));
-    assert!(!seen[0].0.contains("Ignore all previous") && !seen[0].0.contains("- admin:"));
+    assert!(
+        seen.iter()
+            .all(|seen_one| seen_one.system == seen[0].system)
+    );
+    assert!(
+        !seen[0].system.contains("Ignore all previous") && !seen[0].system.contains("- admin:")
+    );
     // Loading asked nothing; only the model's own bash call was put to the user, and denied.
     let asked = approver.asked.lock().unwrap();
     assert_eq!(asked.len(), 1, "{asked:?}");
@@ -1005,7 +967,7 @@ fn catalog_entries_stay_one_line_whatever_names_and_descriptions_hold() {
     let (agent, script) = scripted_agent(&ws, vec![answer("ok")], Arc::new(Fixed(Decision::Deny)));
     assert_eq!(agent.registry.skills.len(), 6);
     run_agent(&agent);
-    let system = script.seen.lock().unwrap()[0].0.clone();
+    let system = script.seen.lock().unwrap()[0].system.clone();
     // Anything a model or a UI could take for a line break.
     let breaks = [
         '\n', '\r', '\u{0b}', '\u{0c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}',

@@ -296,50 +296,11 @@ impl Agent {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
-
     use super::*;
     use crate::agent::approval::Fixed;
-    use crate::agent::provider::{BoxFuture, Response, Sink, ToolSpec};
+    use crate::agent::provider::Response;
+    use crate::agent::provider::scripted::ScriptedProvider;
     use crate::workspace::Disk;
-
-    /// What one request carried: system prompt, messages, tools.
-    type Seen = (String, Vec<Message>, Vec<ToolSpec>);
-
-    /// Replays scripted responses and records what it was sent.
-    struct Fake {
-        replies: Mutex<Vec<Response>>,
-        seen: Mutex<Vec<Seen>>,
-    }
-
-    impl Provider for Fake {
-        fn name(&self) -> &str {
-            "fake"
-        }
-
-        fn model(&self) -> &str {
-            "fake-model"
-        }
-
-        fn send<'a>(
-            &'a self,
-            request: Request<'a>,
-            sink: Sink<'a>,
-        ) -> BoxFuture<'a, Result<Response, ProviderError>> {
-            self.seen.lock().unwrap().push((
-                request.system.to_owned(),
-                request.messages.to_vec(),
-                request.tools.to_vec(),
-            ));
-            let reply = self.replies.lock().unwrap().remove(0);
-            for block in &reply.content {
-                if let Block::Text { text } = block {
-                    sink(StreamEvent::Text(text.clone()));
-                }
-            }
-            Box::pin(async move { Ok(reply) })
-        }
-    }
 
     fn tool_use(id: &str, name: &str, input: Value) -> Response {
         Response {
@@ -373,15 +334,12 @@ mod tests {
     fn make_agent(
         replies: Vec<Response>,
         decision: Decision,
-    ) -> (Agent, Arc<Fake>, tempfile::TempDir) {
+    ) -> (Agent, Arc<ScriptedProvider>, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
         std::fs::write(dir.path().join("skills/pdf/SKILL.md"), PDF).unwrap();
         let registry = Registry::scan(&crate::workspace::loader::roots_for(dir.path(), &[]), &Disk);
-        let fake = Arc::new(Fake {
-            replies: Mutex::new(replies),
-            seen: Mutex::new(Vec::new()),
-        });
+        let fake = Arc::new(ScriptedProvider::new(replies));
         let agent = Agent {
             provider: fake.clone(),
             workspace: dir.path().to_path_buf(),
@@ -434,7 +392,7 @@ mod tests {
             }
         );
         let seen = fake.seen.lock().unwrap();
-        let (system, _, tools) = &seen[0];
+        let (system, tools) = (&seen[0].system, &seen[0].tools);
         assert!(
             system.contains(
                 "Skills available:\n- pdf: Fills PDF forms. Use when asked.\n\nUse load_skill"
@@ -456,12 +414,12 @@ mod tests {
                 "load_skill"
             ]
         );
-        let (_, messages, _) = &seen[1];
+        let messages = &seen[1].messages;
         assert_eq!(
             tool_results(&messages[2]),
             vec![("t1".into(), PDF.into(), false)]
         );
-        let (_, messages, _) = &seen[2];
+        let messages = &seen[2].messages;
         assert_eq!(
             tool_results(&messages[4]),
             vec![(
@@ -517,7 +475,7 @@ mod tests {
         let (agent, fake, dir) = make_agent(vec![calls.clone(), answer("ok")], Decision::Deny);
         let mut session = Session::new();
         agent.run(&mut session, "go", &mut |_| {}).await.unwrap();
-        let results = tool_results(&fake.seen.lock().unwrap()[1].1[2]);
+        let results = tool_results(&fake.seen.lock().unwrap()[1].messages[2]);
         assert_eq!(
             results.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
             ["a", "b", "c", "d", "e"],

@@ -213,7 +213,7 @@ mod tests {
     use std::path::Path;
 
     use crate::diagnostic::Severity;
-    use crate::rules::test_support::{findings, lint_as};
+    use crate::rules::test_support::{check, lint_as};
     use crate::rules::{FileContext, Rule, lint_text};
     use crate::targets::Target;
 
@@ -222,31 +222,28 @@ mod tests {
 
     #[test]
     fn body_empty() {
-        let found = findings(&format!("{HEAD}\n  \n"), Rule::BodyEmpty, AS);
-        assert_eq!(found[0].0, "---");
-        assert!(findings(&format!("{HEAD}Do it.\n"), Rule::BodyEmpty, AS).is_empty());
+        check(
+            AS,
+            &format!("{HEAD}\n  \n"),
+            &["body-empty 4:1-4:4 warning"],
+        );
+        check(AS, &format!("{HEAD}Do it.\n"), &[]);
     }
 
     #[test]
     fn body_too_long_by_lines_and_tokens() {
-        let lines = "step\n".repeat(501);
-        let found = findings(&format!("{HEAD}{lines}"), Rule::BodyTooLong, AS);
-        assert!(found[0].1.contains("501 lines"));
-        assert_eq!(found[0].0, "step");
+        check(
+            AS,
+            &format!("{HEAD}{}", "step\n".repeat(501)),
+            &["body-too-long 505:1-505:5 warning: 501 lines"],
+        );
         let wide = format!("{}\n", "word ".repeat(4_100));
-        assert!(
-            findings(&format!("{HEAD}{wide}"), Rule::BodyTooLong, AS)[0]
-                .1
-                .contains("tokens")
+        check(
+            AS,
+            &format!("{HEAD}{wide}"),
+            &["body-too-long 5:20001-5:20501 warning: tokens"],
         );
-        assert!(
-            findings(
-                &format!("{HEAD}{}", "step\n".repeat(400)),
-                Rule::BodyTooLong,
-                AS
-            )
-            .is_empty()
-        );
+        check(AS, &format!("{HEAD}{}", "step\n".repeat(400)), &[]);
     }
 
     #[test]
@@ -254,12 +251,14 @@ mod tests {
         let text = format!(
             "{HEAD}See [guide](references/guide.md), [gone](references/gone.md), run `scripts/run.py` and `scripts/missing.sh`, [web](https://x.dev).\n"
         );
-        let broken = findings(&text, Rule::BrokenLink, AS);
-        assert_eq!(
-            broken.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
-            vec!["references/gone.md", "scripts/missing.sh"]
+        check(
+            AS,
+            &text,
+            &[
+                "broken-link 5:42-5:60 warning: does not exist in the skill folder",
+                "broken-link 5:89-5:107 warning",
+            ],
         );
-        assert!(broken[0].1.contains("does not exist in the skill folder"));
     }
 
     /// Lints `body` as `repo/skills/pdf/SKILL.md` of a tree holding `files` (paths from the

@@ -971,7 +971,7 @@ mod tests {
     use crate::diagnostic::Severity;
     use crate::rules::Rule;
     use crate::rules::suggest::near_miss;
-    use crate::rules::test_support::{findings, fixed, lint_as, rules_of};
+    use crate::rules::test_support::{check, fixed, lint_as, rules_of};
     use crate::targets::Target;
 
     const AS: &[Target] = &[Target::AgentSkills];
@@ -984,24 +984,23 @@ mod tests {
     #[test]
     fn missing_name_and_description() {
         let text = fm("description: Use when asked.\n");
-        let found = findings(&text, Rule::MissingName, AS);
-        assert_eq!(found[0].0, "---");
-        assert!(found[0].1.contains("skills-ref rejects it"));
+        check(
+            AS,
+            &text,
+            &["missing-name 1:1-1:4 error: skills-ref rejects it"],
+        );
         assert_eq!(
             fixed(&text, Rule::MissingName, AS),
             fm("name: pdf\ndescription: Use when asked.\n")
         );
-        assert!(
-            findings(&text, Rule::MissingName, CC).is_empty(),
-            "Claude Code does not need a name"
-        );
+        // Claude Code does not need a name.
+        check(CC, &text, &[]);
 
         let text = fm("name: pdf\n");
-        let found = findings(&text, Rule::MissingDescription, CC);
-        assert!(
-            found[0]
-                .1
-                .ends_with("Claude Code uses the first paragraph instead")
+        check(
+            CC,
+            &text,
+            &["missing-description 1:1-1:4 warning: Claude Code uses the first paragraph instead$"],
         );
         assert_eq!(
             fixed(&text, Rule::MissingDescription, AS),
@@ -1012,27 +1011,40 @@ mod tests {
     #[test]
     fn field_type_quotes_lists_and_numbers() {
         let text = fm("name: pdf\ndescription: Use when asked.\nargument-hint: [file]\n");
-        let found = findings(&text, Rule::FieldType, CC);
-        assert_eq!(found[0].0, "[file]");
-        assert!(found[0].1.contains("`argument-hint` is a list"));
+        check(
+            CC,
+            &text,
+            &["field-type 4:16-4:22 error: `argument-hint` is a list"],
+        );
         assert_eq!(
             fixed(&text, Rule::FieldType, CC),
             fm("name: pdf\ndescription: Use when asked.\nargument-hint: \"[file]\"\n")
         );
-        let number = fm("name: 3000\ndescription: Use when asked.\n");
-        assert_eq!(findings(&number, Rule::FieldType, AS)[0].0, "3000");
-        let metadata = fm("name: pdf\ndescription: Use when asked.\nmetadata: x\n");
-        assert!(
-            findings(&metadata, Rule::FieldType, AS)[0]
-                .1
-                .contains("`metadata` is a string")
+        check(
+            AS,
+            &fm("name: 3000\ndescription: Use when asked.\n"),
+            &[
+                "field-type 2:7-2:11 warning",
+                "name-mismatch 2:7-2:11 error",
+            ],
         );
-        let hooks = fm("name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse: run\n");
-        assert!(findings(&hooks, Rule::FieldType, CC)[0].1.contains("hooks"));
-        let good_hooks = fm(
-            "name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n",
+        check(
+            AS,
+            &fm("name: pdf\ndescription: Use when asked.\nmetadata: x\n"),
+            &["field-type 4:11-4:12 warning: `metadata` is a string"],
         );
-        assert!(findings(&good_hooks, Rule::FieldType, CC).is_empty());
+        check(
+            CC,
+            &fm("name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse: run\n"),
+            &["field-type 5:3-5:18 error: `hooks`"],
+        );
+        check(
+            CC,
+            &fm(
+                "name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n",
+            ),
+            &[],
+        );
     }
 
     #[test]
@@ -1040,117 +1052,112 @@ mod tests {
         let text = fm(
             "name: pdf\ndescription: Use when asked.\ncontext: forked\neffort: huge\nuser-invocable: yes\n",
         );
-        let found = findings(&text, Rule::FieldValue, CC);
-        assert_eq!(
-            found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
-            vec!["forked", "huge", "yes"]
+        check(
+            CC,
+            &text,
+            &[
+                "field-value 4:10-4:16 error: allowed values: fork",
+                "field-value 5:9-5:13 error",
+                "field-value 6:17-6:20 warning",
+            ],
         );
-        assert!(found[0].1.contains("fork"));
         let fixed_text = fixed(
             &fm("name: pdf\ndescription: Use when asked.\nuser-invocable: \"false\"\n"),
             Rule::FieldValue,
             CC,
         );
         assert!(fixed_text.contains("user-invocable: false\n"));
-        assert!(findings(&text, Rule::FieldValue, &[Target::Codex]).is_empty());
+        check(
+            &[Target::Codex],
+            &text,
+            &[
+                "unknown-field 4:1-4:8 warning",
+                "unknown-field 5:1-5:7 warning",
+                "unknown-field 6:1-6:15 warning",
+            ],
+        );
     }
 
     #[test]
     fn name_rules() {
         let long = "a".repeat(65);
-        assert!(
-            findings(
-                &fm(&format!("name: {long}\ndescription: Use when.\n")),
-                Rule::NameLength,
-                AS
-            )[0]
-            .1
-            .contains("65 characters")
-        );
-        let found = findings(
-            &fm("name: PDF_Tools\ndescription: Use when asked.\n"),
-            Rule::NameFormat,
+        check(
             AS,
+            &fm(&format!("name: {long}\ndescription: Use when.\n")),
+            &[
+                "name-mismatch 2:7-2:72 error",
+                "name-length 2:71-2:72 error: 65 characters",
+            ],
         );
-        assert!(found[0].1.contains("suggested: 'pdf-tools'"));
+        check(
+            AS,
+            &fm("name: PDF_Tools\ndescription: Use when asked.\n"),
+            &[
+                "name-format 2:7-2:16 error: suggested: 'pdf-tools'",
+                "name-mismatch 2:7-2:16 error",
+            ],
+        );
         let text = fm("name: pdf-tools\ndescription: Use when asked.\n");
-        let found = findings(&text, Rule::NameMismatch, AS);
-        assert_eq!(found[0].0, "pdf-tools");
-        assert!(
-            found[0]
-                .1
-                .starts_with("name 'pdf-tools' does not match its folder 'pdf'")
+        check(
+            AS,
+            &text,
+            &["name-mismatch 2:7-2:16 error: ^name 'pdf-tools' does not match its folder 'pdf'"],
         );
         assert_eq!(
             fixed(&text, Rule::NameMismatch, AS),
             fm("name: pdf\ndescription: Use when asked.\n")
         );
-        assert!(findings(&text, Rule::NameMismatch, CC).is_empty());
+        check(CC, &text, &[]);
         let reserved = fm("name: claude-pdf\ndescription: Use when asked.\n");
-        assert!(
-            findings(&reserved, Rule::ReservedWord, &[Target::ClaudeUpload])[0]
-                .1
-                .contains("'claude'")
+        check(
+            &[Target::ClaudeUpload],
+            &reserved,
+            &["reserved-word 2:7-2:17 error: 'claude'"],
         );
-        assert!(findings(&reserved, Rule::ReservedWord, AS).is_empty());
+        check(AS, &reserved, &["name-mismatch 2:7-2:17 error"]);
     }
 
     #[test]
     fn description_rules() {
-        assert_eq!(
-            findings(
-                &fm("name: pdf\ndescription: \"  \"\n"),
-                Rule::DescriptionEmpty,
-                AS
-            )[0]
-            .0,
-            "\"  \""
+        check(
+            AS,
+            &fm("name: pdf\ndescription: \"  \"\n"),
+            &["description-empty 3:14-3:18 error"],
         );
-        assert_eq!(
-            findings(&fm("name: pdf\ndescription:\n"), Rule::DescriptionEmpty, AS)[0].0,
-            "description"
+        check(
+            AS,
+            &fm("name: pdf\ndescription:\n"),
+            &["description-empty 3:1-3:12 error"],
         );
         let long = format!("Use when {}", "x".repeat(1100));
-        let text = fm(&format!("name: pdf\ndescription: \"{long}\"\n"));
-        let marked = findings(&text, Rule::DescriptionLength, AS);
-        assert_eq!(
-            marked[0].0,
-            "x".repeat(1109 - 1024),
-            "the range marks what is past the limit"
+        // The range marks what is past the limit.
+        check(
+            AS,
+            &fm(&format!("name: pdf\ndescription: \"{long}\"\n")),
+            &["description-length 3:1039-3:1124 error"],
         );
-        let found = findings(
-            &fm(&format!("name: pdf\ndescription: {long}\n")),
-            Rule::DescriptionLength,
+        check(
             &[Target::Codex],
+            &fm(&format!("name: pdf\ndescription: {long}\n")),
+            &[
+                "description-length 3:1038-3:1123 error: 1109 characters long; the limit is 1024 — Codex skips this skill",
+            ],
         );
-        assert!(
-            found[0]
-                .1
-                .contains("1109 characters long; the limit is 1024 — Codex skips this skill")
+        check(
+            AS,
+            &fm("name: pdf\ndescription: Fills PDF forms.\n"),
+            &["description-trigger 3:14-3:30 hint"],
         );
-        let what_only = fm("name: pdf\ndescription: Fills PDF forms.\n");
-        let diagnostics = lint_as(&what_only, "skills/pdf/SKILL.md", AS);
-        let trigger = diagnostics
-            .iter()
-            .find(|d| d.rule == Rule::DescriptionTrigger)
-            .unwrap();
-        assert_eq!(trigger.severity, Severity::Hint);
         let angle = fm("name: pdf\ndescription: Use when editing <form> tags.\n");
-        let found = lint_as(&angle, "skills/pdf/SKILL.md", &[Target::ClaudeUpload]);
-        let finding = found
-            .iter()
-            .find(|d| d.rule == Rule::DescriptionAngleBrackets)
-            .unwrap();
-        assert_eq!(finding.severity, Severity::Error);
-        assert_eq!(&angle[finding.range.as_range()], "<");
-        let as_warning = lint_as(&angle, "skills/pdf/SKILL.md", AS);
-        assert_eq!(
-            as_warning
-                .iter()
-                .find(|d| d.rule == Rule::DescriptionAngleBrackets)
-                .unwrap()
-                .severity,
-            Severity::Warning
+        check(
+            &[Target::ClaudeUpload],
+            &angle,
+            &["description-angle-brackets 3:31-3:32 error"],
+        );
+        check(
+            AS,
+            &angle,
+            &["description-angle-brackets 3:31-3:32 warning"],
         );
     }
 
@@ -1160,20 +1167,22 @@ mod tests {
             "name: pdf\ndescription: Use when asked.\ncompatibility: {}\n",
             "x".repeat(501)
         ));
-        assert!(
-            findings(&text, Rule::CompatibilityLength, AS)[0]
-                .1
-                .contains("501 characters")
+        check(
+            AS,
+            &text,
+            &["compatibility-length 4:516-4:517 error: 501 characters"],
         );
         let text = fm(
             "name: pdf\ndescription: Use when asked.\nmetadata:\n  nested:\n    a: b\n  version: 1.0\n  flag: yes\n",
         );
-        let found = findings(&text, Rule::MetadataValue, AS);
-        assert_eq!(found[0].0, "a: b");
-        let yaml11 = findings(&text, Rule::Yaml11Type, AS);
-        assert_eq!(
-            yaml11.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
-            vec!["1.0", "yes"]
+        check(
+            AS,
+            &text,
+            &[
+                "metadata-value 6:5-6:9 warning",
+                "yaml11-type 7:12-7:15 warning",
+                "yaml11-type 8:9-8:12 warning",
+            ],
         );
         let quoted = fixed(&text, Rule::Yaml11Type, AS);
         assert!(quoted.contains("version: \"1.0\""));
@@ -1182,8 +1191,7 @@ mod tests {
     #[test]
     fn yaml11_words_in_string_fields() {
         let text = fm("name: pdf\ndescription: Use when asked.\nlicense: no\n");
-        let found = findings(&text, Rule::Yaml11Type, AS);
-        assert_eq!(found[0].0, "no");
+        check(AS, &text, &["yaml11-type 4:10-4:12 warning"]);
         assert!(fixed(&text, Rule::Yaml11Type, AS).contains("license: \"no\""));
     }
 
@@ -1192,10 +1200,7 @@ mod tests {
         let text = fm(
             "name: pdf\ndescription: Use when asked.\nallowed-tools:\n  - Read\n  - Bash(git:*)\n",
         );
-        assert_eq!(
-            findings(&text, Rule::AllowedToolsShape, AS)[0].0,
-            "- Read\n  - Bash(git:*)"
-        );
+        check(AS, &text, &["allowed-tools-shape 5:3-6:16 warning"]);
         assert_eq!(
             fixed(&text, Rule::AllowedToolsShape, AS),
             fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Bash(git:*)\n")
@@ -1205,7 +1210,7 @@ mod tests {
             fixed(&commas, Rule::AllowedToolsShape, AS),
             fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Grep\n")
         );
-        assert!(findings(&commas, Rule::AllowedToolsShape, CC).is_empty());
+        check(CC, &commas, &[]);
     }
 
     #[test]
@@ -1225,13 +1230,14 @@ mod tests {
         assert_eq!(near_miss("version", &[Target::AgentSkills]), None);
 
         let text = fm("name: pdf\ndescripton: Use when asked.\n");
-        let diagnostics = lint_as(&text, "skills/pdf/SKILL.md", AS);
-        let finding = diagnostics
-            .iter()
-            .find(|d| d.rule == Rule::UnknownField)
-            .unwrap();
-        assert_eq!(finding.severity, Severity::Error);
-        assert!(finding.message.contains("did you mean `description`?"));
+        check(
+            AS,
+            &text,
+            &[
+                "missing-description 1:1-1:4 error",
+                "unknown-field 3:1-3:11 error: did you mean `description`?",
+            ],
+        );
         assert_eq!(
             fixed(&text, Rule::UnknownField, AS),
             fm("name: pdf\ndescription: Use when asked.\n")
@@ -1250,16 +1256,16 @@ mod tests {
         );
         assert_eq!(rules_of(&moved, AS), vec![]);
 
-        let codex = lint_as(&text, "skills/pdf/SKILL.md", &[Target::Codex]);
-        let finding = codex.iter().find(|d| d.rule == Rule::UnknownField).unwrap();
-        assert_eq!(finding.severity, Severity::Warning);
-        assert!(finding.message.ends_with("Codex ignores it"));
-        let cc = lint_as(
-            &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
-            "skills/pdf/SKILL.md",
-            CC,
+        check(
+            &[Target::Codex],
+            &text,
+            &["unknown-field 4:1-4:8 warning: Codex ignores it$"],
         );
-        assert!(cc.iter().all(|d| d.rule != Rule::UnknownField));
+        check(
+            CC,
+            &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
+            &[],
+        );
     }
 
     /// The first finding of `rule`: (covered text, severity, message).
@@ -1399,57 +1405,43 @@ mod tests {
     #[test]
     fn severity_follows_what_the_targets_do() {
         let flow = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags: [a, b]\n");
-        let (_, severity, message) = first(&flow, Rule::FlowStyle, AS).unwrap();
-        assert_eq!(severity, Severity::Error, "{message}");
-        assert!(message.ends_with("— skills-ref rejects it"));
-        assert!(first(&flow, Rule::FlowStyle, CC).is_none());
-        let (_, severity, message) = first(&flow, Rule::MetadataValue, AS).unwrap();
-        assert_eq!(
-            severity,
-            Severity::Error,
-            "strictyaml refuses the flow list: {message}"
+        // strictyaml refuses the flow list, so `metadata-value` is an error here.
+        check(
+            AS,
+            &flow,
+            &[
+                "flow-style 5:9-5:15 error: — skills-ref rejects it$",
+                "metadata-value 5:9-5:15 error",
+            ],
         );
+        check(CC, &flow, &[]);
         let nested = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags:\n    - a\n");
-        let (_, severity, message) = first(&nested, Rule::MetadataValue, AS).unwrap();
-        assert_eq!(severity, Severity::Warning);
-        assert!(
-            message.ends_with("skills-ref turns it into a string"),
-            "{message}"
+        check(
+            AS,
+            &nested,
+            &["metadata-value 6:5-6:8 warning: skills-ref turns it into a string$"],
         );
-        let (_, severity, message) =
-            first(&nested, Rule::MetadataValue, &[Target::ClaudeUpload]).unwrap();
-        assert_eq!(
-            severity,
-            Severity::Warning,
-            "the upload check does not look: {message}"
+        // The upload check does not look.
+        check(
+            &[Target::ClaudeUpload],
+            &nested,
+            &["metadata-value 6:5-6:8 warning"],
         );
         // A Codex skip makes any rule an error; an error-by-default rule that only degrades
         // drops to a warning; hint rules stay hints.
         let short = fm(
             "name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n",
         );
-        assert_eq!(
-            first(&short, Rule::MetadataValue, &[Target::Codex])
-                .unwrap()
-                .1,
-            Severity::Error
+        check(&[Target::Codex], &short, &["metadata-value 6:5-6:8 error"]);
+        check(
+            CC,
+            &fm("name: pdf\n"),
+            &["missing-description 1:1-1:4 warning"],
         );
-        let no_description = fm("name: pdf\n");
-        assert_eq!(
-            first(&no_description, Rule::MissingDescription, CC)
-                .unwrap()
-                .1,
-            Severity::Warning
-        );
-        assert_eq!(
-            first(
-                &fm("name: pdf\ndescription: Fills forms.\n"),
-                Rule::DescriptionTrigger,
-                AS
-            )
-            .unwrap()
-            .1,
-            Severity::Hint
+        check(
+            AS,
+            &fm("name: pdf\ndescription: Fills forms.\n"),
+            &["description-trigger 3:14-3:26 hint"],
         );
     }
 
@@ -1466,10 +1458,16 @@ mod tests {
             "Fills forms. Triggers: pdf, form.",
             "Fills forms. TRIGGER on PDFs.",
         ] {
-            let text = fm(&format!("name: pdf\ndescription: {description}\n"));
-            assert!(
-                first(&text, Rule::DescriptionTrigger, AS).is_none(),
-                "{description}"
+            // `Triggers: ` is also an unquoted colon, a finding of its own.
+            let colon: &[&str] = if description.contains(": ") {
+                &["unquoted-colon 3:35-3:36 error"]
+            } else {
+                &[]
+            };
+            check(
+                AS,
+                &fm(&format!("name: pdf\ndescription: {description}\n")),
+                colon,
             );
         }
     }
@@ -1530,84 +1528,71 @@ mod tests {
         // Each case was run through skills-ref 0.1.1 (`skills_ref.validator.validate`).
         let head = "name: pdf\ndescription: Use when asked.\n";
         // Empty compatibility: skills-ref checks only `len <= 500`.
-        let (_, severity, message) = first(
+        check(
+            AS,
             &fm(&format!("{head}compatibility: \"\"\n")),
-            Rule::CompatibilityLength,
-            AS,
-        )
-        .unwrap();
-        assert_eq!(severity, Severity::Warning);
-        assert!(
-            message.ends_with("— skills-ref accepts it; the spec does not"),
-            "{message}"
+            &[
+                "compatibility-length 4:16-4:18 warning: — skills-ref accepts it; the spec does not$",
+            ],
         );
-        let (_, severity, message) = first(
+        check(
+            AS,
             &fm(&format!("{head}compatibility: {}\n", "x".repeat(501))),
-            Rule::CompatibilityLength,
-            AS,
-        )
-        .unwrap();
-        assert_eq!(severity, Severity::Error);
-        assert!(message.ends_with("skills-ref rejects it"));
-        // A list compatibility fails its string check.
-        let (_, severity, _) = first(
-            &fm(&format!("{head}compatibility:\n  - Python\n")),
-            Rule::FieldType,
-            AS,
-        )
-        .unwrap();
-        assert_eq!(severity, Severity::Error);
-        // allowed-tools, license and metadata are not validated at all.
-        for extra in [
-            "allowed-tools:\n  - Read\n  - Grep\n",
-            "allowed-tools: Read, Grep\n",
-        ] {
-            let (_, severity, message) =
-                first(&fm(&format!("{head}{extra}")), Rule::AllowedToolsShape, AS).unwrap();
-            assert_eq!(severity, Severity::Warning, "{extra}");
-            assert!(
-                message.contains("skills-ref passes it through unchecked"),
-                "{message}"
-            );
-        }
-        for extra in [
-            "license:\n  - MIT\n",
-            "metadata: x\n",
-            "allowed-tools:\n  a: b\n",
-        ] {
-            let (_, severity, message) =
-                first(&fm(&format!("{head}{extra}")), Rule::FieldType, AS).unwrap();
-            assert_eq!(severity, Severity::Warning, "{extra}");
-            assert!(
-                message.ends_with("skills-ref passes it through unchecked"),
-                "{message}"
-            );
-        }
-        // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
-        let number = fm("name: 3000\ndescription: Use when asked.\n");
-        let (_, severity, message) = first(&number, Rule::FieldType, AS).unwrap();
-        assert_eq!(severity, Severity::Warning);
-        assert!(message.contains("skills-ref reads it as text"), "{message}");
-        assert!(
-            first(&number, Rule::NameMismatch, AS)
-                .unwrap()
-                .2
-                .starts_with("name '3000' does not match its folder 'pdf' — skills-ref rejects it")
+            &["compatibility-length 4:516-4:517 error: skills-ref rejects it$"],
         );
-        let tilde = first(&fm("name: pdf\ndescription: ~\n"), Rule::FieldType, AS).unwrap();
-        assert_eq!(tilde.1, Severity::Warning);
+        // A list compatibility fails its string check.
+        check(
+            AS,
+            &fm(&format!("{head}compatibility:\n  - Python\n")),
+            &["field-type 5:3-5:11 error"],
+        );
+        // allowed-tools, license and metadata are not validated at all.
+        check(
+            AS,
+            &fm(&format!("{head}allowed-tools:\n  - Read\n  - Grep\n")),
+            &["allowed-tools-shape 5:3-6:9 warning: skills-ref passes it through unchecked"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}allowed-tools: Read, Grep\n")),
+            &["allowed-tools-shape 4:16-4:26 warning: skills-ref passes it through unchecked"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}license:\n  - MIT\n")),
+            &["field-type 5:3-5:8 warning: skills-ref passes it through unchecked$"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}metadata: x\n")),
+            &["field-type 4:11-4:12 warning: skills-ref passes it through unchecked$"],
+        );
+        check(
+            AS,
+            &fm(&format!("{head}allowed-tools:\n  a: b\n")),
+            &["field-type 5:3-5:7 warning: skills-ref passes it through unchecked$"],
+        );
+        // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
+        check(
+            AS,
+            &fm("name: 3000\ndescription: Use when asked.\n"),
+            &[
+                "field-type 2:7-2:11 warning: skills-ref reads it as text",
+                "name-mismatch 2:7-2:11 error: ^name '3000' does not match its folder 'pdf' — skills-ref rejects it",
+            ],
+        );
+        check(
+            AS,
+            &fm("name: pdf\ndescription: ~\n"),
+            &["field-type 3:14-3:15 warning"],
+        );
         // skills-ref strips the name and accepts lowercase letters of any script.
         let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
-        assert!(first(&padded, Rule::NameMismatch, AS).is_none());
-        assert_eq!(
-            first(&padded, Rule::NameFormat, AS).unwrap().1,
-            Severity::Warning
-        );
-        assert_eq!(
-            first(&padded, Rule::NameMismatch, &[Target::OpenCode])
-                .unwrap()
-                .1,
-            Severity::Error
+        check(AS, &padded, &["name-format 2:7-2:14 warning"]);
+        check(
+            &[Target::OpenCode],
+            &padded,
+            &["name-format 2:7-2:14 error", "name-mismatch 2:7-2:14 error"],
         );
         let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
         let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
@@ -1621,19 +1606,23 @@ mod tests {
             "{}",
             format.message
         );
-        let upper = first(
-            &fm("name: Pdf\ndescription: Use when asked.\n"),
-            Rule::NameFormat,
+        check(
             AS,
+            &fm("name: Pdf\ndescription: Use when asked.\n"),
+            &["name-format 2:7-2:10 error", "name-mismatch 2:7-2:10 error"],
         );
-        assert_eq!(upper.unwrap().1, Severity::Error);
         let long = format!(
             "name: \"{} \"\ndescription: Use when asked.\n",
             "a".repeat(64)
         );
-        assert!(
-            first(&fm(&long), Rule::NameLength, AS).is_none(),
-            "skills-ref counts the stripped name"
+        // skills-ref counts the stripped name.
+        check(
+            AS,
+            &fm(&long),
+            &[
+                "name-format 2:7-2:74 warning",
+                "name-mismatch 2:7-2:74 error",
+            ],
         );
     }
 }

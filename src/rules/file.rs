@@ -639,7 +639,7 @@ fn same_data(a: &Node, b: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::rules::Rule;
-    use crate::rules::test_support::{findings, fixed, lint, rules_of};
+    use crate::rules::test_support::{check, findings, fixed, lint, rules_of};
     use crate::targets::Target;
 
     const AS: &[Target] = &[Target::AgentSkills];
@@ -653,47 +653,36 @@ mod tests {
     #[test]
     fn bom_fires_points_and_fixes() {
         let text = format!("\u{feff}{CLEAN}");
-        let found = findings(&text, Rule::Bom, AS);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0, "\u{feff}");
-        assert!(
-            found[0].1.ends_with("skills-ref rejects it"),
-            "{}",
-            found[0].1
-        );
+        check(AS, &text, &["bom 1:1-1:2 error: skills-ref rejects it$"]);
         assert_eq!(fixed(&text, Rule::Bom, AS), CLEAN);
     }
 
     #[test]
     fn missing_frontmatter_inserts_a_skeleton() {
         let text = "# PDF tools\n\nFill forms.\n";
-        let found = findings(text, Rule::MissingFrontmatter, AS);
-        assert_eq!(found[0].0, "# PDF tools");
+        check(AS, text, &["missing-frontmatter 1:1-1:12 error"]);
         let new_text = fixed(text, Rule::MissingFrontmatter, AS);
         assert_eq!(
             new_text,
             "---\nname: pdf\ndescription: \"PDF tools\"\n---\n\n# PDF tools\n\nFill forms.\n"
         );
         assert!(!rules_of(&new_text, AS).contains(&Rule::MissingFrontmatter));
-        assert!(rules_of("", AS).contains(&Rule::MissingFrontmatter));
+        check(AS, "", &["missing-frontmatter 1:1-1:1 error"]);
     }
 
     #[test]
     fn missing_frontmatter_is_a_warning_for_claude_code_alone() {
-        let diagnostics =
-            crate::rules::test_support::lint_as("# x\n", "s/pdf/SKILL.md", &[Target::ClaudeCode]);
-        let finding = diagnostics
-            .iter()
-            .find(|d| d.rule == Rule::MissingFrontmatter)
-            .unwrap();
-        assert_eq!(finding.severity, crate::diagnostic::Severity::Warning);
+        check(
+            &[Target::ClaudeCode],
+            "# x\n",
+            &["missing-frontmatter 1:1-1:4 warning"],
+        );
     }
 
     #[test]
     fn frontmatter_not_first_moves_the_block() {
         let text = "<!-- SPDX -->\n---\nname: pdf\ndescription: Use when asked.\n---\nBody\n";
-        let found = findings(text, Rule::FrontmatterNotFirst, AS);
-        assert_eq!(found[0].0, "<!-- SPDX -->");
+        check(AS, text, &["frontmatter-not-first 1:1-1:14 error"]);
         let new_text = fixed(text, Rule::FrontmatterNotFirst, AS);
         assert_eq!(
             new_text,
@@ -705,12 +694,14 @@ mod tests {
     #[test]
     fn malformed_delimiters() {
         let text = "-----\nname: pdf\ndescription: Use when asked.\n---   \nBody\n";
-        let found = findings(text, Rule::MalformedDelimiter, AS);
-        assert_eq!(
-            found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
-            vec!["-----", "---   "]
+        check(
+            AS,
+            text,
+            &[
+                "malformed-delimiter 1:1-1:6 error: opening delimiter `-----`",
+                "malformed-delimiter 4:1-4:7 warning",
+            ],
         );
-        assert!(found[0].1.contains("opening delimiter `-----`"));
         let once = fixed(text, Rule::MalformedDelimiter, AS);
         let twice = fixed(&once, Rule::MalformedDelimiter, AS);
         assert_eq!(
@@ -721,22 +712,31 @@ mod tests {
 
     #[test]
     fn unterminated_frontmatter_points_at_the_opening_line() {
-        let found = findings("---\nname: pdf\n", Rule::UnterminatedFrontmatter, AS);
-        assert_eq!(found[0].0, "---");
+        check(
+            AS,
+            "---\nname: pdf\n",
+            &["unterminated-frontmatter 1:1-1:4 error"],
+        );
     }
 
     #[test]
     fn yaml_syntax_errors_and_tabs() {
-        let found = findings(
-            "---\nname: pdf\ndescription: [unclosed\n---\n",
-            Rule::YamlSyntax,
+        check(
             AS,
+            "---\nname: pdf\ndescription: [unclosed\n---\n",
+            &[
+                "yaml-syntax 4:1-4:2 error: ^the frontmatter is not valid YAML",
+                "body-empty 4:1-4:4 warning",
+            ],
         );
-        assert_eq!(found.len(), 1);
-        assert!(found[0].1.starts_with("the frontmatter is not valid YAML"));
-        let tabs = findings("---\nmetadata:\n\tk: v\n---\n", Rule::YamlSyntax, AS);
-        assert_eq!(tabs[0].0, "\t");
-        assert!(tabs[0].1.contains("tab"));
+        check(
+            AS,
+            "---\nmetadata:\n\tk: v\n---\n",
+            &[
+                "yaml-syntax 3:1-3:2 error: tab",
+                "body-empty 4:1-4:4 warning",
+            ],
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! - `anthropic`, `openai` — the two wire formats and their decoders (`AnthropicDecoder`,
 //!   `OpenAiDecoder`): what differs between the APIs and nothing else;
 //! - `transport` — the HTTP client and one streamed exchange; `retry` — the retry loop, backoff
-//!   and error replies; `sse` — the event-stream parser; `key` — `ApiKey`.
+//!   and error replies; `sse` — the event-stream parser; `key` — `ApiKey`;
+//! - `scripted` — test support: `ScriptedProvider`, a fake that replays scripted replies.
 //!
 //! Keys live in [`ApiKey`], which prints as `***`; no error, log line or `Debug` output built here
 //! contains one.
@@ -18,6 +19,8 @@ mod http;
 pub mod key;
 pub mod openai;
 pub mod retry;
+#[doc(hidden)]
+pub mod scripted;
 mod selection;
 pub mod sse;
 mod transport;
