@@ -21,7 +21,7 @@ pub fn document_link(
     let document = SkillDocument::parse(&snapshot.document.text);
     let links = document
         .body
-        .references
+        .all_references(&snapshot.document.text)
         .iter()
         .filter_map(|reference| {
             let target = skill_dir.join(&reference.target);
