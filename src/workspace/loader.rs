@@ -76,13 +76,31 @@ pub struct Metadata {
 
 /// Collapses whitespace runs to one space and trims.
 fn collapse(text: &str) -> String {
-    // One pass into one allocation: every skill's description goes through here.
+    // One pass into one allocation: every skill's description goes through here. ASCII text
+    // is split by bytes; the vertical tab is whitespace to `split_whitespace` but not to
+    // `split_ascii_whitespace`, so text holding one takes the general way.
+    let bytes = text.as_bytes();
+    let single_spaced = text.is_ascii()
+        && bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_none()
+        && memchr::memchr2(0x0b, 0x0c, bytes).is_none()
+        && memchr::memmem::find(bytes, b"  ").is_none();
+    if single_spaced {
+        // The usual case (a folded block or a one-line value): nothing to collapse.
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
+    let mut push = |word: &str| {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
+    };
+    if text.is_ascii() && !text.contains('\u{b}') {
+        text.split_ascii_whitespace().for_each(&mut push);
+    } else {
+        text.split_whitespace().for_each(&mut push);
     }
     out
 }
@@ -219,6 +237,19 @@ pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
 /// the current folder, spelled as the empty path, which [`fs_path`] turns back into `.`.
 #[must_use]
 pub fn clean(path: &Path) -> PathBuf {
+    // Most paths are clean already (this runs several times per file in `check`): copy them
+    // when no `.` component, doubled or trailing separator could be dropped.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let untouched = !bytes.is_empty()
+        && bytes != b"."
+        && !bytes.starts_with(b"./")
+        && !bytes.ends_with(b"/")
+        && !bytes.ends_with(b"/.")
+        && memchr::memmem::find(bytes, b"//").is_none()
+        && memchr::memmem::find(bytes, b"/./").is_none();
+    if cfg!(unix) && untouched {
+        return path.to_path_buf();
+    }
     path.components()
         .filter(|component| !matches!(component, std::path::Component::CurDir))
         .collect()
@@ -284,6 +315,41 @@ impl Source for Disk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clean_copies_clean_paths_and_drops_dots_and_doubled_separators() {
+        for path in [
+            "", ".", "/", "a", "a/b", "/a/b", "./a", "a/./b", "a/.", "a//b", "a/b/", "../a",
+            "a/..", "/a/./b/", ".a/b.", "a/.b", "中文/x",
+        ] {
+            let slow: PathBuf = Path::new(path)
+                .components()
+                .filter(|component| !matches!(component, std::path::Component::CurDir))
+                .collect();
+            assert_eq!(clean(Path::new(path)), slow, "{path:?}");
+        }
+    }
+
+    #[test]
+    fn collapse_splits_at_the_same_whitespace_either_way() {
+        for text in [
+            "a  b",
+            " a\tb\n",
+            "a\u{b}b",
+            "a\u{c}b\r\nc",
+            "é  ü",
+            "a\u{a0}b",
+            "",
+            "   ",
+            "a b c",
+            "a b ",
+            " a",
+            "x",
+        ] {
+            let slow = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(collapse(text), slow, "{text:?}");
+        }
+    }
 
     #[test]
     fn metadata_fallbacks() {

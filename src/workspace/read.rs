@@ -21,9 +21,19 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
     if !metadata.is_file() {
         return Err(not_regular());
     }
-    let mut bytes =
-        Vec::with_capacity(usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0));
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    let size = usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(size);
+    if size > 0 {
+        // The file as large as it was when opened: reading on until a read returns nothing
+        // costs a system call per file, for a file that grows while it is linted.
+        (&file).take(size as u64).read_to_end(&mut bytes)?;
+    }
+    if bytes.len() < size || size == 0 {
+        // Shorter than it said, or a size of 0 that some files report whatever they hold.
+        (&file)
+            .take(MAX_FILE_BYTES + 1 - bytes.len() as u64)
+            .read_to_end(&mut bytes)?;
+    }
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,
