@@ -4,16 +4,19 @@
 //! `workspace`, `config`) is synchronous and free of LSP, async and HTTP types; `cli` and `lsp`
 //! are thin front ends over it.
 
+// Items are `pub(crate)` unless tests, benches or the binary reach them.
+#![warn(unreachable_pub)]
+
 pub mod agent;
-pub mod analysis;
+mod analysis;
 pub mod cli;
-pub mod config;
+mod config;
 pub mod diagnostic;
-pub mod document;
-pub mod fields;
+mod document;
+mod fields;
 pub mod lsp;
-pub mod rule_table;
+mod rule_table;
 pub mod rules;
 pub mod targets;
-pub mod text;
+mod text;
 pub mod workspace;

@@ -18,7 +18,7 @@ pub(super) struct Fixed {
 }
 
 /// Fixes one file's text with this run's settings (the same loop the editor's fix-all runs).
-pub fn fix_text(run: &Run, path: &Path, original: &str) -> FixOutcome {
+pub(super) fn fix_text(run: &Run, path: &Path, original: &str) -> FixOutcome {
     fix_all(original, |text| run.lint(path, text.as_bytes()).1)
 }
 

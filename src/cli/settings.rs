@@ -17,13 +17,13 @@ pub(super) struct Run {
 
 impl Run {
     /// Lints one file's bytes with this run's settings (file rules only: `--fix` and `--stdin`).
-    pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    pub(super) fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
         let analysis = self.lint_and_read(path, bytes.to_vec());
         (analysis.text, analysis.diagnostics)
     }
 
     /// Lints one file and reads its loader metadata from the same parse.
-    pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
+    pub(super) fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let exists = |relative: &Path| skill_dir.join(relative).exists();
         self.engine.lint_file(path, bytes, &exists)

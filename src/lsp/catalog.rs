@@ -10,7 +10,7 @@ use super::server::Backend;
 use super::state::{AnalysisContext, DocumentText, analyze};
 
 /// Every skill the agent sees, with its finding count, and the catalog text of the prompt.
-pub async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
+pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
     backend.wait_ready().await;
     let (registry, contexts, overlay) = {
         let state = backend.lock();
@@ -65,7 +65,10 @@ pub async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResul
 
 /// What the agent's `load_skill` tool returns; an error whose message is the unknown-skill
 /// text (SPEC section 5) otherwise.
-pub async fn load_skill(backend: &Backend, params: LoadSkillParams) -> Result<LoadSkillResult> {
+pub(crate) async fn load_skill(
+    backend: &Backend,
+    params: LoadSkillParams,
+) -> Result<LoadSkillResult> {
     backend.wait_ready().await;
     let (registry, overlay) = {
         let state = backend.lock();

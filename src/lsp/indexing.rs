@@ -16,7 +16,7 @@ use super::state::Workspace;
 use crate::config::FILE_NAMES;
 
 /// Indexes the folders waiting to be indexed, then marks the server ready and re-lints.
-pub async fn index_workspaces(backend: &Backend) {
+pub(crate) async fn index_workspaces(backend: &Backend) {
     let (folders, progress) = {
         let mut state = backend.lock();
         (
@@ -68,7 +68,7 @@ pub async fn index_workspaces(backend: &Backend) {
 
 /// Asks a client that registers watchers dynamically to report changes to what the index and
 /// the rules read.
-pub async fn register_watchers(backend: &Backend) {
+pub(crate) async fn register_watchers(backend: &Backend) {
     if !backend.lock().caps.watched_files_dynamic {
         return;
     }

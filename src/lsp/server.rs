@@ -20,7 +20,7 @@ use super::snapshot::Snapshot;
 use super::state::State;
 use super::{agent_chat, capabilities, catalog, diagnostics, indexing, notifications};
 
-pub struct Backend {
+pub(crate) struct Backend {
     pub(super) client: Client,
     pub(super) state: Arc<Mutex<State>>,
     /// Serialises "is this still the newest version? then publish" so stale diagnostics never
@@ -32,7 +32,7 @@ pub struct Backend {
 }
 
 /// Builds the service with the `skill/*` methods.
-pub fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
+pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
     LspService::build(|client| Backend {
         client,
         state: Arc::new(Mutex::new(State::default())),

@@ -397,7 +397,7 @@ pub fn document_invariants(data: &[u8]) {
         Encoding::Utf8
     };
     let mut reference = SEEDS[bytes.below(SEEDS.len())].to_owned();
-    let mut document = Document::new(&reference, 1, "markdown".into());
+    let mut document = Document::new(&reference, 1);
     let mut version = 1;
     while !bytes.is_empty() {
         let batch: Vec<Change> = (0..1 + bytes.below(3))

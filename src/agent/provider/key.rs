@@ -16,9 +16,10 @@ impl ApiKey {
         Self(key.into())
     }
 
-    /// The key itself, for the request header only.
+    /// The key itself (tests only: requests use `header_value`).
+    #[cfg(test)]
     #[must_use]
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 
@@ -45,7 +46,7 @@ impl ApiKey {
     /// Replaces every occurrence of the key in `text` by `***`, for text that comes back from a
     /// server (some echo the key they were given in their error message).
     #[must_use]
-    pub fn redact(&self, text: &str) -> String {
+    pub(crate) fn redact(&self, text: &str) -> String {
         if self.0.is_empty() {
             text.to_owned()
         } else {

@@ -256,7 +256,7 @@ fn path_items(
 }
 
 /// The items at the cursor; `None` rather than an empty list.
-pub fn completion(
+pub(crate) fn completion(
     snapshot: &Snapshot,
     params: CompletionParams,
 ) -> jsonrpc::Result<Option<CompletionResponse>> {
@@ -268,7 +268,11 @@ pub fn completion(
 
 /// The items at a byte offset for the given targets.
 #[must_use]
-pub fn complete(snapshot: &Snapshot, targets: &[Target], offset: usize) -> Vec<CompletionItem> {
+pub(crate) fn complete(
+    snapshot: &Snapshot,
+    targets: &[Target],
+    offset: usize,
+) -> Vec<CompletionItem> {
     let text: &str = &snapshot.document.text;
     let offset = crate::text::floor_char_boundary(text, offset);
     let document = SkillDocument::parse(text);

@@ -16,14 +16,14 @@ fn contents(value: String, markdown: bool) -> HoverContents {
     )
 }
 
-pub fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
+pub(crate) fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
     let offset = snapshot.offset(params.text_document_position_params.position);
     Ok(hover_at(snapshot, offset))
 }
 
 /// The hover at a byte offset.
 #[must_use]
-pub fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
+pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
     let text: &str = &snapshot.document.text;
     let markdown = snapshot.caps.hover_markdown;
     let document = SkillDocument::parse(text);
