@@ -380,7 +380,7 @@ mod tests {
         let mut events = Vec::new();
         let outcome = agent
             .run(&mut session, "fill the form", &mut |event| {
-                events.push(event)
+                events.push(event);
             })
             .await
             .unwrap();

@@ -97,7 +97,7 @@ pub(super) fn fix_files(run: &Run, files: &[PathBuf]) -> Fixed {
                 }
             }
             if let Some(mut rename) = rename {
-                rename.from = path.clone();
+                rename.from.clone_from(path);
                 rename.to = path.with_file_name("SKILL.md");
                 if let Err(error) = rename_file(&rename) {
                     error_line(&format!("cannot rename {}: {error}", path.display()));

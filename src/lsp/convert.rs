@@ -91,5 +91,5 @@ pub(crate) fn to_text_edit(edit: &Edit, rope: &Rope, encoding: Encoding) -> Text
 
 #[must_use]
 pub(crate) fn uri_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|path| path.into_owned())
+    uri.to_file_path().map(std::borrow::Cow::into_owned)
 }

@@ -114,9 +114,8 @@ fn check_message(value: &Value) -> Result<(), Option<Vec<u8>>> {
     // Notifications get no reply, even when broken; requests get an error with their id.
     let reply_id = match id {
         Some(id) if id_ok => id,
-        Some(_) => Value::Null,
         None if is_call => return Err(None),
-        None => Value::Null,
+        Some(_) | None => Value::Null,
     };
     Err(Some(error_response(
         reply_id,

@@ -90,7 +90,7 @@ pub(crate) struct Checker<'a> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl<'a> Checker<'a> {
+impl Checker<'_> {
     /// Reports a finding whose effect differs per client. It fires only when a selected target
     /// is affected, and its message ends with the consequence for every selected target.
     pub(crate) fn report(
@@ -411,7 +411,7 @@ mod robustness {
 
     fn mutate(text: &str, rng: &mut Rng) -> String {
         let mut out = text.to_owned();
-        for _ in 0..(1 + rng.next() % 4) {
+        for _ in 0..=(rng.next() % 4) {
             let mut at = rng.next() % (out.len() + 1);
             while !out.is_char_boundary(at) {
                 at -= 1;
