@@ -1,6 +1,6 @@
 //! skill-lsp: lint, author and run Agent Skills (SKILL.md).
 //!
-//! The core (`text`, `diagnostic`, `document`, `targets`, `fields`, `rule_table`, `rules`,
+//! The core (`text`, `diagnostic`, `document`, `targets`, `field_table`, `rule_table`, `rules`,
 //! `workspace`, `config`) is synchronous and free of LSP, async and HTTP types; `cli` and `lsp`
 //! are thin front ends over it.
 
@@ -13,7 +13,7 @@ pub mod cli;
 mod config;
 pub mod diagnostic;
 mod document;
-mod fields;
+mod field_table;
 pub mod lsp;
 mod rule_table;
 pub mod rules;

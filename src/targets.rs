@@ -1,5 +1,5 @@
 //! The clients that read skills (SPEC section 4, `shared/reference/FIELDS.md`) and how a finding
-//! affects each of them, in words. Which fields each client reads is in `fields::FIELDS`.
+//! affects each of them, in words. Which fields each client reads is in `field_table::FIELDS`.
 
 use std::fmt;
 use std::path::Path;

@@ -11,7 +11,7 @@ const CORE: &[&str] = &[
     "src/diagnostic.rs",
     "src/targets.rs",
     "src/config.rs",
-    "src/fields.rs",
+    "src/field_table.rs",
     "src/rule_table.rs",
     "src/document",
     "src/rules",

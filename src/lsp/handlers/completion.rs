@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::document::SkillDocument;
-use crate::fields::{self, Shape};
+use crate::field_table::{self, Shape};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 use crate::targets::Target;
@@ -121,7 +121,7 @@ fn keys(
     let rope = ropey::Rope::from_str(text);
     let range = range_of(&rope, start, offset, snapshot.encoding);
     let mut items = Vec::new();
-    for field in fields::FIELDS {
+    for field in field_table::FIELDS {
         if present.contains(&field.name) || !targets.iter().any(|target| target.knows(field.name)) {
             continue;
         }
@@ -146,7 +146,7 @@ fn keys(
             text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
             sort_text: Some(format!(
                 "{:02}",
-                fields::FIELDS
+                field_table::FIELDS
                     .iter()
                     .position(|f| f.name == field.name)
                     .unwrap_or(99)
@@ -185,7 +185,7 @@ fn values(key: &str, snapshot: &Snapshot) -> Vec<CompletionItem> {
             })
             .unwrap_or_default();
     }
-    let Some(field) = fields::lookup(key) else {
+    let Some(field) = field_table::lookup(key) else {
         return Vec::new();
     };
     field

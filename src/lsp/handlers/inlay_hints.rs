@@ -4,7 +4,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintLabel, InlayHintParams};
 
 use crate::document::SkillDocument;
-use crate::fields::FIELDS;
+use crate::field_table::FIELDS;
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 

@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{
 
 use super::invalid_params;
 use super::names::{name_at, workspace_mentions};
-use crate::fields::{NAME_MAX, is_valid_skill_name};
+use crate::field_table::{NAME_MAX, is_valid_skill_name};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 use crate::workspace::{Registry, Source};
