@@ -125,7 +125,7 @@ impl Engine {
     #[must_use]
     pub(crate) fn workspace_findings_all(&self, registry: &Registry) -> Vec<(PathBuf, Diagnostic)> {
         let targets_for = |path: &Path| self.targets_for(path);
-        rules::workspace::check(registry, &targets_for, self.context_window)
+        rules::cross_skill::check(registry, &targets_for, self.context_window)
             .into_iter()
             .filter_map(|(path, diagnostic)| Some((path, self.finish_one(diagnostic)?)))
             .collect()
@@ -142,7 +142,7 @@ impl Engine {
     ) -> Vec<Diagnostic> {
         let targets_for = |path: &Path| self.targets_for(path);
         let mut findings =
-            rules::workspace::check_file(registry, path, &targets_for, self.context_window);
+            rules::cross_skill::check_file(registry, path, &targets_for, self.context_window);
         self.finish(&mut findings);
         if registry.members().any(|member| member == path) {
             findings.extend(self.unknown_mentions(registry, mentions));

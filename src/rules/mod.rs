@@ -2,16 +2,16 @@
 //! severities and groups are in `rule_table`.
 //!
 //! File, field and body rules run on one `SkillDocument`; workspace rules (`duplicate-name`,
-//! `symlink-escape`, `catalog-budget`) run on the loader's registry in `workspace`.
+//! `symlink-escape`, `catalog-budget`) run on the loader's registry in `cross_skill`.
 
 mod body;
+pub(crate) mod cross_skill;
 mod docs;
 pub(crate) mod fields;
 mod file;
 pub mod fix;
 mod recover;
 pub(crate) mod suggest;
-pub(crate) mod workspace;
 
 use std::collections::HashMap;
 use std::path::Path;

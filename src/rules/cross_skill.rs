@@ -1,5 +1,5 @@
-//! Workspace rules over the loader's registry: `duplicate-name`, `symlink-escape` and
-//! `catalog-budget`. `unknown-mention` is `suggest::NearNames`.
+//! The cross-skill rules (group `Workspace`) over the loader's registry: `duplicate-name`,
+//! `symlink-escape` and `catalog-budget`. `unknown-mention` is `suggest::NearNames`.
 
 use std::path::{Path, PathBuf};
 
