@@ -12,7 +12,7 @@ use super::convert::uri_path;
 use super::diagnostics::publish_all;
 use super::progress;
 use super::server::Backend;
-use super::state::Workspace;
+use super::state::FolderState;
 use crate::config::FILE_NAMES;
 
 /// Indexes the folders waiting to be indexed, then marks the server ready and re-lints.
@@ -39,7 +39,7 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
     let workspaces = tokio::task::spawn_blocking(move || {
         folders
             .into_iter()
-            .map(|folder| Workspace::load(folder, &overlay))
+            .map(|folder| FolderState::load(folder, &overlay))
             .collect::<Vec<_>>()
     })
     .await

@@ -15,7 +15,7 @@ use super::documents::Document;
 use super::handlers::guard;
 use super::indexing::index_workspaces;
 use super::server::Backend;
-use super::state::{ClientSettings, Workspace};
+use super::state::{ClientSettings, FolderState};
 use crate::config::FILE_NAMES;
 
 pub(crate) async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {
@@ -125,7 +125,7 @@ pub(crate) async fn did_change_watched_files(
             if is_config {
                 if let Some(workspace) = state.workspace_of_mut(&path) {
                     let folder = workspace.folder.clone();
-                    *workspace = Workspace::load(folder, &overlay);
+                    *workspace = FolderState::load(folder, &overlay);
                 }
                 continue;
             }

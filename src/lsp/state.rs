@@ -22,9 +22,9 @@ use crate::workspace::discovery::is_skill_file_name;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Registry, Source, WorkspaceIndex};
 
-/// One workspace: an editor's workspace folder, or a folder the loader derived for a SKILL.md
-/// opened outside every folder's skills roots (implicit).
-pub(crate) struct Workspace {
+/// The server's state for one workspace folder: an editor's workspace folder, or a folder the
+/// loader derived for a SKILL.md opened outside every folder's skills roots (implicit).
+pub(crate) struct FolderState {
     pub folder: PathBuf,
     /// Derived for an opened file rather than named by the editor: it gets diagnostics but is
     /// not part of the agent's catalog.
@@ -35,7 +35,7 @@ pub(crate) struct Workspace {
     pub registry: RegistryView,
 }
 
-impl Workspace {
+impl FolderState {
     pub(crate) fn load(folder: PathBuf, source: &dyn Source) -> Self {
         let config = Config::discover(&folder).unwrap_or_else(|error| {
             tracing::warn!("ignoring config: {error}");
@@ -136,7 +136,7 @@ impl ClientSettings {
 #[derive(Default)]
 pub(crate) struct State {
     pub documents: HashMap<Uri, Document>,
-    pub workspaces: Vec<Workspace>,
+    pub workspaces: Vec<FolderState>,
     pub encoding: Encoding,
     pub caps: ClientCaps,
     pub settings: ClientSettings,
@@ -258,11 +258,11 @@ impl State {
             .map(|(index, _)| index)
     }
 
-    pub(crate) fn workspace_of(&self, path: &Path) -> Option<&Workspace> {
+    pub(crate) fn workspace_of(&self, path: &Path) -> Option<&FolderState> {
         self.workspaces.get(self.workspace_index(path)?)
     }
 
-    pub(crate) fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut Workspace> {
+    pub(crate) fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut FolderState> {
         let index = self.workspace_index(path)?;
         self.workspaces.get_mut(index)
     }
@@ -289,7 +289,7 @@ impl State {
             return;
         }
         let overlay = self.overlay();
-        let mut workspace = Workspace::load(folder, &overlay);
+        let mut workspace = FolderState::load(folder, &overlay);
         workspace.implicit = true;
         self.workspaces.push(workspace);
     }
@@ -416,9 +416,10 @@ mod registry_tests {
             .unwrap();
         }
         let mut state = State::default();
-        state
-            .workspaces
-            .push(Workspace::load(dir.path().to_path_buf(), &state.overlay()));
+        state.workspaces.push(FolderState::load(
+            dir.path().to_path_buf(),
+            &state.overlay(),
+        ));
         let b = dir.path().join("skills/b/SKILL.md");
         let uri = Uri::from_file_path(&b).unwrap();
         state.documents.insert(
@@ -464,11 +465,11 @@ mod agent_view_tests {
         }
         let mut state = State::default();
         for folder in &folders {
-            let workspace = Workspace::load(folder.path().to_path_buf(), &state.overlay());
+            let workspace = FolderState::load(folder.path().to_path_buf(), &state.overlay());
             state.workspaces.push(workspace);
         }
         // A derived workspace for a file outside the folders' roots is not the agent's.
-        let mut implicit = Workspace::load(folders[1].path().join("skills"), &state.overlay());
+        let mut implicit = FolderState::load(folders[1].path().join("skills"), &state.overlay());
         implicit.implicit = true;
         state.workspaces.push(implicit);
         let (folder, registry) = state.agent_view().unwrap();
