@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::Uri;
 
 use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
-use super::handlers::{guard, invalid_params};
+use super::handlers::{catch_panic, invalid_params};
 use super::server::Backend;
 use super::state::{AnalysisContext, DocumentText, analyze};
 
@@ -25,7 +25,7 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
             .collect();
         (registry, contexts, state.overlay())
     };
-    guard("skill/catalog", move || {
+    catch_panic("skill/catalog", move || {
         let skills = registry
             .skills
             .iter()

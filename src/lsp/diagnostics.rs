@@ -16,7 +16,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::convert::to_lsp_diagnostic;
-use super::handlers::{guard, invalid_params};
+use super::handlers::{catch_panic, invalid_params};
 use super::server::Backend;
 use super::state::{DocumentText, analyze};
 
@@ -31,7 +31,7 @@ pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
     if snapshot.caps.pull_diagnostics || !snapshot.document.is_skill_file() {
         return;
     }
-    let Ok(items) = guard("diagnostics", || snapshot.lsp_diagnostics()) else {
+    let Ok(items) = catch_panic("diagnostics", || snapshot.lsp_diagnostics()) else {
         return;
     };
     publish_if_current(backend, uri, snapshot.document.version, items).await;
@@ -106,7 +106,7 @@ pub(crate) async fn pull(
         return Err(invalid_params(format!("{} is not open", uri.as_str())));
     };
     let items = if snapshot.document.is_skill_file() {
-        guard("diagnostics", || snapshot.lsp_diagnostics())?
+        catch_panic("diagnostics", || snapshot.lsp_diagnostics())?
     } else {
         Vec::new()
     };
@@ -174,7 +174,7 @@ pub(crate) async fn pull_workspace(
             generation,
         )
     };
-    let items = guard("workspace diagnostics", || {
+    let items = catch_panic("workspace diagnostics", || {
         work.into_iter()
             .map(|(uri, version, input)| {
                 let Some((path, text, context)) = input else {

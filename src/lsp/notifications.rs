@@ -12,7 +12,7 @@ use tower_lsp_server::ls_types::{
 use super::convert::uri_path;
 use super::diagnostics::{publish, publish_all};
 use super::documents::Document;
-use super::handlers::guard;
+use super::handlers::catch_panic;
 use super::indexing::index_workspaces;
 use super::server::Backend;
 use super::state::{ClientSettings, FolderState};
@@ -42,7 +42,7 @@ pub(crate) async fn did_change(backend: &Backend, params: DidChangeTextDocumentP
         };
         let changes = params.content_changes;
         let version = params.text_document.version;
-        if guard("didChange", || document.apply(changes, version, encoding)).is_err() {
+        if catch_panic("didChange", || document.apply(changes, version, encoding)).is_err() {
             return;
         }
     }

@@ -36,7 +36,7 @@ pub(crate) fn plain(value: &str) -> String {
 ///
 /// # Errors
 /// An internal error when `compute` panics.
-pub(crate) fn guard<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
+pub(crate) fn catch_panic<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
     std::panic::catch_unwind(AssertUnwindSafe(compute)).map_err(|panic| {
         let message = panic
             .downcast_ref::<&str>()
