@@ -154,7 +154,7 @@ pub enum AgentEventKind {
         name: String,
         input: Value,
     },
-    /// A tool's answer, cut to [`TOOL_RESULT_PREVIEW`] characters.
+    /// A tool's answer, cut to `TOOL_RESULT_PREVIEW` characters.
     ToolResult {
         id: String,
         name: String,

@@ -5,8 +5,8 @@ use std::fmt;
 
 /// An API key read from the environment or the editor's secret store.
 ///
-/// `Debug` and `Display` print `***`; the only way to the text is [`ApiKey::expose`], which is
-/// called where the key goes into a request header and nowhere else.
+/// `Debug` and `Display` print `***`; the only way to the text is `ApiKey::header_value`, where
+/// the key goes into a request header (and `expose`, in this module's tests).
 #[derive(Clone, PartialEq, Eq)]
 pub struct ApiKey(String);
 
