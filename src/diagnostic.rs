@@ -36,18 +36,18 @@ impl Edit {
 
 /// A file rename that a fix needs (only `skill-md-case` uses it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rename {
-    pub from: PathBuf,
-    pub to: PathBuf,
+pub(crate) struct Rename {
+    pub(crate) from: PathBuf,
+    pub(crate) to: PathBuf,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub title: String,
     /// Safe fixes keep the author's meaning; `check --fix` and `source.fixAll` apply only these.
-    pub safe: bool,
+    pub(crate) safe: bool,
     pub edits: Vec<Edit>,
-    pub rename: Option<Rename>,
+    pub(crate) rename: Option<Rename>,
 }
 
 impl Fix {

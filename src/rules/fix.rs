@@ -176,7 +176,7 @@ pub struct FixOutcome {
     /// How many fixes were applied (a rename counts once).
     pub(crate) applied: usize,
     /// A file rename the fixes ask for (`skill-md-case`).
-    pub rename: Option<Rename>,
+    pub(crate) rename: Option<Rename>,
 }
 
 /// Applies the safe fixes of `lint`'s findings round by round until nothing changes. A round

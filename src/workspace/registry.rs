@@ -53,9 +53,9 @@ pub(crate) enum Refusal {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused {
-    pub path: PathBuf,
-    pub root: PathBuf,
+pub(crate) struct Refused {
+    pub(crate) path: PathBuf,
+    pub(crate) root: PathBuf,
     pub(crate) refusal: Refusal,
 }
 
@@ -66,7 +66,7 @@ pub struct Registry {
     pub skills: Vec<Skill>,
     /// Skills whose name an earlier skill already took, each with the winner's index.
     pub(crate) shadowed: Vec<(Skill, usize)>,
-    pub refused: Vec<Refused>,
+    pub(crate) refused: Vec<Refused>,
     /// Index into `skills` by name; `add` keeps it current.
     by_name: HashMap<String, usize>,
 }
