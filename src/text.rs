@@ -276,6 +276,20 @@ fn next_break(text: &str, from: usize) -> Option<(usize, usize)> {
     Some((at, at + width))
 }
 
+/// How many lines [`lines_with_ranges`] yields, counted without visiting each line: every
+/// line break ends one, and text after the last break (or no text at all) is one more.
+#[must_use]
+pub(crate) fn line_count(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let feeds = memchr::memchr_iter(b'\n', bytes).count();
+    // A lone CR ends a line too; a CR before LF is half of one break.
+    let lone_returns = memchr::memchr_iter(b'\r', bytes)
+        .filter(|&at| bytes.get(at + 1) != Some(&b'\n'))
+        .count();
+    let ends_with_break = matches!(bytes.last(), Some(b'\n' | b'\r'));
+    feeds + lone_returns + usize::from(text.is_empty() || !ends_with_break)
+}
+
 /// Splits text into lines (by the one line model of [`LineIndex`]), each with its byte range
 /// excluding the line break.
 pub(crate) fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, &str)> {
@@ -304,6 +318,31 @@ pub(crate) fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_count_is_the_number_of_lines_yielded() {
+        for text in [
+            "",
+            "a",
+            "\n",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\rb",
+            "\r",
+            "\r\n",
+            "\r\r\n\n",
+            "x\r",
+            "x\r\ny\rz\n\n",
+            "中文\r\n😀",
+        ] {
+            assert_eq!(
+                line_count(text),
+                lines_with_ranges(text).count(),
+                "{text:?}"
+            );
+        }
+    }
 
     fn round_trip(text: &str) {
         let index = LineIndex::new(text);

@@ -15,7 +15,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
 use crate::workspace::Registry;
-use crate::workspace::discovery::{discover, root_of, walk};
+use crate::workspace::discovery::{discover, path_order_key, root_of, walk};
 use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
 use crate::workspace::read::read_bytes;
 
@@ -218,6 +218,8 @@ struct FirstPass {
     checked: Option<(Checked, Kept)>,
     /// Why it could not be read, reported in its turn.
     error: Option<String>,
+    /// A regular file, no symlink, as the walk listed it, and read.
+    plain: bool,
 }
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
@@ -237,11 +239,12 @@ fn check_files(
     let found: Mutex<Vec<(PathBuf, PathBuf, FirstPass)>> = Mutex::new(Vec::new());
     let mut walk_errors = Vec::new();
     rayon::in_place_scope(|scope| {
-        walk_errors = walk(paths, &|path, _| {
+        walk_errors = walk(paths, &|path, is_link| {
             let (found, spool, output) = (&found, &spool, &*output);
             scope.spawn(move |_| {
                 let display = display_path(&path);
-                let pass = first_pass(run, output, spool, &display, &path);
+                let mut pass = first_pass(run, output, spool, &display, &path);
+                pass.plain = !is_link && pass.metadata.is_some();
                 found
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -262,7 +265,7 @@ fn check_files(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     // Equal paths are the same file found twice, so which copy comes first does not matter.
-    found.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    found.par_sort_by_cached_key(|(display, _, _)| path_order_key(display));
     found.dedup_by(|a, b| a.0 == b.0);
     let (files, mut first): (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>) = found
         .into_iter()
@@ -275,6 +278,12 @@ fn check_files(
         .collect();
     let linted = Linted {
         keys: &keys,
+        plain: file_keys
+            .iter()
+            .zip(&first)
+            .filter(|(_, pass)| pass.plain)
+            .map(|(key, _)| key.clone())
+            .collect(),
         metadata: Mutex::new(
             file_keys
                 .iter()
@@ -380,6 +389,7 @@ fn first_pass(
                 mentions: Vec::new(),
                 checked: None,
                 error: Some(error),
+                plain: false,
             };
         }
     };
@@ -390,6 +400,7 @@ fn first_pass(
         mentions,
         checked: spool.keep(text).map(|kept| (checked, kept)),
         error: None,
+        plain: false,
     }
 }
 
@@ -411,12 +422,18 @@ fn check_one(
 /// second), so the registries do not hold a second copy of every description.
 struct Linted<'a> {
     keys: &'a Keys,
+    /// By [`Keys::key`]: the SKILL.md files the walk listed as regular files.
+    plain: HashSet<PathBuf>,
     metadata: Mutex<HashMap<PathBuf, Metadata>>,
 }
 
 impl Source for Linted<'_> {
     fn read(&self, path: &Path) -> std::io::Result<String> {
         Disk.read(path)
+    }
+
+    fn is_plain_file(&self, path: &Path) -> bool {
+        self.plain.contains(&self.keys.key(path))
     }
 
     fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {

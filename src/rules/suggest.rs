@@ -4,6 +4,8 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::document::mentions::Mention;
@@ -136,13 +138,20 @@ impl<'r> NearNames<'r> {
     }
 
     fn variants(&self) -> &'r [(u64, u32)] {
+        // Twenty-odd variants per name: a workspace of thousands of skills is indexed on every
+        // core, as whoever asks first holds up the others.
         self.index.0.get_or_init(|| {
-            let mut variants: Vec<(u64, u32)> = Vec::new();
-            for (index, skill) in self.registry.skills.iter().enumerate() {
-                let index = u32::try_from(index).unwrap_or(u32::MAX);
-                variants.extend(variant_hashes(&skill.name).map(|hash| (hash, index)));
-            }
-            variants.sort_unstable();
+            let mut variants: Vec<(u64, u32)> = self
+                .registry
+                .skills
+                .par_iter()
+                .enumerate()
+                .flat_map_iter(|(index, skill)| {
+                    let index = u32::try_from(index).unwrap_or(u32::MAX);
+                    variant_hashes(&skill.name).map(move |hash| (hash, index))
+                })
+                .collect();
+            variants.par_sort_unstable();
             variants.dedup();
             variants
         })

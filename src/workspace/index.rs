@@ -40,15 +40,22 @@ fn probe(
 ) -> Option<Slot> {
     let folder_path = root.join(folder);
     let path = folder_path.join("SKILL.md");
-    let file = fs::symlink_metadata(&path);
-    let on_disk = file.is_ok();
+    let (on_disk, regular) = if source.is_plain_file(&path) {
+        (true, true)
+    } else {
+        let file = fs::symlink_metadata(&path);
+        (
+            file.is_ok(),
+            file.is_ok_and(|file| file.file_type().is_file()),
+        )
+    };
     if !on_disk && !source.is_open(&path) {
         return None;
     }
     let real_root = real_root?;
     // A regular SKILL.md in a folder that is no link lies inside the root by construction:
     // only links can lead out, so only they are resolved (a `readlink` per path component).
-    let plain = file.is_ok_and(|file| file.file_type().is_file())
+    let plain = regular
         && plain_folder.unwrap_or_else(|| {
             fs::symlink_metadata(&folder_path).is_ok_and(|folder| folder.file_type().is_dir())
         });

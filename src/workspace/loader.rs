@@ -255,6 +255,12 @@ pub trait Source: Sync {
         false
     }
 
+    /// Whether `path` is known, without asking the file system, to be a regular file that is
+    /// no symlink (a `check` walk listed it so), which spares the scan a look per skill.
+    fn is_plain_file(&self, _path: &Path) -> bool {
+        false
+    }
+
     /// What the loader registers from the skill at `path` in the folder `folder`. A source
     /// that has already parsed the file (a `check` run lints every file before it builds
     /// registries) answers from that parse instead of reading it again.
