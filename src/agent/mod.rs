@@ -3,7 +3,7 @@
 
 pub mod approval;
 pub mod provider;
-pub mod session;
+pub(crate) mod session;
 pub mod tools;
 
 pub use session::{Agent, AgentEvent, Outcome, Session, StopReason};

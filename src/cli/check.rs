@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::format::{FileReport, Format, Summary, Totals};
-use super::settings::{Run, display_path, settings};
+use super::settings::{LintSettings, display_path, settings};
 use super::spool::{Kept, Spool};
 use super::{CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::analysis::RegistryView;
@@ -228,7 +228,12 @@ struct FirstPass {
 /// twice); the second pass writes the files in path order, each with the findings of the
 /// workspace rules added, linting again only a file that has such findings or whose output
 /// was over the budget. Returns whether some file or folder could not be read.
-fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory: usize) -> bool {
+fn check_files(
+    run: &LintSettings,
+    paths: &[PathBuf],
+    output: &mut Output,
+    keep_in_memory: usize,
+) -> bool {
     let spool = Spool::new(keep_in_memory);
     // The first pass starts while the walk goes on: each file found is linted on the pool.
     let found: Mutex<Vec<(PathBuf, PathBuf, FirstPass)>> = Mutex::new(Vec::new());
@@ -347,7 +352,7 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
 /// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
 /// what the loader registers from it (only for a `SKILL.md`) and its mentions too.
 fn render(
-    run: &Run,
+    run: &LintSettings,
     output: &Output,
     display: &Path,
     path: &Path,
@@ -369,7 +374,13 @@ fn render(
 
 /// The first pass over one file: lint it, keep what the loader and the workspace rules need,
 /// and keep its rendered findings in the spool.
-fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &Path) -> FirstPass {
+fn first_pass(
+    run: &LintSettings,
+    output: &Output,
+    spool: &Spool,
+    display: &Path,
+    path: &Path,
+) -> FirstPass {
     let bytes = match read_checked(display, path) {
         Ok(bytes) => bytes,
         Err(error) => {
@@ -395,7 +406,7 @@ fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &
 
 /// Lints one file again, with the workspace findings `extra` added, and renders it.
 fn check_one(
-    run: &Run,
+    run: &LintSettings,
     output: &Output,
     display: &Path,
     path: &Path,
@@ -479,7 +490,7 @@ impl Workspaces {
     /// whose skills roots hold it, else the one the loader derives from its own path; each
     /// workspace's registry is the loader's, built from [`roots_for`].
     fn build(
-        run: &Run,
+        run: &LintSettings,
         paths: &[PathBuf],
         files: &[(PathBuf, PathBuf)],
         file_keys: &[PathBuf],
@@ -586,7 +597,12 @@ impl Workspaces {
     }
 
     /// The workspace findings of the checked file whose [`Keys::key`] is `path`.
-    fn findings_of(&self, run: &Run, path: &Path, mentions: &[Mention]) -> Vec<Diagnostic> {
+    fn findings_of(
+        &self,
+        run: &LintSettings,
+        path: &Path,
+        mentions: &[Mention],
+    ) -> Vec<Diagnostic> {
         let mut found = Vec::new();
         if self.registries.is_empty() {
             return found;

@@ -12,7 +12,7 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use crate::text::{TextRange, line_count};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReferenceKind {
+pub(crate) enum ReferenceKind {
     /// `[text](target)`, `![alt](target)` or a `[label]: target` definition.
     Link,
     /// A code span that is one path into `scripts/`, `references/` or `assets/`, or below a
@@ -25,7 +25,7 @@ pub enum ReferenceKind {
 
 /// A file of the skill folder that the body refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reference {
+pub(crate) struct Reference {
     pub kind: ReferenceKind,
     /// The path as the agent would open it from the skill folder: a skill-folder placeholder
     /// dropped, a link's `#fragment` and `?query` cut and its percent-escapes decoded, a code
@@ -40,13 +40,13 @@ pub struct Reference {
 impl Reference {
     /// Whether the rules hold the file to exist.
     #[must_use]
-    pub fn is_checked(&self) -> bool {
+    pub(crate) fn is_checked(&self) -> bool {
         self.kind != ReferenceKind::Loose
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Heading {
+pub(crate) struct Heading {
     pub level: u8,
     pub title: String,
     /// The heading's lines, without the final line break.
@@ -54,7 +54,7 @@ pub struct Heading {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Body {
+pub(crate) struct Body {
     pub range: TextRange,
     /// Links and code-span paths, in file order (some judged incidental, so `Loose`); the loose
     /// paths of prose and other code are found only by [`Body::all_references`].
@@ -108,7 +108,7 @@ struct OpenLink {
 
 /// Parses the body, the range of `text` after the frontmatter.
 #[must_use]
-pub fn parse(text: &str, range: TextRange) -> Body {
+pub(crate) fn parse(text: &str, range: TextRange) -> Body {
     let source = &text[range.as_range()];
     let mut body = Body {
         range,
@@ -241,7 +241,7 @@ impl Body {
     /// The references of [`Body::references`] and the loose bundled paths of the rest of the
     /// text, in file order: what an editor can link. `text` is the file the body was parsed from.
     #[must_use]
-    pub fn all_references(&self, text: &str) -> Vec<Reference> {
+    pub(crate) fn all_references(&self, text: &str) -> Vec<Reference> {
         let source = &text[self.range.as_range()];
         let examples = Examples { source };
         let mut found = Found {

@@ -4,7 +4,7 @@ use super::body::{Body, Region, regions};
 use crate::text::TextRange;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mention {
+pub(crate) struct Mention {
     pub name: String,
     /// `/` or `$`.
     pub sigil: char,
@@ -23,7 +23,7 @@ fn is_name_byte(byte: u8) -> bool {
 /// bracket or a backtick, and is not followed by another path segment (`/usr/bin` is a path, not
 /// a skill). Link destinations and autolinks (`[x](/docs)`, `<https://x.dev/docs>`) hold none.
 #[must_use]
-pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
+pub(crate) fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
     if !has_sigil(&text[range.as_range()]) {
         return Vec::new();
     }
@@ -32,7 +32,7 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
 
 /// The mentions of a parsed body, from the regions its one parse found.
 #[must_use]
-pub fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
+pub(crate) fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
     if !has_sigil(&text[body.range.as_range()]) {
         return Vec::new();
     }

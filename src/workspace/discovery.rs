@@ -10,21 +10,20 @@ const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 
 /// A file or folder the walk could not read; the walk goes on without it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WalkError {
+pub(crate) struct WalkError {
     pub path: PathBuf,
     pub message: String,
 }
 
 #[derive(Debug, Default)]
-pub struct Discovered {
+pub(crate) struct Discovered {
     /// Sorted, without duplicates.
     pub files: Vec<PathBuf>,
-    pub errors: Vec<WalkError>,
 }
 
 /// `SKILL.md` in any case: the miscased names are found so that `skill-md-case` can report them.
 #[must_use]
-pub fn is_skill_file_name(name: &str) -> bool {
+pub(crate) fn is_skill_file_name(name: &str) -> bool {
     name.eq_ignore_ascii_case("SKILL.md")
 }
 
@@ -32,7 +31,7 @@ pub fn is_skill_file_name(name: &str) -> bool {
 /// as plain bytes: sorting by these keys computed once is much cheaper than comparing
 /// thousands of paths, which splits both into components on every comparison.
 #[must_use]
-pub fn path_order_key(path: &Path) -> Vec<u8> {
+pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
     use std::path::Component;
     let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
     for component in path.components() {
@@ -55,15 +54,16 @@ pub fn path_order_key(path: &Path) -> Vec<u8> {
 
 /// Walks each path: a file is taken as it is, a folder is searched recursively.
 #[must_use]
-pub fn discover(paths: &[PathBuf]) -> Discovered {
+pub(crate) fn discover(paths: &[PathBuf]) -> Discovered {
     let files = Mutex::new(Vec::new());
-    let errors = walk(paths, &|path, _| lock(&files).push(path));
+    // Walk errors are not reported here (`check --fix` skips what it cannot read).
+    let _ = walk(paths, &|path, _| lock(&files).push(path));
     let mut files = files
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     files.sort();
     files.dedup();
-    Discovered { files, errors }
+    Discovered { files }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -76,7 +76,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// on the walker's own threads, so that
 /// reading and linting overlap the walk. Returns what could not be read, sorted. A file may be
 /// visited twice when two paths overlap; callers that care deduplicate.
-pub fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
+pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
     let errors = Mutex::new(Vec::new());
     for path in paths {
         if path.is_file() {
@@ -181,7 +181,7 @@ fn error_path(error: &ignore::Error) -> Option<PathBuf> {
 
 /// The skills root a SKILL.md belongs to: the folder above its skill folder.
 #[must_use]
-pub fn root_of(skill_file: &Path) -> Option<&Path> {
+pub(crate) fn root_of(skill_file: &Path) -> Option<&Path> {
     skill_file.parent()?.parent()
 }
 

@@ -15,7 +15,7 @@ use crate::targets::Target;
 use crate::text::{Span, TextRange};
 
 /// Skills roots under a workspace, in priority order (SPEC section 5).
-pub const DEFAULT_ROOTS: [&str; 7] = [
+pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
     "skills",
     ".agents/skills",
     ".claude/skills",
@@ -32,7 +32,7 @@ pub const DEFAULT_ROOTS: [&str; 7] = [
 /// given as a root): every selected target is taken to read it, since that is why it was
 /// selected.
 #[must_use]
-pub fn root_readers(root: &Path) -> Option<&'static [Target]> {
+pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
     let mut parts = root
         .components()
         .rev()
@@ -62,16 +62,16 @@ pub struct Metadata {
     pub name: String,
     pub description: String,
     /// `name` came from the folder (missing, empty or not a string).
-    pub name_from_folder: bool,
+    pub(crate) name_from_folder: bool,
     /// `description` came from the body.
-    pub description_from_body: bool,
+    pub(crate) description_from_body: bool,
     /// `when_to_use`, which Claude Code appends to the description in its listing.
-    pub when_to_use: Option<String>,
+    pub(crate) when_to_use: Option<String>,
     /// Where the frontmatter values are, when they were read from it.
-    pub name_range: Option<TextRange>,
-    pub description_range: Option<TextRange>,
+    pub(crate) name_range: Option<TextRange>,
+    pub(crate) description_range: Option<TextRange>,
     /// `name_range` as positions, for findings shown in other files.
-    pub name_span: Option<Span>,
+    pub(crate) name_span: Option<Span>,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -108,7 +108,7 @@ fn collapse(text: &str) -> String {
 /// The loader's description fallback: the body's first non-blank line, without leading `#` and
 /// spaces, whitespace collapsed.
 #[must_use]
-pub fn description_from_body(body: &str) -> String {
+pub(crate) fn description_from_body(body: &str) -> String {
     let first = body
         .lines()
         .map(str::trim)
@@ -123,7 +123,7 @@ fn clean_description(text: &str) -> String {
 
 /// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says.
 #[must_use]
-pub fn read_metadata(text: &str, folder: &str) -> Metadata {
+pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
     match split_strict(text) {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
@@ -139,7 +139,7 @@ pub fn read_metadata(text: &str, folder: &str) -> Metadata {
 /// The same as [`read_metadata`], reusing a linter's parse of the text when the loader's strict
 /// reading of the frontmatter agrees with it (the common case), so a check parses YAML once.
 #[must_use]
-pub fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) -> Metadata {
+pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) -> Metadata {
     let agrees = split_strict(text).is_some_and(|(yaml_range, body)| {
         document.yaml_range() == Some(yaml_range)
             && document.split.body == body
@@ -209,7 +209,7 @@ pub fn roots_for(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
 /// default root that holds it (`skills/`, `.claude/skills/`, …), or else its own skills root
 /// (the folder above its skill folder), which [`roots_for`] then scans alone.
 #[must_use]
-pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
+pub(crate) fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
     let root = super::discovery::root_of(skill_file)?;
     let root = clean(root);
     let text = root.to_string_lossy().replace('\\', "/");
@@ -236,7 +236,7 @@ pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
 /// loader builds from roots compare equal (`./skills/x` and `skills/x`). An empty result is
 /// the current folder, spelled as the empty path, which [`fs_path`] turns back into `.`.
 #[must_use]
-pub fn clean(path: &Path) -> PathBuf {
+pub(crate) fn clean(path: &Path) -> PathBuf {
     // Most paths are clean already (this runs several times per file in `check`): copy them
     // when no `.` component, doubled or trailing separator could be dropped.
     let bytes = path.as_os_str().as_encoded_bytes();
@@ -257,7 +257,7 @@ pub fn clean(path: &Path) -> PathBuf {
 
 /// A path fit for the file system: the empty path is the current folder.
 #[must_use]
-pub fn fs_path(path: &Path) -> &Path {
+pub(crate) fn fs_path(path: &Path) -> &Path {
     if path.as_os_str().is_empty() {
         Path::new(".")
     } else {
@@ -267,7 +267,7 @@ pub fn fs_path(path: &Path) -> &Path {
 
 /// Whether `path` directly holds skill folders.
 #[must_use]
-pub fn is_skills_root(path: &Path) -> bool {
+pub(crate) fn is_skills_root(path: &Path) -> bool {
     fs::read_dir(fs_path(path)).is_ok_and(|entries| {
         entries
             .filter_map(Result::ok)

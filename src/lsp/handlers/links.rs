@@ -11,7 +11,7 @@ use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 
 /// Links for body references that name an existing file of the skill folder.
-pub fn document_link(
+pub(crate) fn document_link(
     snapshot: &Snapshot,
     _: DocumentLinkParams,
 ) -> Result<Option<Vec<DocumentLink>>> {
