@@ -198,3 +198,141 @@ fn readme_documents_every_custom_lsp_method() {
         assert!(readme.contains(method), "README does not document {method}");
     }
 }
+
+/// The module path of a source file: `src/lsp/handlers/mod.rs` is `lsp::handlers`.
+fn module_of(file: &Path) -> String {
+    let relative = file.strip_prefix(Path::new(ROOT).join("src")).unwrap();
+    let mut parts: Vec<String> = relative
+        .with_extension("")
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// Every path a `use` tree names: `a::{b, c::{d, e}}` is `a::b`, `a::c::d`, `a::c::e`.
+fn expand_use(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        let path = tree.split(" as ").next().unwrap_or("").trim();
+        if !path.is_empty() {
+            out.push(format!("{prefix}{path}"));
+        }
+        return;
+    };
+    let head = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let prefix = format!("{prefix}{head}");
+    let (mut depth, mut start) = (0, 0);
+    for (at, ch) in inner.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                expand_use(&prefix, &inner[start..at], out);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    expand_use(&prefix, &inner[start..], out);
+}
+
+#[test]
+fn modules_do_not_depend_on_each_other_in_a_cycle() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(ROOT).join("src"), &mut files);
+    let modules: Vec<String> = files.iter().map(|file| module_of(file)).collect();
+    // The longest module that is a prefix of `path` (an item path resolves to its module).
+    let resolve = |path: &str| -> Option<usize> {
+        let parts: Vec<&str> = path.split("::").collect();
+        (1..=parts.len()).rev().find_map(|len| {
+            modules
+                .iter()
+                .position(|module| *module == parts[..len].join("::"))
+        })
+    };
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    for (index, file) in files.iter().enumerate() {
+        let text = fs::read_to_string(file).unwrap();
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        let code: String = code
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let module = &modules[index];
+        let parent = module.rsplit_once("::").map_or("", |(parent, _)| parent);
+        let mut paths = Vec::new();
+        for statement in code.split(';') {
+            if let Some(at) = statement.find("use crate::") {
+                expand_use("", &statement[at + "use crate::".len()..], &mut paths);
+            } else if let Some(at) = statement.find("use super::") {
+                let tree = &statement[at + "use super::".len()..];
+                expand_use(&format!("{parent}::"), tree, &mut paths);
+            }
+        }
+        for (at, _) in code.match_indices("crate::") {
+            let rest: String = code[at + "crate::".len()..]
+                .chars()
+                .take_while(|ch| ch.is_alphanumeric() || *ch == '_' || *ch == ':')
+                .collect();
+            paths.push(rest.trim_end_matches(':').to_owned());
+        }
+        for path in paths {
+            let path = path.trim_start_matches("::");
+            if let Some(target) = resolve(path) {
+                let inside = module.starts_with(&format!("{}::", modules[target]));
+                if target != index && !inside && !module.is_empty() {
+                    edges[index].push(target);
+                }
+            }
+        }
+    }
+    // A depth-first search that reports the first cycle it closes.
+    fn visit(
+        node: usize,
+        edges: &[Vec<usize>],
+        state: &mut [u8],
+        stack: &mut Vec<usize>,
+    ) -> Option<Vec<usize>> {
+        state[node] = 1;
+        stack.push(node);
+        for &next in &edges[node] {
+            if state[next] == 1 {
+                let from = stack.iter().position(|&n| n == next).unwrap();
+                return Some(stack[from..].to_vec());
+            }
+            if state[next] == 0 {
+                if let Some(cycle) = visit(next, edges, state, stack) {
+                    return Some(cycle);
+                }
+            }
+        }
+        stack.pop();
+        state[node] = 2;
+        None
+    }
+    let mut state = vec![0u8; files.len()];
+    for node in 0..files.len() {
+        if state[node] == 0 {
+            let cycle = visit(node, &edges, &mut state, &mut Vec::new());
+            assert!(
+                cycle.is_none(),
+                "modules depend on each other in a cycle: {}",
+                cycle
+                    .unwrap()
+                    .iter()
+                    .map(|&n| modules[n].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" -> ")
+            );
+        }
+    }
+}

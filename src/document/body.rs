@@ -67,7 +67,7 @@ pub(crate) struct Body {
     /// they touch): read only when asked ([`Body::all_references`]), as no rule needs them.
     pub(crate) loose_text: Vec<Range<usize>>,
     /// Prose and code stretches (byte ranges into the body), for skill mentions; empty when
-    /// the body can hold none (`mentions::has_sigil`).
+    /// the body can hold none ([`has_sigil`]).
     pub(crate) regions: Vec<(Range<usize>, Region)>,
 }
 
@@ -142,7 +142,7 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
     let mut heading: Option<(u8, Range<usize>, String)> = None;
     let mut loose: Vec<Range<usize>> = Vec::new();
     let mut regions = Regions::default();
-    let wants_regions = super::mentions::has_sigil(source);
+    let wants_regions = has_sigil(source);
     for (event, span) in parser {
         if wants_regions {
             regions.feed(&event, span.clone());
@@ -898,6 +898,21 @@ impl Found<'_> {
             });
         }
     }
+}
+
+/// Whether `text` may hold a mention: a sigil where one can start, followed by a character a
+/// name can start with. Most bodies have none, and then their regions are never needed. A byte
+/// search, as both sigils are ASCII (a `char` pattern decodes every character of the body).
+pub(crate) fn has_sigil(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr2_iter(b'/', b'$', bytes).any(|at| {
+        let starts = at == 0
+            || matches!(
+                bytes[at - 1],
+                b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[' | b'`'
+            );
+        starts && bytes.get(at + 1).is_some_and(u8::is_ascii_alphanumeric)
+    })
 }
 
 /// What a stretch of the body is, for skill mentions.

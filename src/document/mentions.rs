@@ -1,6 +1,6 @@
 //! Skill mentions in Markdown: `/name` (a slash command) and `$name` (Codex's mention syntax).
 
-use super::body::{Body, Region, regions};
+use super::body::{Body, Region, has_sigil, regions};
 use crate::text::TextRange;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,21 +37,6 @@ pub(crate) fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
         return Vec::new();
     }
     find(text, body.range, &body.regions)
-}
-
-/// Whether `text` may hold a mention: a sigil where one can start, followed by a character a
-/// name can start with. Most bodies have none, and then their regions are never needed. A byte
-/// search, as both sigils are ASCII (a `char` pattern decodes every character of the body).
-pub(crate) fn has_sigil(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    memchr::memchr2_iter(b'/', b'$', bytes).any(|at| {
-        let starts = at == 0
-            || matches!(
-                bytes[at - 1],
-                b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[' | b'`'
-            );
-        starts && bytes.get(at + 1).is_some_and(u8::is_ascii_alphanumeric)
-    })
 }
 
 fn find(

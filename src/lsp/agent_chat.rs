@@ -3,12 +3,13 @@
 //! client's token and `skill/agentEvent` notifications (types in `ext`).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use tower_lsp_server::Client;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{MessageActionItem, MessageType, ProgressToken};
 
+use super::backend::Backend;
 use super::ext::{
     AGENT_PROGRESS_TITLE, ALLOW_CHAT, ALLOW_ONCE, APPROVAL_ACTIONS, AgentChatParams,
     AgentChatResult, AgentEventKind, AgentEventNotification, AgentEventParams, ChatUsage,
@@ -16,8 +17,6 @@ use super::ext::{
 };
 use super::handlers::invalid_params;
 use super::progress;
-use super::server::Backend;
-use crate::agent::Session;
 use crate::agent::approval::{ApprovalRequest, Approver, Decision};
 use crate::agent::provider::BoxFuture;
 
@@ -155,70 +154,6 @@ async fn forward_events(
         client
             .send_notification::<AgentEventNotification>(event)
             .await;
-    }
-}
-
-/// Conversations by session id.
-#[derive(Default)]
-pub(crate) struct Sessions {
-    sessions: Mutex<HashMap<String, Session>>,
-    next: Mutex<u64>,
-}
-
-/// Holds a session for the length of one chat and puts it back when dropped, so a cancelled
-/// chat keeps every step it completed.
-pub(crate) struct Lease<'a> {
-    sessions: &'a Sessions,
-    pub id: String,
-    pub session: Option<Session>,
-}
-
-impl Drop for Lease<'_> {
-    fn drop(&mut self) {
-        if let Some(session) = self.session.take() {
-            self.sessions
-                .sessions
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(self.id.clone(), session);
-        }
-    }
-}
-
-impl Sessions {
-    /// Takes the named session (or a new one) out for a chat.
-    ///
-    /// # Errors
-    /// The session is unknown or already in use by another chat.
-    pub(crate) fn lease(&self, id: Option<&str>) -> std::result::Result<Lease<'_>, String> {
-        let mut sessions = self
-            .sessions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match id {
-            Some(id) => {
-                let session = sessions
-                    .remove(id)
-                    .ok_or_else(|| format!("unknown or busy session '{id}'"))?;
-                Ok(Lease {
-                    sessions: self,
-                    id: id.to_owned(),
-                    session: Some(session),
-                })
-            }
-            None => {
-                let mut next = self
-                    .next
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                *next += 1;
-                Ok(Lease {
-                    sessions: self,
-                    id: format!("chat-{}", *next),
-                    session: Some(Session::new()),
-                })
-            }
-        }
     }
 }
 

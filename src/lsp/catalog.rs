@@ -4,9 +4,9 @@
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::Uri;
 
+use super::backend::Backend;
 use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
 use super::handlers::{catch_panic, invalid_params};
-use super::server::Backend;
 use super::state::{AnalysisContext, DocumentText, analyze};
 
 /// Every skill the agent sees, with its finding count, and the catalog text of the prompt.

@@ -15,9 +15,9 @@ use tower_lsp_server::ls_types::{
     WorkspaceUnchangedDocumentDiagnosticReport,
 };
 
+use super::backend::Backend;
 use super::convert::to_lsp_diagnostic;
 use super::handlers::{catch_panic, invalid_params};
-use super::server::Backend;
 use super::state::{DocumentText, analyze};
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the

@@ -8,10 +8,10 @@ use tower_lsp_server::ls_types::{
     Registration,
 };
 
+use super::backend::Backend;
 use super::convert::uri_path;
 use super::diagnostics::publish_all;
 use super::progress;
-use super::server::Backend;
 use super::state::FolderState;
 use crate::config::FILE_NAMES;
 

@@ -2,8 +2,10 @@
 //! tower-lsp-server, logs on stderr, stdout for the protocol only.
 
 pub(crate) mod agent_chat;
+pub(crate) mod backend;
 pub(crate) mod capabilities;
 pub(crate) mod catalog;
+pub(crate) mod chat_sessions;
 pub(crate) mod convert;
 pub(crate) mod diagnostics;
 pub mod documents;

@@ -9,12 +9,12 @@ use tower_lsp_server::ls_types::{
     DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Uri,
 };
 
+use super::backend::Backend;
 use super::convert::uri_path;
 use super::diagnostics::{publish, publish_all};
 use super::documents::Document;
 use super::handlers::catch_panic;
 use super::indexing::index_workspaces;
-use super::server::Backend;
 use super::state::{ClientSettings, FolderState};
 use crate::config::FILE_NAMES;
 

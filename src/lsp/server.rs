@@ -1,16 +1,17 @@
-//! The `Backend`: the server's shared state and the `LanguageServer` entry points, each a
-//! delegation to the module that owns it. Requests about one document run a handler of
+//! The `LanguageServer` entry points of the [`Backend`], each a delegation to the module that
+//! owns it. Requests about one document run a handler of
 //! `handlers/*` on a [`Snapshot`]; notifications live in `notifications`, diagnostics in
 //! `diagnostics`, the custom methods in `catalog` and `agent_chat`.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
-use tower_lsp_server::{Client, LanguageServer, LspService};
+use tower_lsp_server::{LanguageServer, LspService};
 
+use super::backend::Backend;
 use super::ext::{self, CatalogParams, LoadSkillParams};
 use super::handlers::{
     catch_panic, code_action, completion, hover, inlay_hints, invalid_params, links, names, rename,
@@ -20,17 +21,6 @@ use super::snapshot::Snapshot;
 use super::state::State;
 use super::{agent_chat, capabilities, catalog, diagnostics, indexing, notifications};
 
-pub(crate) struct Backend {
-    pub(super) client: Client,
-    pub(super) state: Arc<Mutex<State>>,
-    /// Serialises "is this still the newest version? then publish" so stale diagnostics never
-    /// overtake fresh ones.
-    pub(super) publish_lock: tokio::sync::Mutex<()>,
-    /// True once the workspace folders are indexed; what needs the registry waits for it.
-    pub(super) ready: tokio::sync::watch::Sender<bool>,
-    pub(super) sessions: agent_chat::Sessions,
-}
-
 /// Builds the service with the `skill/*` methods.
 pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
     LspService::build(|client| Backend {
@@ -38,7 +28,7 @@ pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
         state: Arc::new(Mutex::new(State::default())),
         publish_lock: tokio::sync::Mutex::new(()),
         ready: tokio::sync::watch::Sender::new(false),
-        sessions: agent_chat::Sessions::default(),
+        sessions: super::chat_sessions::Sessions::default(),
     })
     .custom_method(ext::CATALOG, Backend::catalog)
     .custom_method(ext::LOAD_SKILL, Backend::load_skill)
@@ -54,27 +44,6 @@ enum Index {
 }
 
 impl Backend {
-    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Waits until the initial index is built (bounded, so a stuck client cannot hang requests).
-    pub(super) async fn wait_ready(&self) {
-        let mut ready = self.ready.subscribe();
-        let _ = tokio::time::timeout(
-            std::time::Duration::from_secs(30),
-            ready.wait_for(|ready| *ready),
-        )
-        .await;
-    }
-
-    /// The snapshot of an open document, taken under the lock.
-    pub(super) fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
-        Snapshot::take(&self.lock(), uri)
-    }
-
     /// Runs a handler on the snapshot of `uri`: `Ok(None)` when the document is not open, an
     /// internal error (not the end of the server) when the handler panics.
     async fn on_document<P, R>(
