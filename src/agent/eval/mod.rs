@@ -1,0 +1,14 @@
+//! Trigger evals (issue 13): does a skill's description make the model load it? No CLI or LSP
+//! types here; `skill-lsp eval` and (later) the language server drive it.
+//!
+//! - `set` — eval sets (`<skill>/evals/triggers.json`): parsing and its rules;
+//! - `run` — the measurement: the routing step per query and run, concurrency, the cache;
+//! - `report` — results: trigger rates, pass, precision and recall, confusions.
+
+pub mod report;
+pub mod run;
+pub mod set;
+
+pub use report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary};
+pub use run::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
+pub use set::{EvalCase, EvalSet, SetError};
