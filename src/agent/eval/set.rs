@@ -275,6 +275,127 @@ mod tests {
         assert_eq!((line, column), (1, 1));
     }
 
+    /// The subset of JSON Schema that `docs/schemas/triggers.schema.json` uses, enough to check
+    /// that the schema and the parser agree.
+    fn schema_accepts(schema: &serde_json::Value, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        let type_ok = match schema.get("type").and_then(Value::as_str) {
+            Some("array") => value.is_array(),
+            Some("object") => value.is_object(),
+            Some("string") => value.is_string(),
+            Some("boolean") => value.is_boolean(),
+            Some(other) => panic!("the test does not know type {other}"),
+            None => true,
+        };
+        if !type_ok {
+            return false;
+        }
+        if let (Some(min), Some(items)) = (
+            schema.get("minItems").and_then(Value::as_u64),
+            value.as_array(),
+        ) {
+            if (items.len() as u64) < min {
+                return false;
+            }
+        }
+        if let (Some(item_schema), Some(items)) = (schema.get("items"), value.as_array()) {
+            if !items.iter().all(|item| schema_accepts(item_schema, item)) {
+                return false;
+            }
+        }
+        if let Some(object) = value.as_object() {
+            let required = schema["required"].as_array().cloned().unwrap_or_default();
+            if !required
+                .iter()
+                .all(|key| object.contains_key(key.as_str().unwrap()))
+            {
+                return false;
+            }
+            for (key, member) in object {
+                match schema["properties"].get(key) {
+                    Some(property) => {
+                        if !schema_accepts(property, member) {
+                            return false;
+                        }
+                    }
+                    None => {
+                        if schema["additionalProperties"] == false {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(text) = value.as_str() {
+            if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+                if (text.chars().count() as u64) < min {
+                    return false;
+                }
+            }
+            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+                assert_eq!(pattern, "\\S", "the test knows only this pattern");
+                if text.trim().is_empty() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn the_schema_and_the_parser_agree_and_the_bundled_sets_are_valid() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("docs/schemas/triggers.schema.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            schema["items"]["required"],
+            serde_json::json!(["query", "should_trigger"])
+        );
+        let mut bundled = 0;
+        for entry in std::fs::read_dir(root.join("skills")).unwrap() {
+            let path = entry.unwrap().path().join(TRIGGERS_FILE);
+            if !path.is_file() {
+                continue;
+            }
+            bundled += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            let set = parse(&path, &text).unwrap_or_else(|error| panic!("{error}"));
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert!(schema_accepts(&schema, &value), "{}", path.display());
+            let polarities: HashSet<bool> = set.cases.iter().map(|it| it.should_trigger).collect();
+            assert_eq!(polarities.len(), 2, "{}: both polarities", path.display());
+        }
+        assert!(bundled >= 1, "skills/pdf/evals/triggers.json is bundled");
+        for (text, valid) in [
+            (r#"[{"query": "a", "should_trigger": true}]"#, true),
+            (
+                r#"[{"query": "a", "should_trigger": false, "note": "x", "id": 3}]"#,
+                true,
+            ),
+            (r#"[]"#, false),
+            (r#"{"query": "a", "should_trigger": true}"#, false),
+            (r#"[{"should_trigger": true}]"#, false),
+            (r#"[{"query": "a"}]"#, false),
+            (r#"[{"query": "", "should_trigger": true}]"#, false),
+            (r#"[{"query": " \t", "should_trigger": true}]"#, false),
+            (r#"[{"query": 1, "should_trigger": true}]"#, false),
+            (r#"[{"query": "a", "should_trigger": "true"}]"#, false),
+            (r#"[{"query": "a", "should_trigger": 1}]"#, false),
+            (r#"["a"]"#, false),
+            (r#"[null]"#, false),
+        ] {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(schema_accepts(&schema, &value), valid, "schema: {text}");
+            assert_eq!(
+                parse(Path::new("t.json"), text).is_ok(),
+                valid,
+                "parser: {text}"
+            );
+        }
+    }
+
     #[test]
     fn the_error_text_is_path_line_column() {
         let error = parse(Path::new("x/triggers.json"), "[\n  {}\n]").unwrap_err();
