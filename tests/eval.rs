@@ -473,6 +473,11 @@ fn results_are_cached_until_the_catalog_changes_and_no_cache_sends_again() {
             stdout(&second)
         );
         assert_eq!(server.requests().len(), 3, "{wire:?}: no HTTP request");
+        assert!(
+            stdout(&second).contains("tokens spent: 0 in, 0 out"),
+            "{}",
+            stdout(&second)
+        );
 
         let fresh = wire.eval(
             dir.path(),
@@ -606,10 +611,7 @@ fn human_output_is_a_table_without_colour_when_piped() {
         "{text}"
     );
     let lines: Vec<&str> = text.lines().collect();
-    assert!(
-        lines[0].starts_with("pdf  ") && lines[0].ends_with("triggers.json"),
-        "{text}"
-    );
+    assert!(lines[0] == "pdf  skills/pdf/evals/triggers.json", "{text}");
     assert_eq!(
         lines[1],
         "  pass    1/1  trigger  Fill in the form in tax.pdf"
@@ -629,7 +631,7 @@ fn human_output_is_a_table_without_colour_when_piped() {
     );
     let last = lines.last().unwrap();
     assert!(
-        last.starts_with("2/3 queries passed (1 failed) · 1 skill · 3 runs (0 from the cache, 3 model calls) · tokens: "),
+        last.starts_with("2/3 queries passed (1 failed) · 1 skill · 3 runs (0 from the cache, 3 model calls) · tokens spent: "),
         "{last}"
     );
     assert!(last.ends_with("anthropic test-model"), "{last}");
@@ -726,7 +728,7 @@ fn a_malformed_eval_set_is_trouble_with_path_line_and_column() {
     let message = stderr(&output);
     assert!(
         message.contains(
-            "skills/pdf/evals/triggers.json:2:54: invalid type: string \"yes\", expected a boolean"
+            "skill-lsp: error: skills/pdf/evals/triggers.json:2:54: invalid type: string \"yes\", expected a boolean\n"
         ),
         "{message}"
     );

@@ -279,7 +279,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         let path = match &args.eval_set {
             Some(path) => path.clone(),
             None => {
-                let path = skill_dir(&skill.path).join(TRIGGERS_FILE);
+                let path = shown(&skill_dir(&skill.path).join(TRIGGERS_FILE));
                 if !path.is_file() {
                     problems.push(format!(
                         "{}: skill '{name}' has no eval set; write {TRIGGERS_FILE} there or pass --eval-set FILE",
@@ -308,6 +308,16 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     } else {
         Err(problems)
     }
+}
+
+/// `path` relative to the current folder when it is inside it, as a user would type it.
+fn shown(path: &Path) -> PathBuf {
+    std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|current| path.strip_prefix(current).ok().map(Path::to_path_buf))
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 fn skill_dir(skill_file: &Path) -> PathBuf {
@@ -480,7 +490,7 @@ fn human(report: &EvalReport, colour: bool) -> String {
     };
     let _ = writeln!(
         out,
-        "{}/{} queries passed ({verdict}) · {} skill{} · {} runs ({} from the cache, {} model calls) · tokens: {} in, {} out · {:.1}s · {} {}",
+        "{}/{} queries passed ({verdict}) · {} skill{} · {} runs ({} from the cache, {} model calls) · tokens spent: {} in, {} out · {:.1}s · {} {}",
         summary.passed,
         summary.total,
         summary.skills,

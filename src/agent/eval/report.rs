@@ -250,6 +250,8 @@ pub struct Summary {
     pub cached_runs: u32,
     /// Model calls made by this run (cached runs make none).
     pub requests: u32,
+    /// Tokens spent by this run: cached runs cost nothing (their own counts stay in their
+    /// query's result).
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub elapsed_ms: u64,

@@ -230,6 +230,7 @@ impl Evaluator {
             _ => false,
         };
         let mut requests = 0u32;
+        let mut spent = Usage::default();
         let mut running = tokio::task::JoinSet::new();
         let jobs = options.jobs.max(1);
         loop {
@@ -259,6 +260,8 @@ impl Evaluator {
                 error,
             })?;
             requests += record.turns;
+            spent.input_tokens += record.input_tokens;
+            spent.output_tokens += record.output_tokens;
             if cache_ready {
                 if let Some(dir) = &options.cache_dir {
                     if let Err(error) = write_cached(
@@ -319,8 +322,8 @@ impl Evaluator {
             runs: skills.iter().map(|it| it.summary.runs).sum(),
             cached_runs: skills.iter().map(|it| it.summary.cached_runs).sum(),
             requests,
-            input_tokens: skills.iter().map(|it| it.summary.input_tokens).sum(),
-            output_tokens: skills.iter().map(|it| it.summary.output_tokens).sum(),
+            input_tokens: spent.input_tokens,
+            output_tokens: spent.output_tokens,
             elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         };
         Ok(EvalReport {
