@@ -152,10 +152,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     }
     let output = match args.format {
         EvalFormat::Human => human(&report, super::format::human::use_colour()),
-        EvalFormat::Json => format!(
-            "{}\n",
-            serde_json::to_string_pretty(&json_report(&report)).unwrap_or_default()
-        ),
+        EvalFormat::Json => json_report(&report),
         EvalFormat::Junit => junit(&report),
     };
     write_stdout(&output);
@@ -544,24 +541,40 @@ fn run_json(report: &EvalReport) -> Value {
     })
 }
 
+/// One skill: skill-creator's `run_eval.py` object and more, then `run`.
+#[derive(serde::Serialize)]
+struct OneSkill<'a> {
+    #[serde(flatten)]
+    skill: &'a SkillReport,
+    run: Value,
+}
+
+/// Several skills.
+#[derive(serde::Serialize)]
+struct SeveralSkills<'a> {
+    skills: &'a [SkillReport],
+    summary: Value,
+    run: Value,
+}
+
 /// One skill: skill-creator's `run_eval.py` object and more; several: `{"skills": [...]}`.
-fn json_report(report: &EvalReport) -> Value {
+/// Keys come in the order of the structs (`skill_name` first).
+fn json_report(report: &EvalReport) -> String {
     let run = run_json(report);
-    if let [skill] = report.skills.as_slice() {
-        let mut value = serde_json::to_value(skill).unwrap_or_default();
-        value["run"] = run;
-        value
+    let text = if let [skill] = report.skills.as_slice() {
+        serde_json::to_string_pretty(&OneSkill { skill, run })
     } else {
-        json!({
-            "skills": report.skills,
-            "summary": {
+        serde_json::to_string_pretty(&SeveralSkills {
+            skills: &report.skills,
+            summary: json!({
                 "total": report.summary.total,
                 "passed": report.summary.passed,
                 "failed": report.summary.failed,
-            },
-            "run": run,
+            }),
+            run,
         })
-    }
+    };
+    format!("{}\n", text.unwrap_or_default())
 }
 
 fn xml_escape(text: &str) -> String {
