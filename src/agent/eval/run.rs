@@ -565,6 +565,191 @@ fn write_cached(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::eval::set::EvalSet;
+    use crate::agent::provider::Response;
+    use crate::agent::provider::scripted::ScriptedProvider;
+    use crate::workspace::Disk;
+    use crate::workspace::loader::roots_for;
+
+    fn tool(name: &str, input: Value) -> Response {
+        Response {
+            content: vec![
+                Block::Text {
+                    text: "Looking.".into(),
+                },
+                Block::ToolUse {
+                    id: "t1".into(),
+                    name: name.into(),
+                    input,
+                },
+            ],
+            stop_reason: "tool_use".into(),
+            usage: Usage {
+                input_tokens: 100,
+                output_tokens: 7,
+            },
+        }
+    }
+
+    fn answer() -> Response {
+        Response {
+            content: vec![Block::Text {
+                text: "Paris.".into(),
+            }],
+            stop_reason: "end_turn".into(),
+            usage: Usage {
+                input_tokens: 100,
+                output_tokens: 3,
+            },
+        }
+    }
+
+    fn target(cases: &[(&str, bool)]) -> EvalTarget {
+        EvalTarget {
+            skill: "pdf".into(),
+            description: None,
+            set: EvalSet {
+                path: "skills/pdf/evals/triggers.json".into(),
+                cases: cases
+                    .iter()
+                    .map(|(query, should_trigger)| EvalCase {
+                        query: (*query).into(),
+                        should_trigger: *should_trigger,
+                    })
+                    .collect(),
+            },
+        }
+    }
+
+    fn evaluator(replies: Vec<Response>) -> (Evaluator, Arc<ScriptedProvider>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, description) in [("pdf", "Fills PDF forms."), ("docx", "Edits Word files.")] {
+            let folder = dir.path().join("skills").join(name);
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(
+                folder.join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: {description}\n---\nBody\n"),
+            )
+            .unwrap();
+        }
+        let registry = Registry::scan(&roots_for(dir.path(), &[]), &Disk);
+        let provider = Arc::new(ScriptedProvider::new(replies));
+        let evaluator = Evaluator {
+            provider: provider.clone(),
+            workspace: dir.path().to_path_buf(),
+            registry,
+        };
+        (evaluator, provider, dir)
+    }
+
+    #[tokio::test]
+    async fn runs_are_measured_cached_and_reported_without_any_cli() {
+        let (evaluator, provider, dir) = evaluator(vec![
+            tool("load_skill", json!({"name": "pdf"})),
+            tool("load_skill", json!({"name": "docx"})),
+            answer(),
+            answer(),
+        ]);
+        let targets = [target(&[
+            ("fill the form", true),
+            ("capital of France?", false),
+        ])];
+        let options = EvalOptions {
+            runs: 2,
+            jobs: 1,
+            cache_dir: Some(cache_dir(&evaluator.workspace)),
+            ..EvalOptions::default()
+        };
+        let mut seen = Vec::new();
+        let report = evaluator
+            .run(&targets, &options, &mut |progress| seen.push(progress))
+            .await
+            .unwrap();
+        assert_eq!(seen.first().map(|it| (it.done, it.total)), Some((0, 4)));
+        assert_eq!(seen.last().map(|it| (it.done, it.cached)), Some((4, 0)));
+        let skill = &report.skills[0];
+        assert_eq!((skill.results[0].triggers, skill.results[0].runs), (1, 2));
+        assert!(skill.results[0].pass, "1/2 reaches the threshold 0.5");
+        assert_eq!(skill.results[0].loaded_instead.get("docx"), Some(&1));
+        assert!(skill.results[1].pass);
+        assert_eq!(report.summary.requests, 4);
+        assert_eq!(report.summary.input_tokens, 400);
+        {
+            let requests = provider.seen.lock().unwrap();
+            assert!(
+                requests[0]
+                    .system
+                    .contains("- docx: Edits Word files.\n- pdf: Fills PDF forms.")
+            );
+            assert_eq!(requests[0].tools.len(), 6);
+        }
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(".skill-lsp/.gitignore")).unwrap(),
+            "cache/\n"
+        );
+
+        // Everything again: from the cache, without a model call (the script is used up).
+        let report = evaluator
+            .run(&targets, &options, &mut |_| {})
+            .await
+            .unwrap();
+        assert_eq!(report.summary.cached_runs, 4);
+        assert_eq!(report.summary.requests, 0);
+        assert_eq!(report.summary.input_tokens, 0);
+        assert_eq!(report.skills[0].results[0].triggers, 1);
+        assert_eq!(provider.seen.lock().unwrap().len(), 4);
+    }
+
+    #[tokio::test]
+    async fn more_turns_answer_other_tools_and_a_candidate_fills_the_catalog() {
+        let (evaluator, provider, _dir) = evaluator(vec![
+            tool("bash", json!({"command": "ls"})),
+            tool("load_skill", json!({"name": "pdf"})),
+        ]);
+        let mut target = target(&[("fill the form", true)]);
+        target.description = Some("CANDIDATE".into());
+        let options = EvalOptions {
+            runs: 1,
+            max_turns: 3,
+            cache_dir: None,
+            ..EvalOptions::default()
+        };
+        let report = evaluator
+            .run(&[target], &options, &mut |_| {})
+            .await
+            .unwrap();
+        let skill = &report.skills[0];
+        assert_eq!(
+            (skill.description.as_str(), skill.candidate),
+            ("CANDIDATE", true)
+        );
+        assert_eq!(skill.results[0].triggers, 1);
+        assert_eq!(report.summary.requests, 2);
+        let seen = provider.seen.lock().unwrap();
+        assert!(seen[0].system.contains("- pdf: CANDIDATE\n"));
+        let Block::ToolResult {
+            content, is_error, ..
+        } = &seen[1].messages[2].content[0]
+        else {
+            panic!("{:?}", seen[1].messages);
+        };
+        assert_eq!((content.as_str(), *is_error), (NOT_AVAILABLE, true));
+    }
+
+    #[tokio::test]
+    async fn an_unknown_skill_is_a_setup_error() {
+        let (evaluator, _, _dir) = evaluator(vec![]);
+        let mut target = target(&[("q", true)]);
+        target.skill = "nope".into();
+        let error = evaluator
+            .run(&[target], &EvalOptions::default(), &mut |_| {})
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no skill named 'nope' in the workspace (skills: docx, pdf)"
+        );
+    }
 
     #[test]
     fn the_hash_is_stable() {
