@@ -76,6 +76,22 @@ impl Wire {
         Reply::sse_ending(&text, End::Stall)
     }
 
+    /// Some text, then the connection is closed mid-reply.
+    fn text_then_cut(self) -> Reply {
+        let whole = match self {
+            Wire::Anthropic => anthropic_stream(
+                &[json!({"text": "The capital of France is Paris."})],
+                "end_turn",
+            ),
+            Wire::OpenAi => openai_stream(None, true),
+        };
+        let marker = match self {
+            Wire::Anthropic => "event: content_block_stop",
+            Wire::OpenAi => "is Paris.",
+        };
+        Reply::sse_ending(&whole[..whole.find(marker).unwrap()], End::Cut)
+    }
+
     fn command(self, dir: &Path, server: &Server, args: &[&str]) -> Command {
         let mut command = Command::new(BIN);
         command
@@ -838,4 +854,44 @@ fn eval_set_elsewhere_and_exit_codes() {
     let output = wire.eval(dir.path(), &server, &["--runs", "1", "--no-cache"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("HTTP 401"), "{}", stderr(&output));
+}
+
+#[test]
+fn a_run_whose_stream_breaks_mid_reply_is_run_again() {
+    for wire in WIRES {
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![wire.text_then_cut(), wire.load("pdf")]);
+        let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        let report = stdout_json(&output);
+        assert_eq!(report["results"][0]["triggers"], 1);
+        assert_eq!(report["run"]["requests"], 2);
+        assert_eq!(server.requests().len(), 2);
+
+        // Broken every time: trouble, after the restarts.
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![
+            wire.text_then_cut(),
+            wire.text_then_cut(),
+            wire.text_then_cut(),
+        ]);
+        let output = wire.eval(dir.path(), &server, &["--runs", "1"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("pdf: query \"Fill in tax.pdf\": "),
+            "{}",
+            stderr(&output)
+        );
+        assert_eq!(server.requests().len(), 3);
+    }
 }

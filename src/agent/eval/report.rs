@@ -18,6 +18,9 @@ pub struct RunRecord {
     pub tools: Vec<String>,
     /// Model calls made (at most `--max-turns`).
     pub turns: u32,
+    /// Times the run was started again because its stream broke mid-reply.
+    #[serde(default)]
+    pub restarts: u32,
     pub input_tokens: u64,
     pub output_tokens: u64,
     /// Whether the stream was abandoned once the deciding tool call was complete; its token

@@ -12,6 +12,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -259,7 +260,7 @@ impl Evaluator {
                 query: case.query.clone(),
                 error,
             })?;
-            requests += record.turns;
+            requests += record.turns + record.restarts;
             spent.input_tokens += record.input_tokens;
             spent.output_tokens += record.output_tokens;
             if cache_ready {
@@ -346,11 +347,19 @@ struct Call {
     input: Value,
 }
 
+/// How often a run is started again after its stream broke mid-reply.
+pub const MID_STREAM_RESTARTS: u32 = 2;
+
 /// One run of the routing step for `query`: up to `max_turns` model calls, each abandoned as
 /// soon as its first tool call is complete.
 ///
+/// The provider retries a failed call until part of its reply has streamed (after that, a chat
+/// would show the text twice). Nobody sees an eval's text, so a run whose stream broke with a
+/// retryable error after it started is run again from the start, up to
+/// [`MID_STREAM_RESTARTS`] times.
+///
 /// # Errors
-/// A model call that failed after the provider's retries.
+/// A model call that failed after the provider's retries (and the restarts above).
 pub async fn route(
     provider: &dyn Provider,
     system: &str,
@@ -358,6 +367,32 @@ pub async fn route(
     query: &str,
     max_turns: u32,
 ) -> Result<RunRecord, ProviderError> {
+    let mut restarts = 0;
+    loop {
+        match route_once(provider, system, tools, query, max_turns).await {
+            Ok(mut record) => {
+                record.restarts = restarts;
+                return Ok(record);
+            }
+            Err((error, true)) if error.is_retryable() && restarts < MID_STREAM_RESTARTS => {
+                restarts += 1;
+                tracing::debug!(restarts, %error, "eval run restarted after its stream broke");
+                tokio::time::sleep(std::time::Duration::from_millis(200 * u64::from(restarts)))
+                    .await;
+            }
+            Err((error, _)) => return Err(error),
+        }
+    }
+}
+
+/// One try of [`route`]; an error says whether part of the reply had streamed.
+async fn route_once(
+    provider: &dyn Provider,
+    system: &str,
+    tools: &[ToolSpec],
+    query: &str,
+    max_turns: u32,
+) -> Result<RunRecord, (ProviderError, bool)> {
     let mut record = RunRecord::default();
     let mut messages = vec![Message {
         role: Role::User,
@@ -369,8 +404,10 @@ pub async fn route(
         record.turns = turn;
         let first: Mutex<Option<(Call, Usage)>> = Mutex::new(None);
         let decided = Notify::new();
+        let streamed = AtomicBool::new(false);
         let finished = {
             let mut sink = |event: StreamEvent| {
+                streamed.store(true, Ordering::Relaxed);
                 if let StreamEvent::ToolUse {
                     id,
                     name,
@@ -427,7 +464,7 @@ pub async fn route(
                     None => return Ok(record),
                 }
             }
-            (None, Some(Err(error))) => return Err(error),
+            (None, Some(Err(error))) => return Err((error, streamed.load(Ordering::Relaxed))),
             (None, None) => unreachable!("the stream is only abandoned after a tool call"),
         };
         record.tools.push(call.name.clone());
