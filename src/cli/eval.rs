@@ -454,7 +454,9 @@ fn human(report: &EvalReport, colour: bool) -> String {
             );
             let instead = instead_text(result);
             if !instead.is_empty() {
-                let _ = write!(out, "  {}", paint("33", &format!("→ {instead}")));
+                // Where a should-trigger query went instead matters; for the others it is a note.
+                let code = if result.should_trigger { "33" } else { "2" };
+                let _ = write!(out, "  {}", paint(code, &format!("→ {instead}")));
             }
             out.push('\n');
         }
