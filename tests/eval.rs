@@ -895,3 +895,47 @@ fn a_run_whose_stream_breaks_mid_reply_is_run_again() {
         assert_eq!(server.requests().len(), 3);
     }
 }
+
+#[test]
+fn a_folder_stands_for_the_skills_under_it_with_eval_sets() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let server = Server::start(vec![wire.load("pdf"), wire.load("pdf")]);
+    // From inside the workspace, and naming it from outside: only pdf has an eval set.
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &[".", "--runs", "1", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["skill_name"], "pdf");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let skills = dir.path().join("skills");
+    let output = wire.eval(
+        elsewhere.path(),
+        &server,
+        &[
+            skills.to_str().unwrap(),
+            "--runs",
+            "1",
+            "--format",
+            "json",
+            "--no-cache",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["skill_name"], "pdf");
+    assert_eq!(server.requests().len(), 2);
+    // The same folder spelled another way (cached); a folder without any eval set under it.
+    let output = wire.eval(dir.path(), &server, &["skills/docx/..", "--runs", "1"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = wire.eval(elsewhere.path(), &server, &["."]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(".: no skill of the workspace ")
+            && stderr(&output).contains(" under it has evals/triggers.json"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(server.requests().len(), 2);
+}

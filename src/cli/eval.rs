@@ -32,8 +32,8 @@ pub enum EvalFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
-    /// Skills to evaluate: names, skill folders or SKILL.md paths (default: every skill of the
-    /// workspace that has evals/triggers.json).
+    /// Skills to evaluate: names, skill folders or SKILL.md paths; another folder stands for the
+    /// skills under it with evals/triggers.json (default: every skill of the workspace with one).
     #[arg(value_name = "SKILL_OR_PATH")]
     pub skills: Vec<String>,
     /// The workspace whose catalog the model sees (default: the workspace of the first skill
@@ -229,9 +229,11 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     let mut names: Vec<String> = Vec::new();
     for arg in &args.skills {
         match resolve(arg, &workspace, &registry) {
-            Ok(name) => {
-                if !names.contains(&name) {
-                    names.push(name);
+            Ok(found) => {
+                for name in found {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
                 }
             }
             Err(message) => problems.push(message),
@@ -324,8 +326,9 @@ fn skill_dir(skill_file: &Path) -> PathBuf {
         .unwrap_or_default()
 }
 
-/// A skill argument: a path to a skill folder or SKILL.md of the workspace, or a skill name.
-fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<String, String> {
+/// A skill argument: a skill name, a skill folder or SKILL.md of the workspace, or any other
+/// folder, which stands for the skills under it that have an eval set.
+fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<String>, String> {
     let path = Path::new(arg);
     if path.exists() {
         let dir = if path.is_dir() {
@@ -335,22 +338,39 @@ fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<String, S
         };
         let wanted = std::fs::canonicalize(crate::workspace::loader::fs_path(&dir))
             .map_err(|error| format!("{arg}: {error}"))?;
-        let found = registry.skills.iter().find(|skill| {
-            std::fs::canonicalize(skill_dir(&skill.path)).is_ok_and(|it| it == wanted)
-        });
-        return match found {
-            Some(skill) => Ok(skill.name.clone()),
-            None if !wanted.join("SKILL.md").is_file() => {
-                Err(format!("{arg}: not a skill folder (it has no SKILL.md)"))
-            }
-            None => Err(format!(
+        let canonical_dir = |skill: &crate::workspace::Skill| {
+            std::fs::canonicalize(crate::workspace::loader::fs_path(&skill_dir(&skill.path)))
+        };
+        if let Some(skill) = registry
+            .skills
+            .iter()
+            .find(|skill| canonical_dir(skill).is_ok_and(|it| it == wanted))
+        {
+            return Ok(vec![skill.name.clone()]);
+        }
+        if wanted.join("SKILL.md").is_file() || !path.is_dir() {
+            return Err(format!(
                 "{arg}: not a skill of the workspace {} (pass --root to choose the workspace)",
                 workspace.display()
-            )),
-        };
+            ));
+        }
+        let under: Vec<String> = registry
+            .skills
+            .iter()
+            .filter(|skill| canonical_dir(skill).is_ok_and(|it| it.starts_with(&wanted)))
+            .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
+            .map(|skill| skill.name.clone())
+            .collect();
+        if under.is_empty() {
+            return Err(format!(
+                "{arg}: no skill of the workspace {} under it has {TRIGGERS_FILE}",
+                workspace.display()
+            ));
+        }
+        return Ok(under);
     }
     match registry.get(arg) {
-        Some(skill) => Ok(skill.name.clone()),
+        Some(skill) => Ok(vec![skill.name.clone()]),
         None => Err(format!(
             "no skill named '{arg}' in {} (skills: {})",
             workspace.display(),
