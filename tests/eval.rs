@@ -939,3 +939,34 @@ fn a_folder_stands_for_the_skills_under_it_with_eval_sets() {
     );
     assert_eq!(server.requests().len(), 2);
 }
+
+#[test]
+fn the_model_comes_from_model_flag_then_config_then_model_id() {
+    let wire = Wire::OpenAi;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    fs::write(
+        dir.path().join("skill-lsp.toml"),
+        "[agent]\nmodel = \"from-config\"\n",
+    )
+    .unwrap();
+    let server = Server::start(vec![wire.load("pdf"), wire.load("pdf")]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "1", "--model", "from-flag"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with("openai from-flag\n"),
+        "{}",
+        stdout(&output)
+    );
+    let models: Vec<Value> = server
+        .requests()
+        .iter()
+        .map(|request| request.json()["model"].clone())
+        .collect();
+    assert_eq!(models, [json!("from-config"), json!("from-flag")]);
+}

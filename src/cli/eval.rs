@@ -16,7 +16,7 @@ use crate::agent::eval::run::{
 };
 use crate::agent::eval::set::{self, TRIGGERS_FILE};
 use crate::agent::eval::{
-    EvalOptions, EvalReport, EvalTarget, Evaluator, Progress, QueryResult, SkillReport,
+    EvalError, EvalOptions, EvalReport, EvalTarget, Evaluator, Progress, QueryResult, SkillReport,
 };
 use crate::agent::provider;
 use crate::config::Config;
@@ -75,6 +75,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     let Prepared {
         workspace,
         registry,
+        config_model,
         targets,
     } = match prepare(args) {
         Ok(prepared) => prepared,
@@ -85,11 +86,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let model = args.model.clone().or_else(|| {
-        Config::discover(&workspace)
-            .ok()
-            .and_then(|config| config.agent.model)
-    });
+    let model = args.model.clone().or(config_model);
     let provider = match provider::from_env(&|name| std::env::var(name).ok(), model.as_deref()) {
         Ok(provider) => provider,
         Err(error) => {
@@ -139,10 +136,14 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
             error_line("cancelled; the runs that finished are cached");
             return 130;
         }
-        Some(Err(error)) => {
+        Some(Err(error @ EvalError::Provider { .. })) => {
             error_line(&format!(
                 "{error} (the runs that finished are cached; run again to go on)"
             ));
+            return EXIT_TROUBLE;
+        }
+        Some(Err(error)) => {
+            error_line(&error.to_string());
             return EXIT_TROUBLE;
         }
         Some(Ok(report)) => report,
@@ -159,15 +160,16 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     if report.passed() { 0 } else { EXIT_FINDINGS }
 }
 
-/// Checks the arguments and finds the workspace, its registry and the skills under test with
-/// their eval sets. Every problem found is returned, not only the first.
-/// The workspace, its registry and the skills under test.
+/// The workspace, its registry, its config's model and the skills under test.
 struct Prepared {
     workspace: PathBuf,
     registry: Registry,
+    config_model: Option<String>,
     targets: Vec<EvalTarget>,
 }
 
+/// Checks the arguments and finds the workspace, its registry and the skills under test with
+/// their eval sets. Every problem found is returned, not only the first.
 fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     let mut problems = Vec::new();
     if args.runs == 0 {
@@ -302,6 +304,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         Ok(Prepared {
             workspace,
             registry,
+            config_model: config.agent.model,
             targets,
         })
     } else {
