@@ -27,7 +27,7 @@ use crate::workspace::{Registry, Skill};
 /// new registry makes a new view, and [`RegistryView::replace_at`] drops the index when a name
 /// changes, so no analysis sees an index of other names.
 #[derive(Clone, Debug, Default)]
-pub struct RegistryView {
+pub(crate) struct RegistryView {
     registry: Arc<Registry>,
     near: Arc<NearIndex>,
 }
@@ -53,7 +53,7 @@ impl RegistryView {
     /// [`Registry::replace_at`] on this view's registry (copied first if an analysis still
     /// holds it). Names and their order are all the index knows, so it is kept when only a
     /// description changed: typing in one skill of a large workspace does not re-index it.
-    pub fn replace_at(&mut self, position: usize, skill: Skill) {
+    pub(crate) fn replace_at(&mut self, position: usize, skill: Skill) {
         let renamed = self.registry.skills[position].name != skill.name;
         Arc::make_mut(&mut self.registry).replace_at(position, skill);
         if renamed {
@@ -64,7 +64,7 @@ impl RegistryView {
 
 /// What decides a run's findings besides the files: targets, rule levels, the context window.
 #[derive(Clone, Debug, Default)]
-pub struct Engine {
+pub(crate) struct Engine {
     /// Targets chosen outright (`--target`, the editor's `skillLsp.targets`); they win over the
     /// config's, which win over the folder's owner (SPEC section 4).
     pub targets: Option<Vec<Target>>,
@@ -77,7 +77,7 @@ pub struct Engine {
 
 impl Engine {
     #[must_use]
-    pub fn new(config: Config) -> Self {
+    pub(crate) fn new(config: Config) -> Self {
         Self {
             config,
             ..Self::default()
@@ -86,7 +86,7 @@ impl Engine {
 
     /// The selected targets for the SKILL.md at `path`.
     #[must_use]
-    pub fn targets_for(&self, path: &Path) -> Vec<Target> {
+    pub(crate) fn targets_for(&self, path: &Path) -> Vec<Target> {
         self.targets
             .clone()
             .or_else(|| self.config.targets.clone())
@@ -97,7 +97,7 @@ impl Engine {
     /// workspace rules need from the same parse. `exists` answers for paths relative to the
     /// skill folder (the disk for `check`, the disk and open buffers for an editor).
     #[must_use]
-    pub fn lint_file(
+    pub(crate) fn lint_file(
         &self,
         path: &Path,
         bytes: Vec<u8>,
@@ -123,9 +123,9 @@ impl Engine {
     /// every skill of `registry`, each with its file; a file's mentions are judged with
     /// [`Engine::unknown_mentions`] when it is linted.
     #[must_use]
-    pub fn workspace_findings_all(&self, registry: &Registry) -> Vec<(PathBuf, Diagnostic)> {
+    pub(crate) fn workspace_findings_all(&self, registry: &Registry) -> Vec<(PathBuf, Diagnostic)> {
         let targets_for = |path: &Path| self.targets_for(path);
-        rules::workspace::check(registry, &targets_for, self.context_window)
+        rules::cross_skill::check(registry, &targets_for, self.context_window)
             .into_iter()
             .filter_map(|(path, diagnostic)| Some((path, self.finish_one(diagnostic)?)))
             .collect()
@@ -134,7 +134,7 @@ impl Engine {
     /// The workspace findings of the one file at `path` (an editor analyses one document at a
     /// time); the same rules as [`Engine::workspace_findings_all`], restricted to that file.
     #[must_use]
-    pub fn workspace_findings(
+    pub(crate) fn workspace_findings(
         &self,
         registry: &RegistryView,
         path: &Path,
@@ -142,7 +142,7 @@ impl Engine {
     ) -> Vec<Diagnostic> {
         let targets_for = |path: &Path| self.targets_for(path);
         let mut findings =
-            rules::workspace::check_file(registry, path, &targets_for, self.context_window);
+            rules::cross_skill::check_file(registry, path, &targets_for, self.context_window);
         self.finish(&mut findings);
         if registry.members().any(|member| member == path) {
             findings.extend(self.unknown_mentions(registry, mentions));
@@ -153,7 +153,7 @@ impl Engine {
     /// Everything about one SKILL.md: its own rules, then the workspace rules of `registry`
     /// (absent outside a workspace), sorted.
     #[must_use]
-    pub fn analyze(
+    pub(crate) fn analyze(
         &self,
         path: &Path,
         bytes: Vec<u8>,
@@ -171,7 +171,7 @@ impl Engine {
 
     /// `unknown-mention` for the mentions of one member of `registry`, levels applied.
     #[must_use]
-    pub fn unknown_mentions(
+    pub(crate) fn unknown_mentions(
         &self,
         registry: &RegistryView,
         mentions: &[Mention],
@@ -182,7 +182,7 @@ impl Engine {
     }
 
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.
-    pub fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
+    pub(crate) fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
         *diagnostics = std::mem::take(diagnostics)
             .into_iter()
             .filter_map(|diagnostic| self.finish_one(diagnostic))

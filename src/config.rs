@@ -11,7 +11,7 @@ use crate::rules::{Rule, RuleSettings};
 use crate::targets::Target;
 use crate::text::{ColumnUnit, LineIndex};
 
-pub const FILE_NAMES: [&str; 2] = ["skill-lsp.toml", ".skill-lsp.toml"];
+pub(crate) const FILE_NAMES: [&str; 2] = ["skill-lsp.toml", ".skill-lsp.toml"];
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -26,14 +26,14 @@ struct RawConfig {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct AgentConfig {
+pub(crate) struct AgentConfig {
     pub model: Option<String>,
     pub max_turns: Option<u32>,
 }
 
 /// The settings in force for a path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Config {
+pub(crate) struct Config {
     /// The file these settings came from; `None` for the defaults.
     pub path: Option<PathBuf>,
     /// Targets fixed by the config; `None` selects by folder (SPEC section 4).
@@ -45,7 +45,7 @@ pub struct Config {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
     #[error("cannot read {path}: {source}")]
     Read {
         path: PathBuf,
@@ -62,7 +62,7 @@ pub enum ConfigError {
 
 /// The nearest config file at or above `start` (a file's folder, or the folder itself).
 #[must_use]
-pub fn find(start: &Path) -> Option<PathBuf> {
+pub(crate) fn find(start: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(start).ok()?;
     let mut dir = if absolute.is_dir() {
         Some(absolute.as_path())
@@ -87,7 +87,7 @@ impl Config {
     /// # Errors
     /// A file that cannot be read, is not TOML, or names an unknown target, rule or severity;
     /// the error gives the file, line and column.
-    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+    pub(crate) fn load(path: &Path) -> Result<Self, ConfigError> {
         let text = fs::read_to_string(path).map_err(|source| ConfigError::Read {
             path: path.to_path_buf(),
             source,
@@ -99,7 +99,7 @@ impl Config {
     ///
     /// # Errors
     /// See [`Config::load`].
-    pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
+    pub(crate) fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
         let index = LineIndex::new(text);
         let invalid = |offset: usize, message: String| {
             let position = index.line_col(text, offset, ColumnUnit::Char);
@@ -175,19 +175,11 @@ impl Config {
     ///
     /// # Errors
     /// See [`Config::load`].
-    pub fn discover(start: &Path) -> Result<Self, ConfigError> {
+    pub(crate) fn discover(start: &Path) -> Result<Self, ConfigError> {
         match find(start) {
             Some(path) => Self::load(&path),
             None => Ok(Config::default()),
         }
-    }
-
-    /// The targets for a skill at `path`: the config's, or the folder owner's.
-    #[must_use]
-    pub fn targets_for(&self, path: &Path) -> Vec<Target> {
-        self.targets
-            .clone()
-            .unwrap_or_else(|| crate::targets::default_targets_for(path))
     }
 }
 

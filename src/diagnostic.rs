@@ -16,7 +16,7 @@ pub struct Edit {
 
 impl Edit {
     #[must_use]
-    pub fn replace(range: TextRange, text: impl Into<String>) -> Self {
+    pub(crate) fn replace(range: TextRange, text: impl Into<String>) -> Self {
         Self {
             range,
             text: text.into(),
@@ -24,35 +24,35 @@ impl Edit {
     }
 
     #[must_use]
-    pub fn insert(offset: usize, text: impl Into<String>) -> Self {
+    pub(crate) fn insert(offset: usize, text: impl Into<String>) -> Self {
         Self::replace(TextRange::empty(offset), text)
     }
 
     #[must_use]
-    pub fn delete(range: TextRange) -> Self {
+    pub(crate) fn delete(range: TextRange) -> Self {
         Self::replace(range, "")
     }
 }
 
 /// A file rename that a fix needs (only `skill-md-case` uses it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rename {
-    pub from: PathBuf,
-    pub to: PathBuf,
+pub(crate) struct Rename {
+    pub(crate) from: PathBuf,
+    pub(crate) to: PathBuf,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub title: String,
     /// Safe fixes keep the author's meaning; `check --fix` and `source.fixAll` apply only these.
-    pub safe: bool,
+    pub(crate) safe: bool,
     pub edits: Vec<Edit>,
-    pub rename: Option<Rename>,
+    pub(crate) rename: Option<Rename>,
 }
 
 impl Fix {
     #[must_use]
-    pub fn new(title: impl Into<String>, safe: bool, edits: Vec<Edit>) -> Self {
+    pub(crate) fn new(title: impl Into<String>, safe: bool, edits: Vec<Edit>) -> Self {
         Self {
             title: title.into(),
             safe,
@@ -64,11 +64,11 @@ impl Fix {
 
 /// Another place that a finding refers to, such as the other skill of a `duplicate-name` pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Related {
+pub(crate) struct Related {
     pub path: PathBuf,
     /// Positions rather than byte offsets: the other file's text is not at hand when a front end
     /// converts them, and it must not read the file again.
-    pub span: Span,
+    pub(crate) span: Span,
     pub message: String,
 }
 
@@ -79,15 +79,15 @@ pub struct Diagnostic {
     pub message: String,
     pub range: TextRange,
     /// The selected targets this finding breaks or degrades.
-    pub targets: Vec<Target>,
+    pub(crate) targets: Vec<Target>,
     /// The preferred fix first.
     pub fixes: Vec<Fix>,
-    pub related: Vec<Related>,
+    pub(crate) related: Vec<Related>,
 }
 
 impl Diagnostic {
     #[must_use]
-    pub fn new(rule: Rule, range: TextRange, message: impl Into<String>) -> Self {
+    pub(crate) fn new(rule: Rule, range: TextRange, message: impl Into<String>) -> Self {
         Self {
             rule,
             severity: rule.default_severity(),
@@ -97,12 +97,6 @@ impl Diagnostic {
             fixes: Vec::new(),
             related: Vec::new(),
         }
-    }
-
-    #[must_use]
-    pub fn with_fix(mut self, fix: Fix) -> Self {
-        self.fixes.push(fix);
-        self
     }
 }
 

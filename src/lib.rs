@@ -1,19 +1,22 @@
 //! skill-lsp: lint, author and run Agent Skills (SKILL.md).
 //!
-//! The core (`text`, `diagnostic`, `document`, `targets`, `fields`, `rule_table`, `rules`,
+//! The core (`text`, `diagnostic`, `document`, `targets`, `field_table`, `rule_table`, `rules`,
 //! `workspace`, `config`) is synchronous and free of LSP, async and HTTP types; `cli` and `lsp`
 //! are thin front ends over it.
 
+// Items are `pub(crate)` unless tests, benches or the binary reach them.
+#![warn(unreachable_pub)]
+
 pub mod agent;
-pub mod analysis;
+mod analysis;
 pub mod cli;
-pub mod config;
+mod config;
 pub mod diagnostic;
-pub mod document;
-pub mod fields;
+mod document;
+mod field_table;
 pub mod lsp;
-pub mod rule_table;
+mod rule_table;
 pub mod rules;
 pub mod targets;
-pub mod text;
+mod text;
 pub mod workspace;

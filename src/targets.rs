@@ -1,5 +1,5 @@
 //! The clients that read skills (SPEC section 4, `shared/reference/FIELDS.md`) and how a finding
-//! affects each of them, in words. Which fields each client reads is in `fields::FIELDS`.
+//! affects each of them, in words. Which fields each client reads is in `field_table::FIELDS`.
 
 use std::fmt;
 use std::path::Path;
@@ -27,7 +27,7 @@ pub const ALL_TARGETS: [Target; 7] = [
 
 impl Target {
     #[must_use]
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Target::AgentSkills => "agentskills",
             Target::ClaudeUpload => "claude-upload",
@@ -41,7 +41,7 @@ impl Target {
 
     /// The client's name as a user knows it.
     #[must_use]
-    pub fn display(self) -> &'static str {
+    pub(crate) fn display(self) -> &'static str {
         match self {
             Target::AgentSkills => "skills-ref",
             Target::ClaudeUpload => "claude.ai upload",
@@ -54,19 +54,19 @@ impl Target {
     }
 
     #[must_use]
-    pub fn parse(id: &str) -> Option<Self> {
+    pub(crate) fn parse(id: &str) -> Option<Self> {
         ALL_TARGETS.into_iter().find(|target| target.id() == id)
     }
 
     /// Whether a key the client does not know makes it reject the skill.
     #[must_use]
-    pub fn rejects_unknown_fields(self) -> bool {
+    pub(crate) fn rejects_unknown_fields(self) -> bool {
         matches!(self, Target::AgentSkills | Target::ClaudeUpload)
     }
 
     /// The verb for "will not use this skill": validators and uploads reject, loaders skip.
     #[must_use]
-    pub fn refusal(self) -> Effect {
+    pub(crate) fn refusal(self) -> Effect {
         match self {
             Target::AgentSkills | Target::ClaudeUpload => Effect::Reject,
             _ => Effect::Skip,
@@ -82,7 +82,7 @@ impl fmt::Display for Target {
 
 /// The targets that own the folder a skill sits in (SPEC section 4, "Selected targets").
 #[must_use]
-pub fn default_targets_for(path: &Path) -> Vec<Target> {
+pub(crate) fn default_targets_for(path: &Path) -> Vec<Target> {
     let components: Vec<&str> = path
         .components()
         .filter_map(|component| component.as_os_str().to_str())
@@ -106,7 +106,7 @@ pub fn default_targets_for(path: &Path) -> Vec<Target> {
 
 /// What a finding does to one client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// The client loads the skill as if nothing were wrong.
     Load,
     /// The client is fine with it, and does something worth saying: (singular, plural) phrases.
@@ -126,13 +126,13 @@ pub enum Effect {
 impl Effect {
     /// True when the client is hurt by the finding.
     #[must_use]
-    pub fn affects(self) -> bool {
+    pub(crate) fn affects(self) -> bool {
         !matches!(self, Effect::Load | Effect::Ignore | Effect::Fine(..))
     }
 
     /// True when the client would skip, reject or misread the skill.
     #[must_use]
-    pub fn is_breaking(self) -> bool {
+    pub(crate) fn is_breaking(self) -> bool {
         matches!(self, Effect::Skip | Effect::Reject | Effect::Misread)
     }
 
@@ -156,7 +156,7 @@ impl Effect {
 
 /// Joins names as `A`, `A and B`, `A, B and C`.
 #[must_use]
-pub fn join_names(names: &[&str]) -> String {
+pub(crate) fn join_names(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [one] => (*one).to_owned(),
@@ -167,7 +167,7 @@ pub fn join_names(names: &[&str]) -> String {
 /// The closing words of a message: how each selected target takes the finding, grouped, hurt
 /// clients first, e.g. `Codex and skills-ref skip this skill; Claude Code loads it`.
 #[must_use]
-pub fn consequence(effects: &[(Target, Effect)]) -> String {
+pub(crate) fn consequence(effects: &[(Target, Effect)]) -> String {
     let mut groups: Vec<(Effect, Vec<&str>)> = Vec::new();
     let mut ordered: Vec<&(Target, Effect)> = effects.iter().collect();
     // Hurt clients first, in a stable order.

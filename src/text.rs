@@ -15,46 +15,41 @@ pub struct TextRange {
 
 impl TextRange {
     #[must_use]
-    pub fn new(start: usize, end: usize) -> Self {
+    pub(crate) fn new(start: usize, end: usize) -> Self {
         debug_assert!(start <= end, "range start {start} after end {end}");
         Self { start, end }
     }
 
     #[must_use]
-    pub fn empty(offset: usize) -> Self {
+    pub(crate) fn empty(offset: usize) -> Self {
         Self::new(offset, offset)
     }
 
     #[must_use]
-    pub fn len(self) -> usize {
+    pub(crate) fn len(self) -> usize {
         self.end - self.start
     }
 
     #[must_use]
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self.start == self.end
-    }
-
-    #[must_use]
-    pub fn contains(self, offset: usize) -> bool {
-        self.start <= offset && offset < self.end
     }
 
     /// True when the two ranges share at least one byte, or one is empty and sits inside the other.
     #[must_use]
-    pub fn overlaps(self, other: TextRange) -> bool {
+    pub(crate) fn overlaps(self, other: TextRange) -> bool {
         self.start < other.end && other.start < self.end
             || (self.is_empty() && other.start <= self.start && self.start < other.end)
             || (other.is_empty() && self.start <= other.start && other.start < self.end)
     }
 
     #[must_use]
-    pub fn shifted(self, by: usize) -> Self {
+    pub(crate) fn shifted(self, by: usize) -> Self {
         Self::new(self.start + by, self.end + by)
     }
 
     #[must_use]
-    pub fn as_range(self) -> Range<usize> {
+    pub(crate) fn as_range(self) -> Range<usize> {
         self.start..self.end
     }
 }
@@ -67,14 +62,14 @@ impl From<Range<usize>> for TextRange {
 
 /// A zero-based line and a zero-based column whose unit depends on the encoding asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct LineCol {
+pub(crate) struct LineCol {
     pub line: u32,
     pub col: u32,
 }
 
 /// The unit a column is counted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColumnUnit {
+pub(crate) enum ColumnUnit {
     /// Bytes of UTF-8 (LSP `utf-8` position encoding).
     Utf8,
     /// UTF-16 code units (LSP default).
@@ -89,14 +84,14 @@ pub enum ColumnUnit {
 /// YAML and CommonMark, so the CLI's `line:column` and an editor's position name the same
 /// character. [`lines_with_ranges`] splits by the same rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     line_starts: Vec<usize>,
     len: usize,
 }
 
 impl LineIndex {
     #[must_use]
-    pub fn new(text: &str) -> Self {
+    pub(crate) fn new(text: &str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
         line_starts.push(0);
         let bytes = text.as_bytes();
@@ -112,14 +107,15 @@ impl LineIndex {
     }
 
     /// Number of lines; a text ending in a line break has an empty last line.
+    #[cfg(test)]
     #[must_use]
-    pub fn line_count(&self) -> usize {
+    pub(crate) fn line_count(&self) -> usize {
         self.line_starts.len()
     }
 
     /// Byte range of line `line` including its line ending, or `None` past the end.
     #[must_use]
-    pub fn line_range(&self, line: usize) -> Option<TextRange> {
+    pub(crate) fn line_range(&self, line: usize) -> Option<TextRange> {
         let start = *self.line_starts.get(line)?;
         let end = self.line_starts.get(line + 1).copied().unwrap_or(self.len);
         Some(TextRange::new(start, end))
@@ -127,7 +123,7 @@ impl LineIndex {
 
     /// The zero-based line holding `offset` (offsets past the end map to the last line).
     #[must_use]
-    pub fn line_of(&self, offset: usize) -> usize {
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         match self.line_starts.binary_search(&offset) {
             Ok(line) => line,
             Err(next) => next - 1,
@@ -137,7 +133,7 @@ impl LineIndex {
     /// Converts a byte offset to a line and column in `unit`. Offsets past the end clamp to the end;
     /// offsets inside a multi-byte character count up to that character's start.
     #[must_use]
-    pub fn line_col(&self, text: &str, offset: usize, unit: ColumnUnit) -> LineCol {
+    pub(crate) fn line_col(&self, text: &str, offset: usize, unit: ColumnUnit) -> LineCol {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let line = self.line_of(offset);
         let line_start = self.line_starts[line];
@@ -156,8 +152,9 @@ impl LineIndex {
     /// Converts a line and column back to a byte offset. A line past the end gives the end of the
     /// text; a column past the end of its line gives the end of that line (before its line ending);
     /// a column in the middle of a character gives that character's start.
+    #[cfg(test)]
     #[must_use]
-    pub fn offset(&self, text: &str, position: LineCol, unit: ColumnUnit) -> usize {
+    pub(crate) fn offset(&self, text: &str, position: LineCol, unit: ColumnUnit) -> usize {
         let Some(line_range) = self.line_range(position.line as usize) else {
             return text.len();
         };
@@ -184,7 +181,7 @@ impl LineIndex {
 /// be at hand when the position is needed (the other skill of a `duplicate-name`): front ends
 /// pick their unit and never read the file again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Point {
+pub(crate) struct Point {
     /// Zero-based line.
     pub line: u32,
     /// Zero-based columns in UTF-8 bytes, UTF-16 code units and characters.
@@ -196,7 +193,7 @@ pub struct Point {
 impl Point {
     /// The point of a byte offset of `text`, scanning only the text before it.
     #[must_use]
-    pub fn at(text: &str, offset: usize) -> Self {
+    pub(crate) fn at(text: &str, offset: usize) -> Self {
         let offset = floor_char_boundary(text, offset);
         let mut line = 0u32;
         let mut line_start = 0;
@@ -216,7 +213,7 @@ impl Point {
     }
 
     #[must_use]
-    pub fn col(self, unit: ColumnUnit) -> u32 {
+    pub(crate) fn col(self, unit: ColumnUnit) -> u32 {
         match unit {
             ColumnUnit::Utf8 => self.utf8,
             ColumnUnit::Utf16 => self.utf16,
@@ -227,14 +224,14 @@ impl Point {
 
 /// A range as two [`Point`]s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Span {
+pub(crate) struct Span {
     pub start: Point,
     pub end: Point,
 }
 
 impl Span {
     #[must_use]
-    pub fn of(text: &str, range: TextRange) -> Self {
+    pub(crate) fn of(text: &str, range: TextRange) -> Self {
         Self {
             start: Point::at(text, range.start),
             end: Point::at(text, range.end),
@@ -244,7 +241,7 @@ impl Span {
 
 /// The greatest char boundary at or below `offset`.
 #[must_use]
-pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     if offset >= text.len() {
         return text.len();
     }
@@ -255,6 +252,7 @@ pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 }
 
 /// The length of the line break that ends `line` (`\n`, `\r\n`, `\r` or none).
+#[cfg(test)]
 fn line_break_len(line: &str) -> usize {
     if line.ends_with("\r\n") {
         2
@@ -278,9 +276,23 @@ fn next_break(text: &str, from: usize) -> Option<(usize, usize)> {
     Some((at, at + width))
 }
 
+/// How many lines [`lines_with_ranges`] yields, counted without visiting each line: every
+/// line break ends one, and text after the last break (or no text at all) is one more.
+#[must_use]
+pub(crate) fn line_count(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let feeds = memchr::memchr_iter(b'\n', bytes).count();
+    // A lone CR ends a line too; a CR before LF is half of one break.
+    let lone_returns = memchr::memchr_iter(b'\r', bytes)
+        .filter(|&at| bytes.get(at + 1) != Some(&b'\n'))
+        .count();
+    let ends_with_break = matches!(bytes.last(), Some(b'\n' | b'\r'));
+    feeds + lone_returns + usize::from(text.is_empty() || !ends_with_break)
+}
+
 /// Splits text into lines (by the one line model of [`LineIndex`]), each with its byte range
 /// excluding the line break.
-pub fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, &str)> {
+pub(crate) fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, &str)> {
     let mut start = 0;
     let mut done = false;
     std::iter::from_fn(move || {
@@ -306,6 +318,31 @@ pub fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, &str)> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_count_is_the_number_of_lines_yielded() {
+        for text in [
+            "",
+            "a",
+            "\n",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\rb",
+            "\r",
+            "\r\n",
+            "\r\r\n\n",
+            "x\r",
+            "x\r\ny\rz\n\n",
+            "中文\r\n😀",
+        ] {
+            assert_eq!(
+                line_count(text),
+                lines_with_ranges(text).count(),
+                "{text:?}"
+            );
+        }
+    }
 
     fn round_trip(text: &str) {
         let index = LineIndex::new(text);

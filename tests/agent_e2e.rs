@@ -126,15 +126,15 @@ fn chat_loads_the_skill_and_streams_the_answer() {
     let results = tool_results(&requests[1].json());
     assert_eq!(results.len(), 1);
     assert_eq!(results[0]["tool_use_id"], "toolu_1");
-    let content = results[0]["content"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| {
+    let content = results[0]["content"].as_str().map_or_else(
+        || {
             results[0]["content"][0]["text"]
                 .as_str()
                 .unwrap()
                 .to_owned()
-        });
+        },
+        str::to_owned,
+    );
     assert_eq!(content, REVIEW, "load_skill returns the whole file");
 }
 

@@ -267,7 +267,7 @@ fn rename_moves_folder_name_and_mentions() {
     );
     let mut references = client.request("textDocument/references", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "context": {"includeDeclaration": true}}));
     // The declaration first, then the mentions in walk order.
-    references.as_array_mut().unwrap()[1..].sort_by_key(|location| location.to_string());
+    references.as_array_mut().unwrap()[1..].sort_by_key(std::string::ToString::to_string);
     assert_response!(client, "references", references);
     client.shutdown();
 }

@@ -37,7 +37,7 @@ impl Approver for Fixed {
 }
 
 /// `--allow bash,write`: the named kinds pass, everything else is asked of `fallback`.
-pub struct AllowList {
+pub(crate) struct AllowList {
     kinds: HashSet<ApprovalKind>,
     fallback: Box<dyn Approver>,
 }
@@ -45,7 +45,7 @@ pub struct AllowList {
 /// The kind a tool belongs to for `--allow`: `bash`, or `write` for the file-changing tools
 /// (and any other name).
 #[must_use]
-pub fn kind_of(tool: &str) -> ApprovalKind {
+pub(crate) fn kind_of(tool: &str) -> ApprovalKind {
     Tool::parse(tool)
         .and_then(Tool::approval)
         .unwrap_or(ApprovalKind::Write)
@@ -56,7 +56,7 @@ impl AllowList {
     ///
     /// # Errors
     /// Names an unknown kind.
-    pub fn parse(list: &str, fallback: Box<dyn Approver>) -> Result<Self, String> {
+    pub(crate) fn parse(list: &str, fallback: Box<dyn Approver>) -> Result<Self, String> {
         let mut kinds = HashSet::new();
         for kind in list
             .split(',')

@@ -4,7 +4,7 @@
 pub mod approval;
 pub mod eval;
 pub mod provider;
-pub mod session;
+pub(crate) mod session;
 pub mod tools;
 
 pub use session::{Agent, AgentEvent, Outcome, Session, StopReason};

@@ -17,12 +17,12 @@ use super::provider::{Block, Message, Provider, ProviderError, Request, Role, St
 use super::tools::{self, ApprovalKind, Tool, ToolOutput, string_arg};
 use crate::workspace::{Registry, Source};
 
-pub const DEFAULT_MAX_TURNS: u32 = 30;
-pub const MAX_TOKENS: u32 = 8_192;
+pub(crate) const DEFAULT_MAX_TURNS: u32 = 30;
+pub(crate) const MAX_TOKENS: u32 = 8_192;
 
 /// The system prompt of SPEC section 6.
 #[must_use]
-pub fn system_prompt(workspace: &std::path::Path, catalog: &str) -> String {
+pub(crate) fn system_prompt(workspace: &std::path::Path, catalog: &str) -> String {
     format!(
         "You are a coding agent at {}. Use tools to solve tasks. Act, don't explain.\n\nSkills available:\n{catalog}\n\nUse load_skill to read the full instructions when a skill applies.",
         workspace.display()
@@ -57,7 +57,7 @@ pub enum StopReason {
 
 impl StopReason {
     #[must_use]
-    pub fn as_text(&self) -> String {
+    pub(crate) fn as_text(&self) -> String {
         match self {
             StopReason::Model(reason) => reason.clone(),
             StopReason::TurnLimit(limit) => format!("max_turns ({limit})"),
@@ -103,7 +103,7 @@ impl Session {
 
 impl Agent {
     #[must_use]
-    pub fn system_prompt(&self) -> String {
+    pub(crate) fn system_prompt(&self) -> String {
         system_prompt(&self.workspace, &self.registry.catalog())
     }
 
@@ -380,7 +380,7 @@ mod tests {
         let mut events = Vec::new();
         let outcome = agent
             .run(&mut session, "fill the form", &mut |event| {
-                events.push(event)
+                events.push(event);
             })
             .await
             .unwrap();

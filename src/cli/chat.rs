@@ -72,7 +72,7 @@ fn render(event: AgentEvent, json: bool) {
     match event {
         AgentEvent::Text(text) => print(&text),
         AgentEvent::ToolCall { name, input, .. } => {
-            eprint(&format!("\n→ {}\n", summary(&name, &input)))
+            eprint(&format!("\n→ {}\n", summary(&name, &input)));
         }
         AgentEvent::ToolResult {
             content, is_error, ..

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::format::{FileReport, Format, Summary, Totals};
-use super::settings::{Run, display_path, settings};
+use super::settings::{LintSettings, display_path, settings};
 use super::spool::{Kept, Spool};
 use super::{CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::analysis::RegistryView;
@@ -15,7 +15,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
 use crate::workspace::Registry;
-use crate::workspace::discovery::{discover, root_of, walk};
+use crate::workspace::discovery::{discover, path_order_key, root_of, walk};
 use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
 use crate::workspace::read::read_bytes;
 
@@ -218,6 +218,8 @@ struct FirstPass {
     checked: Option<(Checked, Kept)>,
     /// Why it could not be read, reported in its turn.
     error: Option<String>,
+    /// A regular file, no symlink, as the walk listed it, and read.
+    plain: bool,
 }
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
@@ -226,17 +228,23 @@ struct FirstPass {
 /// twice); the second pass writes the files in path order, each with the findings of the
 /// workspace rules added, linting again only a file that has such findings or whose output
 /// was over the budget. Returns whether some file or folder could not be read.
-fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory: usize) -> bool {
+fn check_files(
+    run: &LintSettings,
+    paths: &[PathBuf],
+    output: &mut Output,
+    keep_in_memory: usize,
+) -> bool {
     let spool = Spool::new(keep_in_memory);
     // The first pass starts while the walk goes on: each file found is linted on the pool.
     let found: Mutex<Vec<(PathBuf, PathBuf, FirstPass)>> = Mutex::new(Vec::new());
     let mut walk_errors = Vec::new();
     rayon::in_place_scope(|scope| {
-        walk_errors = walk(paths, &|path, _| {
+        walk_errors = walk(paths, &|path, is_link| {
             let (found, spool, output) = (&found, &spool, &*output);
             scope.spawn(move |_| {
                 let display = display_path(&path);
-                let pass = first_pass(run, output, spool, &display, &path);
+                let mut pass = first_pass(run, output, spool, &display, &path);
+                pass.plain = !is_link && pass.metadata.is_some();
                 found
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -257,7 +265,7 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     // Equal paths are the same file found twice, so which copy comes first does not matter.
-    found.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    found.par_sort_by_cached_key(|(display, _, _)| path_order_key(display));
     found.dedup_by(|a, b| a.0 == b.0);
     let (files, mut first): (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>) = found
         .into_iter()
@@ -270,6 +278,12 @@ fn check_files(run: &Run, paths: &[PathBuf], output: &mut Output, keep_in_memory
         .collect();
     let linted = Linted {
         keys: &keys,
+        plain: file_keys
+            .iter()
+            .zip(&first)
+            .filter(|(_, pass)| pass.plain)
+            .map(|(key, _)| key.clone())
+            .collect(),
         metadata: Mutex::new(
             file_keys
                 .iter()
@@ -338,7 +352,7 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
 /// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
 /// what the loader registers from it (only for a `SKILL.md`) and its mentions too.
 fn render(
-    run: &Run,
+    run: &LintSettings,
     output: &Output,
     display: &Path,
     path: &Path,
@@ -360,7 +374,13 @@ fn render(
 
 /// The first pass over one file: lint it, keep what the loader and the workspace rules need,
 /// and keep its rendered findings in the spool.
-fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &Path) -> FirstPass {
+fn first_pass(
+    run: &LintSettings,
+    output: &Output,
+    spool: &Spool,
+    display: &Path,
+    path: &Path,
+) -> FirstPass {
     let bytes = match read_checked(display, path) {
         Ok(bytes) => bytes,
         Err(error) => {
@@ -369,6 +389,7 @@ fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &
                 mentions: Vec::new(),
                 checked: None,
                 error: Some(error),
+                plain: false,
             };
         }
     };
@@ -379,12 +400,13 @@ fn first_pass(run: &Run, output: &Output, spool: &Spool, display: &Path, path: &
         mentions,
         checked: spool.keep(text).map(|kept| (checked, kept)),
         error: None,
+        plain: false,
     }
 }
 
 /// Lints one file again, with the workspace findings `extra` added, and renders it.
 fn check_one(
-    run: &Run,
+    run: &LintSettings,
     output: &Output,
     display: &Path,
     path: &Path,
@@ -400,12 +422,18 @@ fn check_one(
 /// second), so the registries do not hold a second copy of every description.
 struct Linted<'a> {
     keys: &'a Keys,
+    /// By [`Keys::key`]: the SKILL.md files the walk listed as regular files.
+    plain: HashSet<PathBuf>,
     metadata: Mutex<HashMap<PathBuf, Metadata>>,
 }
 
 impl Source for Linted<'_> {
     fn read(&self, path: &Path) -> std::io::Result<String> {
         Disk.read(path)
+    }
+
+    fn is_plain_file(&self, path: &Path) -> bool {
+        self.plain.contains(&self.keys.key(path))
     }
 
     fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
@@ -462,7 +490,7 @@ impl Workspaces {
     /// whose skills roots hold it, else the one the loader derives from its own path; each
     /// workspace's registry is the loader's, built from [`roots_for`].
     fn build(
-        run: &Run,
+        run: &LintSettings,
         paths: &[PathBuf],
         files: &[(PathBuf, PathBuf)],
         file_keys: &[PathBuf],
@@ -569,7 +597,12 @@ impl Workspaces {
     }
 
     /// The workspace findings of the checked file whose [`Keys::key`] is `path`.
-    fn findings_of(&self, run: &Run, path: &Path, mentions: &[Mention]) -> Vec<Diagnostic> {
+    fn findings_of(
+        &self,
+        run: &LintSettings,
+        path: &Path,
+        mentions: &[Mention],
+    ) -> Vec<Diagnostic> {
         let mut found = Vec::new();
         if self.registries.is_empty() {
             return found;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::error_line;
-use super::settings::{Run, display_path};
+use super::settings::{LintSettings, display_path};
 use crate::diagnostic::Rename;
 use crate::rules::fix::{FixOutcome, fix_all};
 
@@ -18,7 +18,7 @@ pub(super) struct Fixed {
 }
 
 /// Fixes one file's text with this run's settings (the same loop the editor's fix-all runs).
-pub fn fix_text(run: &Run, path: &Path, original: &str) -> FixOutcome {
+pub(super) fn fix_text(run: &LintSettings, path: &Path, original: &str) -> FixOutcome {
     fix_all(original, |text| run.lint(path, text.as_bytes()).1)
 }
 
@@ -73,7 +73,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-pub(super) fn fix_files(run: &Run, files: &[PathBuf]) -> Fixed {
+pub(super) fn fix_files(run: &LintSettings, files: &[PathBuf]) -> Fixed {
     let results: Vec<(usize, bool)> = files
         .par_iter()
         .map(|path| {
@@ -97,7 +97,7 @@ pub(super) fn fix_files(run: &Run, files: &[PathBuf]) -> Fixed {
                 }
             }
             if let Some(mut rename) = rename {
-                rename.from = path.clone();
+                rename.from.clone_from(path);
                 rename.to = path.with_file_name("SKILL.md");
                 if let Err(error) = rename_file(&rename) {
                     error_line(&format!("cannot rename {}: {error}", path.display()));

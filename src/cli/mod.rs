@@ -6,7 +6,7 @@ mod chat;
 mod check;
 mod eval;
 mod fix;
-pub mod format;
+pub(crate) mod format;
 mod load;
 mod rules;
 mod settings;
@@ -19,12 +19,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Exit code for findings that fail the run.
-pub const EXIT_FINDINGS: u8 = 1;
+pub(crate) const EXIT_FINDINGS: u8 = 1;
 /// Exit code for usage, config or I/O trouble.
 pub const EXIT_TROUBLE: u8 = 2;
 
 /// `skill-lsp --version`: the package version and the commit it was built from.
-pub const VERSION: &str = concat!(
+pub(crate) const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (",
     env!("SKILL_LSP_COMMIT"),
@@ -40,11 +40,11 @@ pub const VERSION: &str = concat!(
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Start the language server on stdio (the default with no command).
     Serve {
         /// Talk over stdin/stdout (the only transport; accepted for editors that pass it).
@@ -79,7 +79,7 @@ pub enum Command {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
+pub(crate) enum CheckFormat {
     Human,
     Json,
     Github,
@@ -87,7 +87,7 @@ pub enum CheckFormat {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Files or folders to check (default: the current folder).
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -110,14 +110,14 @@ pub struct CheckArgs {
     pub stdin: bool,
     /// With --stdin: the path the text belongs to (for its folder, targets and links).
     #[arg(long, value_name = "PATH", requires = "stdin")]
-    pub stdin_filename: Option<PathBuf>,
+    pub(crate) stdin_filename: Option<PathBuf>,
     /// Context window in tokens, for `catalog-budget` (default: each client's default).
     #[arg(long, value_name = "N")]
-    pub context_window: Option<u64>,
+    pub(crate) context_window: Option<u64>,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ChatArgs {
+pub(crate) struct ChatArgs {
     /// What to ask; without it, a REPL.
     pub prompt: Option<String>,
     /// The workspace (default: the current folder).
@@ -138,14 +138,14 @@ pub struct ChatArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CatalogFormat {
+pub(crate) enum CatalogFormat {
     Text,
     Xml,
     Json,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct CatalogArgs {
+pub(crate) struct CatalogArgs {
     /// Workspaces or skills roots (default: the current folder).
     pub paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = CatalogFormat::Text)]
@@ -155,7 +155,7 @@ pub struct CatalogArgs {
     pub target: Option<String>,
     /// The model's context window in tokens, for the client's listing budget.
     #[arg(long, value_name = "N")]
-    pub context_window: Option<u64>,
+    pub(crate) context_window: Option<u64>,
 }
 
 /// Runs the command line; `main` only maps the result to the process exit code.

@@ -11,19 +11,19 @@ use crate::diagnostic::Diagnostic;
 use crate::rules;
 
 /// Settings shared by every file of a run: the engine, which decides every finding.
-pub(super) struct Run {
+pub(super) struct LintSettings {
     pub engine: Engine,
 }
 
-impl Run {
+impl LintSettings {
     /// Lints one file's bytes with this run's settings (file rules only: `--fix` and `--stdin`).
-    pub fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    pub(super) fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
         let analysis = self.lint_and_read(path, bytes.to_vec());
         (analysis.text, analysis.diagnostics)
     }
 
     /// Lints one file and reads its loader metadata from the same parse.
-    pub fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
+    pub(super) fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let exists = |relative: &Path| skill_dir.join(relative).exists();
         self.engine.lint_file(path, bytes, &exists)
@@ -35,7 +35,7 @@ pub(super) fn settings(
     config_path: Option<&Path>,
     start: &Path,
     targets: &[String],
-) -> Result<Run, String> {
+) -> Result<LintSettings, String> {
     let config = match config_path {
         Some(path) => Config::load(path),
         None => Config::discover(start),
@@ -45,7 +45,7 @@ pub(super) fn settings(
     if !targets.is_empty() {
         engine.targets = Some(parse_targets(targets)?);
     }
-    Ok(Run { engine })
+    Ok(LintSettings { engine })
 }
 
 /// Drops a leading `./` so paths read as the user would write them.

@@ -9,10 +9,10 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use crate::text::{TextRange, lines_with_ranges};
+use crate::text::{TextRange, line_count};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReferenceKind {
+pub(crate) enum ReferenceKind {
     /// `[text](target)`, `![alt](target)` or a `[label]: target` definition.
     Link,
     /// A code span that is one path into `scripts/`, `references/` or `assets/`, or below a
@@ -25,7 +25,7 @@ pub enum ReferenceKind {
 
 /// A file of the skill folder that the body refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reference {
+pub(crate) struct Reference {
     pub kind: ReferenceKind,
     /// The path as the agent would open it from the skill folder: a skill-folder placeholder
     /// dropped, a link's `#fragment` and `?query` cut and its percent-escapes decoded, a code
@@ -40,13 +40,13 @@ pub struct Reference {
 impl Reference {
     /// Whether the rules hold the file to exist.
     #[must_use]
-    pub fn is_checked(&self) -> bool {
+    pub(crate) fn is_checked(&self) -> bool {
         self.kind != ReferenceKind::Loose
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Heading {
+pub(crate) struct Heading {
     pub level: u8,
     pub title: String,
     /// The heading's lines, without the final line break.
@@ -54,15 +54,20 @@ pub struct Heading {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Body {
+pub(crate) struct Body {
     pub range: TextRange,
-    /// In file order.
+    /// Links and code-span paths, in file order (some judged incidental, so `Loose`); the loose
+    /// paths of prose and other code are found only by [`Body::all_references`].
     pub references: Vec<Reference>,
     pub headings: Vec<Heading>,
     pub line_count: usize,
     /// Nothing but whitespace.
     pub blank: bool,
-    /// Prose and code stretches (byte ranges into the body), for skill mentions.
+    /// Text where loose bundled paths may be written (byte ranges into the body, joined where
+    /// they touch): read only when asked ([`Body::all_references`]), as no rule needs them.
+    pub(crate) loose_text: Vec<Range<usize>>,
+    /// Prose and code stretches (byte ranges into the body), for skill mentions; empty when
+    /// the body can hold none (`mentions::has_sigil`).
     pub(crate) regions: Vec<(Range<usize>, Region)>,
 }
 
@@ -103,12 +108,12 @@ struct OpenLink {
 
 /// Parses the body, the range of `text` after the frontmatter.
 #[must_use]
-pub fn parse(text: &str, range: TextRange) -> Body {
+pub(crate) fn parse(text: &str, range: TextRange) -> Body {
     let source = &text[range.as_range()];
     let mut body = Body {
         range,
         blank: source.trim().is_empty(),
-        line_count: lines_with_ranges(source).count(),
+        line_count: line_count(source),
         ..Body::default()
     };
     if body.blank {
@@ -119,6 +124,7 @@ pub fn parse(text: &str, range: TextRange) -> Body {
         source,
         examples: &examples,
         references: Vec::new(),
+        loose_code: Vec::new(),
     };
     let parser = Parser::new_ext(source, options()).into_offset_iter();
     let definitions: Vec<(String, Range<usize>)> = parser
@@ -136,8 +142,11 @@ pub fn parse(text: &str, range: TextRange) -> Body {
     let mut heading: Option<(u8, Range<usize>, String)> = None;
     let mut loose: Vec<Range<usize>> = Vec::new();
     let mut regions = Regions::default();
+    let wants_regions = super::mentions::has_sigil(source);
     for (event, span) in parser {
-        regions.feed(&event, span.clone());
+        if wants_regions {
+            regions.feed(&event, span.clone());
+        }
         if let Event::End(TagEnd::Link | TagEnd::Image) = event {
             if let Some(open) = links.pop() {
                 found.closed_link(&open);
@@ -214,23 +223,10 @@ pub fn parse(text: &str, range: TextRange) -> Body {
             _ => {}
         }
     }
-    for span in merge(loose) {
-        found.loose(span);
-    }
-    let (checked, loose): (Vec<Reference>, Vec<Reference>) = found
-        .references
-        .into_iter()
-        .partition(Reference::is_checked);
-    // A loose path inside a link or a checked code span is that same reference.
-    let mut checked_ranges: Vec<TextRange> = checked.iter().map(|r| r.range).collect();
-    checked_ranges.sort_by_key(|range| range.start);
-    let mut kept = checked;
-    kept.extend(loose.into_iter().filter(|reference| {
-        let before = checked_ranges.partition_point(|range| range.start < reference.range.end);
-        before == 0 || !checked_ranges[before - 1].overlaps(reference.range)
-    }));
-    kept.sort_by_key(|reference| reference.range.start);
-    body.references = kept
+    loose.append(&mut found.loose_code);
+    loose.sort_by_key(|span| span.start);
+    body.loose_text = merge(loose);
+    body.references = without_repeats(found.references)
         .into_iter()
         .map(|mut reference| {
             reference.range = reference.range.shifted(range.start);
@@ -239,6 +235,59 @@ pub fn parse(text: &str, range: TextRange) -> Body {
         .collect();
     body.regions = regions.found;
     body
+}
+
+impl Body {
+    /// The references of [`Body::references`] and the loose bundled paths of the rest of the
+    /// text, in file order: what an editor can link. `text` is the file the body was parsed from.
+    #[must_use]
+    pub(crate) fn all_references(&self, text: &str) -> Vec<Reference> {
+        let source = &text[self.range.as_range()];
+        let examples = Examples { source };
+        let mut found = Found {
+            source,
+            examples: &examples,
+            references: self
+                .references
+                .iter()
+                .cloned()
+                .map(|mut reference| {
+                    reference.range = TextRange::new(
+                        reference.range.start - self.range.start,
+                        reference.range.end - self.range.start,
+                    );
+                    reference
+                })
+                .collect(),
+            loose_code: Vec::new(),
+        };
+        for span in &self.loose_text {
+            found.loose(span.clone());
+        }
+        without_repeats(found.references)
+            .into_iter()
+            .map(|mut reference| {
+                reference.range = reference.range.shifted(self.range.start);
+                reference
+            })
+            .collect()
+    }
+}
+
+/// In file order, without a loose path that lies inside a link or a checked code span: that
+/// is the same reference.
+fn without_repeats(references: Vec<Reference>) -> Vec<Reference> {
+    let (checked, loose): (Vec<Reference>, Vec<Reference>) =
+        references.into_iter().partition(Reference::is_checked);
+    let mut checked_ranges: Vec<TextRange> = checked.iter().map(|r| r.range).collect();
+    checked_ranges.sort_by_key(|range| range.start);
+    let mut kept = checked;
+    kept.extend(loose.into_iter().filter(|reference| {
+        let before = checked_ranges.partition_point(|range| range.start < reference.range.end);
+        before == 0 || !checked_ranges[before - 1].overlaps(reference.range)
+    }));
+    kept.sort_by_key(|reference| reference.range.start);
+    kept
 }
 
 /// Joins ranges that touch: pulldown-cmark cuts text at every character that might open
@@ -661,6 +710,8 @@ struct Found<'a> {
     source: &'a str,
     examples: &'a Examples<'a>,
     references: Vec<Reference>,
+    /// Code spans that are no bundled path, whose text may still hold loose ones.
+    loose_code: Vec<Range<usize>>,
 }
 
 impl Found<'_> {
@@ -785,7 +836,7 @@ impl Found<'_> {
                 return;
             }
         }
-        self.loose(inner);
+        self.loose_code.push(inner);
     }
 
     /// Bundled paths in text that asks nothing of them: prose, commands, code.
@@ -915,7 +966,7 @@ mod tests {
     /// (kind, target, written text) of every reference.
     fn refs(text: &str) -> Vec<(ReferenceKind, String, String)> {
         parse(text, TextRange::new(0, text.len()))
-            .references
+            .all_references(text)
             .into_iter()
             .map(|reference| {
                 let written = text[reference.range.as_range()].to_owned();

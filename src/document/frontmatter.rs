@@ -11,14 +11,14 @@ const BOM: char = '\u{feff}';
 
 /// A delimiter line, without its line ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Delimiter {
+pub(crate) struct Delimiter {
     pub line: TextRange,
     /// Exactly `---`; otherwise dashes with extras such as `-----`, `--- x` or trailing blanks.
     pub exact: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     /// Text before the opening delimiter (after any BOM): the `frontmatter-not-first` case.
     pub preamble: Option<TextRange>,
     pub open: Delimiter,
@@ -29,7 +29,7 @@ pub struct Block {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Split {
+pub(crate) struct Split {
     pub bom: bool,
     pub block: Option<Block>,
     /// Everything after the closing delimiter line; the whole text (after any BOM) without a block.
@@ -97,7 +97,7 @@ fn looks_like_yaml_key(line: &str) -> bool {
 
 /// The linter's reading of `text`.
 #[must_use]
-pub fn split(text: &str) -> Split {
+pub(crate) fn split(text: &str) -> Split {
     let bom = text.starts_with(BOM);
     let start = if bom { BOM.len_utf8() } else { 0 };
     let mut lines =
@@ -167,7 +167,7 @@ pub fn split(text: &str) -> Split {
 /// The loader's reading (SPEC section 5): `(yaml, body)` ranges, or `None` when the text has no
 /// frontmatter by the strict rule.
 #[must_use]
-pub fn split_strict(text: &str) -> Option<(TextRange, TextRange)> {
+pub(crate) fn split_strict(text: &str) -> Option<(TextRange, TextRange)> {
     let mut lines = lines_with_ranges(text);
     let (first, first_line) = lines.next()?;
     if first_line != "---" || first.end == text.len() {

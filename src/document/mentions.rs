@@ -4,7 +4,7 @@ use super::body::{Body, Region, regions};
 use crate::text::TextRange;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mention {
+pub(crate) struct Mention {
     pub name: String,
     /// `/` or `$`.
     pub sigil: char,
@@ -23,7 +23,7 @@ fn is_name_byte(byte: u8) -> bool {
 /// bracket or a backtick, and is not followed by another path segment (`/usr/bin` is a path, not
 /// a skill). Link destinations and autolinks (`[x](/docs)`, `<https://x.dev/docs>`) hold none.
 #[must_use]
-pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
+pub(crate) fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
     if !has_sigil(&text[range.as_range()]) {
         return Vec::new();
     }
@@ -32,17 +32,26 @@ pub fn mentions(text: &str, range: TextRange) -> Vec<Mention> {
 
 /// The mentions of a parsed body, from the regions its one parse found.
 #[must_use]
-pub fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
+pub(crate) fn body_mentions(text: &str, body: &Body) -> Vec<Mention> {
     if !has_sigil(&text[body.range.as_range()]) {
         return Vec::new();
     }
     find(text, body.range, &body.regions)
 }
 
-/// Whether `text` holds a `/` or `$` at all: a byte search, as both are ASCII (a `char`
-/// pattern decodes every character of the body).
-fn has_sigil(text: &str) -> bool {
-    memchr::memchr2(b'/', b'$', text.as_bytes()).is_some()
+/// Whether `text` may hold a mention: a sigil where one can start, followed by a character a
+/// name can start with. Most bodies have none, and then their regions are never needed. A byte
+/// search, as both sigils are ASCII (a `char` pattern decodes every character of the body).
+pub(crate) fn has_sigil(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr2_iter(b'/', b'$', bytes).any(|at| {
+        let starts = at == 0
+            || matches!(
+                bytes[at - 1],
+                b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[' | b'`'
+            );
+        starts && bytes.get(at + 1).is_some_and(u8::is_ascii_alphanumeric)
+    })
 }
 
 fn find(

@@ -2,26 +2,26 @@
 //!
 //! Parsing never fails and never panics: broken input is data that the rules report on.
 
-pub mod body;
-pub mod frontmatter;
-pub mod mentions;
-pub mod yaml;
+pub(crate) mod body;
+pub(crate) mod frontmatter;
+pub(crate) mod mentions;
+pub(crate) mod yaml;
 
 use crate::text::TextRange;
 
-pub use body::{Body, Heading, Reference, ReferenceKind};
-pub use frontmatter::{Block, Delimiter, Split};
-pub use yaml::{Entry, Node, NodeKind, ScalarType, Style, YamlDocument, YamlError};
+pub(crate) use body::{Body, Heading, Reference, ReferenceKind};
+pub(crate) use frontmatter::{Block, Split};
+pub(crate) use yaml::{Entry, Node, NodeKind, ScalarType, Style, YamlDocument};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineEndings {
+pub(crate) enum LineEndings {
     Lf,
     Crlf,
     Mixed,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct SkillDocument {
+pub(crate) struct SkillDocument {
     pub split: Split,
     /// Parsed only when the block is closed.
     pub yaml: Option<YamlDocument>,
@@ -31,7 +31,7 @@ pub struct SkillDocument {
 
 impl SkillDocument {
     #[must_use]
-    pub fn parse(text: &str) -> Self {
+    pub(crate) fn parse(text: &str) -> Self {
         let split = frontmatter::split(text);
         let yaml = split
             .block
@@ -48,13 +48,13 @@ impl SkillDocument {
     }
 
     #[must_use]
-    pub fn block(&self) -> Option<&Block> {
+    pub(crate) fn block(&self) -> Option<&Block> {
         self.split.block.as_ref()
     }
 
     /// The frontmatter's top-level mapping, when it parsed as one.
     #[must_use]
-    pub fn mapping(&self) -> Option<&Node> {
+    pub(crate) fn mapping(&self) -> Option<&Node> {
         self.yaml
             .as_ref()?
             .root
@@ -64,13 +64,13 @@ impl SkillDocument {
 
     /// The first top-level entry named `key`.
     #[must_use]
-    pub fn field(&self, key: &str) -> Option<&Entry> {
+    pub(crate) fn field(&self, key: &str) -> Option<&Entry> {
         self.mapping()?.get(key)
     }
 
     /// The newline the file uses, for text that fixes insert.
     #[must_use]
-    pub fn newline(&self) -> &'static str {
+    pub(crate) fn newline(&self) -> &'static str {
         match self.line_endings {
             LineEndings::Crlf => "\r\n",
             LineEndings::Lf | LineEndings::Mixed => "\n",
@@ -79,7 +79,7 @@ impl SkillDocument {
 
     /// Where the YAML text of a closed block starts and ends.
     #[must_use]
-    pub fn yaml_range(&self) -> Option<TextRange> {
+    pub(crate) fn yaml_range(&self) -> Option<TextRange> {
         self.block().filter(|b| b.close.is_some()).map(|b| b.yaml)
     }
 }

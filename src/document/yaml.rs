@@ -8,7 +8,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle};
 use crate::text::TextRange;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     Plain,
     SingleQuoted,
     DoubleQuoted,
@@ -18,13 +18,13 @@ pub enum Style {
 
 impl Style {
     #[must_use]
-    pub fn is_block(self) -> bool {
+    pub(crate) fn is_block(self) -> bool {
         matches!(self, Style::Literal | Style::Folded)
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     Scalar { value: String, style: Style },
     Sequence(Vec<Node>),
     Mapping(Vec<Entry>),
@@ -32,7 +32,7 @@ pub enum NodeKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
+pub(crate) struct Node {
     pub kind: NodeKind,
     /// From the first character of the node (a quote, a block indicator, `[`, `{` or `-`) to its last.
     pub range: TextRange,
@@ -43,14 +43,14 @@ pub struct Node {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub key: Node,
     pub value: Node,
 }
 
 /// The YAML type a scalar resolves to under the YAML 1.2 core schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScalarType {
+pub(crate) enum ScalarType {
     Null,
     Bool,
     Int,
@@ -60,7 +60,7 @@ pub enum ScalarType {
 
 impl ScalarType {
     #[must_use]
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             ScalarType::Null => "null",
             ScalarType::Bool => "a boolean",
@@ -73,7 +73,7 @@ impl ScalarType {
 
 impl Node {
     #[must_use]
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.kind {
             NodeKind::Scalar { value, .. } => Some(value),
             _ => None,
@@ -81,7 +81,7 @@ impl Node {
     }
 
     #[must_use]
-    pub fn style(&self) -> Option<Style> {
+    pub(crate) fn style(&self) -> Option<Style> {
         match &self.kind {
             NodeKind::Scalar { style, .. } => Some(*style),
             _ => None,
@@ -89,7 +89,7 @@ impl Node {
     }
 
     #[must_use]
-    pub fn as_mapping(&self) -> Option<&[Entry]> {
+    pub(crate) fn as_mapping(&self) -> Option<&[Entry]> {
         match &self.kind {
             NodeKind::Mapping(entries) => Some(entries),
             _ => None,
@@ -98,7 +98,7 @@ impl Node {
 
     /// The scalar's type under the YAML 1.2 core schema; `None` for collections and aliases.
     #[must_use]
-    pub fn scalar_type(&self) -> Option<ScalarType> {
+    pub(crate) fn scalar_type(&self) -> Option<ScalarType> {
         match &self.kind {
             NodeKind::Scalar { value, style } => Some(if *style == Style::Plain && !self.tagged {
                 core_type(value)
@@ -112,13 +112,13 @@ impl Node {
     /// True for a string under YAML 1.2: quoted, block, tagged, or plain text that is not null,
     /// a boolean or a number.
     #[must_use]
-    pub fn is_string(&self) -> bool {
+    pub(crate) fn is_string(&self) -> bool {
         self.scalar_type() == Some(ScalarType::Str)
     }
 
     /// What the node is, in words for messages.
     #[must_use]
-    pub fn describe(&self) -> &'static str {
+    pub(crate) fn describe(&self) -> &'static str {
         match &self.kind {
             NodeKind::Scalar { .. } => self.scalar_type().map_or("a scalar", ScalarType::describe),
             NodeKind::Sequence(_) => "a list",
@@ -132,7 +132,7 @@ impl Node {
     /// folding keep the value's visible characters in order, so they are matched one by one; an
     /// index on whitespace moves to the next visible character. `None` when nothing matches.
     #[must_use]
-    pub fn source_offset(&self, text: &str, index: usize) -> Option<usize> {
+    pub(crate) fn source_offset(&self, text: &str, index: usize) -> Option<usize> {
         let NodeKind::Scalar { value, .. } = &self.kind else {
             return None;
         };
@@ -171,7 +171,7 @@ impl Node {
 
     /// The written text of a scalar's value: inside its quotes, or below a block header line.
     #[must_use]
-    pub fn content_range(&self, text: &str) -> Option<TextRange> {
+    pub(crate) fn content_range(&self, text: &str) -> Option<TextRange> {
         let NodeKind::Scalar { style, .. } = &self.kind else {
             return None;
         };
@@ -195,7 +195,7 @@ impl Node {
 
     /// Looks a key up in a mapping node (the first entry with that key).
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<&Entry> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Entry> {
         self.as_mapping()?
             .iter()
             .find(|entry| entry.key.as_str() == Some(key))
@@ -204,7 +204,7 @@ impl Node {
 
 /// Resolves a plain scalar by the YAML 1.2 core schema.
 #[must_use]
-pub fn core_type(value: &str) -> ScalarType {
+pub(crate) fn core_type(value: &str) -> ScalarType {
     match value {
         "" | "~" | "null" | "Null" | "NULL" => return ScalarType::Null,
         "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return ScalarType::Bool,
@@ -254,7 +254,7 @@ fn is_core_float(text: &str) -> bool {
 /// What a YAML 1.1 loader (PyYAML and friends) reads a plain scalar as, when that differs from a
 /// YAML 1.2 string: `yes`/`no`/`on`/`off`/`y`/`n`, dates, sexagesimal and underscored numbers.
 #[must_use]
-pub fn yaml11_only_type(value: &str) -> Option<&'static str> {
+pub(crate) fn yaml11_only_type(value: &str) -> Option<&'static str> {
     match value {
         "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "on" | "On" | "ON"
         | "off" | "Off" | "OFF" => return Some("a boolean"),
@@ -295,13 +295,13 @@ pub fn yaml11_only_type(value: &str) -> Option<&'static str> {
 
 /// A parse failure at a byte offset of the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct YamlError {
+pub(crate) struct YamlError {
     pub offset: usize,
     pub message: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
-pub struct YamlDocument {
+pub(crate) struct YamlDocument {
     /// The first document's root; `None` for an empty stream or after an error.
     pub root: Option<Node>,
     pub error: Option<YamlError>,
@@ -312,7 +312,7 @@ pub struct YamlDocument {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecorationKind {
+pub(crate) enum DecorationKind {
     /// `&name` before a node.
     Anchor,
     /// `*name` in place of a node.
@@ -323,7 +323,7 @@ pub enum DecorationKind {
 
 /// An anchor, alias or tag and the characters that write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Decoration {
+pub(crate) struct Decoration {
     pub kind: DecorationKind,
     pub range: TextRange,
 }
@@ -419,7 +419,7 @@ fn decorations(
 
 /// Parses `text[yaml]` (the frontmatter of the whole `text`). Never fails: errors are data.
 #[must_use]
-pub fn parse(text: &str, yaml: TextRange) -> YamlDocument {
+pub(crate) fn parse(text: &str, yaml: TextRange) -> YamlDocument {
     let source = &text[yaml.as_range()];
     let offsets = Offsets::new(source, yaml.start);
     let mut parser = Parser::new_from_str(source);

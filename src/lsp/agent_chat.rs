@@ -23,7 +23,10 @@ use crate::agent::provider::BoxFuture;
 
 /// One prompt of a (new or continued) conversation, streamed as `skill/agentEvent`
 /// notifications and `$/progress`, against the first workspace folder.
-pub async fn agent_chat(backend: &Backend, params: AgentChatParams) -> Result<AgentChatResult> {
+pub(crate) async fn agent_chat(
+    backend: &Backend,
+    params: AgentChatParams,
+) -> Result<AgentChatResult> {
     backend.wait_ready().await;
     let (workspace, registry, overlay, model, max_turns) = {
         let state = backend.lock();
@@ -157,14 +160,14 @@ async fn forward_events(
 
 /// Conversations by session id.
 #[derive(Default)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     sessions: Mutex<HashMap<String, Session>>,
     next: Mutex<u64>,
 }
 
 /// Holds a session for the length of one chat and puts it back when dropped, so a cancelled
 /// chat keeps every step it completed.
-pub struct Lease<'a> {
+pub(crate) struct Lease<'a> {
     sessions: &'a Sessions,
     pub id: String,
     pub session: Option<Session>,
@@ -187,7 +190,7 @@ impl Sessions {
     ///
     /// # Errors
     /// The session is unknown or already in use by another chat.
-    pub fn lease(&self, id: Option<&str>) -> std::result::Result<Lease<'_>, String> {
+    pub(crate) fn lease(&self, id: Option<&str>) -> std::result::Result<Lease<'_>, String> {
         let mut sessions = self
             .sessions
             .lock()
@@ -220,7 +223,7 @@ impl Sessions {
 }
 
 /// Asks the user in the editor: Allow once / Allow for this chat / Deny.
-pub struct EditorApprover {
+pub(crate) struct EditorApprover {
     pub client: Client,
 }
 
@@ -251,7 +254,7 @@ impl Approver for EditorApprover {
 /// the loop ends, the client still gets a closing `skill/agentEvent` (`done`, stop reason
 /// `cancelled`, with the session id, so a chat cancelled before its first event can be
 /// continued) and the `$/progress` end, so nobody waits for them in vain.
-pub struct CancelNotice {
+pub(crate) struct CancelNotice {
     pub events: tokio::sync::mpsc::UnboundedSender<AgentEventParams>,
     pub client: Client,
     pub token: Option<ProgressToken>,

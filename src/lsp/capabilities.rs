@@ -18,7 +18,7 @@ use super::ext;
 
 /// What the client told us it can do.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ClientCaps {
+pub(crate) struct ClientCaps {
     pub pull_diagnostics: bool,
     pub diagnostic_refresh: bool,
     pub snippets: bool,
@@ -34,7 +34,7 @@ pub struct ClientCaps {
 impl ClientCaps {
     /// Reads the client's capabilities from `initialize`; anything not declared is off.
     #[must_use]
-    pub fn from_params(params: &InitializeParams) -> Self {
+    pub(crate) fn from_params(params: &InitializeParams) -> Self {
         let capabilities = &params.capabilities;
         let text_document = capabilities.text_document.as_ref();
         let workspace = capabilities.workspace.as_ref();
@@ -84,7 +84,7 @@ impl ClientCaps {
 
 /// UTF-8 when the client offers it, else the default UTF-16 (SPEC section 7).
 #[must_use]
-pub fn position_encoding(params: &InitializeParams) -> Encoding {
+pub(crate) fn position_encoding(params: &InitializeParams) -> Encoding {
     params
         .capabilities
         .general
@@ -100,7 +100,7 @@ pub fn position_encoding(params: &InitializeParams) -> Encoding {
     reason = "root_uri is the fallback for clients without workspace folders"
 )]
 #[must_use]
-pub fn workspace_folders(params: &InitializeParams) -> Vec<PathBuf> {
+pub(crate) fn workspace_folders(params: &InitializeParams) -> Vec<PathBuf> {
     if let Some(folders) = &params.workspace_folders {
         return folders
             .iter()
@@ -117,7 +117,7 @@ pub fn workspace_folders(params: &InitializeParams) -> Vec<PathBuf> {
 
 /// What the server offers: pull diagnostics only to a client that pulls, push otherwise.
 #[must_use]
-pub fn initialize_result(encoding: Encoding, caps: ClientCaps) -> InitializeResult {
+pub(crate) fn initialize_result(encoding: Encoding, caps: ClientCaps) -> InitializeResult {
     let diagnostic_provider = caps.pull_diagnostics.then(|| {
         DiagnosticServerCapabilities::Options(DiagnosticOptions {
             identifier: Some("skill-lsp".to_owned()),

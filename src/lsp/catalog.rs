@@ -5,12 +5,12 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::Uri;
 
 use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
-use super::handlers::{guard, invalid_params};
+use super::handlers::{catch_panic, invalid_params};
 use super::server::Backend;
 use super::state::{AnalysisContext, DocumentText, analyze};
 
 /// Every skill the agent sees, with its finding count, and the catalog text of the prompt.
-pub async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
+pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
     backend.wait_ready().await;
     let (registry, contexts, overlay) = {
         let state = backend.lock();
@@ -25,7 +25,7 @@ pub async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResul
             .collect();
         (registry, contexts, state.overlay())
     };
-    guard("skill/catalog", move || {
+    catch_panic("skill/catalog", move || {
         let skills = registry
             .skills
             .iter()
@@ -65,7 +65,10 @@ pub async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResul
 
 /// What the agent's `load_skill` tool returns; an error whose message is the unknown-skill
 /// text (SPEC section 5) otherwise.
-pub async fn load_skill(backend: &Backend, params: LoadSkillParams) -> Result<LoadSkillResult> {
+pub(crate) async fn load_skill(
+    backend: &Backend,
+    params: LoadSkillParams,
+) -> Result<LoadSkillResult> {
     backend.wait_ready().await;
     let (registry, overlay) = {
         let state = backend.lock();

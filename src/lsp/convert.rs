@@ -1,7 +1,6 @@
 //! Core findings and edits to LSP types, at the edge (byte offsets in, positions out), and
 //! LSP URIs to paths.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use ropey::Rope;
@@ -16,7 +15,7 @@ use crate::diagnostic::{self as core, Edit, Severity};
 use crate::rules::Rule;
 
 #[must_use]
-pub fn to_lsp_severity(severity: Severity) -> DiagnosticSeverity {
+pub(crate) fn to_lsp_severity(severity: Severity) -> DiagnosticSeverity {
     match severity {
         Severity::Error => DiagnosticSeverity::ERROR,
         Severity::Warning => DiagnosticSeverity::WARNING,
@@ -41,7 +40,7 @@ fn span_range(span: crate::text::Span, encoding: Encoding) -> Range {
 }
 
 #[must_use]
-pub fn to_lsp_diagnostic(
+pub(crate) fn to_lsp_diagnostic(
     diagnostic: &core::Diagnostic,
     rope: &Rope,
     encoding: Encoding,
@@ -83,20 +82,14 @@ pub fn to_lsp_diagnostic(
 }
 
 #[must_use]
-pub fn to_text_edit(edit: &Edit, rope: &Rope, encoding: Encoding) -> TextEdit {
+pub(crate) fn to_text_edit(edit: &Edit, rope: &Rope, encoding: Encoding) -> TextEdit {
     TextEdit {
         range: range_of(rope, edit.range.start, edit.range.end, encoding),
         new_text: edit.text.clone(),
     }
 }
 
-/// A `changes` map for one document's edits.
 #[must_use]
-pub fn changes_for(uri: &Uri, edits: Vec<TextEdit>) -> HashMap<Uri, Vec<TextEdit>> {
-    HashMap::from([(uri.clone(), edits)])
-}
-
-#[must_use]
-pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|path| path.into_owned())
+pub(crate) fn uri_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(std::borrow::Cow::into_owned)
 }

@@ -16,13 +16,13 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::convert::to_lsp_diagnostic;
-use super::handlers::{guard, invalid_params};
+use super::handlers::{catch_panic, invalid_params};
 use super::server::Backend;
 use super::state::{DocumentText, analyze};
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the
 /// document moved on while we computed.
-pub async fn publish(backend: &Backend, uri: &Uri) {
+pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
     backend.wait_ready().await;
     let _serial = backend.publish_lock.lock().await;
     let Some(snapshot) = backend.snapshot(uri) else {
@@ -31,7 +31,7 @@ pub async fn publish(backend: &Backend, uri: &Uri) {
     if snapshot.caps.pull_diagnostics || !snapshot.document.is_skill_file() {
         return;
     }
-    let Ok(items) = guard("diagnostics", || snapshot.lsp_diagnostics()) else {
+    let Ok(items) = catch_panic("diagnostics", || snapshot.lsp_diagnostics()) else {
         return;
     };
     publish_if_current(backend, uri, snapshot.document.version, items).await;
@@ -40,7 +40,7 @@ pub async fn publish(backend: &Backend, uri: &Uri) {
 /// The version guard: publishes `items`, computed for `version` of the document, only if that
 /// is still its version (a stale result must never overtake a fresh one, and a closed document
 /// keeps the empty list `didClose` sent). Returns whether it published.
-pub async fn publish_if_current(
+pub(crate) async fn publish_if_current(
     backend: &Backend,
     uri: &Uri,
     version: i32,
@@ -63,7 +63,7 @@ pub async fn publish_if_current(
 
 /// Re-lints every open document (workspace rules' inputs changed), or asks a pulling client
 /// to pull again.
-pub async fn publish_all(backend: &Backend) {
+pub(crate) async fn publish_all(backend: &Backend) {
     let (uris, pull, refresh) = {
         let mut state = backend.lock();
         state.generation += 1;
@@ -85,7 +85,7 @@ pub async fn publish_all(backend: &Backend) {
 }
 
 /// `textDocument/diagnostic`: "unchanged" when the client holds this generation's report.
-pub async fn pull(
+pub(crate) async fn pull(
     backend: &Backend,
     params: DocumentDiagnosticParams,
 ) -> Result<DocumentDiagnosticReportResult> {
@@ -106,7 +106,7 @@ pub async fn pull(
         return Err(invalid_params(format!("{} is not open", uri.as_str())));
     };
     let items = if snapshot.document.is_skill_file() {
-        guard("diagnostics", || snapshot.lsp_diagnostics())?
+        catch_panic("diagnostics", || snapshot.lsp_diagnostics())?
     } else {
         Vec::new()
     };
@@ -123,7 +123,7 @@ pub async fn pull(
 
 /// `workspace/diagnostic`: every skill of every workspace (and those linked from outside their
 /// root, which clients load), "unchanged" for those the client holds this generation of.
-pub async fn pull_workspace(
+pub(crate) async fn pull_workspace(
     backend: &Backend,
     params: WorkspaceDiagnosticParams,
 ) -> Result<WorkspaceDiagnosticReportResult> {
@@ -174,7 +174,7 @@ pub async fn pull_workspace(
             generation,
         )
     };
-    let items = guard("workspace diagnostics", || {
+    let items = catch_panic("workspace diagnostics", || {
         work.into_iter()
             .map(|(uri, version, input)| {
                 let Some((path, text, context)) = input else {
@@ -233,7 +233,7 @@ mod tests {
         backend
             .lock()
             .documents
-            .insert(uri.clone(), Document::new(text, 3, String::new()));
+            .insert(uri.clone(), Document::new(text, 3));
         assert!(
             !publish_if_current(backend, &uri, 2, Vec::new()).await,
             "published a result for version 2 of a document at version 3"

@@ -18,18 +18,16 @@ pub enum Encoding {
 pub struct Document {
     pub rope: Rope,
     pub version: i32,
-    pub language_id: String,
     /// The text as one string, rebuilt after each batch of edits; analyses work on this.
     pub text: Arc<str>,
 }
 
 impl Document {
     #[must_use]
-    pub fn new(text: &str, version: i32, language_id: String) -> Self {
+    pub fn new(text: &str, version: i32) -> Self {
         Self {
             rope: Rope::from_str(text),
             version,
-            language_id,
             text: Arc::from(text),
         }
     }
@@ -61,7 +59,7 @@ impl Document {
 /// The char index of an LSP position: a line past the end is the end of the text, a column
 /// past the end of its line is the end of that line (before its line break).
 #[must_use]
-pub fn char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
+pub(crate) fn char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize {
     let line = position.line as usize;
     if line >= rope.len_lines() {
         return rope.len_chars();
@@ -87,7 +85,7 @@ pub fn char_index(rope: &Rope, position: Position, encoding: Encoding) -> usize 
 
 /// The LSP position of a byte offset into the document's text.
 #[must_use]
-pub fn position_of(rope: &Rope, offset: usize, encoding: Encoding) -> Position {
+pub(crate) fn position_of(rope: &Rope, offset: usize, encoding: Encoding) -> Position {
     let offset = offset.min(rope.len_bytes());
     let char_index = rope.byte_to_char(offset);
     let line = rope.char_to_line(char_index);
@@ -104,12 +102,12 @@ pub fn position_of(rope: &Rope, offset: usize, encoding: Encoding) -> Position {
 
 /// The byte offset of an LSP position.
 #[must_use]
-pub fn offset_of(rope: &Rope, position: Position, encoding: Encoding) -> usize {
+pub(crate) fn offset_of(rope: &Rope, position: Position, encoding: Encoding) -> usize {
     rope.char_to_byte(char_index(rope, position, encoding))
 }
 
 #[must_use]
-pub fn range_of(rope: &Rope, start: usize, end: usize, encoding: Encoding) -> Range {
+pub(crate) fn range_of(rope: &Rope, start: usize, end: usize, encoding: Encoding) -> Range {
     Range::new(
         position_of(rope, start, encoding),
         position_of(rope, end, encoding),
@@ -149,7 +147,7 @@ mod tests {
 
     #[test]
     fn incremental_edits_in_utf16_and_utf8() {
-        let mut document = Document::new("a😀b\nline two\n", 1, "markdown".into());
+        let mut document = Document::new("a😀b\nline two\n", 1);
         // After the emoji: UTF-16 column 3, UTF-8 column 5.
         document.apply(vec![change(Some((0, 3, 0, 3)), "X")], 2, Encoding::Utf16);
         assert_eq!(&*document.text, "a😀Xb\nline two\n");
@@ -171,10 +169,10 @@ mod tests {
 
     #[test]
     fn out_of_range_positions_clamp() {
-        let mut document = Document::new("ab\r\ncd", 1, String::new());
+        let mut document = Document::new("ab\r\ncd", 1);
         document.apply(vec![change(Some((0, 99, 7, 0)), "!")], 2, Encoding::Utf16);
         assert_eq!(&*document.text, "ab!");
-        let mut backwards = Document::new("abcdef", 1, String::new());
+        let mut backwards = Document::new("abcdef", 1);
         backwards.apply(vec![change(Some((0, 4, 0, 2)), "-")], 2, Encoding::Utf16);
         assert_eq!(&*backwards.text, "abcd-ef");
     }

@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::notification::Notification;
 use tower_lsp_server::ls_types::request::Request;
 
 /// `skill/catalog`: the skills the agent sees and the catalog text of its system prompt.
-pub enum Catalog {}
+pub(crate) enum Catalog {}
 
 impl Request for Catalog {
     type Params = CatalogParams;
@@ -20,7 +20,7 @@ impl Request for Catalog {
 }
 
 /// `skill/loadSkill`: what the agent's `load_skill` tool returns for a name.
-pub enum LoadSkill {}
+pub(crate) enum LoadSkill {}
 
 impl Request for LoadSkill {
     type Params = LoadSkillParams;
@@ -29,7 +29,7 @@ impl Request for LoadSkill {
 }
 
 /// `skill/agentChat`: one prompt of a conversation with the catalog-first agent.
-pub enum AgentChat {}
+pub(crate) enum AgentChat {}
 
 impl Request for AgentChat {
     type Params = AgentChatParams;
@@ -38,7 +38,7 @@ impl Request for AgentChat {
 }
 
 /// `skill/agentEvent`: what the agent does while a chat runs, streamed to the client.
-pub enum AgentEventNotification {}
+pub(crate) enum AgentEventNotification {}
 
 impl Notification for AgentEventNotification {
     type Params = AgentEventParams;
@@ -56,12 +56,12 @@ pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, AGENT_CHAT];
 /// The code action kind of "apply every safe fix in the file".
 pub const FIX_ALL_KIND: &str = "source.fixAll.skill-lsp";
 /// Base of the rule documentation links (`codeDescription`).
-pub const RULE_DOCS: &str = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md";
+pub(crate) const RULE_DOCS: &str = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md";
 
 /// The buttons of the approval `window/showMessageRequest` (SPEC section 6), in order.
 pub const ALLOW_ONCE: &str = "Allow once";
-pub const ALLOW_CHAT: &str = "Allow for this chat";
-pub const DENY: &str = "Deny";
+pub(crate) const ALLOW_CHAT: &str = "Allow for this chat";
+pub(crate) const DENY: &str = "Deny";
 pub const APPROVAL_ACTIONS: [&str; 3] = [ALLOW_ONCE, ALLOW_CHAT, DENY];
 
 /// The `$/progress` title of a chat.
@@ -154,7 +154,7 @@ pub enum AgentEventKind {
         name: String,
         input: Value,
     },
-    /// A tool's answer, cut to [`TOOL_RESULT_PREVIEW`] characters.
+    /// A tool's answer, cut to `TOOL_RESULT_PREVIEW` characters.
     ToolResult {
         id: String,
         name: String,
@@ -168,7 +168,7 @@ pub enum AgentEventKind {
 }
 
 /// How much of a tool result an event carries; the transcript keeps all of it.
-pub const TOOL_RESULT_PREVIEW: usize = 2_000;
+pub(crate) const TOOL_RESULT_PREVIEW: usize = 2_000;
 
 impl AgentEventKind {
     /// The event of one step of the agent loop.

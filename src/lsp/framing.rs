@@ -14,7 +14,7 @@ use tokio::io::{
 use tokio::sync::mpsc;
 
 /// Frames larger than this are refused unread (a client bug or an attack, not a SKILL.md).
-pub const MAX_FRAME: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_FRAME: usize = 64 * 1024 * 1024;
 
 /// What reading one frame gave.
 #[derive(Debug, PartialEq)]
@@ -114,9 +114,8 @@ fn check_message(value: &Value) -> Result<(), Option<Vec<u8>>> {
     // Notifications get no reply, even when broken; requests get an error with their id.
     let reply_id = match id {
         Some(id) if id_ok => id,
-        Some(_) => Value::Null,
         None if is_call => return Err(None),
-        None => Value::Null,
+        Some(_) | None => Value::Null,
     };
     Err(Some(error_response(
         reply_id,
@@ -126,7 +125,7 @@ fn check_message(value: &Value) -> Result<(), Option<Vec<u8>>> {
 }
 
 /// Copies client frames to the server, answering malformed ones on `replies`.
-pub async fn pump_input<R, W>(
+pub(crate) async fn pump_input<R, W>(
     mut input: R,
     mut to_server: W,
     replies: mpsc::UnboundedSender<Vec<u8>>,
@@ -179,7 +178,7 @@ pub async fn pump_input<R, W>(
 }
 
 /// Re-frames the server's output into whole messages on `out`.
-pub async fn pump_output<R: AsyncRead + Unpin>(
+pub(crate) async fn pump_output<R: AsyncRead + Unpin>(
     from_server: R,
     out: mpsc::UnboundedSender<Vec<u8>>,
 ) {
@@ -192,7 +191,7 @@ pub async fn pump_output<R: AsyncRead + Unpin>(
 }
 
 /// Writes each message to `writer` as one frame.
-pub async fn write_frames<W: AsyncWrite + Unpin>(
+pub(crate) async fn write_frames<W: AsyncWrite + Unpin>(
     mut writer: W,
     mut messages: mpsc::UnboundedReceiver<Vec<u8>>,
 ) {

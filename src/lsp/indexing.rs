@@ -12,11 +12,11 @@ use super::convert::uri_path;
 use super::diagnostics::publish_all;
 use super::progress;
 use super::server::Backend;
-use super::state::Workspace;
+use super::state::FolderState;
 use crate::config::FILE_NAMES;
 
 /// Indexes the folders waiting to be indexed, then marks the server ready and re-lints.
-pub async fn index_workspaces(backend: &Backend) {
+pub(crate) async fn index_workspaces(backend: &Backend) {
     let (folders, progress) = {
         let mut state = backend.lock();
         (
@@ -39,7 +39,7 @@ pub async fn index_workspaces(backend: &Backend) {
     let workspaces = tokio::task::spawn_blocking(move || {
         folders
             .into_iter()
-            .map(|folder| Workspace::load(folder, &overlay))
+            .map(|folder| FolderState::load(folder, &overlay))
             .collect::<Vec<_>>()
     })
     .await
@@ -68,7 +68,7 @@ pub async fn index_workspaces(backend: &Backend) {
 
 /// Asks a client that registers watchers dynamically to report changes to what the index and
 /// the rules read.
-pub async fn register_watchers(backend: &Backend) {
+pub(crate) async fn register_watchers(backend: &Backend) {
     if !backend.lock().caps.watched_files_dynamic {
         return;
     }

@@ -1,21 +1,21 @@
 //! The language server (SPEC section 7) over stdio: our framing layer in front of
 //! tower-lsp-server, logs on stderr, stdout for the protocol only.
 
-pub mod agent_chat;
-pub mod capabilities;
-pub mod catalog;
-pub mod convert;
-pub mod diagnostics;
+pub(crate) mod agent_chat;
+pub(crate) mod capabilities;
+pub(crate) mod catalog;
+pub(crate) mod convert;
+pub(crate) mod diagnostics;
 pub mod documents;
 pub mod ext;
 pub mod framing;
-pub mod handlers;
-pub mod indexing;
-pub mod notifications;
+pub(crate) mod handlers;
+pub(crate) mod indexing;
+pub(crate) mod notifications;
 pub mod progress;
-pub mod server;
-pub mod snapshot;
-pub mod state;
+pub(crate) mod server;
+pub(crate) mod snapshot;
+pub(crate) mod state;
 
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
@@ -78,7 +78,7 @@ const CLIENT_GONE_GRACE: std::time::Duration = std::time::Duration::from_millis(
 
 /// Runs the server on stdin/stdout; returns the process exit code.
 #[must_use]
-pub fn run() -> u8 {
+pub(crate) fn run() -> u8 {
     init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -12,23 +12,23 @@ use tower_lsp_server::ls_types::{
 use super::convert::uri_path;
 use super::diagnostics::{publish, publish_all};
 use super::documents::Document;
-use super::handlers::guard;
+use super::handlers::catch_panic;
 use super::indexing::index_workspaces;
 use super::server::Backend;
-use super::state::{ClientSettings, Workspace};
+use super::state::{ClientSettings, FolderState};
 use crate::config::FILE_NAMES;
 
-pub async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {
+pub(crate) async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {
     let item = params.text_document;
     let uri = item.uri.clone();
-    backend.lock().documents.insert(
-        item.uri,
-        Document::new(&item.text, item.version, item.language_id),
-    );
+    backend
+        .lock()
+        .documents
+        .insert(item.uri, Document::new(&item.text, item.version));
     skill_changed(backend, &uri).await;
 }
 
-pub async fn did_change(backend: &Backend, params: DidChangeTextDocumentParams) {
+pub(crate) async fn did_change(backend: &Backend, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri;
     {
         let mut state = backend.lock();
@@ -42,14 +42,14 @@ pub async fn did_change(backend: &Backend, params: DidChangeTextDocumentParams) 
         };
         let changes = params.content_changes;
         let version = params.text_document.version;
-        if guard("didChange", || document.apply(changes, version, encoding)).is_err() {
+        if catch_panic("didChange", || document.apply(changes, version, encoding)).is_err() {
             return;
         }
     }
     skill_changed(backend, &uri).await;
 }
 
-pub async fn did_close(backend: &Backend, params: DidCloseTextDocumentParams) {
+pub(crate) async fn did_close(backend: &Backend, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     let (removed, pull) = {
         let mut state = backend.lock();
@@ -73,12 +73,15 @@ pub async fn did_close(backend: &Backend, params: DidCloseTextDocumentParams) {
     }
 }
 
-pub async fn did_change_configuration(backend: &Backend, params: DidChangeConfigurationParams) {
+pub(crate) async fn did_change_configuration(
+    backend: &Backend,
+    params: DidChangeConfigurationParams,
+) {
     backend.lock().settings = ClientSettings::from_json(&params.settings);
     publish_all(backend).await;
 }
 
-pub async fn did_change_workspace_folders(
+pub(crate) async fn did_change_workspace_folders(
     backend: &Backend,
     params: DidChangeWorkspaceFoldersParams,
 ) {
@@ -104,7 +107,10 @@ pub async fn did_change_workspace_folders(
     index_workspaces(backend).await;
 }
 
-pub async fn did_change_watched_files(backend: &Backend, params: DidChangeWatchedFilesParams) {
+pub(crate) async fn did_change_watched_files(
+    backend: &Backend,
+    params: DidChangeWatchedFilesParams,
+) {
     {
         let mut state = backend.lock();
         let overlay = state.overlay();
@@ -119,7 +125,7 @@ pub async fn did_change_watched_files(backend: &Backend, params: DidChangeWatche
             if is_config {
                 if let Some(workspace) = state.workspace_of_mut(&path) {
                     let folder = workspace.folder.clone();
-                    *workspace = Workspace::load(folder, &overlay);
+                    *workspace = FolderState::load(folder, &overlay);
                 }
                 continue;
             }

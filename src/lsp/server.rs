@@ -13,14 +13,14 @@ use tower_lsp_server::{Client, LanguageServer, LspService};
 
 use super::ext::{self, CatalogParams, LoadSkillParams};
 use super::handlers::{
-    code_action, completion, guard, hover, inlay_hints, invalid_params, links, names, rename,
+    catch_panic, code_action, completion, hover, inlay_hints, invalid_params, links, names, rename,
     symbols,
 };
 use super::snapshot::Snapshot;
 use super::state::State;
 use super::{agent_chat, capabilities, catalog, diagnostics, indexing, notifications};
 
-pub struct Backend {
+pub(crate) struct Backend {
     pub(super) client: Client,
     pub(super) state: Arc<Mutex<State>>,
     /// Serialises "is this still the newest version? then publish" so stale diagnostics never
@@ -32,7 +32,7 @@ pub struct Backend {
 }
 
 /// Builds the service with the `skill/*` methods.
-pub fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
+pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
     LspService::build(|client| Backend {
         client,
         state: Arc::new(Mutex::new(State::default())),
@@ -91,7 +91,7 @@ impl Backend {
         let Some(snapshot) = self.snapshot(uri) else {
             return Ok(None);
         };
-        guard(method, || handler(&snapshot, params))?
+        catch_panic(method, || handler(&snapshot, params))?
     }
 
     /// [`Self::on_document`] for handlers that walk the workspace folder: on a blocking
@@ -107,7 +107,7 @@ impl Backend {
         let Some(snapshot) = self.snapshot(uri) else {
             return Ok(None);
         };
-        tokio::task::spawn_blocking(move || guard(method, || handler(&snapshot, params)))
+        tokio::task::spawn_blocking(move || catch_panic(method, || handler(&snapshot, params)))
             .await
             .map_err(|_| Error::internal_error())??
     }

@@ -14,7 +14,7 @@ use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze};
 use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
 
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     pub document: DocumentText,
     pub encoding: Encoding,
     pub caps: ClientCaps,
@@ -32,7 +32,7 @@ pub struct Snapshot {
 impl Snapshot {
     /// The snapshot of an open document, taken from `state` under its lock; `None` when the
     /// document is not open.
-    pub fn take(state: &State, uri: &Uri) -> Option<Self> {
+    pub(crate) fn take(state: &State, uri: &Uri) -> Option<Self> {
         let document = state.document_text(uri)?;
         let path = document.path.as_deref();
         let context = state.analysis_context(path);
@@ -58,25 +58,25 @@ impl Snapshot {
 
     /// The byte offset of an LSP position in the document (clamped to the text).
     #[must_use]
-    pub fn offset(&self, position: Position) -> usize {
+    pub(crate) fn offset(&self, position: Position) -> usize {
         offset_of(&self.document.rope, position, self.encoding)
     }
 
     /// The LSP range of a byte range of the document.
     #[must_use]
-    pub fn range(&self, start: usize, end: usize) -> lsp::Range {
+    pub(crate) fn range(&self, start: usize, end: usize) -> lsp::Range {
         range_of(&self.document.rope, start, end, self.encoding)
     }
 
     /// Every finding of the document, from the engine.
     #[must_use]
-    pub fn analyze(&self) -> Vec<Diagnostic> {
+    pub(crate) fn analyze(&self) -> Vec<Diagnostic> {
         analyze(&self.document, &self.context)
     }
 
     /// The findings as the client receives them.
     #[must_use]
-    pub fn lsp_diagnostics(&self) -> Vec<lsp::Diagnostic> {
+    pub(crate) fn lsp_diagnostics(&self) -> Vec<lsp::Diagnostic> {
         self.analyze()
             .iter()
             .map(|diagnostic| {
@@ -95,7 +95,7 @@ impl Snapshot {
 /// indexed and a client that declared nothing; tests set what they need.
 #[cfg(test)]
 #[must_use]
-pub fn test_snapshot(text: &str) -> Snapshot {
+pub(crate) fn test_snapshot(text: &str) -> Snapshot {
     let document = super::state::test_document(text);
     let state = State::default();
     Snapshot {

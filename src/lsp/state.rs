@@ -22,9 +22,9 @@ use crate::workspace::discovery::is_skill_file_name;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Registry, Source, WorkspaceIndex};
 
-/// One workspace: an editor's workspace folder, or a folder the loader derived for a SKILL.md
-/// opened outside every folder's skills roots (implicit).
-pub struct Workspace {
+/// The server's state for one workspace folder: an editor's workspace folder, or a folder the
+/// loader derived for a SKILL.md opened outside every folder's skills roots (implicit).
+pub(crate) struct FolderState {
     pub folder: PathBuf,
     /// Derived for an opened file rather than named by the editor: it gets diagnostics but is
     /// not part of the agent's catalog.
@@ -35,8 +35,8 @@ pub struct Workspace {
     pub registry: RegistryView,
 }
 
-impl Workspace {
-    pub fn load(folder: PathBuf, source: &dyn Source) -> Self {
+impl FolderState {
+    pub(crate) fn load(folder: PathBuf, source: &dyn Source) -> Self {
         let config = Config::discover(&folder).unwrap_or_else(|error| {
             tracing::warn!("ignoring config: {error}");
             Config::default()
@@ -53,7 +53,7 @@ impl Workspace {
     }
 
     /// Re-reads one path after a change; returns whether the registry changed.
-    pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
+    pub(crate) fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
         let changed = match self.index.refresh(path, source) {
             Some(changed) => changed,
             None => {
@@ -86,7 +86,7 @@ impl Workspace {
 
 /// Settings from `workspace/didChangeConfiguration` (`skillLsp.targets`, `skillLsp.rules`).
 #[derive(Clone, Debug, Default)]
-pub struct ClientSettings {
+pub(crate) struct ClientSettings {
     pub targets: Option<Vec<Target>>,
     pub rules: RuleSettings,
 }
@@ -95,7 +95,7 @@ impl ClientSettings {
     /// Reads `{"skillLsp": {...}}` or the inner object itself; unknown values are logged and
     /// skipped.
     #[must_use]
-    pub fn from_json(value: &Value) -> Self {
+    pub(crate) fn from_json(value: &Value) -> Self {
         let section = value.get("skillLsp").unwrap_or(value);
         let targets = section.get("targets").and_then(Value::as_array).map(|ids| {
             ids.iter()
@@ -134,9 +134,9 @@ impl ClientSettings {
 }
 
 #[derive(Default)]
-pub struct State {
+pub(crate) struct State {
     pub documents: HashMap<Uri, Document>,
-    pub workspaces: Vec<Workspace>,
+    pub workspaces: Vec<FolderState>,
     pub encoding: Encoding,
     pub caps: ClientCaps,
     pub settings: ClientSettings,
@@ -149,7 +149,7 @@ pub struct State {
 }
 
 /// Open buffers first, the disk second: unsaved edits are what the loader sees (SPEC section 5).
-pub struct Overlay(pub HashMap<PathBuf, Arc<str>>);
+pub(crate) struct Overlay(pub HashMap<PathBuf, Arc<str>>);
 
 impl Source for Overlay {
     fn read(&self, path: &Path) -> io::Result<String> {
@@ -168,7 +168,7 @@ impl Source for Overlay {
 /// or a file read for the catalog or a workspace pull. Request handlers get it inside a
 /// `Snapshot`.
 #[derive(Clone)]
-pub struct DocumentText {
+pub(crate) struct DocumentText {
     pub uri: Uri,
     pub path: Option<PathBuf>,
     pub text: Arc<str>,
@@ -179,7 +179,7 @@ pub struct DocumentText {
 impl DocumentText {
     /// Whether the document is a SKILL.md (by its file name, whatever its languageId).
     #[must_use]
-    pub fn is_skill_file(&self) -> bool {
+    pub(crate) fn is_skill_file(&self) -> bool {
         self.path
             .as_deref()
             .and_then(Path::file_name)
@@ -189,7 +189,7 @@ impl DocumentText {
 }
 
 /// What analysing one document needs from the state, copied out under the lock.
-pub struct AnalysisContext {
+pub(crate) struct AnalysisContext {
     /// Decides every finding (the same engine `check` runs).
     pub engine: Engine,
     pub registry: Option<RegistryView>,
@@ -199,7 +199,7 @@ pub struct AnalysisContext {
 impl AnalysisContext {
     /// The targets selected for the document at `path`.
     #[must_use]
-    pub fn targets(&self, path: Option<&Path>) -> Vec<Target> {
+    pub(crate) fn targets(&self, path: Option<&Path>) -> Vec<Target> {
         path.map_or_else(
             || vec![Target::AgentSkills],
             |path| self.engine.targets_for(path),
@@ -210,7 +210,7 @@ impl AnalysisContext {
 impl State {
     /// `initialize`: keeps what the client can do, its encoding, folders and settings, and
     /// returns the encoding and capabilities the server's answer is built from.
-    pub fn initialize(&mut self, params: &InitializeParams) -> (Encoding, ClientCaps) {
+    pub(crate) fn initialize(&mut self, params: &InitializeParams) -> (Encoding, ClientCaps) {
         self.encoding = position_encoding(params);
         self.caps = ClientCaps::from_params(params);
         self.pending_folders = workspace_folders(params);
@@ -220,7 +220,7 @@ impl State {
         (self.encoding, self.caps)
     }
 
-    pub fn overlay(&self) -> Overlay {
+    pub(crate) fn overlay(&self) -> Overlay {
         Overlay(
             self.documents
                 .iter()
@@ -229,7 +229,7 @@ impl State {
         )
     }
 
-    pub fn document_text(&self, uri: &Uri) -> Option<DocumentText> {
+    pub(crate) fn document_text(&self, uri: &Uri) -> Option<DocumentText> {
         let document = self.documents.get(uri)?;
         Some(DocumentText {
             uri: uri.clone(),
@@ -258,18 +258,18 @@ impl State {
             .map(|(index, _)| index)
     }
 
-    pub fn workspace_of(&self, path: &Path) -> Option<&Workspace> {
+    pub(crate) fn workspace_of(&self, path: &Path) -> Option<&FolderState> {
         self.workspaces.get(self.workspace_index(path)?)
     }
 
-    pub fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut Workspace> {
+    pub(crate) fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut FolderState> {
         let index = self.workspace_index(path)?;
         self.workspaces.get_mut(index)
     }
 
     /// Makes sure a SKILL.md outside every workspace's skills roots still has the workspace
     /// the loader derives for it (as `check` does), indexing it once.
-    pub fn ensure_workspace(&mut self, path: &Path) {
+    pub(crate) fn ensure_workspace(&mut self, path: &Path) {
         if path.file_name().is_none_or(|name| name != "SKILL.md")
             || self
                 .workspaces
@@ -289,12 +289,12 @@ impl State {
             return;
         }
         let overlay = self.overlay();
-        let mut workspace = Workspace::load(folder, &overlay);
+        let mut workspace = FolderState::load(folder, &overlay);
         workspace.implicit = true;
         self.workspaces.push(workspace);
     }
 
-    pub fn analysis_context(&self, path: Option<&Path>) -> AnalysisContext {
+    pub(crate) fn analysis_context(&self, path: Option<&Path>) -> AnalysisContext {
         let workspace = path.and_then(|path| self.workspace_of(path));
         let mut engine = Engine::new(
             workspace
@@ -313,7 +313,7 @@ impl State {
     /// The skills the agent sees, and `skill/catalog` shows: the editor's workspace folders'
     /// registries in folder order (the first folder that defines a name wins), with the first
     /// folder as the agent's workspace.
-    pub fn agent_view(&self) -> Option<(PathBuf, Registry)> {
+    pub(crate) fn agent_view(&self) -> Option<(PathBuf, Registry)> {
         let mut folders = self
             .workspaces
             .iter()
@@ -330,7 +330,7 @@ impl State {
 
     /// Re-reads the index entry of `path` from the overlay after its buffer or file changed.
     /// Returns whether a registry changed.
-    pub fn refresh_skill(&mut self, path: &Path) -> bool {
+    pub(crate) fn refresh_skill(&mut self, path: &Path) -> bool {
         let overlay = self.overlay();
         self.workspace_of_mut(path).is_some_and(|workspace| {
             workspace.index.locate(path).is_some() && workspace.refresh(path, &overlay)
@@ -341,7 +341,7 @@ impl State {
 /// All findings for one SKILL.md's text: the engine's analysis of its text, with the links of
 /// its body checked against the disk and the open buffers.
 #[must_use]
-pub fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagnostic> {
+pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagnostic> {
     let fallback = PathBuf::from(document.uri.path().as_str());
     let path = document.path.clone().unwrap_or(fallback);
     let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -364,7 +364,7 @@ pub fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagno
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.
 #[cfg(test)]
 #[must_use]
-pub fn test_document(text: &str) -> DocumentText {
+pub(crate) fn test_document(text: &str) -> DocumentText {
     DocumentText {
         uri: "file:///w/skills/pdf/SKILL.md"
             .parse()
@@ -416,18 +416,15 @@ mod registry_tests {
             .unwrap();
         }
         let mut state = State::default();
-        state
-            .workspaces
-            .push(Workspace::load(dir.path().to_path_buf(), &state.overlay()));
+        state.workspaces.push(FolderState::load(
+            dir.path().to_path_buf(),
+            &state.overlay(),
+        ));
         let b = dir.path().join("skills/b/SKILL.md");
         let uri = Uri::from_file_path(&b).unwrap();
         state.documents.insert(
             uri.clone(),
-            Document::new(
-                "---\nname: b\ndescription: New words.\n---\nBody\n",
-                2,
-                String::new(),
-            ),
+            Document::new("---\nname: b\ndescription: New words.\n---\nBody\n", 2),
         );
         assert!(state.refresh_skill(&b));
         assert_eq!(
@@ -436,11 +433,7 @@ mod registry_tests {
         );
         state.documents.insert(
             uri,
-            Document::new(
-                "---\nname: a\ndescription: New words.\n---\nBody\n",
-                3,
-                String::new(),
-            ),
+            Document::new("---\nname: a\ndescription: New words.\n---\nBody\n", 3),
         );
         assert!(state.refresh_skill(&b));
         assert_eq!(
@@ -472,11 +465,11 @@ mod agent_view_tests {
         }
         let mut state = State::default();
         for folder in &folders {
-            let workspace = Workspace::load(folder.path().to_path_buf(), &state.overlay());
+            let workspace = FolderState::load(folder.path().to_path_buf(), &state.overlay());
             state.workspaces.push(workspace);
         }
         // A derived workspace for a file outside the folders' roots is not the agent's.
-        let mut implicit = Workspace::load(folders[1].path().join("skills"), &state.overlay());
+        let mut implicit = FolderState::load(folders[1].path().join("skills"), &state.overlay());
         implicit.implicit = true;
         state.workspaces.push(implicit);
         let (folder, registry) = state.agent_view().unwrap();

@@ -9,8 +9,8 @@ use crate::document::Reference;
 use crate::targets::{Effect, Target};
 use crate::text::{TextRange, lines_with_ranges};
 
-pub const BODY_MAX_LINES: usize = 500;
-pub const BODY_MAX_TOKENS: usize = 5_000;
+pub(super) const BODY_MAX_LINES: usize = 500;
+pub(super) const BODY_MAX_TOKENS: usize = 5_000;
 /// How far up a path may be found before it counts as missing: a project skill's
 /// `scripts/release.sh` or `[guide](docs/guide.md)` often names the repository's own files,
 /// which the agent opens from the project folder.

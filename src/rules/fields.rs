@@ -9,7 +9,7 @@ use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
 use crate::document::yaml::yaml11_only_type;
 use crate::document::{Entry, Node, NodeKind, Style};
-use crate::fields::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
+use crate::field_table::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
 use crate::targets::{Effect, Target};
 use crate::text::TextRange;
 
@@ -137,7 +137,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         let Some(key) = entry.key.as_str() else {
             continue;
         };
-        match crate::fields::lookup(key) {
+        match crate::field_table::lookup(key) {
             Some(known) => {
                 let field = known.name;
                 typed_field(checker, known, entry);
@@ -168,7 +168,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     let folder = folder_name(checker);
     let valid_folder = folder
         .clone()
-        .filter(|folder| crate::fields::is_valid_skill_name(folder));
+        .filter(|folder| crate::field_table::is_valid_skill_name(folder));
     let Some(entry) = root.get("name") else {
         let fixes = match (valid_folder.as_ref(), insert_point(checker)) {
             (Some(folder), Some(at)) => vec![Fix::new(
@@ -243,7 +243,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             Vec::new(),
         );
     }
-    if !crate::fields::has_valid_name_characters(name) {
+    if !crate::field_table::has_valid_name_characters(name) {
         let skills_ref_ok = skills_ref_accepts_format(name);
         let normalised = normalise_name(name);
         let fixes = if normalised.is_empty() {
@@ -446,7 +446,11 @@ fn written_char(text: &str, value: &Node, at: usize) -> Option<TextRange> {
         .then(|| TextRange::new(offset, offset + ch.len_utf8()))
 }
 
-fn typed_field(checker: &mut Checker<'_>, known: &'static crate::fields::Field, entry: &Entry) {
+fn typed_field(
+    checker: &mut Checker<'_>,
+    known: &'static crate::field_table::Field,
+    entry: &Entry,
+) {
     let field = known.name;
     let value = &entry.value;
     if matches!(known.shape, Shape::String | Shape::Enum) {
@@ -507,7 +511,11 @@ fn quote_fix(text: &str, field: &str, value: &Node) -> Vec<Fix> {
     }
 }
 
-fn string_field(checker: &mut Checker<'_>, known: &'static crate::fields::Field, entry: &Entry) {
+fn string_field(
+    checker: &mut Checker<'_>,
+    known: &'static crate::field_table::Field,
+    entry: &Entry,
+) {
     let field = known.name;
     let value = &entry.value;
     if !value.is_string() {
@@ -844,7 +852,7 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
 /// knows (often a typo of one).
 fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, key: &str) {
     let targets = checker.context.targets;
-    let readers = crate::fields::readers(key);
+    let readers = crate::field_table::readers(key);
     let suggestion = if readers.is_empty() {
         near_miss(key, targets)
     } else {
@@ -860,7 +868,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
             // `model`) is the author's call.
             let respelling = squash(key) == squash(suggestion);
             let resolves = targets.iter().any(|target| target.knows(suggestion))
-                || crate::fields::is_standard_field(suggestion);
+                || crate::field_table::is_standard_field(suggestion);
             fixes.push(Fix::new(
                 format!("Rename to `{suggestion}`"),
                 respelling && resolves,
@@ -873,7 +881,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
     }
     let message = match (suggestion, readers.as_slice()) {
         (Some(suggestion), _) if !targets.iter().any(|target| target.knows(suggestion)) => {
-            let readers: Vec<&str> = crate::fields::readers(suggestion)
+            let readers: Vec<&str> = crate::field_table::readers(suggestion)
                 .iter()
                 .map(|target| target.display())
                 .collect();
@@ -903,7 +911,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
                 Effect::Fine("reads it", "read it")
             } else if target.rejects_unknown_fields() {
                 Effect::Reject
-            } else if crate::fields::is_standard_field(&key_owned) {
+            } else if crate::field_table::is_standard_field(&key_owned) {
                 // Optional fields of the open standard: clients that do not use them skip them
                 // by design, and the skill works the same.
                 Effect::Ignore

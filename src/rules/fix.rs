@@ -7,7 +7,7 @@ use crate::rules::Group;
 
 /// How `ch` is written inside a quoted scalar; `None` when it stands for itself.
 #[must_use]
-pub fn escape(ch: char, single: bool) -> Option<String> {
+pub(crate) fn escape(ch: char, single: bool) -> Option<String> {
     if single {
         return (ch == '\'').then(|| "''".to_owned());
     }
@@ -36,22 +36,10 @@ fn quote_with(value: &str, single: bool) -> String {
     out
 }
 
-/// A double-quoted YAML scalar that parses back to `value`.
-#[must_use]
-pub fn double_quoted(value: &str) -> String {
-    quote_with(value, false)
-}
-
-/// A single-quoted YAML scalar that parses back to `value` (no line breaks allowed in `value`).
-#[must_use]
-pub fn single_quoted(value: &str) -> String {
-    quote_with(value, true)
-}
-
 /// Whether `quoted` picks single quotes: when `value` holds `"` but no `'` and nothing that
 /// needs an escape.
 #[must_use]
-pub fn prefers_single_quotes(value: &str) -> bool {
+pub(crate) fn prefers_single_quotes(value: &str) -> bool {
     value.contains('"')
         && !value.contains('\'')
         && !value.chars().any(|ch| ch.is_control() || ch == '\u{feff}')
@@ -59,14 +47,14 @@ pub fn prefers_single_quotes(value: &str) -> bool {
 
 /// The most readable quoting of `value`: single quotes when it holds `"` but no `'`, else double.
 #[must_use]
-pub fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     quote_with(value, prefers_single_quotes(value))
 }
 
 /// `value` as a YAML string: plain when that reads back as the same string under YAML 1.1 and
 /// 1.2, quoted otherwise.
 #[must_use]
-pub fn yaml_string(value: &str) -> String {
+pub(crate) fn yaml_string(value: &str) -> String {
     let plain_safe = !value.is_empty()
         && core_type(value) == ScalarType::Str
         && yaml11_only_type(value).is_none()
@@ -88,7 +76,11 @@ pub fn yaml_string(value: &str) -> String {
 
 /// Applies `edits` to `text` and hands the re-parsed document to `check`; `false` when the edits
 /// do not apply or `check` refuses the result. Fixes use this to prove they round-trip.
-pub fn verify(text: &str, edits: &[Edit], check: impl Fn(&str, &SkillDocument) -> bool) -> bool {
+pub(crate) fn verify(
+    text: &str,
+    edits: &[Edit],
+    check: impl Fn(&str, &SkillDocument) -> bool,
+) -> bool {
     match apply_edits(text, edits) {
         Ok(new_text) => {
             let document = SkillDocument::parse(&new_text);
@@ -102,7 +94,7 @@ pub fn verify(text: &str, edits: &[Edit], check: impl Fn(&str, &SkillDocument) -
 /// The offset just past the line ending (`\n`) of the line holding `offset`: where an edit that
 /// removes or moves whole lines ends.
 #[must_use]
-pub fn line_end_after(text: &str, offset: usize) -> usize {
+pub(crate) fn line_end_after(text: &str, offset: usize) -> usize {
     text[offset..]
         .find('\n')
         .map_or(text.len(), |at| offset + at + 1)
@@ -110,7 +102,7 @@ pub fn line_end_after(text: &str, offset: usize) -> usize {
 
 /// at most 64 characters.
 #[must_use]
-pub fn normalise_name(name: &str) -> String {
+pub(crate) fn normalise_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut previous_hyphen = true;
     let mut previous_lower = false;
@@ -182,9 +174,9 @@ fn safe_edits(diagnostics: &[Diagnostic]) -> (Vec<Edit>, usize, Option<Rename>) 
 pub struct FixOutcome {
     pub text: String,
     /// How many fixes were applied (a rename counts once).
-    pub applied: usize,
+    pub(crate) applied: usize,
     /// A file rename the fixes ask for (`skill-md-case`).
-    pub rename: Option<Rename>,
+    pub(crate) rename: Option<Rename>,
 }
 
 /// Applies the safe fixes of `lint`'s findings round by round until nothing changes. A round

@@ -2,16 +2,16 @@
 //! severities and groups are in `rule_table`.
 //!
 //! File, field and body rules run on one `SkillDocument`; workspace rules (`duplicate-name`,
-//! `symlink-escape`, `catalog-budget`) run on the loader's registry in `workspace`.
+//! `symlink-escape`, `catalog-budget`) run on the loader's registry in `cross_skill`.
 
 mod body;
+pub(crate) mod cross_skill;
 mod docs;
-pub mod fields;
+pub(crate) mod fields;
 mod file;
 pub mod fix;
 mod recover;
-pub mod suggest;
-pub mod workspace;
+pub(crate) mod suggest;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -33,28 +33,14 @@ impl Rule {
 
 /// Severity overrides from the config's `[rules]` table; `None` turns a rule off.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RuleSettings {
-    pub overrides: HashMap<Rule, Option<Severity>>,
+pub(crate) struct RuleSettings {
+    pub(crate) overrides: HashMap<Rule, Option<Severity>>,
 }
 
 impl RuleSettings {
-    /// Applies overrides, dropping findings of rules that are off.
-    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
-        if self.overrides.is_empty() {
-            return;
-        }
-        diagnostics.retain_mut(|diagnostic| match self.overrides.get(&diagnostic.rule) {
-            None => true,
-            Some(None) => false,
-            Some(Some(severity)) => {
-                diagnostic.severity = *severity;
-                true
-            }
-        });
-    }
-
+    #[cfg(test)]
     #[must_use]
-    pub fn is_off(&self, rule: Rule) -> bool {
+    pub(crate) fn is_off(&self, rule: Rule) -> bool {
         matches!(self.overrides.get(&rule), Some(None))
     }
 }
@@ -71,12 +57,12 @@ pub struct FileContext<'a> {
 
 impl FileContext<'_> {
     #[must_use]
-    pub fn folder_name(&self) -> Option<&str> {
+    pub(crate) fn folder_name(&self) -> Option<&str> {
         self.path.parent()?.file_name()?.to_str()
     }
 
     #[must_use]
-    pub fn file_name(&self) -> Option<&str> {
+    pub(crate) fn file_name(&self) -> Option<&str> {
         self.path.file_name()?.to_str()
     }
 }
@@ -86,7 +72,7 @@ impl FileContext<'_> {
 /// they only load it degraded, an error-by-default rule drops to a warning, and warning, info and
 /// hint rules keep their default.
 #[must_use]
-pub fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity {
+pub(crate) fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity {
     if effects.iter().any(|(_, effect)| effect.is_breaking()) {
         Severity::Error
     } else if rule.default_severity() == Severity::Error {
@@ -104,10 +90,10 @@ pub(crate) struct Checker<'a> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl<'a> Checker<'a> {
+impl Checker<'_> {
     /// Reports a finding whose effect differs per client. It fires only when a selected target
     /// is affected, and its message ends with the consequence for every selected target.
-    pub fn report(
+    pub(crate) fn report(
         &mut self,
         rule: Rule,
         range: TextRange,
@@ -141,7 +127,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Reports a finding that hurts every client alike; `why` is the closing consequence.
-    pub fn report_all(
+    pub(crate) fn report_all(
         &mut self,
         rule: Rule,
         range: TextRange,
@@ -190,7 +176,11 @@ pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagn
 
 /// Lints one SKILL.md's bytes and reads what the loader would register from it, parsing once.
 #[must_use]
-pub fn lint_and_read(bytes: Vec<u8>, context: &FileContext<'_>, folder: &str) -> FileAnalysis {
+pub(crate) fn lint_and_read(
+    bytes: Vec<u8>,
+    context: &FileContext<'_>,
+    folder: &str,
+) -> FileAnalysis {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let document = SkillDocument::parse(&text);
@@ -217,12 +207,12 @@ pub fn lint_and_read(bytes: Vec<u8>, context: &FileContext<'_>, folder: &str) ->
 }
 
 /// One file's findings and what the workspace rules need from it.
-pub struct FileAnalysis {
+pub(crate) struct FileAnalysis {
     /// The text the ranges refer to (lossy when the file is not UTF-8).
     pub text: String,
     pub diagnostics: Vec<Diagnostic>,
     /// What the loader would register; `None` for text that is not UTF-8.
-    pub metadata: Option<crate::workspace::loader::Metadata>,
+    pub(crate) metadata: Option<crate::workspace::loader::Metadata>,
     /// Skill mentions in the body.
     pub mentions: Vec<crate::document::mentions::Mention>,
 }
@@ -235,7 +225,7 @@ pub fn lint_text(text: &str, context: &FileContext<'_>) -> Vec<Diagnostic> {
 }
 
 #[must_use]
-pub fn lint_document(
+pub(crate) fn lint_document(
     text: &str,
     document: &SkillDocument,
     context: &FileContext<'_>,
@@ -255,7 +245,7 @@ pub fn lint_document(
 }
 
 /// Deterministic order: position, then rule.
-pub fn sort(diagnostics: &mut [Diagnostic]) {
+pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (a.range.start, a.range.end, a.rule).cmp(&(b.range.start, b.range.end, b.rule))
     });
@@ -270,7 +260,7 @@ pub(crate) mod test_support {
     use crate::rules::Rule;
     use crate::targets::Target;
 
-    pub fn lint_as(text: &str, path: &str, targets: &[Target]) -> Vec<Diagnostic> {
+    pub(crate) fn lint_as(text: &str, path: &str, targets: &[Target]) -> Vec<Diagnostic> {
         let exists = |relative: &Path| {
             let name = relative.to_string_lossy();
             name == "references/guide.md" || name == "scripts" || name == "scripts/run.py"
@@ -283,12 +273,12 @@ pub(crate) mod test_support {
         lint_text(text, &context)
     }
 
-    pub fn lint(text: &str) -> Vec<Diagnostic> {
+    pub(crate) fn lint(text: &str) -> Vec<Diagnostic> {
         lint_as(text, "skills/pdf/SKILL.md", &[Target::AgentSkills])
     }
 
     /// The findings of one rule: (covered text, message).
-    pub fn findings(text: &str, rule: Rule, targets: &[Target]) -> Vec<(String, String)> {
+    pub(crate) fn findings(text: &str, rule: Rule, targets: &[Target]) -> Vec<(String, String)> {
         lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .filter(|diagnostic| diagnostic.rule == rule)
@@ -302,7 +292,7 @@ pub(crate) mod test_support {
     }
 
     /// Applies the first fix of the first finding of `rule` and returns the new text.
-    pub fn fixed(text: &str, rule: Rule, targets: &[Target]) -> String {
+    pub(crate) fn fixed(text: &str, rule: Rule, targets: &[Target]) -> String {
         let diagnostic = lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .find(|diagnostic| diagnostic.rule == rule)
@@ -316,7 +306,7 @@ pub(crate) mod test_support {
 
     /// A finding as rule tests write it: `rule L:C-L:C severity: message`, lines and columns
     /// 1-based, columns in characters.
-    pub fn render(text: &str, diagnostic: &Diagnostic) -> String {
+    pub(crate) fn render(text: &str, diagnostic: &Diagnostic) -> String {
         let at = |offset: usize| {
             let before = &text[..offset];
             let line = before.matches('\n').count() + 1;
@@ -340,7 +330,7 @@ pub(crate) mod test_support {
     /// `"name-format 2:7-2:10 warning: skills-ref accepts it$"`. What an expectation leaves out
     /// is not compared.
     #[track_caller]
-    pub fn check(targets: &[Target], input: &str, expect: &[&str]) {
+    pub(crate) fn check(targets: &[Target], input: &str, expect: &[&str]) {
         let found: Vec<String> = lint_as(input, "skills/pdf/SKILL.md", targets)
             .iter()
             .map(|diagnostic| render(input, diagnostic))
@@ -377,7 +367,7 @@ pub(crate) mod test_support {
         );
     }
 
-    pub fn rules_of(text: &str, targets: &[Target]) -> Vec<Rule> {
+    pub(crate) fn rules_of(text: &str, targets: &[Target]) -> Vec<Rule> {
         lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .map(|diagnostic| diagnostic.rule)
@@ -421,7 +411,7 @@ mod robustness {
 
     fn mutate(text: &str, rng: &mut Rng) -> String {
         let mut out = text.to_owned();
-        for _ in 0..(1 + rng.next() % 4) {
+        for _ in 0..=(rng.next() % 4) {
             let mut at = rng.next() % (out.len() + 1);
             while !out.is_char_boundary(at) {
                 at -= 1;

@@ -39,7 +39,7 @@ pub(super) struct Quote {
 impl Rewrite {
     /// `text` with each value of `quotes` (sorted, not overlapping) written as a quoted scalar
     /// exactly as `fix::quoted` writes it.
-    pub fn quoting(text: &str, quotes: &[Quote]) -> Self {
+    pub(super) fn quoting(text: &str, quotes: &[Quote]) -> Self {
         let mut out = Self {
             text: String::with_capacity(text.len() + 16),
             pieces: Vec::new(),
@@ -122,7 +122,7 @@ impl Rewrite {
     }
 
     /// A range of the rewritten text as a range of the original.
-    pub fn range(&self, range: TextRange) -> TextRange {
+    pub(super) fn range(&self, range: TextRange) -> TextRange {
         let start = self.start(range.start);
         if range.is_empty() {
             TextRange::empty(start)
@@ -154,7 +154,7 @@ impl Rewrite {
     }
 
     /// A finding on the rewritten text as a finding on the original.
-    pub fn diagnostic(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+    pub(super) fn diagnostic(&self, mut diagnostic: Diagnostic) -> Diagnostic {
         diagnostic.range = self.range(diagnostic.range);
         diagnostic.fixes = std::mem::take(&mut diagnostic.fixes)
             .into_iter()

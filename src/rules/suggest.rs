@@ -4,6 +4,8 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::document::mentions::Mention;
@@ -12,7 +14,7 @@ use crate::workspace::Registry;
 
 /// How a word's length is counted when its edit budget is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LengthUnit {
+pub(crate) enum LengthUnit {
     /// Unicode scalar values.
     Chars,
     /// UTF-8 bytes.
@@ -20,18 +22,18 @@ pub enum LengthUnit {
 }
 
 /// Field keys are counted in characters.
-pub const FIELD_KEY_LENGTH: LengthUnit = LengthUnit::Chars;
+pub(crate) const FIELD_KEY_LENGTH: LengthUnit = LengthUnit::Chars;
 /// Skill mentions are counted in bytes. (The two units agree on ASCII, which every valid skill
 /// name is; a mention with other characters gets the longer budget sooner. Kept as it was.)
-pub const MENTION_LENGTH: LengthUnit = LengthUnit::Bytes;
+pub(crate) const MENTION_LENGTH: LengthUnit = LengthUnit::Bytes;
 
 /// Words shorter than this may be one edit away from a suggestion; longer ones two.
-pub const LONG_WORD: usize = 6;
+pub(crate) const LONG_WORD: usize = 6;
 
 /// How many edits (see [`edit_distance`]) a suggestion for `word` may be away: one for a word
 /// shorter than [`LONG_WORD`] in `unit`, two otherwise.
 #[must_use]
-pub fn edit_budget(word: &str, unit: LengthUnit) -> usize {
+pub(crate) fn edit_budget(word: &str, unit: LengthUnit) -> usize {
     let length = match unit {
         LengthUnit::Chars => word.chars().count(),
         LengthUnit::Bytes => word.len(),
@@ -49,7 +51,7 @@ pub(super) fn squash(key: &str) -> String {
 
 /// The Levenshtein distance between `a` and `b`, counted in characters.
 #[must_use]
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -70,7 +72,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// The known field a key most likely meant: same letters with other case or separators, or a
 /// small typo.
 #[must_use]
-pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
+pub(crate) fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
     let mut candidates: Vec<&'static str> =
         targets.iter().flat_map(|target| target.fields()).collect();
     candidates.extend(ALL_TARGETS.iter().flat_map(|target| target.fields()));
@@ -94,7 +96,7 @@ pub fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
 /// Finds the skill names close to a mention without comparing it with every name: each name
 /// is indexed under itself and its one-character deletions, so two strings within one edit of
 /// each other (or one substitution or transposition apart) share a key.
-pub struct NearNames<'r> {
+pub(crate) struct NearNames<'r> {
     registry: &'r Registry,
     index: &'r NearIndex,
 }
@@ -105,7 +107,7 @@ pub struct NearNames<'r> {
 /// (`analysis::RegistryView`), so it is built once per registry, not once per file; it is only
 /// valid for the names and order it was built from.
 #[derive(Debug, Default)]
-pub struct NearIndex(OnceLock<Vec<(u64, u32)>>);
+pub(crate) struct NearIndex(OnceLock<Vec<(u64, u32)>>);
 
 /// The hashes of `word` and of each of its one-character deletions.
 fn variant_hashes(word: &str) -> impl Iterator<Item = u64> + '_ {
@@ -131,31 +133,38 @@ impl<'r> NearNames<'r> {
     /// Looks names up in `registry` through `index`, which must have been built from it (or
     /// be empty).
     #[must_use]
-    pub fn new(registry: &'r Registry, index: &'r NearIndex) -> Self {
+    pub(crate) fn new(registry: &'r Registry, index: &'r NearIndex) -> Self {
         Self { registry, index }
     }
 
     fn variants(&self) -> &'r [(u64, u32)] {
+        // Twenty-odd variants per name: a workspace of thousands of skills is indexed on every
+        // core, as whoever asks first holds up the others.
         self.index.0.get_or_init(|| {
-            let mut variants: Vec<(u64, u32)> = Vec::new();
-            for (index, skill) in self.registry.skills.iter().enumerate() {
-                let index = u32::try_from(index).unwrap_or(u32::MAX);
-                variants.extend(variant_hashes(&skill.name).map(|hash| (hash, index)));
-            }
-            variants.sort_unstable();
+            let mut variants: Vec<(u64, u32)> = self
+                .registry
+                .skills
+                .par_iter()
+                .enumerate()
+                .flat_map_iter(|(index, skill)| {
+                    let index = u32::try_from(index).unwrap_or(u32::MAX);
+                    variant_hashes(&skill.name).map(move |hash| (hash, index))
+                })
+                .collect();
+            variants.par_sort_unstable();
             variants.dedup();
             variants
         })
     }
 
     #[must_use]
-    pub fn contains(&self, name: &str) -> bool {
+    pub(crate) fn contains(&self, name: &str) -> bool {
         self.registry.get(name).is_some()
     }
 
     /// The closest name within the edit budget (see [`edit_budget`]).
     #[must_use]
-    pub fn nearest(&self, word: &str) -> Option<&'r str> {
+    pub(crate) fn nearest(&self, word: &str) -> Option<&'r str> {
         let limit = edit_budget(word, MENTION_LENGTH);
         let variants = self.variants();
         let skills = &self.registry.skills;
@@ -175,7 +184,7 @@ impl<'r> NearNames<'r> {
 
     /// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
     #[must_use]
-    pub fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
+    pub(crate) fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
         let mut found = Vec::new();
         for mention in mentions {
             // `/name` in code is as often a path or a command of another tool as a skill.

@@ -6,17 +6,17 @@ use crate::targets::Target;
 use super::Registry;
 
 /// Claude Code's cap on description plus `when_to_use` per skill in its listing.
-pub const CLAUDE_CODE_SKILL_CAP: usize = 1_536;
+pub(crate) const CLAUDE_CODE_SKILL_CAP: usize = 1_536;
 /// Codex's listing budget when it does not know the context window.
-pub const CODEX_DEFAULT_BUDGET: usize = 8_000;
+pub(crate) const CODEX_DEFAULT_BUDGET: usize = 8_000;
 /// Claude Code's default context window, in tokens.
-pub const CLAUDE_CODE_DEFAULT_WINDOW: u64 = 200_000;
+pub(crate) const CLAUDE_CODE_DEFAULT_WINDOW: u64 = 200_000;
 /// Characters per token for budget estimates.
 const CHARS_PER_TOKEN: u64 = 4;
 
 /// The listing budget in characters of a client that has one.
 #[must_use]
-pub fn listing_budget(target: Target, context_window: Option<u64>) -> Option<usize> {
+pub(crate) fn listing_budget(target: Target, context_window: Option<u64>) -> Option<usize> {
     let chars = |window: u64, percent: u64| {
         usize::try_from(window * CHARS_PER_TOKEN * percent / 100).unwrap_or(usize::MAX)
     };
@@ -34,7 +34,7 @@ pub fn listing_budget(target: Target, context_window: Option<u64>) -> Option<usi
 
 /// One skill's line as a client lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listed {
+pub(crate) struct Listed {
     pub name: String,
     /// The description as the client shows it (possibly cut).
     pub description: String,
@@ -47,7 +47,11 @@ pub struct Listed {
 /// Simulates a client's listing: Claude Code's per-skill cap, then the whole-listing budget
 /// shared evenly among the skills whose descriptions do not fit.
 #[must_use]
-pub fn listing(registry: &Registry, target: Target, context_window: Option<u64>) -> Vec<Listed> {
+pub(crate) fn listing(
+    registry: &Registry,
+    target: Target,
+    context_window: Option<u64>,
+) -> Vec<Listed> {
     let mut listed: Vec<Listed> = registry
         .skills
         .iter()
@@ -127,7 +131,7 @@ fn cut(item: &mut Listed, chars: usize) {
 
 /// The listing as text, in the shape of the system prompt's catalog.
 #[must_use]
-pub fn listing_text(items: &[Listed]) -> String {
+pub(crate) fn listing_text(items: &[Listed]) -> String {
     if items.is_empty() {
         return "(no skills found)".to_owned();
     }
@@ -153,7 +157,7 @@ fn xml_escape(text: &str) -> String {
 
 /// The `<available_skills>` block that several clients put in their prompts.
 #[must_use]
-pub fn xml(registry: &Registry) -> String {
+pub(crate) fn xml(registry: &Registry) -> String {
     let mut out = String::from("<available_skills>\n");
     for skill in &registry.skills {
         out.push_str(&format!(

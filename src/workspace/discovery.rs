@@ -10,35 +10,60 @@ const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 
 /// A file or folder the walk could not read; the walk goes on without it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WalkError {
+pub(crate) struct WalkError {
     pub path: PathBuf,
     pub message: String,
 }
 
 #[derive(Debug, Default)]
-pub struct Discovered {
+pub(crate) struct Discovered {
     /// Sorted, without duplicates.
     pub files: Vec<PathBuf>,
-    pub errors: Vec<WalkError>,
 }
 
 /// `SKILL.md` in any case: the miscased names are found so that `skill-md-case` can report them.
 #[must_use]
-pub fn is_skill_file_name(name: &str) -> bool {
+pub(crate) fn is_skill_file_name(name: &str) -> bool {
     name.eq_ignore_ascii_case("SKILL.md")
+}
+
+/// Bytes that sort as [`Path`]s do (component by component, `/` before a name), compared
+/// as plain bytes: sorting by these keys computed once is much cheaper than comparing
+/// thousands of paths, which splits both into components on every comparison.
+#[must_use]
+pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
+    use std::path::Component;
+    let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
+    for component in path.components() {
+        // The tag orders the kinds as `Component` does; the 0 after a name puts it before
+        // any longer name it starts (no path holds a 0 byte). Windows prefixes compare by
+        // their bytes here, which may order two drives differently from `Path`.
+        let (tag, bytes) = match component {
+            Component::Prefix(prefix) => (1, prefix.as_os_str().as_encoded_bytes()),
+            Component::RootDir => (2, &[][..]),
+            Component::CurDir => (3, &[][..]),
+            Component::ParentDir => (4, &[][..]),
+            Component::Normal(name) => (5, name.as_encoded_bytes()),
+        };
+        key.push(tag);
+        key.extend_from_slice(bytes);
+        key.push(0);
+    }
+    key
 }
 
 /// Walks each path: a file is taken as it is, a folder is searched recursively.
 #[must_use]
-pub fn discover(paths: &[PathBuf]) -> Discovered {
+pub(crate) fn discover(paths: &[PathBuf]) -> Discovered {
     let files = Mutex::new(Vec::new());
-    let errors = walk(paths, &|path, _| lock(&files).push(path));
+    // Walk errors are not reported here (`check --fix` skips what it cannot read).
+    let _ = walk(paths, &|path, _| lock(&files).push(path));
     let mut files = files
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     files.sort();
     files.dedup();
-    Discovered { files, errors }
+    Discovered { files }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -51,7 +76,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// on the walker's own threads, so that
 /// reading and linting overlap the walk. Returns what could not be read, sorted. A file may be
 /// visited twice when two paths overlap; callers that care deduplicate.
-pub fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
+pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
     let errors = Mutex::new(Vec::new());
     for path in paths {
         if path.is_file() {
@@ -156,6 +181,34 @@ fn error_path(error: &ignore::Error) -> Option<PathBuf> {
 
 /// The skills root a SKILL.md belongs to: the folder above its skill folder.
 #[must_use]
-pub fn root_of(skill_file: &Path) -> Option<&Path> {
+pub(crate) fn root_of(skill_file: &Path) -> Option<&Path> {
     skill_file.parent()?.parent()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_order_keys_sort_as_paths_do() {
+        let parts = [
+            "a", "a-b", "a.b", "ab", ".x", "A", "é", "z", ".", "..", "SKILL.md", "a b",
+        ];
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for first in parts {
+            for second in parts {
+                for third in ["", "SKILL.md", "x/y"] {
+                    for root in ["", "/", "./"] {
+                        paths.push(PathBuf::from(format!("{root}{first}/{second}/{third}")));
+                        paths.push(PathBuf::from(format!("{root}{first}//{second}")));
+                    }
+                }
+            }
+        }
+        let mut by_path = paths.clone();
+        by_path.sort();
+        let mut by_key = paths;
+        by_key.sort_by_cached_key(|path| path_order_key(path));
+        assert_eq!(by_path, by_key);
+    }
 }

@@ -18,7 +18,7 @@ struct Slot {
 
 /// Every `<root>/*/SKILL.md` of a workspace, in loader order: root, then folder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WorkspaceIndex {
+pub(crate) struct WorkspaceIndex {
     roots: Vec<PathBuf>,
     slots: BTreeMap<(usize, String), Slot>,
 }
@@ -40,15 +40,22 @@ fn probe(
 ) -> Option<Slot> {
     let folder_path = root.join(folder);
     let path = folder_path.join("SKILL.md");
-    let file = fs::symlink_metadata(&path);
-    let on_disk = file.is_ok();
+    let (on_disk, regular) = if source.is_plain_file(&path) {
+        (true, true)
+    } else {
+        let file = fs::symlink_metadata(&path);
+        (
+            file.is_ok(),
+            file.is_ok_and(|file| file.file_type().is_file()),
+        )
+    };
     if !on_disk && !source.is_open(&path) {
         return None;
     }
     let real_root = real_root?;
     // A regular SKILL.md in a folder that is no link lies inside the root by construction:
     // only links can lead out, so only they are resolved (a `readlink` per path component).
-    let plain = file.is_ok_and(|file| file.file_type().is_file())
+    let plain = regular
         && plain_folder.unwrap_or_else(|| {
             fs::symlink_metadata(&folder_path).is_ok_and(|folder| folder.file_type().is_dir())
         });
@@ -79,7 +86,7 @@ fn probe(
 impl WorkspaceIndex {
     /// Scans each root in order; missing roots hold no skills.
     #[must_use]
-    pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
+    pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
         let mut index = WorkspaceIndex {
             roots: roots.to_vec(),
             slots: BTreeMap::new(),
@@ -125,14 +132,9 @@ impl WorkspaceIndex {
         index
     }
 
-    #[must_use]
-    pub fn roots(&self) -> &[PathBuf] {
-        &self.roots
-    }
-
     /// The root and folder of a `<root>/<folder>/SKILL.md` path of this workspace.
     #[must_use]
-    pub fn locate(&self, path: &Path) -> Option<(usize, String)> {
+    pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {
         if path.file_name()? != "SKILL.md" {
             return None;
         }
@@ -145,7 +147,7 @@ impl WorkspaceIndex {
     /// Re-reads one skill after its file changed, appeared or went away (or a buffer changed:
     /// `source` decides where the text comes from). Returns `None` when the path does not
     /// belong here, else whether what the loader registers changed (a body edit does not).
-    pub fn refresh(&mut self, path: &Path, source: &dyn Source) -> Option<bool> {
+    pub(crate) fn refresh(&mut self, path: &Path, source: &dyn Source) -> Option<bool> {
         let (root_index, folder) = self.locate(path)?;
         let slot = probe(
             &self.roots[root_index],
@@ -164,7 +166,7 @@ impl WorkspaceIndex {
     }
 
     /// Re-reads every skill folder under `path` (a folder that was created, removed or renamed).
-    pub fn refresh_folder(&mut self, path: &Path, source: &dyn Source) {
+    pub(crate) fn refresh_folder(&mut self, path: &Path, source: &dyn Source) {
         for (root_index, root) in self.roots.clone().iter().enumerate() {
             if path == root || root.starts_with(path) {
                 self.slots.retain(|(index, _), _| *index != root_index);
@@ -180,7 +182,7 @@ impl WorkspaceIndex {
 
     /// The registered form of the skill at `path`, when it is readable and inside its root.
     #[must_use]
-    pub fn skill_at(&self, path: &Path) -> Option<Skill> {
+    pub(crate) fn skill_at(&self, path: &Path) -> Option<Skill> {
         let (root_index, folder) = self.locate(path)?;
         let slot = self.slots.get(&(root_index, folder.clone()))?;
         let metadata = slot.state.as_ref().ok()?.clone();
@@ -194,7 +196,7 @@ impl WorkspaceIndex {
 
     /// The loader's registry as of now.
     #[must_use]
-    pub fn registry(&self) -> Registry {
+    pub(crate) fn registry(&self) -> Registry {
         let mut registry = Registry::default();
         registry.roots.clone_from(&self.roots);
         for ((root_index, folder), slot) in &self.slots {

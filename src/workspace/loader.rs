@@ -15,7 +15,7 @@ use crate::targets::Target;
 use crate::text::{Span, TextRange};
 
 /// Skills roots under a workspace, in priority order (SPEC section 5).
-pub const DEFAULT_ROOTS: [&str; 7] = [
+pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
     "skills",
     ".agents/skills",
     ".claude/skills",
@@ -32,7 +32,7 @@ pub const DEFAULT_ROOTS: [&str; 7] = [
 /// given as a root): every selected target is taken to read it, since that is why it was
 /// selected.
 #[must_use]
-pub fn root_readers(root: &Path) -> Option<&'static [Target]> {
+pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
     let mut parts = root
         .components()
         .rev()
@@ -62,27 +62,45 @@ pub struct Metadata {
     pub name: String,
     pub description: String,
     /// `name` came from the folder (missing, empty or not a string).
-    pub name_from_folder: bool,
+    pub(crate) name_from_folder: bool,
     /// `description` came from the body.
-    pub description_from_body: bool,
+    pub(crate) description_from_body: bool,
     /// `when_to_use`, which Claude Code appends to the description in its listing.
-    pub when_to_use: Option<String>,
+    pub(crate) when_to_use: Option<String>,
     /// Where the frontmatter values are, when they were read from it.
-    pub name_range: Option<TextRange>,
-    pub description_range: Option<TextRange>,
+    pub(crate) name_range: Option<TextRange>,
+    pub(crate) description_range: Option<TextRange>,
     /// `name_range` as positions, for findings shown in other files.
-    pub name_span: Option<Span>,
+    pub(crate) name_span: Option<Span>,
 }
 
 /// Collapses whitespace runs to one space and trims.
 fn collapse(text: &str) -> String {
-    // One pass into one allocation: every skill's description goes through here.
+    // One pass into one allocation: every skill's description goes through here. ASCII text
+    // is split by bytes; the vertical tab is whitespace to `split_whitespace` but not to
+    // `split_ascii_whitespace`, so text holding one takes the general way.
+    let bytes = text.as_bytes();
+    let single_spaced = text.is_ascii()
+        && bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_none()
+        && memchr::memchr2(0x0b, 0x0c, bytes).is_none()
+        && memchr::memmem::find(bytes, b"  ").is_none();
+    if single_spaced {
+        // The usual case (a folded block or a one-line value): nothing to collapse.
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
+    let mut push = |word: &str| {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
+    };
+    if text.is_ascii() && !text.contains('\u{b}') {
+        text.split_ascii_whitespace().for_each(&mut push);
+    } else {
+        text.split_whitespace().for_each(&mut push);
     }
     out
 }
@@ -90,7 +108,7 @@ fn collapse(text: &str) -> String {
 /// The loader's description fallback: the body's first non-blank line, without leading `#` and
 /// spaces, whitespace collapsed.
 #[must_use]
-pub fn description_from_body(body: &str) -> String {
+pub(crate) fn description_from_body(body: &str) -> String {
     let first = body
         .lines()
         .map(str::trim)
@@ -105,7 +123,7 @@ fn clean_description(text: &str) -> String {
 
 /// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says.
 #[must_use]
-pub fn read_metadata(text: &str, folder: &str) -> Metadata {
+pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
     match split_strict(text) {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
@@ -121,7 +139,7 @@ pub fn read_metadata(text: &str, folder: &str) -> Metadata {
 /// The same as [`read_metadata`], reusing a linter's parse of the text when the loader's strict
 /// reading of the frontmatter agrees with it (the common case), so a check parses YAML once.
 #[must_use]
-pub fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) -> Metadata {
+pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) -> Metadata {
     let agrees = split_strict(text).is_some_and(|(yaml_range, body)| {
         document.yaml_range() == Some(yaml_range)
             && document.split.body == body
@@ -191,7 +209,7 @@ pub fn roots_for(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
 /// default root that holds it (`skills/`, `.claude/skills/`, …), or else its own skills root
 /// (the folder above its skill folder), which [`roots_for`] then scans alone.
 #[must_use]
-pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
+pub(crate) fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
     let root = super::discovery::root_of(skill_file)?;
     let root = clean(root);
     let text = root.to_string_lossy().replace('\\', "/");
@@ -218,7 +236,20 @@ pub fn workspace_of_skill(skill_file: &Path) -> Option<PathBuf> {
 /// loader builds from roots compare equal (`./skills/x` and `skills/x`). An empty result is
 /// the current folder, spelled as the empty path, which [`fs_path`] turns back into `.`.
 #[must_use]
-pub fn clean(path: &Path) -> PathBuf {
+pub(crate) fn clean(path: &Path) -> PathBuf {
+    // Most paths are clean already (this runs several times per file in `check`): copy them
+    // when no `.` component, doubled or trailing separator could be dropped.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let untouched = !bytes.is_empty()
+        && bytes != b"."
+        && !bytes.starts_with(b"./")
+        && !bytes.ends_with(b"/")
+        && !bytes.ends_with(b"/.")
+        && memchr::memmem::find(bytes, b"//").is_none()
+        && memchr::memmem::find(bytes, b"/./").is_none();
+    if cfg!(unix) && untouched {
+        return path.to_path_buf();
+    }
     path.components()
         .filter(|component| !matches!(component, std::path::Component::CurDir))
         .collect()
@@ -226,7 +257,7 @@ pub fn clean(path: &Path) -> PathBuf {
 
 /// A path fit for the file system: the empty path is the current folder.
 #[must_use]
-pub fn fs_path(path: &Path) -> &Path {
+pub(crate) fn fs_path(path: &Path) -> &Path {
     if path.as_os_str().is_empty() {
         Path::new(".")
     } else {
@@ -236,7 +267,7 @@ pub fn fs_path(path: &Path) -> &Path {
 
 /// Whether `path` directly holds skill folders.
 #[must_use]
-pub fn is_skills_root(path: &Path) -> bool {
+pub(crate) fn is_skills_root(path: &Path) -> bool {
     fs::read_dir(fs_path(path)).is_ok_and(|entries| {
         entries
             .filter_map(Result::ok)
@@ -252,6 +283,12 @@ pub trait Source: Sync {
 
     /// Whether `path` is an editor buffer, which counts even before it is saved.
     fn is_open(&self, _path: &Path) -> bool {
+        false
+    }
+
+    /// Whether `path` is known, without asking the file system, to be a regular file that is
+    /// no symlink (a `check` walk listed it so), which spares the scan a look per skill.
+    fn is_plain_file(&self, _path: &Path) -> bool {
         false
     }
 
@@ -278,6 +315,41 @@ impl Source for Disk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clean_copies_clean_paths_and_drops_dots_and_doubled_separators() {
+        for path in [
+            "", ".", "/", "a", "a/b", "/a/b", "./a", "a/./b", "a/.", "a//b", "a/b/", "../a",
+            "a/..", "/a/./b/", ".a/b.", "a/.b", "中文/x",
+        ] {
+            let slow: PathBuf = Path::new(path)
+                .components()
+                .filter(|component| !matches!(component, std::path::Component::CurDir))
+                .collect();
+            assert_eq!(clean(Path::new(path)), slow, "{path:?}");
+        }
+    }
+
+    #[test]
+    fn collapse_splits_at_the_same_whitespace_either_way() {
+        for text in [
+            "a  b",
+            " a\tb\n",
+            "a\u{b}b",
+            "a\u{c}b\r\nc",
+            "é  ü",
+            "a\u{a0}b",
+            "",
+            "   ",
+            "a b c",
+            "a b ",
+            " a",
+            "x",
+        ] {
+            let slow = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(collapse(text), slow, "{text:?}");
+        }
+    }
 
     #[test]
     fn metadata_fallbacks() {

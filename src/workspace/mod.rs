@@ -1,12 +1,13 @@
 //! Skills on disk: discovery for `check`, the loader's registry (SPEC section 5) and the catalog.
 
-pub mod catalog;
-pub mod discovery;
-pub mod index;
+pub(crate) mod catalog;
+pub(crate) mod discovery;
+pub(crate) mod index;
 pub mod loader;
-pub mod read;
-pub mod registry;
+pub(crate) mod read;
+pub(crate) mod registry;
 
-pub use index::WorkspaceIndex;
+pub(crate) use index::WorkspaceIndex;
 pub use loader::{Disk, Source};
-pub use registry::{Registry, Skill};
+pub use registry::Registry;
+pub(crate) use registry::Skill;

@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// The most of one file that is read: far beyond any real SKILL.md, small enough to hold.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The file's bytes.
 ///
@@ -15,15 +15,25 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 ///
 /// The I/O error; `InvalidInput` for something that is not a regular file (symlinks are
 /// followed), `FileTooLarge` past [`MAX_FILE_BYTES`].
-pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+pub(crate) fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
     let file = open_without_blocking(path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(not_regular());
     }
-    let mut bytes =
-        Vec::with_capacity(usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0));
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    let size = usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(size);
+    if size > 0 {
+        // The file as large as it was when opened: reading on until a read returns nothing
+        // costs a system call per file, for a file that grows while it is linted.
+        (&file).take(size as u64).read_to_end(&mut bytes)?;
+    }
+    if bytes.len() < size || size == 0 {
+        // Shorter than it said, or a size of 0 that some files report whatever they hold.
+        (&file)
+            .take(MAX_FILE_BYTES + 1 - bytes.len() as u64)
+            .read_to_end(&mut bytes)?;
+    }
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,
@@ -41,7 +51,7 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 /// # Errors
 ///
 /// As [`read_bytes`], and `InvalidData` when the bytes are not UTF-8.
-pub fn read_text(path: &Path) -> io::Result<String> {
+pub(crate) fn read_text(path: &Path) -> io::Result<String> {
     String::from_utf8(read_bytes(path)?)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8"))
 }

@@ -13,20 +13,20 @@ use crate::text::{Span, TextRange};
 pub struct Skill {
     pub name: String,
     pub description: String,
-    pub when_to_use: Option<String>,
+    pub(crate) when_to_use: Option<String>,
     /// The SKILL.md path as scanned (under its root, symlinks not resolved).
     pub path: PathBuf,
     pub root: PathBuf,
     pub folder: String,
-    pub name_range: Option<TextRange>,
-    pub description_range: Option<TextRange>,
-    pub name_span: Option<Span>,
+    pub(crate) name_range: Option<TextRange>,
+    pub(crate) description_range: Option<TextRange>,
+    pub(crate) name_span: Option<Span>,
 }
 
 impl Skill {
     /// Registers what `read_metadata` found in the file at `path`.
     #[must_use]
-    pub fn new(metadata: Metadata, path: PathBuf, root: PathBuf, folder: String) -> Self {
+    pub(crate) fn new(metadata: Metadata, path: PathBuf, root: PathBuf, folder: String) -> Self {
         Self {
             name: metadata.name,
             description: metadata.description,
@@ -43,7 +43,7 @@ impl Skill {
 
 /// Why a `<root>/*/SKILL.md` was not registered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// It, or its folder, resolves outside the root.
     OutsideRoot { resolved: PathBuf },
     /// It is not a regular file (a folder, a dangling link, a device).
@@ -53,10 +53,10 @@ pub enum Refusal {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused {
-    pub path: PathBuf,
-    pub root: PathBuf,
-    pub refusal: Refusal,
+pub(crate) struct Refused {
+    pub(crate) path: PathBuf,
+    pub(crate) root: PathBuf,
+    pub(crate) refusal: Refusal,
 }
 
 /// All skills of a workspace: the winners in catalog order, the shadowed duplicates, the refused.
@@ -65,15 +65,15 @@ pub struct Registry {
     pub roots: Vec<PathBuf>,
     pub skills: Vec<Skill>,
     /// Skills whose name an earlier skill already took, each with the winner's index.
-    pub shadowed: Vec<(Skill, usize)>,
-    pub refused: Vec<Refused>,
+    pub(crate) shadowed: Vec<(Skill, usize)>,
+    pub(crate) refused: Vec<Refused>,
     /// Index into `skills` by name; `add` keeps it current.
     by_name: HashMap<String, usize>,
 }
 
 impl Registry {
     /// Registers a skill; the first skill with a name wins (SPEC section 5).
-    pub fn add(&mut self, skill: Skill) {
+    pub(crate) fn add(&mut self, skill: Skill) {
         match self.by_name.get(&skill.name) {
             Some(winner) => self.shadowed.push((skill, *winner)),
             None => {
@@ -88,7 +88,7 @@ impl Registry {
     /// free and no skill hid behind the old one. `None` when the registry must be rebuilt
     /// instead. Typing in a skill of a 10,000-skill workspace takes this path, not a rebuild.
     #[must_use]
-    pub fn replaceable(&self, skill: &Skill) -> Option<usize> {
+    pub(crate) fn replaceable(&self, skill: &Skill) -> Option<usize> {
         // Byte comparison: `Path`'s `==` walks components, and this runs over every skill.
         let position = self
             .skills
@@ -107,7 +107,7 @@ impl Registry {
     }
 
     /// Puts `skill` at `position`, which [`Registry::replaceable`] gave for it.
-    pub fn replace_at(&mut self, position: usize, skill: Skill) {
+    pub(crate) fn replace_at(&mut self, position: usize, skill: Skill) {
         let old = std::mem::replace(&mut self.skills[position], skill);
         let name = &self.skills[position].name;
         if old.name != *name {
@@ -118,7 +118,7 @@ impl Registry {
 
     /// The SKILL.md paths of every registered skill, winners then shadowed ones: the files the
     /// workspace rules speak about.
-    pub fn members(&self) -> impl Iterator<Item = &PathBuf> {
+    pub(crate) fn members(&self) -> impl Iterator<Item = &PathBuf> {
         self.skills
             .iter()
             .map(|skill| &skill.path)
@@ -174,7 +174,7 @@ impl Registry {
 
     /// The unknown-skill error text, verbatim from SPEC section 5.
     #[must_use]
-    pub fn unknown_skill_error(&self, name: &str) -> String {
+    pub(crate) fn unknown_skill_error(&self, name: &str) -> String {
         let available = if self.skills.is_empty() {
             "none".to_owned()
         } else {

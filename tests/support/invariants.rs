@@ -265,9 +265,9 @@ pub fn sse_invariants(data: &[u8]) {
     let cuts = bytes.byte() % 16;
     let mut cut_points: Vec<usize> = (0..cuts).map(|_| bytes.below(4096)).collect();
     let stream = bytes.rest();
-    cut_points
-        .iter_mut()
-        .for_each(|cut| *cut %= stream.len() + 1);
+    for cut in &mut cut_points {
+        *cut %= stream.len() + 1;
+    }
     cut_points.sort_unstable();
     let collect = |chunks: &[&[u8]]| {
         let mut parser = SseParser::new();
@@ -397,10 +397,10 @@ pub fn document_invariants(data: &[u8]) {
         Encoding::Utf8
     };
     let mut reference = SEEDS[bytes.below(SEEDS.len())].to_owned();
-    let mut document = Document::new(&reference, 1, "markdown".into());
+    let mut document = Document::new(&reference, 1);
     let mut version = 1;
     while !bytes.is_empty() {
-        let batch: Vec<Change> = (0..1 + bytes.below(3))
+        let batch: Vec<Change> = (0..=bytes.below(3))
             .map(|_| {
                 let change = random_change(&mut bytes, &reference);
                 reference_apply(&mut reference, &change, utf16);
@@ -577,7 +577,7 @@ async fn lsp_session(data: &[u8]) {
         steps += 1;
         match bytes.byte() % 8 {
             0..=2 => {
-                let batch: Vec<Value> = (0..1 + bytes.below(3))
+                let batch: Vec<Value> = (0..=bytes.below(3))
                     .map(|_| {
                         let change = random_change(&mut bytes, &reference);
                         reference_apply(&mut reference, &change, utf16);

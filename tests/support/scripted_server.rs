@@ -422,7 +422,7 @@ fn reason(status: u16) -> &'static str {
 pub fn anthropic_stream(blocks: &[serde_json::Value], stop_reason: &str) -> String {
     let mut out = String::new();
     let mut event = |name: &str, data: serde_json::Value| {
-        out.push_str(&format!("event: {name}\ndata: {data}\n\n"))
+        out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
     };
     event(
         "message_start",

@@ -14,10 +14,10 @@ use super::transport::HttpSettings;
 use super::types::{Block, Message, ProviderError, Request, Response, Role, StreamEvent, Usage};
 
 /// The public endpoint, used when `ANTHROPIC_BASE_URL` is unset.
-pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+pub(crate) const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 
 /// The API version every request names.
-pub const API_VERSION: &str = "2023-06-01";
+pub(crate) const API_VERSION: &str = "2023-06-01";
 
 /// A client for one model behind the Anthropic Messages API.
 pub type Anthropic = HttpProvider<AnthropicWire>;

@@ -5,8 +5,8 @@ use std::fmt;
 
 /// An API key read from the environment or the editor's secret store.
 ///
-/// `Debug` and `Display` print `***`; the only way to the text is [`ApiKey::expose`], which is
-/// called where the key goes into a request header and nowhere else.
+/// `Debug` and `Display` print `***`; the only way to the text is `ApiKey::header_value`, where
+/// the key goes into a request header (and `expose`, in this module's tests).
 #[derive(Clone, PartialEq, Eq)]
 pub struct ApiKey(String);
 
@@ -16,9 +16,10 @@ impl ApiKey {
         Self(key.into())
     }
 
-    /// The key itself, for the request header only.
+    /// The key itself (tests only: requests use `header_value`).
+    #[cfg(test)]
     #[must_use]
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 
@@ -45,7 +46,7 @@ impl ApiKey {
     /// Replaces every occurrence of the key in `text` by `***`, for text that comes back from a
     /// server (some echo the key they were given in their error message).
     #[must_use]
-    pub fn redact(&self, text: &str) -> String {
+    pub(crate) fn redact(&self, text: &str) -> String {
         if self.0.is_empty() {
             text.to_owned()
         } else {

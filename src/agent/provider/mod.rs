@@ -16,7 +16,7 @@
 pub mod anthropic;
 mod decode;
 mod http;
-pub mod key;
+mod key;
 pub mod openai;
 pub mod retry;
 #[doc(hidden)]

@@ -13,7 +13,7 @@ use super::transport::HttpSettings;
 use super::types::{Block, Message, ProviderError, Request, Response, Role, StreamEvent, Usage};
 
 /// OpenAI's public endpoint, used when only `OPENAI_API_KEY` is set.
-pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+pub(crate) const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
 /// A client for one model behind an OpenAI-compatible chat completions API.
 pub type OpenAi = HttpProvider<OpenAiWire>;

@@ -98,7 +98,7 @@ impl RetryPolicy {
     /// last try. `retry_after` (from the server) wins over the backoff; `jitter` in `0.0..=1.0`
     /// picks a wait between half and all of the exponential step.
     #[must_use]
-    pub fn delay(
+    pub(crate) fn delay(
         &self,
         attempt: u32,
         retry_after: Option<Duration>,
@@ -121,7 +121,7 @@ impl RetryPolicy {
 /// A number in `0.0..1.0` that differs from call to call, for backoff jitter. It needs no
 /// cryptographic quality, so it avoids a random-number dependency.
 #[must_use]
-pub fn jitter() -> f64 {
+pub(crate) fn jitter() -> f64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
@@ -140,14 +140,14 @@ pub fn jitter() -> f64 {
 /// Statuses worth another try: rate limited, overloaded, or a server or gateway failure. Other 4xx
 /// statuses will fail the same way again.
 #[must_use]
-pub fn is_retryable_status(status: u16) -> bool {
+pub(crate) fn is_retryable_status(status: u16) -> bool {
     matches!(status, 429 | 500 | 502 | 503 | 504 | 529)
 }
 
 /// Reads `retry-after-ms` or `retry-after` (seconds; an HTTP date is not honoured and falls back
 /// to backoff).
 #[must_use]
-pub fn parse_retry_after(
+pub(crate) fn parse_retry_after(
     retry_after_ms: Option<&str>,
     retry_after: Option<&str>,
 ) -> Option<Duration> {
@@ -165,7 +165,7 @@ pub fn parse_retry_after(
 /// OpenAI both use `{"error":{"message":..}}`; some local servers send `{"error":"..."}`), a note
 /// for an HTML page (whose markup helps no one), or the start of a plain-text body.
 #[must_use]
-pub fn error_message(body: &[u8], content_type: Option<&str>) -> String {
+pub(crate) fn error_message(body: &[u8], content_type: Option<&str>) -> String {
     let text = String::from_utf8_lossy(body);
     let trimmed = text.trim();
     if let Ok(json) = serde_json::from_str::<Value>(trimmed) {

@@ -262,7 +262,7 @@ impl Transport {
             }
         }
         Ok(end_of_stream(decoder, &mut parser, &mut |it| {
-            emitter.emit(it)
+            emitter.emit(it);
         })?)
     }
 

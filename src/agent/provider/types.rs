@@ -148,7 +148,7 @@ pub enum ProviderError {
 impl ProviderError {
     /// Whether another try may succeed.
     #[must_use]
-    pub fn is_retryable(&self) -> bool {
+    pub(crate) fn is_retryable(&self) -> bool {
         match self {
             Self::Http { retryable, .. } => *retryable,
             Self::Network(_) | Self::Timeout => true,

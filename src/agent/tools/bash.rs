@@ -10,13 +10,13 @@ use tokio::io::AsyncReadExt;
 
 use super::{ToolOutput, string_arg};
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Output beyond this many bytes is cut, with a note.
-pub const OUTPUT_CAP: usize = 30_000;
+pub(crate) const OUTPUT_CAP: usize = 30_000;
 /// The variables the providers read their API keys from: commands do not inherit them, so that
 /// `env`, `printenv` or a chatty script cannot copy the key into a tool result (and from there
 /// into the transcript, the editor's events and the next request).
-pub const KEY_VARIABLES: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+pub(crate) const KEY_VARIABLES: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
 
 /// Kills a process group when dropped (the call finished, timed out or was cancelled).
 struct GroupGuard(Option<u32>);
@@ -56,7 +56,7 @@ async fn drain<R: tokio::io::AsyncRead + Unpin>(stream: Option<&mut R>) -> Vec<u
     kept
 }
 
-pub async fn run(workspace: &Path, input: &Value) -> ToolOutput {
+pub(crate) async fn run(workspace: &Path, input: &Value) -> ToolOutput {
     let command = match string_arg(input, "command") {
         Ok(command) => command.to_owned(),
         Err(error) => return error,

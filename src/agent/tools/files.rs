@@ -15,7 +15,7 @@ pub const READ_CAP: usize = 256 * 1024;
 /// not exhaust the server's memory); `edit_file` refuses larger files.
 pub const FILE_CAP: u64 = 32 * 1024 * 1024;
 /// At most this many paths from one `glob`.
-pub const GLOB_CAP: usize = 200;
+pub(crate) const GLOB_CAP: usize = 200;
 
 fn numeric(input: &Value, key: &str) -> Option<usize> {
     input

@@ -2,7 +2,7 @@
 //! `glob`, `load_skill`. A failing tool is a result with `is_error`, never an error that ends the
 //! loop.
 
-pub mod bash;
+pub(crate) mod bash;
 pub mod files;
 pub mod sandbox;
 
@@ -29,7 +29,7 @@ impl ToolOutput {
     }
 
     #[must_use]
-    pub fn error(content: impl Into<String>) -> Self {
+    pub(crate) fn error(content: impl Into<String>) -> Self {
         Self {
             content: content.into(),
             is_error: true,
@@ -39,7 +39,7 @@ impl ToolOutput {
 
 /// The six tools, each named, specified, approved, summarised and run here and nowhere else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tool {
+pub(crate) enum Tool {
     Bash,
     ReadFile,
     WriteFile,
@@ -51,25 +51,14 @@ pub enum Tool {
 /// What a tool call needs approved, as `--allow` names it: `bash`, or `write` for the tools that
 /// change files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ApprovalKind {
+pub(crate) enum ApprovalKind {
     Bash,
     Write,
 }
 
-impl ApprovalKind {
-    /// The word of `--allow`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApprovalKind::Bash => "bash",
-            ApprovalKind::Write => "write",
-        }
-    }
-}
-
 impl Tool {
     /// Every tool, in the order of SPEC section 6 (the order the model is told them in).
-    pub const ALL: [Tool; 6] = [
+    pub(crate) const ALL: [Tool; 6] = [
         Tool::Bash,
         Tool::ReadFile,
         Tool::WriteFile,
@@ -80,7 +69,7 @@ impl Tool {
 
     /// The name the model calls the tool by.
     #[must_use]
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Tool::Bash => "bash",
             Tool::ReadFile => "read_file",
@@ -93,13 +82,13 @@ impl Tool {
 
     /// The tool the model called `name`, if there is one.
     #[must_use]
-    pub fn parse(name: &str) -> Option<Tool> {
+    pub(crate) fn parse(name: &str) -> Option<Tool> {
         Tool::ALL.into_iter().find(|tool| tool.name() == name)
     }
 
     /// What the user must approve before a call runs; `None` for the tools that change nothing.
     #[must_use]
-    pub fn approval(self) -> Option<ApprovalKind> {
+    pub(crate) fn approval(self) -> Option<ApprovalKind> {
         match self {
             Tool::Bash => Some(ApprovalKind::Bash),
             Tool::WriteFile | Tool::EditFile => Some(ApprovalKind::Write),
@@ -110,7 +99,7 @@ impl Tool {
     /// The tool as the model is told it; `load_skill`'s `name` is an enum of `skill_names` when
     /// there are any.
     #[must_use]
-    pub fn spec(self, skill_names: &[&str]) -> ToolSpec {
+    pub(crate) fn spec(self, skill_names: &[&str]) -> ToolSpec {
         let (description, input_schema) = match self {
             Tool::Bash => (
                 "Run a shell command in the workspace (needs the user's approval). Output is capped; long runs time out.",
@@ -168,7 +157,7 @@ impl Tool {
 
     /// Runs one call in `workspace`. `load_skill` needs the agent's registry and conversation,
     /// so the agent passes that call in.
-    pub async fn run(
+    pub(crate) async fn run(
         self,
         workspace: &Path,
         input: &Value,
@@ -217,7 +206,7 @@ impl Tool {
     /// hide what runs after it. Characters that could disguise the text are shown escaped
     /// (`\u{1b}`), line breaks and tabs of a command excepted.
     #[must_use]
-    pub fn approval_summary(self, input: &Value) -> String {
+    pub(crate) fn approval_summary(self, input: &Value) -> String {
         if self != Tool::Bash {
             return escaped(&self.raw_summary(input), &[]);
         }
@@ -237,7 +226,7 @@ impl Tool {
 
     /// `bash, read_file, …, glob and load_skill`, for the model when it names another tool.
     #[must_use]
-    pub fn listing() -> String {
+    pub(crate) fn listing() -> String {
         let names = Tool::ALL.map(Tool::name);
         let (last, rest) = names.split_last().unwrap_or((&"", &[]));
         format!("{} and {last}", rest.join(", "))
@@ -247,7 +236,7 @@ impl Tool {
 /// The tool list sent to the model, in SPEC order; `load_skill`'s `name` is an enum of the
 /// registered names when there are any.
 #[must_use]
-pub fn specs(skill_names: &[&str]) -> Vec<ToolSpec> {
+pub(crate) fn specs(skill_names: &[&str]) -> Vec<ToolSpec> {
     Tool::ALL
         .iter()
         .map(|tool| tool.spec(skill_names))
@@ -255,7 +244,7 @@ pub fn specs(skill_names: &[&str]) -> Vec<ToolSpec> {
 }
 
 /// A required string argument, or the error the model gets.
-pub fn string_arg<'a>(input: &'a Value, key: &str) -> Result<&'a str, ToolOutput> {
+pub(crate) fn string_arg<'a>(input: &'a Value, key: &str) -> Result<&'a str, ToolOutput> {
     input.get(key).and_then(Value::as_str).ok_or_else(|| {
         ToolOutput::error(format!(
             "missing or non-string argument `{key}`; the input was {input}"
@@ -266,7 +255,7 @@ pub fn string_arg<'a>(input: &'a Value, key: &str) -> Result<&'a str, ToolOutput
 /// One line that says what a call does, for logs and the terminal (characters that could
 /// disguise it shown escaped, see [`Tool::approval_summary`]); an unknown tool is its name.
 #[must_use]
-pub fn summary(name: &str, input: &Value) -> String {
+pub(crate) fn summary(name: &str, input: &Value) -> String {
     match Tool::parse(name) {
         Some(tool) => escaped(&tool.raw_summary(input), &[]),
         None => escaped(name, &[]),
@@ -275,7 +264,7 @@ pub fn summary(name: &str, input: &Value) -> String {
 
 /// Commands longer than this many characters are cut in an approval request, which then says
 /// how much is not shown.
-pub const APPROVAL_COMMAND_CAP: usize = 4000;
+pub(crate) const APPROVAL_COMMAND_CAP: usize = 4000;
 
 /// Whether `c` is shown escaped to the user who approves a call: control characters (a terminal
 /// escape could redraw the question) and the bidirectional formatting characters (they can
@@ -289,7 +278,7 @@ fn hidden_meaning(c: char) -> bool {
 /// would hide or redraw what the user reads next (an approval question); line breaks and tabs
 /// stay.
 #[must_use]
-pub fn terminal_safe(text: &str) -> String {
+pub(crate) fn terminal_safe(text: &str) -> String {
     escaped(text, &['\n', '\t'])
 }
 

@@ -15,7 +15,7 @@ use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 /// Longer paths are refused before any file system call (Linux `PATH_MAX`).
-pub const MAX_PATH_LEN: usize = 4096;
+pub(crate) const MAX_PATH_LEN: usize = 4096;
 
 /// Resolves `requested` (relative to the workspace, or absolute inside it) to a path inside the
 /// workspace.

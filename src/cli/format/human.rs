@@ -10,7 +10,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 
 /// Colour when stdout is a terminal and `NO_COLOR` is unset (or `CLICOLOR_FORCE` is set).
 #[must_use]
-pub fn use_colour() -> bool {
+pub(crate) fn use_colour() -> bool {
     if std::env::var_os("CLICOLOR_FORCE").is_some_and(|value| value != "0") {
         return true;
     }

@@ -1,10 +1,10 @@
 //! Output formats of `check`: human (code frames), json (SPEC section 3), github, sarif.
 //! The JSON shapes are built here from dedicated structs, never by serialising core types.
 
-pub mod github;
-pub mod human;
-pub mod json;
-pub mod sarif;
+pub(crate) mod github;
+pub(crate) mod human;
+pub(crate) mod json;
+pub(crate) mod sarif;
 
 use std::path::PathBuf;
 
@@ -13,7 +13,7 @@ use crate::text::{ColumnUnit, LineIndex, TextRange};
 
 /// One file's findings with the text their ranges point into: every position is computed
 /// from that text, which is at hand while the file is rendered.
-pub struct FileReport {
+pub(crate) struct FileReport {
     pub path: PathBuf,
     pub text: String,
     pub line_index: LineIndex,
@@ -22,14 +22,14 @@ pub struct FileReport {
 
 /// A 1-based line and a 1-based column in characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
+pub(crate) struct Position {
     pub line: u32,
     pub column: u32,
 }
 
 impl FileReport {
     #[must_use]
-    pub fn new(path: PathBuf, text: String, diagnostics: Vec<Diagnostic>) -> Self {
+    pub(crate) fn new(path: PathBuf, text: String, diagnostics: Vec<Diagnostic>) -> Self {
         let line_index = LineIndex::new(&text);
         Self {
             path,
@@ -41,7 +41,7 @@ impl FileReport {
 
     /// The CLI position of a byte offset.
     #[must_use]
-    pub fn position(&self, offset: usize) -> Position {
+    pub(crate) fn position(&self, offset: usize) -> Position {
         let position = self
             .line_index
             .line_col(&self.text, offset, ColumnUnit::Char);
@@ -52,20 +52,20 @@ impl FileReport {
     }
 
     #[must_use]
-    pub fn range(&self, range: TextRange) -> (Position, Position) {
+    pub(crate) fn range(&self, range: TextRange) -> (Position, Position) {
         (self.position(range.start), self.position(range.end))
     }
 
     /// The path with `/` separators, as every format prints it.
     #[must_use]
-    pub fn path_text(&self) -> String {
+    pub(crate) fn path_text(&self) -> String {
         self.path.to_string_lossy().replace('\\', "/")
     }
 }
 
 /// Counts of findings by severity.
 #[derive(Default, Clone, Copy)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
@@ -73,7 +73,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn add(&mut self, severity: Severity) {
+    pub(crate) fn add(&mut self, severity: Severity) {
         match severity {
             Severity::Error => self.errors += 1,
             Severity::Warning => self.warnings += 1,
@@ -82,7 +82,7 @@ impl Summary {
         }
     }
 
-    pub fn merge(&mut self, other: Summary) {
+    pub(crate) fn merge(&mut self, other: Summary) {
         self.errors += other.errors;
         self.warnings += other.warnings;
         self.infos += other.infos;
@@ -92,7 +92,7 @@ impl Summary {
 
 /// What the closing part of the output reports, known once every file has been rendered.
 #[derive(Default, Clone, Copy)]
-pub struct Totals {
+pub(crate) struct Totals {
     pub summary: Summary,
     /// Findings whose first fix is safe (`--fix` applies it).
     pub fixable: usize,
@@ -102,7 +102,7 @@ pub struct Totals {
 
 /// The output formats of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Human { colour: bool },
     Json,
     Github,
@@ -116,7 +116,7 @@ pub enum Format {
 impl Format {
     /// What comes before the first finding.
     #[must_use]
-    pub fn head(self) -> String {
+    pub(crate) fn head(self) -> String {
         match self {
             Format::Human { .. } | Format::Github => String::new(),
             Format::Json => json::head(),
@@ -126,7 +126,7 @@ impl Format {
 
     /// One file's findings (sorted by position). Empty when it has none.
     #[must_use]
-    pub fn file(self, file: &FileReport) -> String {
+    pub(crate) fn file(self, file: &FileReport) -> String {
         match self {
             Format::Human { colour } => human::file(file, colour),
             Format::Json => json::file(file),
@@ -137,7 +137,7 @@ impl Format {
 
     /// Goes between two non-empty [`Format::file`] outputs; `first` for the first one.
     #[must_use]
-    pub fn separator(self, first: bool) -> &'static str {
+    pub(crate) fn separator(self, first: bool) -> &'static str {
         match (self, first) {
             (Format::Json | Format::Sarif, true) => "\n",
             (Format::Json | Format::Sarif, false) => ",\n",
@@ -147,7 +147,7 @@ impl Format {
 
     /// What comes after the last finding; `any` tells whether there was one.
     #[must_use]
-    pub fn tail(self, totals: &Totals, any: bool) -> String {
+    pub(crate) fn tail(self, totals: &Totals, any: bool) -> String {
         match self {
             Format::Human { colour } => human::tail(totals, colour),
             Format::Json => json::tail(totals, any),

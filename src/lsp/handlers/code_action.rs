@@ -20,7 +20,7 @@ use crate::text::TextRange;
 
 /// The actions for the requested range of a SKILL.md; `None` for other Markdown or when there
 /// are none.
-pub fn code_action(
+pub(crate) fn code_action(
     snapshot: &Snapshot,
     params: CodeActionParams,
 ) -> Result<Option<CodeActionResponse>> {

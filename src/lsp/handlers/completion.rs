@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::document::SkillDocument;
-use crate::fields::{self, Shape};
+use crate::field_table::{self, Shape};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 use crate::targets::Target;
@@ -121,7 +121,7 @@ fn keys(
     let rope = ropey::Rope::from_str(text);
     let range = range_of(&rope, start, offset, snapshot.encoding);
     let mut items = Vec::new();
-    for field in fields::FIELDS {
+    for field in field_table::FIELDS {
         if present.contains(&field.name) || !targets.iter().any(|target| target.knows(field.name)) {
             continue;
         }
@@ -146,7 +146,7 @@ fn keys(
             text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
             sort_text: Some(format!(
                 "{:02}",
-                fields::FIELDS
+                field_table::FIELDS
                     .iter()
                     .position(|f| f.name == field.name)
                     .unwrap_or(99)
@@ -185,7 +185,7 @@ fn values(key: &str, snapshot: &Snapshot) -> Vec<CompletionItem> {
             })
             .unwrap_or_default();
     }
-    let Some(field) = fields::lookup(key) else {
+    let Some(field) = field_table::lookup(key) else {
         return Vec::new();
     };
     field
@@ -256,7 +256,7 @@ fn path_items(
 }
 
 /// The items at the cursor; `None` rather than an empty list.
-pub fn completion(
+pub(crate) fn completion(
     snapshot: &Snapshot,
     params: CompletionParams,
 ) -> jsonrpc::Result<Option<CompletionResponse>> {
@@ -268,7 +268,11 @@ pub fn completion(
 
 /// The items at a byte offset for the given targets.
 #[must_use]
-pub fn complete(snapshot: &Snapshot, targets: &[Target], offset: usize) -> Vec<CompletionItem> {
+pub(crate) fn complete(
+    snapshot: &Snapshot,
+    targets: &[Target],
+    offset: usize,
+) -> Vec<CompletionItem> {
     let text: &str = &snapshot.document.text;
     let offset = crate::text::floor_char_boundary(text, offset);
     let document = SkillDocument::parse(text);

@@ -6,7 +6,7 @@ use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkedString
 
 use crate::document::SkillDocument;
 use crate::document::mentions::body_mentions;
-use crate::fields;
+use crate::field_table;
 use crate::lsp::snapshot::Snapshot;
 
 fn contents(value: String, markdown: bool) -> HoverContents {
@@ -16,14 +16,14 @@ fn contents(value: String, markdown: bool) -> HoverContents {
     )
 }
 
-pub fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
+pub(crate) fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
     let offset = snapshot.offset(params.text_document_position_params.position);
     Ok(hover_at(snapshot, offset))
 }
 
 /// The hover at a byte offset.
 #[must_use]
-pub fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
+pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
     let text: &str = &snapshot.document.text;
     let markdown = snapshot.caps.hover_markdown;
     let document = SkillDocument::parse(text);
@@ -34,13 +34,13 @@ pub fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
                 continue;
             }
             let key = entry.key.as_str()?;
-            let mut value = match fields::lookup(key) {
+            let mut value = match field_table::lookup(key) {
                 Some(field) => field.markdown(),
                 None => format!(
                     "**{key}** — not a field any client knows; custom data belongs under `metadata:`"
                 ),
             };
-            if let (Some(field), Some(current)) = (fields::lookup(key), entry.value.as_str()) {
+            if let (Some(field), Some(current)) = (field_table::lookup(key), entry.value.as_str()) {
                 if let Some(limit) = field.max_chars {
                     let length = current.chars().count();
                     value = format!("{key} — {length}/{limit} characters\n\n{value}");

@@ -4,12 +4,15 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintLabel, InlayHintParams};
 
 use crate::document::SkillDocument;
-use crate::fields::FIELDS;
+use crate::field_table::FIELDS;
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 
 /// Hints for a SKILL.md; none for other Markdown.
-pub fn inlay_hint(snapshot: &Snapshot, _: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+pub(crate) fn inlay_hint(
+    snapshot: &Snapshot,
+    _: InlayHintParams,
+) -> Result<Option<Vec<InlayHint>>> {
     if !snapshot.document.is_skill_file() {
         return Ok(None);
     }
@@ -18,7 +21,7 @@ pub fn inlay_hint(snapshot: &Snapshot, _: InlayHintParams) -> Result<Option<Vec<
 
 /// `312/1024` after the description, `3/64` after the name.
 #[must_use]
-pub fn inlay_hints(snapshot: &Snapshot) -> Vec<InlayHint> {
+pub(crate) fn inlay_hints(snapshot: &Snapshot) -> Vec<InlayHint> {
     let document = SkillDocument::parse(&snapshot.document.text);
     let mut hints = Vec::new();
     let limited = FIELDS

@@ -11,7 +11,7 @@ use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 
 /// Links for body references that name an existing file of the skill folder.
-pub fn document_link(
+pub(crate) fn document_link(
     snapshot: &Snapshot,
     _: DocumentLinkParams,
 ) -> Result<Option<Vec<DocumentLink>>> {
@@ -21,7 +21,7 @@ pub fn document_link(
     let document = SkillDocument::parse(&snapshot.document.text);
     let links = document
         .body
-        .references
+        .all_references(&snapshot.document.text)
         .iter()
         .filter_map(|reference| {
             let target = skill_dir.join(&reference.target);
@@ -47,4 +47,41 @@ pub fn document_link(
         })
         .collect();
     Ok(Some(links))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::snapshot::test_snapshot;
+
+    #[test]
+    fn a_bundled_path_in_prose_links_to_the_file_that_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("skills/pdf");
+        std::fs::create_dir_all(skill.join("scripts")).unwrap();
+        std::fs::write(skill.join("scripts/run.sh"), "echo\n").unwrap();
+        let text = "---\nname: pdf\n---\nRun scripts/run.sh, not scripts/gone.sh.\n";
+        let mut snapshot = test_snapshot(text);
+        snapshot.document.path = Some(skill.join("SKILL.md"));
+        let params: DocumentLinkParams = serde_json::from_value(serde_json::json!({
+            "textDocument": {"uri": "file:///w/skills/pdf/SKILL.md"}
+        }))
+        .unwrap();
+        let links = document_link(&snapshot, params).unwrap().unwrap();
+        assert_eq!(links.len(), 1, "{links:?}");
+        let start = text.find("scripts/run.sh").unwrap();
+        assert_eq!(links[0].range.start.line, 3);
+        assert_eq!(
+            links[0].range.start.character as usize,
+            start - text.find("Run").unwrap()
+        );
+        assert_eq!(
+            links[0].range.end.character - links[0].range.start.character,
+            14
+        );
+        assert_eq!(
+            links[0].target,
+            Some(Uri::from_file_path(skill.join("scripts/run.sh")).unwrap())
+        );
+    }
 }

@@ -2,14 +2,14 @@
 //! locks, no I/O with the client, so each is testable in-process. `server` routes the
 //! requests here through `Backend::on_document`, which also turns a panic into an error.
 
-pub mod code_action;
-pub mod completion;
-pub mod hover;
-pub mod inlay_hints;
-pub mod links;
-pub mod names;
-pub mod rename;
-pub mod symbols;
+pub(crate) mod code_action;
+pub(crate) mod completion;
+pub(crate) mod hover;
+pub(crate) mod inlay_hints;
+pub(crate) mod links;
+pub(crate) mod names;
+pub(crate) mod rename;
+pub(crate) mod symbols;
 
 use std::panic::AssertUnwindSafe;
 
@@ -19,7 +19,7 @@ use tower_lsp_server::ls_types::{MarkupContent, MarkupKind};
 /// Markdown as a `MarkupContent` for clients that render it; `None` for the others, which get
 /// `plain` text instead.
 #[must_use]
-pub fn markup(value: &str, markdown: bool) -> Option<MarkupContent> {
+pub(crate) fn markup(value: &str, markdown: bool) -> Option<MarkupContent> {
     markdown.then(|| MarkupContent {
         kind: MarkupKind::Markdown,
         value: value.to_owned(),
@@ -28,7 +28,7 @@ pub fn markup(value: &str, markdown: bool) -> Option<MarkupContent> {
 
 /// The same words without Markdown emphasis and code marks.
 #[must_use]
-pub fn plain(value: &str) -> String {
+pub(crate) fn plain(value: &str) -> String {
     value.replace("**", "").replace('`', "")
 }
 
@@ -36,7 +36,7 @@ pub fn plain(value: &str) -> String {
 ///
 /// # Errors
 /// An internal error when `compute` panics.
-pub fn guard<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
+pub(crate) fn catch_panic<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
     std::panic::catch_unwind(AssertUnwindSafe(compute)).map_err(|panic| {
         let message = panic
             .downcast_ref::<&str>()
@@ -54,7 +54,7 @@ pub fn guard<T>(what: &str, compute: impl FnOnce() -> T) -> Result<T> {
 
 /// The error of a request the server cannot serve as asked; the message is for the user.
 #[must_use]
-pub fn invalid_params(message: impl Into<String>) -> Error {
+pub(crate) fn invalid_params(message: impl Into<String>) -> Error {
     Error {
         code: ErrorCode::InvalidParams,
         message: message.into().into(),

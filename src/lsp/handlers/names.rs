@@ -19,7 +19,7 @@ use crate::text::TextRange;
 use crate::workspace::{Registry, Source};
 
 /// The declaration of the skill named under the cursor, in the document's workspace.
-pub fn definition(
+pub(crate) fn definition(
     snapshot: &Snapshot,
     params: GotoDefinitionParams,
 ) -> jsonrpc::Result<Option<GotoDefinitionResponse>> {
@@ -35,7 +35,7 @@ pub fn definition(
 
 /// Every mention of the skill named under the cursor in the workspace folder, with its
 /// declaration when asked.
-pub fn references(
+pub(crate) fn references(
     snapshot: &Snapshot,
     params: ReferenceParams,
 ) -> jsonrpc::Result<Option<Vec<Location>>> {
@@ -88,14 +88,14 @@ fn declaration(snapshot: &Snapshot, registry: &Registry, name: &str) -> Option<L
 
 /// The skill name under the cursor: the `name` value of a SKILL.md, or a mention.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameSite {
+pub(crate) enum NameSite {
     Declaration { name: String, range: TextRange },
     Mention(Mention),
 }
 
 impl NameSite {
     #[must_use]
-    pub fn into_name(self) -> String {
+    pub(crate) fn into_name(self) -> String {
         match self {
             NameSite::Declaration { name, .. } => name,
             NameSite::Mention(mention) => mention.name,
@@ -104,7 +104,7 @@ impl NameSite {
 
     /// The name's bytes (without a mention's sigil).
     #[must_use]
-    pub fn range(&self) -> TextRange {
+    pub(crate) fn range(&self) -> TextRange {
         match self {
             NameSite::Declaration { range, .. } => *range,
             NameSite::Mention(mention) => mention.range,
@@ -113,7 +113,7 @@ impl NameSite {
 }
 
 #[must_use]
-pub fn name_at(document: &DocumentText, offset: usize) -> Option<NameSite> {
+pub(crate) fn name_at(document: &DocumentText, offset: usize) -> Option<NameSite> {
     let skill_document = SkillDocument::parse(&document.text);
     if document.is_skill_file() {
         if let Some(entry) = skill_document.field("name") {
@@ -141,7 +141,7 @@ pub fn name_at(document: &DocumentText, offset: usize) -> Option<NameSite> {
 
 /// Every mention of skills in the Markdown files of a workspace folder (open buffers first).
 #[must_use]
-pub fn workspace_mentions(
+pub(crate) fn workspace_mentions(
     folder: &Path,
     source: &dyn Source,
     name: &str,

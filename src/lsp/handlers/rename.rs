@@ -13,13 +13,13 @@ use tower_lsp_server::ls_types::{
 
 use super::invalid_params;
 use super::names::{name_at, workspace_mentions};
-use crate::fields::{NAME_MAX, is_valid_skill_name};
+use crate::field_table::{NAME_MAX, is_valid_skill_name};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
 use crate::workspace::{Registry, Source};
 
 /// The name under the cursor and its range, as the placeholder of the rename box.
-pub fn prepare_rename(
+pub(crate) fn prepare_rename(
     snapshot: &Snapshot,
     params: TextDocumentPositionParams,
 ) -> Result<Option<PrepareRenameResponse>> {
@@ -37,7 +37,7 @@ pub fn prepare_rename(
 /// The workspace edit of a rename; an invalid-params error with a message for the user when the
 /// cursor is on no name, the new name is invalid or taken, or no workspace folder holds the
 /// skill.
-pub fn rename(snapshot: &Snapshot, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+pub(crate) fn rename(snapshot: &Snapshot, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let Some((folder, registry)) = &snapshot.workspace else {
         return Err(invalid_params("no workspace folder holds this skill"));
     };

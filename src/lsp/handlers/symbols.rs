@@ -11,7 +11,7 @@ use crate::document::{NodeKind, SkillDocument};
 use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::snapshot::Snapshot;
 
-pub fn document_symbol(
+pub(crate) fn document_symbol(
     snapshot: &Snapshot,
     _: DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
@@ -49,7 +49,7 @@ fn symbol(
 
 /// Frontmatter keys (with `metadata` children) and the Markdown headings as a tree.
 #[must_use]
-pub fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
+pub(crate) fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
     let encoding = snapshot.encoding;
     let text: &str = &snapshot.document.text;
     let rope = &snapshot.document.rope;

@@ -7,7 +7,7 @@ use crate::targets::{ALL_TARGETS, Target};
 
 /// The YAML a field takes, as the `field-type` and `field-value` rules check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// A string.
     String,
     /// A string, one of the field's `values` (`field-value` otherwise).
@@ -24,7 +24,7 @@ pub enum Shape {
 
 /// One frontmatter field.
 #[derive(Clone, Copy, Debug)]
-pub struct Field {
+pub(crate) struct Field {
     pub name: &'static str,
     pub shape: Shape,
     /// The YAML type, in words, for hover and completion.
@@ -44,7 +44,7 @@ pub struct Field {
 const BOOLS: &[&str] = &["true", "false"];
 
 /// Licenses most skills use, as SPDX identifiers.
-pub const COMMON_LICENSES: &[&str] = &[
+pub(crate) const COMMON_LICENSES: &[&str] = &[
     "Apache-2.0",
     "MIT",
     "BSD-3-Clause",
@@ -59,7 +59,7 @@ pub const COMMON_LICENSES: &[&str] = &[
 ];
 
 /// Model values Claude Code accepts besides full model ids.
-pub const MODEL_ALIASES: &[&str] = &[
+pub(crate) const MODEL_ALIASES: &[&str] = &[
     "inherit",
     "default",
     "best",
@@ -72,7 +72,7 @@ pub const MODEL_ALIASES: &[&str] = &[
 ];
 
 /// The fields, in the order completion lists them.
-pub const FIELDS: &[Field] = &[
+pub(crate) const FIELDS: &[Field] = &[
     Field {
         name: "name",
         shape: Shape::String,
@@ -297,21 +297,21 @@ pub const FIELDS: &[Field] = &[
 ];
 
 /// The longest `name`, in characters.
-pub const NAME_MAX: usize = 64;
+pub(crate) const NAME_MAX: usize = 64;
 /// The longest `description`, in characters.
-pub const DESCRIPTION_MAX: usize = 1024;
+pub(crate) const DESCRIPTION_MAX: usize = 1024;
 /// The longest `compatibility`, in characters.
-pub const COMPATIBILITY_MAX: usize = 500;
+pub(crate) const COMPATIBILITY_MAX: usize = 500;
 
 /// The field called `name`, if any client knows it.
 #[must_use]
-pub fn lookup(name: &str) -> Option<&'static Field> {
+pub(crate) fn lookup(name: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|field| field.name == name)
 }
 
 /// The clients that read a field.
 #[must_use]
-pub fn readers(name: &str) -> Vec<Target> {
+pub(crate) fn readers(name: &str) -> Vec<Target> {
     ALL_TARGETS
         .iter()
         .copied()
@@ -321,20 +321,20 @@ pub fn readers(name: &str) -> Vec<Target> {
 
 /// Whether a key is one of the open standard's six fields (`agentskills`).
 #[must_use]
-pub fn is_standard_field(field: &str) -> bool {
+pub(crate) fn is_standard_field(field: &str) -> bool {
     Target::AgentSkills.knows(field)
 }
 
 /// A valid skill name (SPEC section 4, `name-format` and `name-length`): lowercase ASCII letters,
 /// digits and single inner hyphens, at most [`NAME_MAX`] characters.
 #[must_use]
-pub fn is_valid_skill_name(name: &str) -> bool {
+pub(crate) fn is_valid_skill_name(name: &str) -> bool {
     name.len() <= NAME_MAX && has_valid_name_characters(name)
 }
 
 /// Lowercase ASCII letters, digits and single inner hyphens; the length is `name-length`'s.
 #[must_use]
-pub fn has_valid_name_characters(name: &str) -> bool {
+pub(crate) fn has_valid_name_characters(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('-')
         && !name.ends_with('-')
@@ -347,7 +347,7 @@ pub fn has_valid_name_characters(name: &str) -> bool {
 impl Field {
     /// The hover and completion text of the field.
     #[must_use]
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let readers: Vec<&str> = self.readers.iter().map(|target| target.display()).collect();
         let limit = self.max_chars.map_or(String::new(), |limit| {
             format!(" · at most {limit} characters")
@@ -363,7 +363,7 @@ impl Field {
 
     /// The limit an inlay hint shows, if the field has one.
     #[must_use]
-    pub fn hinted_limit(&self) -> Option<usize> {
+    pub(crate) fn hinted_limit(&self) -> Option<usize> {
         self.max_chars.filter(|_| self.length_hint)
     }
 }
@@ -372,7 +372,7 @@ impl Field {
 // knows the clients; this module knows the fields and who reads them.)
 impl Target {
     /// The top-level frontmatter keys this client knows, in table order.
-    pub fn fields(self) -> impl Iterator<Item = &'static str> {
+    pub(crate) fn fields(self) -> impl Iterator<Item = &'static str> {
         FIELDS
             .iter()
             .filter(move |field| field.readers.contains(&self))
@@ -380,7 +380,7 @@ impl Target {
     }
 
     #[must_use]
-    pub fn knows(self, field: &str) -> bool {
+    pub(crate) fn knows(self, field: &str) -> bool {
         lookup(field).is_some_and(|it| it.readers.contains(&self))
     }
 }

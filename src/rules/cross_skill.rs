@@ -1,5 +1,5 @@
-//! Workspace rules over the loader's registry: `duplicate-name`, `symlink-escape` and
-//! `catalog-budget`. `unknown-mention` is `suggest::NearNames`.
+//! The cross-skill rules (group `Workspace`) over the loader's registry: `duplicate-name`,
+//! `symlink-escape` and `catalog-budget`. `unknown-mention` is `suggest::NearNames`.
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ use crate::workspace::{Registry, Skill};
 
 /// Findings of the workspace rules, each with the file it belongs to.
 #[must_use]
-pub fn check(
+pub(crate) fn check(
     registry: &Registry,
     targets_for: &dyn Fn(&Path) -> Vec<Target>,
     context_window: Option<u64>,
@@ -30,7 +30,7 @@ pub fn check(
 /// `catalog-budget` (which lists every skill) is only computed when a selected target has a
 /// listing budget.
 #[must_use]
-pub fn check_file(
+pub(crate) fn check_file(
     registry: &Registry,
     path: &Path,
     targets_for: &dyn Fn(&Path) -> Vec<Target>,
