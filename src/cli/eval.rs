@@ -24,14 +24,14 @@ use crate::workspace::loader::{roots_for, workspace_of_skill};
 use crate::workspace::{Disk, Registry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EvalFormat {
+pub(crate) enum EvalFormat {
     Human,
     Json,
     Junit,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// Skills to evaluate: names, skill folders or SKILL.md paths; another folder stands for the
     /// skills under it with evals/triggers.json (default: every skill of the workspace with one).
     #[arg(value_name = "SKILL_OR_PATH")]

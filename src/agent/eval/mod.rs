@@ -5,10 +5,9 @@
 //! - `run` — the measurement: the routing step per query and run, concurrency, the cache;
 //! - `report` — results: trigger rates, pass, precision and recall, confusions.
 
-pub mod report;
-pub mod run;
-pub mod set;
+pub(crate) mod report;
+pub(crate) mod run;
+pub(crate) mod set;
 
-pub use report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary};
-pub use run::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
-pub use set::{EvalCase, EvalSet, SetError};
+pub(crate) use report::{EvalReport, QueryResult, SkillReport};
+pub(crate) use run::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};

@@ -11,7 +11,7 @@ use super::set::EvalCase;
 
 /// What one run of one query did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct RunRecord {
+pub(crate) struct RunRecord {
     /// The skill named by the model's `load_skill` call, if its first action was one.
     pub loaded: Option<String>,
     /// The tools the model called, in order (tools never run during evals).
@@ -34,7 +34,7 @@ pub struct RunRecord {
 /// Whether a query passes (as skill-creator decides): a should-trigger query when its trigger
 /// rate reaches the threshold, a should-not-trigger query when it stays below it.
 #[must_use]
-pub fn passes(should_trigger: bool, trigger_rate: f64, threshold: f64) -> bool {
+pub(crate) fn passes(should_trigger: bool, trigger_rate: f64, threshold: f64) -> bool {
     if should_trigger {
         trigger_rate >= threshold
     } else {
@@ -44,7 +44,7 @@ pub fn passes(should_trigger: bool, trigger_rate: f64, threshold: f64) -> bool {
 
 /// One query's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct QueryResult {
+pub(crate) struct QueryResult {
     pub query: String,
     pub should_trigger: bool,
     /// `triggers / runs`.
@@ -66,7 +66,12 @@ pub struct QueryResult {
 impl QueryResult {
     /// Sums the runs of `case` for the skill `skill`.
     #[must_use]
-    pub fn from_runs(case: &EvalCase, skill: &str, records: &[RunRecord], threshold: f64) -> Self {
+    pub(crate) fn from_runs(
+        case: &EvalCase,
+        skill: &str,
+        records: &[RunRecord],
+        threshold: f64,
+    ) -> Self {
         let runs = u32::try_from(records.len()).unwrap_or(u32::MAX);
         let mut triggers = 0;
         let mut loaded_instead = BTreeMap::new();
@@ -105,7 +110,7 @@ impl QueryResult {
 
     /// Why a failing query failed, in one sentence; `None` when it passed.
     #[must_use]
-    pub fn failure_reason(&self, threshold: f64) -> Option<String> {
+    pub(crate) fn failure_reason(&self, threshold: f64) -> Option<String> {
         if self.pass {
             return None;
         }
@@ -135,7 +140,7 @@ impl QueryResult {
 
 /// A should-trigger query that loaded another skill.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Confusion {
+pub(crate) struct Confusion {
     pub query: String,
     /// The skill that won.
     pub skill: String,
@@ -145,7 +150,7 @@ pub struct Confusion {
 
 /// Counts over one skill's queries.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SkillSummary {
+pub(crate) struct SkillSummary {
     pub total: usize,
     pub passed: usize,
     pub failed: usize,
@@ -164,7 +169,7 @@ pub struct SkillSummary {
 /// Precision and recall of triggering, counted over runs: a run that loads the skill is a
 /// positive, a should-trigger query's run is an actual positive.
 #[must_use]
-pub fn precision_recall(results: &[QueryResult]) -> (Option<f64>, Option<f64>) {
+pub(crate) fn precision_recall(results: &[QueryResult]) -> (Option<f64>, Option<f64>) {
     let mut true_positives = 0u32;
     let mut false_positives = 0u32;
     let mut actual_positives = 0u32;
@@ -185,7 +190,7 @@ pub fn precision_recall(results: &[QueryResult]) -> (Option<f64>, Option<f64>) {
 
 /// One skill's results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SkillReport {
+pub(crate) struct SkillReport {
     pub skill_name: String,
     /// The description evaluated (the candidate of `--description`, or the file's).
     pub description: String,
@@ -199,7 +204,7 @@ pub struct SkillReport {
 
 impl SkillReport {
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         skill_name: String,
         description: String,
         candidate: bool,
@@ -244,7 +249,7 @@ impl SkillReport {
 
 /// Totals over a whole eval run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub skills: usize,
     pub total: usize,
     pub passed: usize,
@@ -262,7 +267,7 @@ pub struct Summary {
 
 /// Everything an eval run found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EvalReport {
+pub(crate) struct EvalReport {
     pub provider: String,
     pub model: String,
     pub runs_per_query: u32,
@@ -277,7 +282,7 @@ pub struct EvalReport {
 impl EvalReport {
     /// Whether every query passed.
     #[must_use]
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.summary.failed == 0
     }
 }

@@ -29,21 +29,21 @@ use crate::agent::tools;
 use crate::workspace::Registry;
 
 /// Defaults of `skill-lsp eval`.
-pub const DEFAULT_RUNS: u32 = 3;
-pub const DEFAULT_THRESHOLD: f64 = 0.5;
-pub const DEFAULT_JOBS: usize = 4;
-pub const DEFAULT_MAX_TURNS: u32 = 1;
+pub(crate) const DEFAULT_RUNS: u32 = 3;
+pub(crate) const DEFAULT_THRESHOLD: f64 = 0.5;
+pub(crate) const DEFAULT_JOBS: usize = 4;
+pub(crate) const DEFAULT_MAX_TURNS: u32 = 1;
 
 /// The tool result the model gets for a tool other than `load_skill` when it may look around.
-pub const NOT_AVAILABLE: &str =
+pub(crate) const NOT_AVAILABLE: &str =
     "This tool is not available during evals; nothing was run. Continue without it.";
 
 /// The cache folder under a workspace.
-pub const CACHE_DIR: &str = ".skill-lsp/cache/evals";
+pub(crate) const CACHE_DIR: &str = ".skill-lsp/cache/evals";
 
 /// One skill under test.
 #[derive(Clone, Debug)]
-pub struct EvalTarget {
+pub(crate) struct EvalTarget {
     /// Its name in the registry.
     pub skill: String,
     /// A candidate description shown in the catalog instead of the file's.
@@ -53,7 +53,7 @@ pub struct EvalTarget {
 
 /// How to measure.
 #[derive(Clone, Debug)]
-pub struct EvalOptions {
+pub(crate) struct EvalOptions {
     pub runs: u32,
     pub threshold: f64,
     pub jobs: usize,
@@ -79,7 +79,7 @@ impl Default for EvalOptions {
 
 /// How far a run has got, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
+pub(crate) struct Progress {
     pub done: usize,
     pub total: usize,
     pub cached: usize,
@@ -87,7 +87,7 @@ pub struct Progress {
 
 /// Why an eval run stopped.
 #[derive(Debug, thiserror::Error)]
-pub enum EvalError {
+pub(crate) enum EvalError {
     #[error("{0}")]
     Setup(String),
     /// A model call failed after the provider's retries; the runs finished before it are cached.
@@ -100,7 +100,7 @@ pub enum EvalError {
 }
 
 /// The workspace an eval runs in: its provider, folder and registry.
-pub struct Evaluator {
+pub(crate) struct Evaluator {
     pub provider: Arc<dyn Provider>,
     pub workspace: PathBuf,
     pub registry: Registry,
@@ -127,7 +127,7 @@ impl Evaluator {
     ///
     /// # Errors
     /// An unknown skill.
-    pub fn prompt(
+    pub(crate) fn prompt(
         &self,
         target: &EvalTarget,
     ) -> Result<(String, Vec<ToolSpec>, String), EvalError> {
@@ -156,7 +156,7 @@ impl Evaluator {
     ///
     /// # Errors
     /// An unknown skill, or the first model call that failed after its retries.
-    pub async fn run(
+    pub(crate) async fn run(
         &self,
         targets: &[EvalTarget],
         options: &EvalOptions,
@@ -348,7 +348,7 @@ struct Call {
 }
 
 /// How often a run is started again after its stream broke mid-reply.
-pub const MID_STREAM_RESTARTS: u32 = 2;
+pub(crate) const MID_STREAM_RESTARTS: u32 = 2;
 
 /// One run of the routing step for `query`: up to `max_turns` model calls, each abandoned as
 /// soon as its first tool call is complete.
@@ -360,7 +360,7 @@ pub const MID_STREAM_RESTARTS: u32 = 2;
 ///
 /// # Errors
 /// A model call that failed after the provider's retries (and the restarts above).
-pub async fn route(
+pub(crate) async fn route(
     provider: &dyn Provider,
     system: &str,
     tools: &[ToolSpec],
@@ -524,7 +524,7 @@ fn cache_key(
 
 /// FNV-1a, 128 bits, as 32 hex digits: stable across builds and platforms.
 #[must_use]
-pub fn hex_hash(bytes: &[u8]) -> String {
+pub(crate) fn hex_hash(bytes: &[u8]) -> String {
     const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
     const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
     let hash = bytes.iter().fold(OFFSET, |hash, byte| {
@@ -535,7 +535,7 @@ pub fn hex_hash(bytes: &[u8]) -> String {
 
 /// The cache folder of a workspace.
 #[must_use]
-pub fn cache_dir(workspace: &Path) -> PathBuf {
+pub(crate) fn cache_dir(workspace: &Path) -> PathBuf {
     workspace.join(CACHE_DIR)
 }
 

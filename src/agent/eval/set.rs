@@ -17,25 +17,25 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 /// Where a skill keeps its trigger evals, relative to its folder.
-pub const TRIGGERS_FILE: &str = "evals/triggers.json";
+pub(crate) const TRIGGERS_FILE: &str = "evals/triggers.json";
 
 /// One query and whether it should make the model load the skill.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EvalCase {
+pub(crate) struct EvalCase {
     pub query: String,
     pub should_trigger: bool,
 }
 
 /// The queries of one file, in file order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalSet {
+pub(crate) struct EvalSet {
     pub path: PathBuf,
     pub cases: Vec<EvalCase>,
 }
 
 /// Why an eval set could not be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SetError {
+pub(crate) enum SetError {
     /// The file could not be read.
     #[error("{}: {message}", path.display())]
     Io { path: PathBuf, message: String },
@@ -49,17 +49,11 @@ pub enum SetError {
     },
 }
 
-/// The eval set of the skill in `skill_dir`, if it has one.
-#[must_use]
-pub fn triggers_path(skill_dir: &Path) -> PathBuf {
-    skill_dir.join(TRIGGERS_FILE)
-}
-
 /// Reads and parses the eval set at `path`.
 ///
 /// # Errors
 /// [`SetError::Io`] when it cannot be read, [`SetError::Invalid`] when it breaks a rule.
-pub fn load(path: &Path) -> Result<EvalSet, SetError> {
+pub(crate) fn load(path: &Path) -> Result<EvalSet, SetError> {
     let text = std::fs::read_to_string(path).map_err(|error| SetError::Io {
         path: path.to_path_buf(),
         message: error.to_string(),
@@ -71,7 +65,7 @@ pub fn load(path: &Path) -> Result<EvalSet, SetError> {
 ///
 /// # Errors
 /// [`SetError::Invalid`] with the line and column of the first broken rule.
-pub fn parse(path: &Path, text: &str) -> Result<EvalSet, SetError> {
+pub(crate) fn parse(path: &Path, text: &str) -> Result<EvalSet, SetError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match serde_json::from_str::<Cases>(text) {
         Ok(Cases(cases)) => Ok(EvalSet {
