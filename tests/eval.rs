@@ -798,6 +798,13 @@ fn eval_set_elsewhere_and_exit_codes() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(
+        stdout(&output).contains(
+            "\n  note: no query should trigger; add should-trigger queries to measure recall\n"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
         stdout(&output).contains("1/1 queries passed (all passed)"),
         "{}",
         stdout(&output)

@@ -492,6 +492,26 @@ fn human(report: &EvalReport, colour: bool) -> String {
             ratio(summary.precision),
             ratio(summary.recall)
         );
+        let positives = skill.results.iter().filter(|it| it.should_trigger).count();
+        if positives == skill.results.len() {
+            let _ = writeln!(
+                out,
+                "  {}",
+                paint(
+                    "2",
+                    "note: every query should trigger; add should-not-trigger queries to measure precision"
+                )
+            );
+        } else if positives == 0 {
+            let _ = writeln!(
+                out,
+                "  {}",
+                paint(
+                    "2",
+                    "note: no query should trigger; add should-trigger queries to measure recall"
+                )
+            );
+        }
         for confusion in &skill.confusions {
             let _ = writeln!(
                 out,
