@@ -243,7 +243,7 @@ fn streamed_text(events: &[StreamEvent]) -> String {
         .iter()
         .filter_map(|event| match event {
             StreamEvent::Text(text) => Some(text.as_str()),
-            StreamEvent::ToolUseStart { .. } => None,
+            StreamEvent::ToolUseStart { .. } | StreamEvent::ToolUse { .. } => None,
         })
         .collect()
 }
@@ -275,11 +275,17 @@ async fn anthropic_streams_text_and_assembles_split_tool_input() {
     );
     assert_eq!(streamed_text(&events), "Loading the pdf skill — ✓ 😀");
     assert_eq!(
-        events.last(),
+        events
+            .iter()
+            .rfind(|event| matches!(event, StreamEvent::ToolUseStart { .. })),
         Some(&StreamEvent::ToolUseStart {
             id: "toolu_01".to_owned(),
             name: "load_skill".to_owned()
         })
+    );
+    assert!(
+        matches!(events.last(), Some(StreamEvent::ToolUse { name, input, .. }) if name == "load_skill" && input["name"] == "pdf"),
+        "{events:?}"
     );
 
     let requests = server.requests();

@@ -2,6 +2,7 @@
 //! providers. No LSP types here; the terminal and the language server drive it.
 
 pub mod approval;
+pub(crate) mod eval;
 pub mod provider;
 pub(crate) mod session;
 pub mod tools;

@@ -4,6 +4,7 @@
 mod catalog;
 mod chat;
 mod check;
+mod eval;
 mod fix;
 pub(crate) mod format;
 mod load;
@@ -64,6 +65,8 @@ pub(crate) enum Command {
     },
     /// Run the catalog-first agent in the terminal: one PROMPT, or a REPL without one.
     Chat(ChatArgs),
+    /// Trigger evals: does each query of <skill>/evals/triggers.json make the model load the skill?
+    Eval(eval::EvalArgs),
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
     Completions { shell: clap_complete::Shell },
     /// Print the man page (roff) for skill-lsp(1).
@@ -164,6 +167,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Catalog(args)) => catalog::run(&args),
         Some(Command::Load { name, root }) => load::run(&name, root.as_deref()),
         Some(Command::Chat(args)) => chat::run(&args),
+        Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Rules { rule }) => rules::run(rule.as_deref()),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();

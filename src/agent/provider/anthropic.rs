@@ -284,10 +284,20 @@ impl Decoder for AnthropicDecoder {
             "content_block_stop" => {
                 let index = index_of(&data)?;
                 if let Some(Partial::ToolUse {
-                    name, json, input, ..
+                    id,
+                    name,
+                    json,
+                    input,
                 }) = self.blocks.get_mut(&index)
                 {
-                    *input = Some(parse_tool_input(name, json)?);
+                    let value = parse_tool_input(name, json)?;
+                    sink(StreamEvent::ToolUse {
+                        id: id.clone(),
+                        name: name.clone(),
+                        input: value.clone(),
+                        usage: self.usage,
+                    });
+                    *input = Some(value);
                 }
             }
             "message_delta" => {
@@ -474,9 +484,27 @@ data: {"type":"message_stop"}
                     id: "toolu_1".to_owned(),
                     name: "load_skill".to_owned()
                 },
+                StreamEvent::ToolUse {
+                    id: "toolu_1".to_owned(),
+                    name: "load_skill".to_owned(),
+                    input: json!({"name": "pdf"}),
+                    usage: Usage {
+                        input_tokens: 25,
+                        output_tokens: 1
+                    },
+                },
                 StreamEvent::ToolUseStart {
                     id: "toolu_2".to_owned(),
                     name: "glob".to_owned()
+                },
+                StreamEvent::ToolUse {
+                    id: "toolu_2".to_owned(),
+                    name: "glob".to_owned(),
+                    input: json!({}),
+                    usage: Usage {
+                        input_tokens: 25,
+                        output_tokens: 1
+                    },
                 },
             ]
         );

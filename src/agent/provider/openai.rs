@@ -149,6 +149,8 @@ struct Call {
     name: String,
     arguments: String,
     announced: bool,
+    /// Whether `StreamEvent::ToolUse` went out for it.
+    completed: bool,
 }
 
 /// The state of one streamed chat completion.
@@ -185,6 +187,7 @@ impl OpenAiDecoder {
                     name: String::new(),
                     arguments: String::new(),
                     announced: false,
+                    completed: false,
                 });
                 self.calls.len() - 1
             }
@@ -214,6 +217,39 @@ impl OpenAiDecoder {
                 name: call.name.clone(),
             });
         }
+        // Arguments that parse as a JSON object are complete: nothing may follow an object's
+        // closing brace.
+        let complete = serde_json::from_str::<Value>(&call.arguments)
+            .ok()
+            .filter(Value::is_object);
+        if let Some(input) = complete {
+            self.complete(position, Some(input), sink);
+        }
+    }
+
+    /// Tells `sink` that the call at `position` is complete (once).
+    fn complete(
+        &mut self,
+        position: usize,
+        input: Option<Value>,
+        sink: &mut dyn FnMut(StreamEvent),
+    ) {
+        let usage = self.usage;
+        let call = &mut self.calls[position];
+        if call.completed || !call.announced {
+            return;
+        }
+        let Some(input) = input.or_else(|| parse_tool_input(&call.name, &call.arguments).ok())
+        else {
+            return;
+        };
+        call.completed = true;
+        sink(StreamEvent::ToolUse {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            input,
+            usage,
+        });
     }
 }
 
@@ -269,6 +305,10 @@ impl Decoder for OpenAiDecoder {
         }
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
             self.finish_reason = Some(reason.to_owned());
+            // Calls without arguments (or with odd ones) are complete at the end of the turn.
+            for position in 0..self.calls.len() {
+                self.complete(position, None, sink);
+            }
         }
         Ok(())
     }
@@ -417,9 +457,21 @@ data: [DONE]
                     id: "call_a".to_owned(),
                     name: "read_file".to_owned()
                 },
+                StreamEvent::ToolUse {
+                    id: "call_a".to_owned(),
+                    name: "read_file".to_owned(),
+                    input: json!({"path": "a.md"}),
+                    usage: Usage::default(),
+                },
                 StreamEvent::ToolUseStart {
                     id: "call_b".to_owned(),
                     name: "glob".to_owned()
+                },
+                StreamEvent::ToolUse {
+                    id: "call_b".to_owned(),
+                    name: "glob".to_owned(),
+                    input: json!({}),
+                    usage: Usage::default(),
                 },
             ]
         );

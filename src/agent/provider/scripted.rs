@@ -16,7 +16,8 @@ pub struct Seen {
     pub tools: Vec<ToolSpec>,
 }
 
-/// Replays `replies` in order, streaming their text to the sink, and records each request.
+/// Replays `replies` in order, streaming their text and tool calls to the sink, and records
+/// each request.
 /// Once the script is used up it answers `after_end`, or panics when there is none (the loop
 /// asked the model more often than the test expected).
 pub struct ScriptedProvider {
@@ -68,9 +69,23 @@ impl Provider for ScriptedProvider {
         let reply = next
             .or_else(|| self.after_end.clone())
             .expect("the scripted provider was asked for more replies than scripted");
+        // Streamed as the HTTP providers stream: text, then each tool's start and completion.
         for block in &reply.content {
-            if let Block::Text { text } = block {
-                sink(StreamEvent::Text(text.clone()));
+            match block {
+                Block::Text { text } => sink(StreamEvent::Text(text.clone())),
+                Block::ToolUse { id, name, input } => {
+                    sink(StreamEvent::ToolUseStart {
+                        id: id.clone(),
+                        name: name.clone(),
+                    });
+                    sink(StreamEvent::ToolUse {
+                        id: id.clone(),
+                        name: name.clone(),
+                        input: input.clone(),
+                        usage: reply.usage,
+                    });
+                }
+                Block::ToolResult { .. } => {}
             }
         }
         Box::pin(async move { Ok(reply) })

@@ -79,7 +79,19 @@ pub struct Response {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
     Text(String),
-    ToolUseStart { id: String, name: String },
+    ToolUseStart {
+        id: String,
+        name: String,
+    },
+    /// A tool call whose input is complete, sent as soon as it is: the rest of the reply may
+    /// still be streaming. `usage` is what the stream had counted so far (the input tokens, for
+    /// Anthropic; nothing yet, for OpenAI-compatible servers, which count at the end).
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+        usage: Usage,
+    },
 }
 
 /// Where streamed pieces go while a response comes in.

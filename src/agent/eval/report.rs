@@ -1,0 +1,409 @@
+//! What a trigger eval found: per query (trigger rate, pass, the skills loaded instead) and per
+//! skill (passed/total, precision and recall of triggering, confusions). Plain data, serialized
+//! as the JSON of `skill-lsp eval --format json` (a superset of skill-creator's `run_eval.py`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::set::EvalCase;
+
+/// What one run of one query did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub(crate) struct RunRecord {
+    /// The skill named by the model's `load_skill` call, if its first action was one.
+    pub loaded: Option<String>,
+    /// The tools the model called, in order (tools never run during evals).
+    pub tools: Vec<String>,
+    /// Model calls made (at most `--max-turns`).
+    pub turns: u32,
+    /// Times the run was started again because its stream broke mid-reply.
+    #[serde(default)]
+    pub restarts: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Whether the stream was abandoned once the deciding tool call was complete; its token
+    /// counts are then what the stream had reported so far.
+    pub abandoned: bool,
+    /// Whether this record came from the on-disk cache.
+    #[serde(skip)]
+    pub cached: bool,
+}
+
+/// Whether a query passes (as skill-creator decides): a should-trigger query when its trigger
+/// rate reaches the threshold, a should-not-trigger query when it stays below it.
+#[must_use]
+pub(crate) fn passes(should_trigger: bool, trigger_rate: f64, threshold: f64) -> bool {
+    if should_trigger {
+        trigger_rate >= threshold
+    } else {
+        trigger_rate < threshold
+    }
+}
+
+/// One query's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct QueryResult {
+    pub query: String,
+    pub should_trigger: bool,
+    /// `triggers / runs`.
+    pub trigger_rate: f64,
+    /// Runs in which the model loaded the skill under test.
+    pub triggers: u32,
+    pub runs: u32,
+    pub pass: bool,
+    /// Other skills the model loaded instead, with how many runs each.
+    pub loaded_instead: BTreeMap<String, u32>,
+    /// Runs whose first action was a tool other than `load_skill` (by tool).
+    pub other_tools: BTreeMap<String, u32>,
+    /// Runs answered from the cache.
+    pub cached_runs: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl QueryResult {
+    /// Sums the runs of `case` for the skill `skill`.
+    #[must_use]
+    pub(crate) fn from_runs(
+        case: &EvalCase,
+        skill: &str,
+        records: &[RunRecord],
+        threshold: f64,
+    ) -> Self {
+        let runs = u32::try_from(records.len()).unwrap_or(u32::MAX);
+        let mut triggers = 0;
+        let mut loaded_instead = BTreeMap::new();
+        let mut other_tools = BTreeMap::new();
+        for record in records {
+            match &record.loaded {
+                Some(name) if name == skill => triggers += 1,
+                Some(name) => *loaded_instead.entry(name.clone()).or_insert(0) += 1,
+                None => {
+                    if let Some(tool) = record.tools.first() {
+                        *other_tools.entry(tool.clone()).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        let trigger_rate = if runs == 0 {
+            0.0
+        } else {
+            f64::from(triggers) / f64::from(runs)
+        };
+        Self {
+            query: case.query.clone(),
+            should_trigger: case.should_trigger,
+            trigger_rate,
+            triggers,
+            runs,
+            pass: runs > 0 && passes(case.should_trigger, trigger_rate, threshold),
+            loaded_instead,
+            other_tools,
+            cached_runs: u32::try_from(records.iter().filter(|it| it.cached).count())
+                .unwrap_or(u32::MAX),
+            input_tokens: records.iter().map(|it| it.input_tokens).sum(),
+            output_tokens: records.iter().map(|it| it.output_tokens).sum(),
+        }
+    }
+
+    /// Why a failing query failed, in one sentence; `None` when it passed.
+    #[must_use]
+    pub(crate) fn failure_reason(&self, threshold: f64) -> Option<String> {
+        if self.pass {
+            return None;
+        }
+        let instead = if self.loaded_instead.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = self
+                .loaded_instead
+                .iter()
+                .map(|(name, runs)| format!("{name} ({runs}/{})", self.runs))
+                .collect();
+            format!("; loaded instead: {}", names.join(", "))
+        };
+        Some(if self.should_trigger {
+            format!(
+                "should trigger, but triggered in {}/{} runs (rate {:.2} < threshold {threshold}){instead}",
+                self.triggers, self.runs, self.trigger_rate
+            )
+        } else {
+            format!(
+                "should not trigger, but triggered in {}/{} runs (rate {:.2} >= threshold {threshold})",
+                self.triggers, self.runs, self.trigger_rate
+            )
+        })
+    }
+}
+
+/// A should-trigger query that loaded another skill.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct Confusion {
+    pub query: String,
+    /// The skill that won.
+    pub skill: String,
+    /// In how many runs.
+    pub runs: u32,
+}
+
+/// Counts over one skill's queries.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct SkillSummary {
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    /// Of the runs that loaded this skill, the share whose query should trigger it; `None`
+    /// when no run loaded it.
+    pub precision: Option<f64>,
+    /// Of the runs of should-trigger queries, the share that loaded it; `None` without such
+    /// queries.
+    pub recall: Option<f64>,
+    pub runs: u32,
+    pub cached_runs: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// Precision and recall of triggering, counted over runs: a run that loads the skill is a
+/// positive, a should-trigger query's run is an actual positive.
+#[must_use]
+pub(crate) fn precision_recall(results: &[QueryResult]) -> (Option<f64>, Option<f64>) {
+    let mut true_positives = 0u32;
+    let mut false_positives = 0u32;
+    let mut actual_positives = 0u32;
+    for result in results {
+        if result.should_trigger {
+            true_positives += result.triggers;
+            actual_positives += result.runs;
+        } else {
+            false_positives += result.triggers;
+        }
+    }
+    let ratio = |part: u32, whole: u32| (whole > 0).then(|| f64::from(part) / f64::from(whole));
+    (
+        ratio(true_positives, true_positives + false_positives),
+        ratio(true_positives, actual_positives),
+    )
+}
+
+/// One skill's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct SkillReport {
+    pub skill_name: String,
+    /// The description evaluated (the candidate of `--description`, or the file's).
+    pub description: String,
+    /// Whether `description` is a candidate rather than the file's.
+    pub candidate: bool,
+    pub eval_set: PathBuf,
+    pub results: Vec<QueryResult>,
+    pub confusions: Vec<Confusion>,
+    pub summary: SkillSummary,
+}
+
+impl SkillReport {
+    #[must_use]
+    pub(crate) fn new(
+        skill_name: String,
+        description: String,
+        candidate: bool,
+        eval_set: PathBuf,
+        results: Vec<QueryResult>,
+    ) -> Self {
+        let passed = results.iter().filter(|it| it.pass).count();
+        let (precision, recall) = precision_recall(&results);
+        let confusions = results
+            .iter()
+            .filter(|it| it.should_trigger)
+            .flat_map(|result| {
+                result.loaded_instead.iter().map(|(skill, runs)| Confusion {
+                    query: result.query.clone(),
+                    skill: skill.clone(),
+                    runs: *runs,
+                })
+            })
+            .collect();
+        let summary = SkillSummary {
+            total: results.len(),
+            passed,
+            failed: results.len() - passed,
+            precision,
+            recall,
+            runs: results.iter().map(|it| it.runs).sum(),
+            cached_runs: results.iter().map(|it| it.cached_runs).sum(),
+            input_tokens: results.iter().map(|it| it.input_tokens).sum(),
+            output_tokens: results.iter().map(|it| it.output_tokens).sum(),
+        };
+        Self {
+            skill_name,
+            description,
+            candidate,
+            eval_set,
+            results,
+            confusions,
+            summary,
+        }
+    }
+}
+
+/// Totals over a whole eval run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub(crate) struct Summary {
+    pub skills: usize,
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub runs: u32,
+    pub cached_runs: u32,
+    /// Model calls made by this run (cached runs make none).
+    pub requests: u32,
+    /// Tokens spent by this run: cached runs cost nothing (their own counts stay in their
+    /// query's result).
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub elapsed_ms: u64,
+}
+
+/// Everything an eval run found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct EvalReport {
+    pub provider: String,
+    pub model: String,
+    pub runs_per_query: u32,
+    pub threshold: f64,
+    pub max_turns: u32,
+    pub skills: Vec<SkillReport>,
+    pub summary: Summary,
+    /// Trouble that did not stop the run (a cache that could not be written).
+    pub warnings: Vec<String>,
+}
+
+impl EvalReport {
+    /// Whether every query passed.
+    #[must_use]
+    pub(crate) fn passed(&self) -> bool {
+        self.summary.failed == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(loaded: Option<&str>) -> RunRecord {
+        RunRecord {
+            loaded: loaded.map(str::to_owned),
+            tools: loaded
+                .map(|_| "load_skill".to_owned())
+                .into_iter()
+                .collect(),
+            turns: 1,
+            input_tokens: 10,
+            output_tokens: 2,
+            ..RunRecord::default()
+        }
+    }
+
+    fn case(query: &str, should_trigger: bool) -> EvalCase {
+        EvalCase {
+            query: query.into(),
+            should_trigger,
+        }
+    }
+
+    #[test]
+    fn pass_follows_skill_creator() {
+        assert!(passes(true, 0.5, 0.5));
+        assert!(!passes(true, 0.49, 0.5));
+        assert!(passes(false, 0.49, 0.5));
+        assert!(!passes(false, 0.5, 0.5));
+        assert!(!passes(false, 0.0, 0.0));
+        assert!(passes(true, 0.0, 0.0));
+    }
+
+    #[test]
+    fn trigger_rate_and_loaded_instead() {
+        let records = [record(Some("pdf")), record(None), record(Some("pdf"))];
+        let result = QueryResult::from_runs(&case("q", true), "pdf", &records, 0.5);
+        assert_eq!((result.triggers, result.runs), (2, 3));
+        assert!((result.trigger_rate - 2.0 / 3.0).abs() < 1e-9);
+        assert!(result.pass);
+        assert_eq!((result.input_tokens, result.output_tokens), (30, 6));
+
+        let records = [
+            record(Some("docx")),
+            record(Some("docx")),
+            record(Some("pdf")),
+        ];
+        let mut tool = record(None);
+        tool.tools = vec!["bash".into()];
+        let mut all = records.to_vec();
+        all.push(tool);
+        let result = QueryResult::from_runs(&case("merge", true), "pdf", &all, 0.5);
+        assert!(!result.pass);
+        assert_eq!(result.loaded_instead, BTreeMap::from([("docx".into(), 2)]));
+        assert_eq!(result.other_tools, BTreeMap::from([("bash".into(), 1)]));
+        let reason = result.failure_reason(0.5).unwrap();
+        assert!(
+            reason.contains("1/4 runs") && reason.contains("docx (2/4)"),
+            "{reason}"
+        );
+
+        let result = QueryResult::from_runs(&case("weather", false), "pdf", &[record(None)], 0.5);
+        assert!(result.pass && result.failure_reason(0.5).is_none());
+    }
+
+    #[test]
+    fn precision_recall_over_runs() {
+        let results = vec![
+            // 3 should-trigger runs, 2 triggered.
+            QueryResult::from_runs(
+                &case("a", true),
+                "pdf",
+                &[
+                    record(Some("pdf")),
+                    record(Some("pdf")),
+                    record(Some("docx")),
+                ],
+                0.5,
+            ),
+            // 3 should-not runs, 1 triggered.
+            QueryResult::from_runs(
+                &case("b", false),
+                "pdf",
+                &[record(Some("pdf")), record(None), record(None)],
+                0.5,
+            ),
+        ];
+        let (precision, recall) = precision_recall(&results);
+        assert!((precision.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert!((recall.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        let report = SkillReport::new("pdf".into(), "d".into(), false, "x".into(), results);
+        assert_eq!((report.summary.passed, report.summary.failed), (2, 0));
+        assert_eq!(
+            report.confusions,
+            [Confusion {
+                query: "a".into(),
+                skill: "docx".into(),
+                runs: 1
+            }]
+        );
+        // Nothing triggered and nothing should: both undefined.
+        let none = [QueryResult::from_runs(
+            &case("c", false),
+            "pdf",
+            &[record(None)],
+            0.5,
+        )];
+        assert_eq!(precision_recall(&none), (None, None));
+        // Should trigger but never did: precision undefined, recall 0.
+        let missed = [QueryResult::from_runs(
+            &case("d", true),
+            "pdf",
+            &[record(None)],
+            0.5,
+        )];
+        assert_eq!(precision_recall(&missed), (None, Some(0.0)));
+    }
+}

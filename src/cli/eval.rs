@@ -1,0 +1,709 @@
+//! `skill-lsp eval`: trigger evals from the command line — which skills and eval sets, the
+//! provider, a progress bar, the human/JSON/JUnit formats and the exit code. The measurement is
+//! `crate::agent::eval`.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::ValueEnum;
+use serde_json::{Value, json};
+
+use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
+use crate::agent::eval::run::{
+    DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD, cache_dir,
+};
+use crate::agent::eval::set::{self, TRIGGERS_FILE};
+use crate::agent::eval::{
+    EvalError, EvalOptions, EvalReport, EvalTarget, Evaluator, Progress, QueryResult, SkillReport,
+};
+use crate::agent::provider;
+use crate::config::Config;
+use crate::workspace::loader::{roots_for, workspace_of_skill};
+use crate::workspace::{Disk, Registry};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum EvalFormat {
+    Human,
+    Json,
+    Junit,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct EvalArgs {
+    /// Skills to evaluate: names, skill folders or SKILL.md paths; another folder stands for the
+    /// skills under it with evals/triggers.json (default: every skill of the workspace with one).
+    #[arg(value_name = "SKILL_OR_PATH")]
+    pub skills: Vec<String>,
+    /// The workspace whose catalog the model sees (default: the workspace of the first skill
+    /// path given, else the current folder).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Use this eval set instead of <skill>/evals/triggers.json (one skill must be named).
+    #[arg(long, value_name = "FILE")]
+    pub eval_set: Option<PathBuf>,
+    /// Runs per query.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RUNS)]
+    pub runs: u32,
+    /// The trigger rate a should-trigger query must reach (and a should-not-trigger query stay
+    /// below) to pass.
+    #[arg(long, value_name = "T", default_value_t = DEFAULT_THRESHOLD)]
+    pub threshold: f64,
+    /// Model calls in flight at once.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS)]
+    pub jobs: usize,
+    /// Model calls per run: above 1, a first call to another tool is answered "not available
+    /// during evals" and the model tries again.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS)]
+    pub max_turns: u32,
+    /// Evaluate this description for the (single) skill under test instead of its file's.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// The model id (default: config `[agent] model`, then MODEL_ID).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EvalFormat::Human)]
+    pub format: EvalFormat,
+    /// Send every run again instead of using cached results (the new results are cached).
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+pub(super) fn run(args: &EvalArgs) -> u8 {
+    let Prepared {
+        workspace,
+        registry,
+        config_model,
+        targets,
+    } = match prepare(args) {
+        Ok(prepared) => prepared,
+        Err(messages) => {
+            for message in messages {
+                error_line(&message);
+            }
+            return EXIT_TROUBLE;
+        }
+    };
+    let model = args.model.clone().or(config_model);
+    let provider = match provider::from_env(&|name| std::env::var(name).ok(), model.as_deref()) {
+        Ok(provider) => provider,
+        Err(error) => {
+            error_line(&error.to_string());
+            return EXIT_TROUBLE;
+        }
+    };
+    let options = EvalOptions {
+        runs: args.runs,
+        threshold: args.threshold,
+        jobs: args.jobs,
+        max_turns: args.max_turns,
+        cache_dir: Some(cache_dir(&workspace)),
+        read_cache: !args.no_cache,
+    };
+    let evaluator = Evaluator {
+        provider: Arc::from(provider),
+        workspace,
+        registry,
+    };
+    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    else {
+        error_line("cannot start the async runtime");
+        return EXIT_TROUBLE;
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let mut on_progress = |progress: Progress| {
+        if show_progress {
+            draw_progress(progress);
+        }
+    };
+    let result = runtime.block_on(async {
+        tokio::select! {
+            result = evaluator.run(&targets, &options, &mut on_progress) => Some(result),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    runtime.shutdown_background();
+    if show_progress {
+        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+    }
+    let report = match result {
+        None => {
+            error_line("cancelled; the runs that finished are cached");
+            return 130;
+        }
+        Some(Err(error @ EvalError::Provider { .. })) => {
+            error_line(&format!(
+                "{error} (the runs that finished are cached; run again to go on)"
+            ));
+            return EXIT_TROUBLE;
+        }
+        Some(Err(error)) => {
+            error_line(&error.to_string());
+            return EXIT_TROUBLE;
+        }
+        Some(Ok(report)) => report,
+    };
+    for warning in &report.warnings {
+        let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {warning}");
+    }
+    let output = match args.format {
+        EvalFormat::Human => human(&report, super::format::human::use_colour()),
+        EvalFormat::Json => json_report(&report),
+        EvalFormat::Junit => junit(&report),
+    };
+    write_stdout(&output);
+    if report.passed() { 0 } else { EXIT_FINDINGS }
+}
+
+/// The workspace, its registry, its config's model and the skills under test.
+struct Prepared {
+    workspace: PathBuf,
+    registry: Registry,
+    config_model: Option<String>,
+    targets: Vec<EvalTarget>,
+}
+
+/// Checks the arguments and finds the workspace, its registry and the skills under test with
+/// their eval sets. Every problem found is returned, not only the first.
+fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
+    let mut problems = Vec::new();
+    if args.runs == 0 {
+        problems.push("--runs must be at least 1".to_owned());
+    }
+    if !(0.0..=1.0).contains(&args.threshold) {
+        problems.push(format!(
+            "--threshold must be between 0 and 1, got {}",
+            args.threshold
+        ));
+    }
+    if args.jobs == 0 {
+        problems.push("--jobs must be at least 1".to_owned());
+    }
+    if args.max_turns == 0 {
+        problems.push("--max-turns must be at least 1".to_owned());
+    }
+    if args
+        .description
+        .as_deref()
+        .is_some_and(|text| text.trim().is_empty())
+    {
+        problems.push("--description is empty".to_owned());
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let workspace = match &args.root {
+        Some(root) => root.clone(),
+        None => args
+            .skills
+            .iter()
+            .map(Path::new)
+            .find(|path| path.exists())
+            .and_then(|path| {
+                let file = if path.is_dir() {
+                    path.join("SKILL.md")
+                } else {
+                    path.to_path_buf()
+                };
+                // A folder of skills (or a workspace) given alone is the workspace itself.
+                if path.is_dir() && !file.is_file() {
+                    return Some(path.to_path_buf());
+                }
+                workspace_of_skill(&file)
+            })
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    let workspace = crate::workspace::loader::fs_path(&workspace).to_path_buf();
+    if !workspace.is_dir() {
+        return Err(vec![format!("{}: no such folder", workspace.display())]);
+    }
+    let workspace = std::fs::canonicalize(&workspace)
+        .map_err(|error| vec![format!("{}: {error}", workspace.display())])?;
+    let config = Config::discover(&workspace).map_err(|error| vec![error.to_string()])?;
+    let registry = Registry::scan(&roots_for(&workspace, &config.roots), &Disk);
+
+    // The skills under test, in the order given (or catalog order).
+    let mut names: Vec<String> = Vec::new();
+    for arg in &args.skills {
+        match resolve(arg, &workspace, &registry) {
+            Ok(found) => {
+                for name in found {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            Err(message) => problems.push(message),
+        }
+    }
+    let all = args.skills.is_empty();
+    if all {
+        if args.eval_set.is_some() {
+            problems.push("--eval-set needs the skill it is for: name one skill".to_owned());
+        }
+        names = registry
+            .skills
+            .iter()
+            .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
+            .map(|skill| skill.name.clone())
+            .collect();
+        if names.is_empty() && problems.is_empty() {
+            problems.push(format!(
+                "no skill in {} has {TRIGGERS_FILE}; write one (see docs/schemas/triggers.schema.json) or name a skill and pass --eval-set FILE",
+                workspace.display()
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if args.eval_set.is_some() && names.len() != 1 {
+        problems.push("--eval-set needs exactly one skill".to_owned());
+    }
+    if args.description.is_some() && names.len() != 1 {
+        problems.push(format!(
+            "--description is for one skill, but {} are under test ({}); name one",
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    let mut targets = Vec::new();
+    for name in names {
+        let Some(skill) = registry.get(&name) else {
+            continue;
+        };
+        let path = match &args.eval_set {
+            Some(path) => path.clone(),
+            None => {
+                let path = shown(&skill_dir(&skill.path).join(TRIGGERS_FILE));
+                if !path.is_file() {
+                    problems.push(format!(
+                        "{}: skill '{name}' has no eval set; write {TRIGGERS_FILE} there or pass --eval-set FILE",
+                        path.display()
+                    ));
+                    continue;
+                }
+                path
+            }
+        };
+        match set::load(&path) {
+            Ok(set) => targets.push(EvalTarget {
+                skill: name,
+                description: args.description.clone(),
+                set,
+            }),
+            Err(error) => problems.push(error.to_string()),
+        }
+    }
+    if problems.is_empty() {
+        Ok(Prepared {
+            workspace,
+            registry,
+            config_model: config.agent.model,
+            targets,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+/// `path` relative to the current folder when it is inside it, as a user would type it.
+fn shown(path: &Path) -> PathBuf {
+    std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|current| path.strip_prefix(current).ok().map(Path::to_path_buf))
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+fn skill_dir(skill_file: &Path) -> PathBuf {
+    skill_file
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// A skill argument: a skill name, a skill folder or SKILL.md of the workspace, or any other
+/// folder, which stands for the skills under it that have an eval set.
+fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<String>, String> {
+    let path = Path::new(arg);
+    if path.exists() {
+        let dir = if path.is_dir() {
+            path.to_path_buf()
+        } else {
+            skill_dir(path)
+        };
+        let wanted = std::fs::canonicalize(crate::workspace::loader::fs_path(&dir))
+            .map_err(|error| format!("{arg}: {error}"))?;
+        let canonical_dir = |skill: &crate::workspace::Skill| {
+            std::fs::canonicalize(crate::workspace::loader::fs_path(&skill_dir(&skill.path)))
+        };
+        if let Some(skill) = registry
+            .skills
+            .iter()
+            .find(|skill| canonical_dir(skill).is_ok_and(|it| it == wanted))
+        {
+            return Ok(vec![skill.name.clone()]);
+        }
+        if wanted.join("SKILL.md").is_file() || !path.is_dir() {
+            return Err(format!(
+                "{arg}: not a skill of the workspace {} (pass --root to choose the workspace)",
+                workspace.display()
+            ));
+        }
+        let under: Vec<String> = registry
+            .skills
+            .iter()
+            .filter(|skill| canonical_dir(skill).is_ok_and(|it| it.starts_with(&wanted)))
+            .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
+            .map(|skill| skill.name.clone())
+            .collect();
+        if under.is_empty() {
+            return Err(format!(
+                "{arg}: no skill of the workspace {} under it has {TRIGGERS_FILE}",
+                workspace.display()
+            ));
+        }
+        return Ok(under);
+    }
+    match registry.get(arg) {
+        Some(skill) => Ok(vec![skill.name.clone()]),
+        None => Err(format!(
+            "no skill named '{arg}' in {} (skills: {})",
+            workspace.display(),
+            if registry.skills.is_empty() {
+                "none".to_owned()
+            } else {
+                registry.names().join(", ")
+            }
+        )),
+    }
+}
+
+fn draw_progress(progress: Progress) {
+    const WIDTH: usize = 30;
+    let filled = (progress.done * WIDTH)
+        .checked_div(progress.total)
+        .unwrap_or(WIDTH);
+    let bar: String = "#".repeat(filled) + &".".repeat(WIDTH - filled);
+    let _ = write!(
+        std::io::stderr().lock(),
+        "\r\x1b[2Keval [{bar}] {}/{} runs ({} cached)",
+        progress.done,
+        progress.total,
+        progress.cached
+    );
+    let _ = std::io::stderr().flush();
+}
+
+/// The query on one line, shortened for the table.
+fn short(text: &str, max: usize) -> String {
+    let line = text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if line.chars().count() <= max {
+        line
+    } else {
+        let mut cut: String = line.chars().take(max - 1).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+fn ratio(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_owned(), |it| format!("{it:.2}"))
+}
+
+/// `12,345`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+fn human(report: &EvalReport, colour: bool) -> String {
+    let paint = |code: &str, text: &str| {
+        if colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    };
+    let mut out = String::new();
+    for skill in &report.skills {
+        let _ = writeln!(
+            out,
+            "{}  {}",
+            paint("1", &skill.skill_name),
+            skill.eval_set.display()
+        );
+        if skill.candidate {
+            let _ = writeln!(
+                out,
+                "  candidate description: {}",
+                short(&skill.description, 200)
+            );
+        }
+        for result in &skill.results {
+            let verdict = if result.pass {
+                paint("32", "pass")
+            } else {
+                paint("1;31", "FAIL")
+            };
+            let expect = if result.should_trigger {
+                "trigger"
+            } else {
+                "no     "
+            };
+            let _ = write!(
+                out,
+                "  {verdict}  {:>5}  {expect}  {}",
+                format!("{}/{}", result.triggers, result.runs),
+                short(&result.query, 72)
+            );
+            let instead = instead_text(result);
+            if !instead.is_empty() {
+                // Where a should-trigger query went instead matters; for the others it is a note.
+                let code = if result.should_trigger { "33" } else { "2" };
+                let _ = write!(out, "  {}", paint(code, &format!("→ {instead}")));
+            }
+            out.push('\n');
+        }
+        let summary = &skill.summary;
+        let _ = writeln!(
+            out,
+            "  {}/{} passed · precision {} · recall {}",
+            summary.passed,
+            summary.total,
+            ratio(summary.precision),
+            ratio(summary.recall)
+        );
+        let positives = skill.results.iter().filter(|it| it.should_trigger).count();
+        if positives == skill.results.len() {
+            let _ = writeln!(
+                out,
+                "  {}",
+                paint(
+                    "2",
+                    "note: every query should trigger; add should-not-trigger queries to measure precision"
+                )
+            );
+        } else if positives == 0 {
+            let _ = writeln!(
+                out,
+                "  {}",
+                paint(
+                    "2",
+                    "note: no query should trigger; add should-trigger queries to measure recall"
+                )
+            );
+        }
+        for confusion in &skill.confusions {
+            let _ = writeln!(
+                out,
+                "  confusion: \"{}\" → {} ({}/{} runs)",
+                short(&confusion.query, 60),
+                confusion.skill,
+                confusion.runs,
+                report.runs_per_query
+            );
+        }
+        out.push('\n');
+    }
+    let summary = &report.summary;
+    let verdict = if report.passed() {
+        paint("1;32", "all passed")
+    } else {
+        paint("1;31", &format!("{} failed", summary.failed))
+    };
+    let _ = writeln!(
+        out,
+        "{}/{} queries passed ({verdict}) · {} skill{} · {} runs ({} from the cache, {} model calls) · tokens spent: {} in, {} out · {:.1}s · {} {}",
+        summary.passed,
+        summary.total,
+        summary.skills,
+        if summary.skills == 1 { "" } else { "s" },
+        summary.runs,
+        summary.cached_runs,
+        summary.requests,
+        thousands(summary.input_tokens),
+        thousands(summary.output_tokens),
+        // Milliseconds as seconds, for the eye.
+        summary.elapsed_ms as f64 / 1000.0,
+        report.provider,
+        report.model,
+    );
+    out
+}
+
+/// `docx 3/3, bash 1/3`: where the runs went instead of the skill under test.
+fn instead_text(result: &QueryResult) -> String {
+    let mut parts: Vec<String> = result
+        .loaded_instead
+        .iter()
+        .map(|(name, runs)| format!("loaded {name} {runs}/{}", result.runs))
+        .collect();
+    if result.should_trigger {
+        parts.extend(
+            result
+                .other_tools
+                .iter()
+                .map(|(tool, runs)| format!("{tool} first {runs}/{}", result.runs)),
+        );
+    }
+    parts.join(", ")
+}
+
+/// What a run was made with, for the JSON.
+fn run_json(report: &EvalReport) -> Value {
+    json!({
+        "provider": report.provider,
+        "model": report.model,
+        "runs_per_query": report.runs_per_query,
+        "threshold": report.threshold,
+        "max_turns": report.max_turns,
+        "runs": report.summary.runs,
+        "cached_runs": report.summary.cached_runs,
+        "requests": report.summary.requests,
+        "input_tokens": report.summary.input_tokens,
+        "output_tokens": report.summary.output_tokens,
+        "elapsed_ms": report.summary.elapsed_ms,
+        "warnings": report.warnings,
+    })
+}
+
+/// One skill: skill-creator's `run_eval.py` object and more, then `run`.
+#[derive(serde::Serialize)]
+struct OneSkill<'a> {
+    #[serde(flatten)]
+    skill: &'a SkillReport,
+    run: Value,
+}
+
+/// Several skills.
+#[derive(serde::Serialize)]
+struct SeveralSkills<'a> {
+    skills: &'a [SkillReport],
+    summary: Value,
+    run: Value,
+}
+
+/// One skill: skill-creator's `run_eval.py` object and more; several: `{"skills": [...]}`.
+/// Keys come in the order of the structs (`skill_name` first).
+fn json_report(report: &EvalReport) -> String {
+    let run = run_json(report);
+    let text = if let [skill] = report.skills.as_slice() {
+        serde_json::to_string_pretty(&OneSkill { skill, run })
+    } else {
+        serde_json::to_string_pretty(&SeveralSkills {
+            skills: &report.skills,
+            summary: json!({
+                "total": report.summary.total,
+                "passed": report.summary.passed,
+                "failed": report.summary.failed,
+            }),
+            run,
+        })
+    };
+    format!("{}\n", text.unwrap_or_default())
+}
+
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 forbids most control characters, even escaped.
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn junit(report: &EvalReport) -> String {
+    let seconds = report.summary.elapsed_ms as f64 / 1000.0;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"skill-lsp eval\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{seconds:.3}\">",
+        report.summary.total, report.summary.failed
+    );
+    for skill in &report.skills {
+        junit_suite(&mut out, skill, report);
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn junit_suite(out: &mut String, skill: &SkillReport, report: &EvalReport) {
+    let name = xml_escape(&skill.skill_name);
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
+        skill.summary.total, skill.summary.failed
+    );
+    out.push_str("    <properties>\n");
+    for (key, value) in [
+        ("description", skill.description.clone()),
+        ("eval_set", skill.eval_set.display().to_string()),
+        ("provider", report.provider.clone()),
+        ("model", report.model.clone()),
+        ("runs_per_query", report.runs_per_query.to_string()),
+        ("threshold", report.threshold.to_string()),
+        ("precision", ratio(skill.summary.precision)),
+        ("recall", ratio(skill.summary.recall)),
+    ] {
+        let _ = writeln!(
+            out,
+            "      <property name=\"{key}\" value=\"{}\"/>",
+            xml_escape(&value)
+        );
+    }
+    out.push_str("    </properties>\n");
+    for result in &skill.results {
+        let expect = if result.should_trigger {
+            "should trigger"
+        } else {
+            "should not trigger"
+        };
+        let _ = write!(
+            out,
+            "    <testcase classname=\"{name}\" name=\"[{expect}] {}\"",
+            xml_escape(&short(&result.query, 200))
+        );
+        match result.failure_reason(report.threshold) {
+            None => out.push_str("/>\n"),
+            Some(reason) => {
+                let _ = writeln!(
+                    out,
+                    ">\n      <failure type=\"trigger\" message=\"{}\">query: {}\ntrigger rate: {}/{}\n{}</failure>\n    </testcase>",
+                    xml_escape(&reason),
+                    xml_escape(&result.query),
+                    result.triggers,
+                    result.runs,
+                    xml_escape(&instead_text(result)),
+                );
+            }
+        }
+    }
+    out.push_str("  </testsuite>\n");
+}
