@@ -229,7 +229,7 @@ fn fields_are_judged_per_selected_target() {
     }
     assert_eq!(
         found[2].2,
-        "unknown field `model` here: only Claude Code reads it — skills-ref rejects it"
+        "unknown field 'model' here: only Claude Code reads it — skills-ref rejects it"
     );
     let (found, code) = check(&["claude-code"]);
     assert_eq!((found.len(), code), (0, Some(0)), "{found:?}");
@@ -307,7 +307,7 @@ fn fix_applies_respellings_but_not_renames_to_other_fields() {
         serde_json::from_str(&stdout(&run_in(dir.path(), &["check", "--format", "json"]))).unwrap();
     let left = &after["diagnostics"][0];
     assert_eq!(left["rule"], "unknown-field");
-    assert_eq!(left["fix"]["title"], "Rename to `model`");
+    assert_eq!(left["fix"]["title"], "Rename to 'model'");
     assert_eq!(left["fix"]["safe"], false);
 }
 

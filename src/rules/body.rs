@@ -65,7 +65,7 @@ fn file_name_case(checker: &mut Checker<'_>) {
         Rule::SkillMdCase,
         first_line,
         format!(
-            "the file is named `{name}`, not `SKILL.md`, which case-sensitive file systems (Linux, CI) tell apart"
+            "the file is named '{name}', not 'SKILL.md', which case-sensitive file systems (Linux, CI) tell apart"
         ),
         |target| match target {
             Target::AgentSkills if lowercase => Effect::Fine(
@@ -154,7 +154,7 @@ fn links(checker: &mut Checker<'_>) {
                 checker.report_all(
                     Rule::LinkEscapesSkill,
                     reference.range,
-                    format!("`{}` points outside the skill folder", reference.target),
+                    format!("{} points outside the skill folder", reference.target),
                     "installers copy only the skill folder, so the file will be missing",
                     Vec::new(),
                 );
@@ -163,7 +163,7 @@ fn links(checker: &mut Checker<'_>) {
                         Rule::BrokenLink,
                         reference.range,
                         format!(
-                            "`{}` does not exist, in the skill folder or outside it",
+                            "{} does not exist, in the skill folder or outside it",
                             reference.target
                         ),
                         "the agent cannot open it",
@@ -181,7 +181,7 @@ fn links(checker: &mut Checker<'_>) {
                 checker.report_all(
                     Rule::BrokenLink,
                     reference.range,
-                    format!("`{}` does not exist in the skill folder", reference.target),
+                    format!("{} does not exist in the skill folder", reference.target),
                     "the agent cannot open it",
                     Vec::new(),
                 );
@@ -331,7 +331,7 @@ mod tests {
         assert!(
             found[0]
                 .2
-                .starts_with("`scripts/release.sh` does not exist in the skill folder")
+                .starts_with("scripts/release.sh does not exist in the skill folder")
         );
     }
 
@@ -346,7 +346,7 @@ mod tests {
             rules_and_texts(&found),
             vec![(Rule::BrokenLink, "$CLAUDE_SKILL_DIR/scripts/gone.py")]
         );
-        assert!(found[0].2.starts_with("`scripts/gone.py` does not exist"));
+        assert!(found[0].2.starts_with("scripts/gone.py does not exist"));
     }
 
     #[test]

@@ -223,7 +223,7 @@ fn catalog_budget(
                 && shown == CLAUDE_CODE_SKILL_CAP
             {
                 format!(
-                    "its cap is {CLAUDE_CODE_SKILL_CAP} characters per skill, `when_to_use` included"
+                    "its cap is {CLAUDE_CODE_SKILL_CAP} characters per skill, when_to_use included"
                 )
             } else {
                 format!(
@@ -333,9 +333,9 @@ mod tests {
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(
             messages[0]
-                .starts_with("`/pdff` names no skill in this workspace; did you mean `/pdf`?")
+                .starts_with("'/pdff' names no skill in this workspace; did you mean '/pdf'?")
         );
-        assert!(messages[1].contains("did you mean `$code-review`?"));
+        assert!(messages[1].contains("did you mean '$code-review'?"));
         assert_eq!(&text[found[0].range.as_range()], "pdff");
         assert!(
             NearNames::new(&Registry::default(), &NearIndex::default())

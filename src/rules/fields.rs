@@ -172,7 +172,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     let Some(entry) = root.get("name") else {
         let fixes = match (valid_folder.as_ref(), insert_point(checker)) {
             (Some(folder), Some(at)) => vec![Fix::new(
-                format!("Insert `name: {folder}`"),
+                format!("Insert 'name: {folder}'"),
                 true,
                 vec![Edit::insert(
                     at,
@@ -188,7 +188,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::MissingName,
             open,
-            "the frontmatter has no `name` field",
+            "the frontmatter has no name field",
             no_name,
             fixes,
         );
@@ -214,7 +214,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
     };
     if name.trim().is_empty() {
         // The loader falls back to the folder name.
-        let fixes = set_to_folder("Set `name` to '{}'".to_owned(), true);
+        let fixes = set_to_folder("Set name to '{}'".to_owned(), true);
         checker.report(
             Rule::FieldType,
             if name.is_empty() && !value.is_string() {
@@ -222,7 +222,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             } else {
                 value.range
             },
-            "`name` is empty",
+            "name is empty",
             no_name,
             fixes,
         );
@@ -234,7 +234,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::NameLength,
             past_limit(checker.text, value, NAME_MAX),
-            format!("`name` is {chars} characters long; the limit is {NAME_MAX}"),
+            format!("name is {chars} characters long; the limit is {NAME_MAX}"),
             move |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
                 Target::AgentSkills if stripped_fits => Effect::Load,
@@ -251,7 +251,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
         } else {
             let safe = folder.as_deref() == Some(normalised.as_str());
             vec![Fix::new(
-                format!("Change `name` to '{normalised}'"),
+                format!("Change name to '{normalised}'"),
                 safe,
                 vec![Edit::replace(value.range, yaml_string(&normalised))],
             )]
@@ -261,11 +261,11 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             value.range,
             if normalised.is_empty() {
                 format!(
-                    "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end"
+                    "name '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end"
                 )
             } else {
                 format!(
-                    "`name` '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
+                    "name '{name}' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: '{normalised}')"
                 )
             },
             move |target| match target {
@@ -311,7 +311,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::ReservedWord,
             value.range,
-            format!("`name` '{name}' contains the reserved word '{word}'"),
+            format!("name '{name}' contains the reserved word '{word}'"),
             |target| match target {
                 Target::ClaudeUpload => Effect::Reject,
                 _ => Effect::Load,
@@ -331,7 +331,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
                     line_end_after(checker.text, name.value.range.end.max(name.key.range.end))
                 });
                 vec![Fix::new(
-                    "Insert a `description`",
+                    "Insert a description",
                     false,
                     vec![Edit::insert(
                         after_name,
@@ -351,7 +351,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::MissingDescription,
             open,
-            "the frontmatter has no `description` field",
+            "the frontmatter has no description field",
             no_description,
             fixes,
         );
@@ -363,7 +363,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             checker.report(
                 Rule::DescriptionEmpty,
                 entry.key.range,
-                "`description` is empty",
+                "description is empty",
                 no_description,
                 Vec::new(),
             );
@@ -375,7 +375,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::DescriptionEmpty,
             value.range,
-            "`description` is blank",
+            "description is blank",
             no_description,
             Vec::new(),
         );
@@ -386,7 +386,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::DescriptionLength,
             past_limit(checker.text, value, DESCRIPTION_MAX),
-            format!("`description` is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
+            format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
             |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
                 other => other.refusal(),
@@ -399,7 +399,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report_all(
             Rule::DescriptionTrigger,
             value.range,
-            "`description` says what the skill does but not when to use it (add \"Use when …\")",
+            "description says what the skill does but not when to use it (add \"Use when …\")",
             "agents choose skills by their description alone",
             Vec::new(),
         );
@@ -410,7 +410,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         checker.report(
             Rule::DescriptionAngleBrackets,
             range,
-            format!("`description` contains `{ch}`, which uploads read as an XML tag"),
+            format!("description contains '{ch}', which uploads read as an XML tag"),
             |target| match target {
                 Target::ClaudeUpload => Effect::Reject,
                 Target::AgentSkills => Effect::Degrade(
@@ -463,7 +463,7 @@ fn typed_field(
                 Rule::FieldType,
                 value.range,
                 format!(
-                    "`{field}` is {}; it must be a string or a list of strings",
+                    "'{field}' is {}; it must be a string or a list of strings",
                     value.describe()
                 ),
                 wrong_type(field, value),
@@ -481,7 +481,7 @@ fn typed_field(
         checker.report(
             Rule::FieldType,
             value.range,
-            "`hooks` must map each event to a list of `{matcher, hooks: [{type, command}]}` entries",
+            "hooks must map each event to a list of '{matcher, hooks: [{type, command}]}' entries",
             wrong_type(field, value),
             Vec::new(),
         );
@@ -502,7 +502,7 @@ fn quote_fix(text: &str, field: &str, value: &Node) -> Vec<Fix> {
     });
     if ok {
         vec![Fix::new(
-            format!("Quote the `{field}` value"),
+            format!("Quote the '{field}' value"),
             true,
             vec![edit],
         )]
@@ -525,7 +525,7 @@ fn string_field(
         checker.report(
             Rule::FieldType,
             value.range,
-            format!("`{field}` is {}; it must be a string", value.describe()),
+            format!("'{field}' is {}; it must be a string", value.describe()),
             wrong_type(field, value),
             quote_fix(checker.text, field, value),
         );
@@ -549,9 +549,11 @@ fn string_field(
                     past_limit(checker.text, value, COMPATIBILITY_MAX)
                 },
                 if empty {
-                    "`compatibility` is empty; leave it out or give 1-500 characters".to_owned()
+                    "compatibility is empty; leave it out or give 1-500 characters".to_owned()
                 } else {
-                    format!("`compatibility` is {chars} characters long; the limit is {COMPATIBILITY_MAX}")
+                    format!(
+                        "compatibility is {chars} characters long; the limit is {COMPATIBILITY_MAX}"
+                    )
                 },
                 move |target| match target {
                     // skills-ref 0.1.1 checks the upper limit only.
@@ -575,14 +577,14 @@ fn string_field(
 fn yaml11(checker: &mut Checker<'_>, field: &str, value: &Node, kind: &str) {
     let written = &checker.text[value.range.as_range()];
     let fix = Fix::new(
-        format!("Quote `{written}`"),
+        format!("Quote '{written}'"),
         true,
         vec![Edit::replace(value.range, quoted(written))],
     );
     checker.report_all(
         Rule::Yaml11Type,
         value.range,
-        format!("`{field}: {written}` is a string in YAML 1.2 but {kind} in YAML 1.1"),
+        format!("'{field}: {written}' is a string in YAML 1.2 but {kind} in YAML 1.1"),
         "loaders built on YAML 1.1 (PyYAML and others) read it wrongly; quote it",
         vec![fix],
     );
@@ -593,7 +595,7 @@ fn enum_value(checker: &mut Checker<'_>, field: &'static str, value: &Node, allo
         .iter()
         .map(|choice| {
             Fix::new(
-                format!("Change to `{choice}`"),
+                format!("Change to '{choice}'"),
                 false,
                 vec![Edit::replace(value.range, *choice)],
             )
@@ -604,7 +606,7 @@ fn enum_value(checker: &mut Checker<'_>, field: &'static str, value: &Node, allo
         Rule::FieldValue,
         value.range,
         format!(
-            "`{field}: {shown}` is not one of the allowed values: {}",
+            "'{field}: {shown}' is not one of the allowed values: {}",
             allowed.join(", ")
         ),
         move |target| {
@@ -631,7 +633,7 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
     };
     let fixes = match canonical {
         Some(canonical) => vec![Fix::new(
-            format!("Change to `{canonical}`"),
+            format!("Change to '{canonical}'"),
             true,
             vec![Edit::replace(value.range, canonical)],
         )],
@@ -639,7 +641,7 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
             .iter()
             .map(|choice| {
                 Fix::new(
-                    format!("Change to `{choice}`"),
+                    format!("Change to '{choice}'"),
                     false,
                     vec![Edit::replace(value.range, *choice)],
                 )
@@ -649,7 +651,7 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
     checker.report(
         Rule::FieldValue,
         value.range,
-        format!("`{field}: {written}` must be `true` or `false`"),
+        format!("'{field}: {written}' must be 'true' or 'false'"),
         move |target| {
             if !target.knows(field) {
                 Effect::Ignore
@@ -678,7 +680,7 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
             Rule::FieldType,
             value.range,
             format!(
-                "`metadata` is {}; it must be a mapping of string keys to string values",
+                "metadata is {}; it must be a mapping of string keys to string values",
                 value.describe()
             ),
             |target| match target {
@@ -705,7 +707,7 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                     Rule::MetadataValue,
                     inner.range,
                     format!(
-                        "`metadata.{key}` is {}; metadata values should be strings",
+                        "'metadata.{key}' is {}; metadata values should be strings",
                         inner.describe()
                     ),
                     move |target| match target {
@@ -731,7 +733,7 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                     continue;
                 }
                 let fix = Fix::new(
-                    format!("Quote `{written}`"),
+                    format!("Quote '{written}'"),
                     true,
                     vec![Edit::replace(inner.range, quoted(&written))],
                 );
@@ -739,10 +741,10 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                     Rule::Yaml11Type,
                     inner.range,
                     format!(
-                        "`metadata.{key}: {written}` is {}, not a string",
+                        "'metadata.{key}: {written}' is {}, not a string",
                         inner.describe()
                     ),
-                    "loaders turn it into text differently (`1.10` becomes `1.1`); quote it",
+                    "loaders turn it into text differently ('1.10' becomes '1.1'); quote it",
                     vec![fix],
                 );
             }
@@ -825,9 +827,9 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
         Rule::AllowedToolsShape,
         value.range,
         if is_list {
-            "`allowed-tools` is a list; the spec wants one space-separated string".to_owned()
+            "allowed-tools is a list; the spec wants one space-separated string".to_owned()
         } else {
-            "`allowed-tools` is comma-separated; the spec wants tools separated by spaces"
+            "allowed-tools is comma-separated; the spec wants tools separated by spaces"
                 .to_owned()
         },
         // Neither skills-ref 0.1.1 nor Anthropic's upload check looks at `allowed-tools` (a flow
@@ -870,7 +872,7 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
             let resolves = targets.iter().any(|target| target.knows(suggestion))
                 || crate::field_table::is_standard_field(suggestion);
             fixes.push(Fix::new(
-                format!("Rename to `{suggestion}`"),
+                format!("Rename to '{suggestion}'"),
                 respelling && resolves,
                 vec![Edit::replace(entry.key.range, suggestion)],
             ));
@@ -886,18 +888,18 @@ fn unknown_field(checker: &mut Checker<'_>, entries: &[Entry], entry: &Entry, ke
                 .map(|target| target.display())
                 .collect();
             format!(
-                "unknown field `{key}`; did you mean `{suggestion}` (read only by {})?",
+                "unknown field '{key}'; did you mean '{suggestion}' (read only by {})?",
                 crate::targets::join_names(&readers)
             )
         }
-        (Some(suggestion), _) => format!("unknown field `{key}`; did you mean `{suggestion}`?"),
-        (None, []) => format!("unknown field `{key}`; put custom data under `metadata:`"),
+        (Some(suggestion), _) => format!("unknown field '{key}'; did you mean '{suggestion}'?"),
+        (None, []) => format!("unknown field '{key}'; put custom data under metadata"),
         (None, [one]) => format!(
-            "unknown field `{key}` here: only {} reads it",
+            "unknown field '{key}' here: only {} reads it",
             one.display()
         ),
         (None, many) => format!(
-            "unknown field `{key}` here: only {} read it",
+            "unknown field '{key}' here: only {} read it",
             crate::targets::join_names(&many.iter().map(|t| t.display()).collect::<Vec<_>>())
         ),
     };
@@ -968,7 +970,7 @@ fn move_to_metadata(
         }
     }
     Some(Fix::new(
-        format!("Move `{key}` under `metadata:`"),
+        format!("Move '{key}' under metadata"),
         false,
         edits,
     ))
@@ -1022,7 +1024,7 @@ mod tests {
         check(
             CC,
             &text,
-            &["field-type 4:16-4:22 error: `argument-hint` is a list"],
+            &["field-type 4:16-4:22 error: 'argument-hint' is a list"],
         );
         assert_eq!(
             fixed(&text, Rule::FieldType, CC),
@@ -1039,12 +1041,12 @@ mod tests {
         check(
             AS,
             &fm("name: pdf\ndescription: Use when asked.\nmetadata: x\n"),
-            &["field-type 4:11-4:12 warning: `metadata` is a string"],
+            &["field-type 4:11-4:12 warning: metadata is a string"],
         );
         check(
             CC,
             &fm("name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse: run\n"),
-            &["field-type 5:3-5:18 error: `hooks`"],
+            &["field-type 5:3-5:18 error: hooks must"],
         );
         check(
             CC,
@@ -1243,7 +1245,7 @@ mod tests {
             &text,
             &[
                 "missing-description 1:1-1:4 error",
-                "unknown-field 3:1-3:11 error: did you mean `description`?",
+                "unknown-field 3:1-3:11 error: did you mean 'description'?",
             ],
         );
         assert_eq!(
@@ -1331,7 +1333,7 @@ mod tests {
             first(&hint, Rule::UnknownField, &[Target::ClaudeUpload])
                 .unwrap()
                 .2,
-            "unknown field `argument-hint` here: only Claude Code and Copilot read it — claude.ai upload rejects it"
+            "unknown field 'argument-hint' here: only Claude Code and Copilot read it — claude.ai upload rejects it"
         );
         assert!(first(&hint, Rule::UnknownField, &[Target::Copilot]).is_none());
         // Clients that ignore unknown keys: a warning for another client's field, nothing for
@@ -1371,28 +1373,28 @@ mod tests {
         let head = "name: pdf\ndescription: Use when asked.\n";
         assert_eq!(
             rename(&fm(&format!("{head}mode: sonnet\n")), CC),
-            Some(("Rename to `model`".to_owned(), false))
+            Some(("Rename to 'model'".to_owned(), false))
         );
         assert_eq!(
             rename(&fm("name: pdf\ndescripton: Use when asked.\n"), AS),
-            Some(("Rename to `description`".to_owned(), false)),
+            Some(("Rename to 'description'".to_owned(), false)),
             "a typo of a required field is still another word"
         );
         assert_eq!(
             rename(&fm(&format!("{head}user-invokable: false\n")), CC),
-            Some(("Rename to `user-invocable`".to_owned(), false))
+            Some(("Rename to 'user-invocable'".to_owned(), false))
         );
         assert_eq!(
             rename(&fm(&format!("{head}disableModelInvocation: true\n")), CC),
-            Some(("Rename to `disable-model-invocation`".to_owned(), true))
+            Some(("Rename to 'disable-model-invocation'".to_owned(), true))
         );
         assert_eq!(
             rename(&fm(&format!("{head}allowed_tools: Read\n")), AS),
-            Some(("Rename to `allowed-tools`".to_owned(), true))
+            Some(("Rename to 'allowed-tools'".to_owned(), true))
         );
         assert_eq!(
             rename(&fm(&format!("{head}disableModelInvocation: true\n")), AS),
-            Some(("Rename to `disable-model-invocation`".to_owned(), false)),
+            Some(("Rename to 'disable-model-invocation'".to_owned(), false)),
             "the respelt key would still be unknown to skills-ref"
         );
         // `check --fix` and fix-all apply safe fixes only.

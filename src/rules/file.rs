@@ -53,7 +53,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         checker.report(
             Rule::Bom,
             bom,
-            "a UTF-8 byte-order mark precedes the opening `---`",
+            "a UTF-8 byte-order mark precedes the opening '---'",
             |target| match target {
                 Target::ClaudeCode => Effect::Degrade(
                     "ignored such skills before v2.1.239",
@@ -80,7 +80,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         checker.report(
             Rule::FrontmatterNotFirst,
             shown,
-            "the frontmatter must start on line 1, but text comes before its opening `---`",
+            "the frontmatter must start on line 1, but text comes before its opening '---'",
             unreadable_frontmatter,
             fixes,
         );
@@ -99,14 +99,14 @@ pub(super) fn check(checker: &mut Checker<'_>) {
                 .strip_prefix("---")
                 .is_some_and(|rest| rest.trim_start_matches(' ').is_empty());
         let fix = Fix::new(
-            "Replace with `---`",
+            "Replace with '---'",
             only_dashes,
             vec![Edit::replace(delimiter.line, "---")],
         );
         checker.report(
             Rule::MalformedDelimiter,
             delimiter.line,
-            format!("the {which} delimiter `{line}` must be exactly `---`"),
+            format!("the {which} delimiter '{line}' must be exactly '---'"),
             move |target| match target {
                 Target::AgentSkills if skills_ref_reads => Effect::Degrade(
                     "accepts it, but loaders that match the exact line do not",
@@ -121,7 +121,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
         checker.report(
             Rule::UnterminatedFrontmatter,
             block.open.line,
-            "the frontmatter has no closing `---` line",
+            "the frontmatter has no closing '---' line",
             unreadable_frontmatter,
             Vec::new(),
         );
@@ -167,7 +167,7 @@ fn structure(checker: &mut Checker<'_>) {
         None => checker.report(
             Rule::NotAMapping,
             block.open.line,
-            "the frontmatter is empty; it must be a mapping with at least `name` and `description`",
+            "the frontmatter is empty; it must be a mapping with at least name and description",
             broken_yaml,
             Vec::new(),
         ),
@@ -175,7 +175,7 @@ fn structure(checker: &mut Checker<'_>) {
             Rule::NotAMapping,
             root.range,
             format!(
-                "the frontmatter is {}, not a mapping of fields such as `name:` and `description:`",
+                "the frontmatter is {}, not a mapping of fields such as name and description",
                 root.describe()
             ),
             broken_yaml,
@@ -200,7 +200,7 @@ fn anchors_and_tags(checker: &mut Checker<'_>, decorations: &[Decoration]) {
         checker.report(
             Rule::AnchorOrTag,
             decoration.range,
-            format!("`{written}` is {what}, which strict YAML parsers such as strictyaml refuse"),
+            format!("'{written}' is {what}, which strict YAML parsers such as strictyaml refuse"),
             |target| match target {
                 Target::AgentSkills => Effect::Reject,
                 _ => Effect::Load,
@@ -252,7 +252,7 @@ fn missing_frontmatter(checker: &mut Checker<'_>) {
     checker.report(
         Rule::MissingFrontmatter,
         first_line,
-        "the file has no frontmatter block (`---` on line 1, `name` and `description`, `---`)",
+        "the file has no frontmatter block ('---' on line 1, name and description, '---')",
         unreadable_frontmatter,
         vec![fix],
     );
@@ -403,14 +403,14 @@ fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) -> Optio
             let mut fixes = Vec::new();
             if quote_ok {
                 fixes.push(Fix::new(
-                    format!("Quote the `{}` value", colon.key),
+                    format!("Quote the '{}' value", colon.key),
                     true,
                     vec![quote_edits[index].clone()],
                 ));
             }
             if block_ok {
                 fixes.push(Fix::new(
-                    format!("Turn the `{}` value into a `>-` block", colon.key),
+                    format!("Turn the '{}' value into a '>-' block", colon.key),
                     false,
                     vec![block_edits[index].clone()],
                 ));
@@ -419,7 +419,7 @@ fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) -> Optio
                 Rule::UnquotedColon,
                 TextRange::new(colon.colon, colon.colon + 1),
                 format!(
-                    "the unquoted `{}` value contains `: `, which YAML reads as a nested mapping",
+                    "the unquoted '{}' value contains ': ', which YAML reads as a nested mapping",
                     colon.key
                 ),
                 colon_effect,
@@ -511,14 +511,14 @@ fn duplicate_keys(checker: &mut Checker<'_>, mapping: &Node, prefix: &str) {
                 .map_or(0, |at| at + 1);
             let line_end = line_end_after(text, entry.value.range.end.max(entry.key.range.end));
             let fix = Fix::new(
-                format!("Remove the earlier `{prefix}{key}`"),
+                format!("Remove the earlier '{prefix}{key}'"),
                 false,
                 vec![Edit::delete(TextRange::new(line_start, line_end))],
             );
             checker.report(
                 Rule::DuplicateKey,
                 entry.key.range,
-                format!("the key `{prefix}{key}` appears twice; some loaders keep this one, some the later one"),
+                format!("the key '{prefix}{key}' appears twice; some loaders keep this one, some the later one"),
                 |target| match target {
                     Target::AgentSkills | Target::ClaudeUpload | Target::Codex => target.refusal(),
                     _ => Effect::Misread,
@@ -550,7 +550,7 @@ fn flow_style(checker: &mut Checker<'_>, root: &Node) {
                 Rule::FlowStyle,
                 node.range,
                 format!(
-                    "`{}` is written in flow style (`{}`), which strict YAML parsers such as strictyaml refuse",
+                    "'{}' is written in flow style ('{}'), which strict YAML parsers such as strictyaml refuse",
                     key.and_then(|(key, _)| key.as_str()).unwrap_or("value"),
                     if matches!(node.kind, NodeKind::Sequence(_)) { "[a, b]" } else { "{k: v}" }
                 ),
@@ -698,7 +698,7 @@ mod tests {
             AS,
             text,
             &[
-                "malformed-delimiter 1:1-1:6 error: opening delimiter `-----`",
+                "malformed-delimiter 1:1-1:6 error: opening delimiter '-----'",
                 "malformed-delimiter 4:1-4:7 warning",
             ],
         );

@@ -199,12 +199,12 @@ impl<'r> NearNames<'r> {
                 Rule::UnknownMention,
                 mention.range,
                 format!(
-                    "`{sigil}{}` names no skill in this workspace; did you mean `{sigil}{suggestion}`? — the agent finds nothing to load",
+                    "'{sigil}{}' names no skill in this workspace; did you mean '{sigil}{suggestion}'? — the agent finds nothing to load",
                     mention.name
                 ),
             );
             diagnostic.fixes.push(Fix::new(
-                format!("Change to `{sigil}{suggestion}`"),
+                format!("Change to '{sigil}{suggestion}'"),
                 false,
                 vec![Edit::replace(mention.range, suggestion)],
             ));
