@@ -93,7 +93,7 @@ fn messages() -> Value {
     });
     let approval = ShowMessageRequestParams {
         typ: MessageType::WARNING,
-        message: "The skill agent wants to run `python scripts/fill.py form.pdf`.".into(),
+        message: "The skill agent wants to run 'python scripts/fill.py form.pdf'.".into(),
         actions: Some(
             ext::APPROVAL_ACTIONS
                 .map(|title| MessageActionItem {

@@ -845,10 +845,10 @@ fn the_user_approves_the_whole_command_with_nothing_disguised() {
         .iter()
         .map(|request| request.summary.clone())
         .collect();
-    assert_eq!(asked[0], "run `echo harmless\nrm -rf ~`");
+    assert_eq!(asked[0], "run 'echo harmless\nrm -rf ~'");
     assert_eq!(
         asked[1],
-        "run `rm -rf ~ \\u{1b}[2K\\u{d} echo hi \\u{202e}txt.exe`"
+        "run 'rm -rf ~ \\u{1b}[2K\\u{d} echo hi \\u{202e}txt.exe'"
     );
     assert!(
         asked[2].starts_with("run a command of 5015 characters, of which only the first 4000"),

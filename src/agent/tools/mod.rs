@@ -185,7 +185,7 @@ impl Tool {
             }
         };
         match self {
-            Tool::Bash => format!("run `{}`", short(field("command"))),
+            Tool::Bash => format!("run '{}'", short(field("command"))),
             Tool::WriteFile => format!(
                 "write {} ({} bytes)",
                 field("path"),
@@ -217,10 +217,10 @@ impl Tool {
         // Said first: an editor may cut a long message at its end.
         if total > APPROVAL_COMMAND_CAP {
             format!(
-                "run a command of {total} characters, of which only the first {APPROVAL_COMMAND_CAP} are shown: `{shown}`"
+                "run a command of {total} characters, of which only the first {APPROVAL_COMMAND_CAP} are shown: '{shown}'"
             )
         } else {
-            format!("run `{shown}`")
+            format!("run '{shown}'")
         }
     }
 
