@@ -158,6 +158,32 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
         "Trigger evals: 2/3 \u{2014} 1 wrongly loaded"
     );
 
+    // An edit of the eval set retires the diagnostic; the same set again brings it back.
+    let set = client.uri("skills/pdf/evals/triggers.json");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": set, "languageId": "json", "version": 1, "text": TRIGGERS}}),
+    );
+    client.change(
+        &set,
+        2,
+        json!([{"text": TRIGGERS.replace("merge two", "join two")}]),
+    );
+    let published = |with: bool| {
+        let uri = uri.clone();
+        move |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|items| has_eval_diagnostic(items) == with)
+        }
+    };
+    client.wait(published(false));
+    assert_eq!(lens_title(&mut client, &uri), "Run trigger evals");
+    client.change(&set, 3, json!([{"text": TRIGGERS}]));
+    client.wait(published(true));
+
     // A new description retires both.
     client.change(
         &uri,
@@ -192,7 +218,14 @@ fn cancelling_run_evals_answers_request_cancelled_and_the_server_keeps_serving()
             && m["params"]["token"] == "evals-8001"
             && m["params"]["value"]["kind"] == "begin"
     });
-    std::thread::sleep(Duration::from_millis(300));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no model call went out"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     client.notify("$/cancelRequest", json!({"id": 8001}));
     let cancelled = client.wait(|m| m["id"] == 8001);
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled:#}");
@@ -202,6 +235,15 @@ fn cancelling_run_evals_answers_request_cancelled_and_the_server_keeps_serving()
             && m["params"]["value"]["kind"] == "end"
     });
     assert_eq!(end["params"]["value"]["message"], "cancelled");
+    // The model calls were dropped with the run.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.closed_by_client() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the model requests were not dropped"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let catalog = client.request("skill/catalog", json!({}));
     assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
     client.shutdown();
