@@ -80,6 +80,21 @@ pub(crate) async fn publish_if_current(
     true
 }
 
+/// After something only `uri`'s diagnostics depend on changed outside its text (an eval run):
+/// pushes them again, or asks a pulling client to pull again.
+pub(crate) async fn publish_or_refresh(backend: &Backend, uri: &Uri) {
+    let (pull, refresh) = {
+        let mut state = backend.lock();
+        state.generation += 1;
+        (state.caps.pull_diagnostics, state.caps.diagnostic_refresh)
+    };
+    if !pull {
+        publish(backend, uri).await;
+    } else if refresh {
+        let _ = backend.client.workspace_diagnostic_refresh().await;
+    }
+}
+
 /// Re-lints every open document (workspace rules' inputs changed), or asks a pulling client
 /// to pull again.
 pub(crate) async fn publish_all(backend: &Backend) {

@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{NumberOrString, ProgressToken, Uri};
 
 use super::backend::Backend;
 use super::convert::uri_path;
-use super::diagnostics::publish;
+use super::diagnostics::publish_or_refresh;
 use super::ext::{
     EVAL_PROGRESS_TITLE, EvalResultNotification, EvalResultParams, RunEvalsParams, RunEvalsResult,
 };
@@ -198,10 +198,9 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
             state
                 .eval_results
                 .insert(skill.path.clone(), EvalSummary::new(key, skill_report));
-            state.generation += 1;
             state.caps.code_lens_refresh
         };
-        publish(backend, &uri).await;
+        publish_or_refresh(backend, &uri).await;
         if refresh {
             let _ = backend.client.send_request::<CodeLensRefresh>(()).await;
         }

@@ -508,6 +508,50 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_eval_summary_counts_missed_and_wrongly_loaded_queries() {
+        use crate::agent::eval::report::RunRecord;
+        use crate::agent::eval::set::EvalCase;
+        use crate::agent::eval::{QueryResult, SkillReport};
+        let run = |loaded: Option<&str>| RunRecord {
+            loaded: loaded.map(str::to_owned),
+            ..RunRecord::default()
+        };
+        let result = |query: &str, should_trigger: bool, loaded: Option<&str>| {
+            let case = EvalCase {
+                query: query.into(),
+                should_trigger,
+            };
+            QueryResult::from_runs(&case, "pdf", &[run(loaded)], 0.5)
+        };
+        let report = SkillReport::new(
+            "pdf".into(),
+            "d".into(),
+            false,
+            "triggers.json".into(),
+            vec![
+                result("fill the form", true, Some("pdf")),
+                result("query one", true, None),
+                result("query two", true, Some("docx")),
+                result("weather", false, Some("pdf")),
+                result("hello", false, None),
+            ],
+        );
+        let summary = EvalSummary::new("k".into(), &report);
+        assert_eq!((summary.passed, summary.total), (2, 5));
+        assert_eq!((summary.missed, summary.wrongly_loaded), (2, 1));
+        assert_eq!(
+            summary.lens_title(),
+            "Trigger evals: 2/5 \u{2014} 2 missed, 1 wrongly loaded"
+        );
+        assert_eq!(
+            summary.message(),
+            "Trigger evals: 2/5 passed; failing: 'query one' (missed), 'query two' (loaded docx instead), 'weather' (wrongly loaded)"
+        );
+        assert_ne!(eval_key("a", "[]"), eval_key("b", "[]"));
+        assert_ne!(eval_key("a", "[]"), eval_key("a", "[ ]"));
+    }
+
+    #[test]
     fn settings_read_targets_and_rules() {
         let settings = ClientSettings::from_json(&serde_json::json!({
             "skillLsp": {"targets": ["codex", "nope"], "rules": {"description-trigger": "off", "bom": "warning", "x": "error"}}
