@@ -158,6 +158,41 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
         "Trigger evals: 2/3 \u{2014} 1 wrongly loaded"
     );
 
+    // Again as a command, without a token: the client declared work-done progress, so the
+    // server makes one; every run comes from the cache, and each query is still reported.
+    let again = client.request(
+        "workspace/executeCommand",
+        json!({"command": "skill/runEvals", "arguments": [{"skill": "pdf", "runs": 1}]}),
+    );
+    assert_eq!(again["summary"]["passed"], 2, "{again:#}");
+    assert_eq!(again["run"]["cached_runs"], 3, "{again:#}");
+    assert_eq!(server.requests().len(), 3, "the second run is cached");
+    let begin = client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["value"]["kind"] == "begin"
+            && m["params"]["value"]["title"] == "Trigger evals: pdf"
+            && m["params"]["token"] != "evals-1"
+    });
+    let token = begin["params"]["token"].clone();
+    assert!(
+        token.as_str().unwrap().starts_with("skill-lsp/evals/pdf/"),
+        "{token}"
+    );
+    client.wait(|m| m["params"]["token"] == token && m["params"]["value"]["kind"] == "end");
+    let notified = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "skill/evalResult")
+        .count();
+    assert_eq!(notified, 6);
+    client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|items| has_eval_diagnostic(items))
+    });
+
     // An edit of the eval set retires the diagnostic; the same set again brings it back.
     let set = client.uri("skills/pdf/evals/triggers.json");
     client.notify(

@@ -55,10 +55,19 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     let skill = match (&wanted, &params.skill) {
         (Some(path), _) => {
             let path = path.clone()?;
+            // As scanned, else through symlinks (an editor may name the real file).
+            let real = |path: &std::path::Path| std::fs::canonicalize(path).ok();
             registry
                 .skills
                 .iter()
                 .find(|skill| skill.path == path)
+                .or_else(|| {
+                    let wanted = real(&path)?;
+                    registry
+                        .skills
+                        .iter()
+                        .find(|skill| real(&skill.path).as_ref() == Some(&wanted))
+                })
                 .ok_or_else(|| {
                     invalid_params(format!(
                         "{}: not a skill of the workspace {}",
@@ -135,7 +144,9 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     let token = match params.work_done_token.clone() {
         Some(token) => Some(token),
         None if work_done => {
-            let token = NumberOrString::String(format!("skill-lsp/evals/{}", skill.name));
+            static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+            let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let token = NumberOrString::String(format!("skill-lsp/evals/{}/{run}", skill.name));
             progress::create(&backend.client, &token)
                 .await
                 .then_some(token)
