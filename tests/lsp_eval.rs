@@ -312,8 +312,38 @@ fn errors_are_lsp_errors_and_the_server_keeps_serving() {
     assert!(server.requests().is_empty());
     let catalog = client.request("skill/catalog", json!({}));
     assert!(catalog["prompt"].as_str().unwrap().contains("- pdf:"));
-    let (log, _) = client.finish();
+    let (log, stderr) = client.finish();
     assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
+    assert!(!stderr.contains(KEY));
+}
+
+#[test]
+fn a_missing_provider_or_a_refusing_one_is_an_error_without_the_key() {
+    let files = [
+        ("skills/pdf/SKILL.md", PDF),
+        ("skills/pdf/evals/triggers.json", TRIGGERS),
+    ];
+    let mut client = Client::start_with_env(&files, json!({}), &[]);
+    let response = client.request_raw("skill/runEvals", json!({"skill": "pdf"}));
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("MODEL_ID") || message.contains("ANTHROPIC_API_KEY"),
+        "{message}"
+    );
+    client.request("skill/catalog", json!({}));
+    client.shutdown();
+
+    let refusal = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
+    let server = Server::start((0..12).map(|_| Reply::json(401, &refusal)).collect());
+    let mut client = start(&server, &files);
+    let response = client.request_raw("skill/runEvals", json!({"skill": "pdf", "runs": 1}));
+    assert_eq!(response["error"]["code"], -32603, "{response:#}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(message.contains("401"), "{message}");
+    client.request("skill/catalog", json!({}));
+    let (log, stderr) = client.finish();
+    assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
+    assert!(!stderr.contains(KEY));
 }
 
 #[test]
