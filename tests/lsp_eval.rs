@@ -158,15 +158,18 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
         "Trigger evals: 2/3 \u{2014} 1 wrongly loaded"
     );
 
-    // Again as a command, without a token: the client declared work-done progress, so the
-    // server makes one; every run comes from the cache, and each query is still reported.
-    let again = client.request(
-        "workspace/executeCommand",
-        json!({"command": "skill/runEvals", "arguments": [{"skill": "pdf", "runs": 1}]}),
-    );
+    // Again without a token: the client declared work-done progress, so the server makes one;
+    // every run comes from the cache, and each query is still reported.
+    let again = client.request("skill/runEvals", json!({"skill": "pdf", "runs": 1}));
     assert_eq!(again["summary"]["passed"], 2, "{again:#}");
     assert_eq!(again["run"]["cached_runs"], 3, "{again:#}");
     assert_eq!(server.requests().len(), 3, "the second run is cached");
+    // It spends model calls: a request an editor sends on purpose, not a server command.
+    let commands = &client.init["capabilities"]["executeCommandProvider"]["commands"];
+    assert!(
+        !commands.to_string().contains("skill/runEvals"),
+        "{commands}"
+    );
     let begin = client.wait(|m| {
         m["method"] == "$/progress"
             && m["params"]["value"]["kind"] == "begin"

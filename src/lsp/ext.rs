@@ -77,8 +77,9 @@ pub const TRIGGER_EVALS_CODE: &str = "trigger-evals";
 /// The `$/progress` title of `skill/runEvals`, before the skill's name.
 pub const EVAL_PROGRESS_TITLE: &str = "Trigger evals";
 
-/// Every custom method, also offered as a `workspace/executeCommand` command.
-pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, AGENT_CHAT, RUN_EVALS];
+/// The custom methods also offered as `workspace/executeCommand` commands. Not `skill/runEvals`:
+/// it spends model calls, so it is only a request an editor sends on purpose.
+pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, AGENT_CHAT];
 
 /// The code action kind of "apply every safe fix in the file".
 pub const FIX_ALL_KIND: &str = "source.fixAll.skill-lsp";

@@ -264,11 +264,6 @@ impl LanguageServer for Backend {
                 let params = command_params(arguments, "skill/loadSkill wants {\"name\"}")?;
                 serde_json::to_value(self.load_skill(params).await?)
             }
-            ext::RUN_EVALS => {
-                let params =
-                    command_params(arguments, "skill/runEvals wants {\"skill\"} or {\"uri\"}")?;
-                serde_json::to_value(self.run_evals(params).await?)
-            }
             other => return Err(invalid_params(format!("unknown command '{other}'"))),
         };
         Ok(result.ok())
