@@ -103,6 +103,20 @@ fn messages() -> Value {
                 .to_vec(),
         ),
     };
+    // One query's object of an eval report (`skill/runEvals` results, `skill/evalResult`).
+    let eval_result = json!({
+        "query": "fill in this pdf form",
+        "should_trigger": true,
+        "trigger_rate": 0.0,
+        "triggers": 0,
+        "runs": 1,
+        "pass": false,
+        "loaded_instead": {"docx": 1},
+        "other_tools": {},
+        "cached_runs": 0,
+        "input_tokens": 900,
+        "output_tokens": 20,
+    });
     let load_skill = ext::LoadSkillResult {
         content: PDF.into(),
     };
@@ -164,6 +178,47 @@ fn messages() -> Value {
         ext::AGENT_EVENT: events,
         "$/progress": progress,
         "window/showMessageRequest": [exchange(approval, json!({"title": ext::ALLOW_ONCE}))],
+        ext::RUN_EVALS: [
+            exchange(
+                ext::RunEvalsParams {
+                    skill: Some("pdf".into()),
+                    uri: Some("file:///work/skills/pdf/SKILL.md".into()),
+                    runs: Some(1),
+                    work_done_token: Some(NumberOrString::String("skill-lsp/evals/pdf".into())),
+                    ..ext::RunEvalsParams::default()
+                },
+                ext::RunEvalsResult(json!({
+                    "skill_name": "pdf",
+                    "description": "Fills PDF forms. Use when the user has a PDF form.",
+                    "candidate": false,
+                    "eval_set": "/work/skills/pdf/evals/triggers.json",
+                    "results": [eval_result.clone()],
+                    "confusions": [],
+                    "summary": {"total": 1, "passed": 0, "failed": 1, "precision": null, "recall": 0.0, "runs": 1, "cached_runs": 0, "input_tokens": 900, "output_tokens": 20},
+                    "run": {"provider": "anthropic", "model": "claude-sonnet-4-5", "runs_per_query": 1, "threshold": 0.5, "max_turns": 1, "runs": 1, "cached_runs": 0, "requests": 1, "input_tokens": 900, "output_tokens": 20, "elapsed_ms": 1200, "warnings": []},
+                })),
+            ),
+            {
+                "params": ext::RunEvalsParams { skill: Some("nope".into()), ..ext::RunEvalsParams::default() },
+                "error": {"code": -32602, "message": "no skill named 'nope' in /work (skills: pdf)"},
+            },
+        ],
+        ext::EVAL_RESULT: [notification(ext::EvalResultParams {
+            skill: "pdf".into(),
+            uri: "file:///work/skills/pdf/SKILL.md".into(),
+            result: eval_result,
+        })],
+        "textDocument/codeLens": [exchange(
+            json!({"textDocument": {"uri": "file:///work/skills/pdf/SKILL.md"}}),
+            json!([{
+                "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 11}},
+                "command": {
+                    "title": "Trigger evals: 0/1 \u{2014} 1 missed",
+                    "command": ext::RUN_TRIGGER_EVALS_COMMAND,
+                    "arguments": [{"skill": "pdf", "uri": "file:///work/skills/pdf/SKILL.md"}],
+                },
+            }]),
+        )],
     })
 }
 
@@ -204,6 +259,9 @@ fn protocol_doc_describes_every_message() {
         ext::FIX_ALL_KIND,
         ext::AGENT_PROGRESS_TITLE,
         ext::STOP_CANCELLED,
+        ext::EVAL_PROGRESS_TITLE,
+        ext::RUN_TRIGGER_EVALS_COMMAND,
+        ext::TRIGGER_EVALS_CODE,
     ]);
     for name in methods.chain(strings) {
         assert!(

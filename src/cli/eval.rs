@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use serde_json::{Value, json};
 
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::agent::eval::run::{
@@ -568,58 +567,9 @@ fn instead_text(result: &QueryResult) -> String {
     parts.join(", ")
 }
 
-/// What a run was made with, for the JSON.
-fn run_json(report: &EvalReport) -> Value {
-    json!({
-        "provider": report.provider,
-        "model": report.model,
-        "runs_per_query": report.runs_per_query,
-        "threshold": report.threshold,
-        "max_turns": report.max_turns,
-        "runs": report.summary.runs,
-        "cached_runs": report.summary.cached_runs,
-        "requests": report.summary.requests,
-        "input_tokens": report.summary.input_tokens,
-        "output_tokens": report.summary.output_tokens,
-        "elapsed_ms": report.summary.elapsed_ms,
-        "warnings": report.warnings,
-    })
-}
-
-/// One skill: skill-creator's `run_eval.py` object and more, then `run`.
-#[derive(serde::Serialize)]
-struct OneSkill<'a> {
-    #[serde(flatten)]
-    skill: &'a SkillReport,
-    run: Value,
-}
-
-/// Several skills.
-#[derive(serde::Serialize)]
-struct SeveralSkills<'a> {
-    skills: &'a [SkillReport],
-    summary: Value,
-    run: Value,
-}
-
 /// One skill: skill-creator's `run_eval.py` object and more; several: `{"skills": [...]}`.
-/// Keys come in the order of the structs (`skill_name` first).
 fn json_report(report: &EvalReport) -> String {
-    let run = run_json(report);
-    let text = if let [skill] = report.skills.as_slice() {
-        serde_json::to_string_pretty(&OneSkill { skill, run })
-    } else {
-        serde_json::to_string_pretty(&SeveralSkills {
-            skills: &report.skills,
-            summary: json!({
-                "total": report.summary.total,
-                "passed": report.summary.passed,
-                "failed": report.summary.failed,
-            }),
-            run,
-        })
-    };
-    format!("{}\n", text.unwrap_or_default())
+    format!("{}\n", report.json_text())
 }
 
 fn xml_escape(text: &str) -> String {

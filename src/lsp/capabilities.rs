@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use tower_lsp_server::ls_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
-    DiagnosticOptions, DiagnosticServerCapabilities, DocumentLinkOptions, ExecuteCommandOptions,
-    HoverProviderCapability, InitializeParams, InitializeResult, MarkupKind, OneOf,
-    PositionEncodingKind, RenameOptions, ResourceOperationKind, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions,
+    CompletionOptions, DiagnosticOptions, DiagnosticServerCapabilities, DocumentLinkOptions,
+    ExecuteCommandOptions, HoverProviderCapability, InitializeParams, InitializeResult, MarkupKind,
+    OneOf, PositionEncodingKind, RenameOptions, ResourceOperationKind, ServerCapabilities,
+    ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     WorkDoneProgressOptions, WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
 };
 
@@ -26,6 +26,8 @@ pub(crate) struct ClientCaps {
     pub document_changes: bool,
     pub watched_files_dynamic: bool,
     pub work_done_progress: bool,
+    /// Whether the client re-asks for code lenses on `workspace/codeLens/refresh`.
+    pub code_lens_refresh: bool,
     pub related_information: bool,
     pub completion_markdown: bool,
     pub hover_markdown: bool,
@@ -59,6 +61,10 @@ impl ClientCaps {
             watched_files_dynamic: workspace
                 .and_then(|workspace| workspace.did_change_watched_files.as_ref())
                 .and_then(|watched| watched.dynamic_registration)
+                .unwrap_or(false),
+            code_lens_refresh: workspace
+                .and_then(|workspace| workspace.code_lens.as_ref())
+                .and_then(|code_lens| code_lens.refresh_support)
                 .unwrap_or(false),
             work_done_progress: capabilities
                 .window
@@ -161,6 +167,9 @@ pub(crate) fn initialize_result(encoding: Encoding, caps: ClientCaps) -> Initial
                 ..CodeActionOptions::default()
             })),
             document_symbol_provider: Some(OneOf::Left(true)),
+            code_lens_provider: Some(CodeLensOptions {
+                resolve_provider: Some(false),
+            }),
             document_link_provider: Some(DocumentLinkOptions {
                 resolve_provider: Some(false),
                 work_done_progress_options: WorkDoneProgressOptions::default(),

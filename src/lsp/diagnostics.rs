@@ -17,7 +17,8 @@ use tower_lsp_server::ls_types::{
 
 use super::backend::Backend;
 use super::convert::to_lsp_diagnostic;
-use super::handlers::{catch_panic, invalid_params};
+use super::handlers::{catch_panic, code_lens, eval_set, invalid_params};
+use super::snapshot::Snapshot;
 use super::state::{DocumentText, analyze};
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the
@@ -28,13 +29,31 @@ pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
     let Some(snapshot) = backend.snapshot(uri) else {
         return;
     };
-    if snapshot.caps.pull_diagnostics || !snapshot.document.is_skill_file() {
+    if snapshot.caps.pull_diagnostics || !is_checked(&snapshot) {
         return;
     }
-    let Ok(items) = catch_panic("diagnostics", || snapshot.lsp_diagnostics()) else {
+    let Ok(items) = catch_panic("diagnostics", || document_diagnostics(&snapshot)) else {
         return;
     };
     publish_if_current(backend, uri, snapshot.document.version, items).await;
+}
+
+/// Whether the server has diagnostics for a document: a SKILL.md or an eval set (no other
+/// Markdown or JSON).
+fn is_checked(snapshot: &Snapshot) -> bool {
+    snapshot.document.is_skill_file() || snapshot.document.is_eval_set()
+}
+
+/// Everything published for one open document: a SKILL.md's findings from the engine, then the
+/// `trigger-evals` information diagnostic of its last eval run (not a rule: it reports a
+/// measurement the user asked for, not a property of the text); an eval set's parse errors.
+pub(crate) fn document_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+    if snapshot.document.is_eval_set() {
+        return eval_set::diagnostics(snapshot);
+    }
+    let mut items = snapshot.lsp_diagnostics();
+    items.extend(code_lens::trigger_evals_diagnostic(snapshot));
+    items
 }
 
 /// The version guard: publishes `items`, computed for `version` of the document, only if that
@@ -59,6 +78,21 @@ pub(crate) async fn publish_if_current(
         .publish_diagnostics(uri.clone(), items, Some(version))
         .await;
     true
+}
+
+/// After something only `uri`'s diagnostics depend on changed outside its text (an eval run):
+/// pushes them again, or asks a pulling client to pull again.
+pub(crate) async fn publish_or_refresh(backend: &Backend, uri: &Uri) {
+    let (pull, refresh) = {
+        let mut state = backend.lock();
+        state.generation += 1;
+        (state.caps.pull_diagnostics, state.caps.diagnostic_refresh)
+    };
+    if !pull {
+        publish(backend, uri).await;
+    } else if refresh {
+        let _ = backend.client.workspace_diagnostic_refresh().await;
+    }
 }
 
 /// Re-lints every open document (workspace rules' inputs changed), or asks a pulling client
@@ -105,8 +139,8 @@ pub(crate) async fn pull(
     let Some(snapshot) = backend.snapshot(&uri) else {
         return Err(invalid_params(format!("{} is not open", uri.as_str())));
     };
-    let items = if snapshot.document.is_skill_file() {
-        catch_panic("diagnostics", || snapshot.lsp_diagnostics())?
+    let items = if is_checked(&snapshot) {
+        catch_panic("diagnostics", || document_diagnostics(&snapshot))?
     } else {
         Vec::new()
     };

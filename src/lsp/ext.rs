@@ -45,12 +45,40 @@ impl Notification for AgentEventNotification {
     const METHOD: &'static str = "skill/agentEvent";
 }
 
+/// `skill/runEvals`: the trigger evals of one skill, as `skill-lsp eval --format json` runs them.
+pub(crate) enum RunEvals {}
+
+impl Request for RunEvals {
+    type Params = RunEvalsParams;
+    type Result = RunEvalsResult;
+    const METHOD: &'static str = "skill/runEvals";
+}
+
+/// `skill/evalResult`: one query of a `skill/runEvals` whose runs are all done.
+pub(crate) enum EvalResultNotification {}
+
+impl Notification for EvalResultNotification {
+    type Params = EvalResultParams;
+    const METHOD: &'static str = "skill/evalResult";
+}
+
 pub const CATALOG: &str = Catalog::METHOD;
 pub const LOAD_SKILL: &str = LoadSkill::METHOD;
 pub const AGENT_CHAT: &str = AgentChat::METHOD;
 pub const AGENT_EVENT: &str = AgentEventNotification::METHOD;
+pub const RUN_EVALS: &str = RunEvals::METHOD;
+pub const EVAL_RESULT: &str = EvalResultNotification::METHOD;
 
-/// Every custom method, also offered as a `workspace/executeCommand` command.
+/// The client-side command of the trigger-evals code lens: the editor sends `skill/runEvals`
+/// with the lens's argument (`{"skill", "uri"}`) and shows the result.
+pub const RUN_TRIGGER_EVALS_COMMAND: &str = "skillLsp.runTriggerEvals";
+/// The code of the information diagnostic that shows the last trigger-eval results.
+pub const TRIGGER_EVALS_CODE: &str = "trigger-evals";
+/// The `$/progress` title of `skill/runEvals`, before the skill's name.
+pub const EVAL_PROGRESS_TITLE: &str = "Trigger evals";
+
+/// The custom methods also offered as `workspace/executeCommand` commands. Not `skill/runEvals`:
+/// it spends model calls, so it is only a request an editor sends on purpose.
 pub const COMMANDS: &[&str] = &[CATALOG, LOAD_SKILL, AGENT_CHAT];
 
 /// The code action kind of "apply every safe fix in the file".
@@ -126,6 +154,42 @@ pub struct AgentChatResult {
     pub loaded_skills: Vec<String>,
     pub transcript: Vec<Value>,
     pub usage: ChatUsage,
+}
+
+/// `skill/runEvals`: the skill by name or by its SKILL.md uri (one of the two), an optional
+/// candidate description, runs per query and whether to skip the cache.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunEvalsParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_cache: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_done_token: Option<ProgressToken>,
+}
+
+/// The JSON object `skill-lsp eval --format json` prints for one skill (built by
+/// `EvalReport::skill_json`, the one implementation): `skill_name`, `description`,
+/// `candidate`, `eval_set`, `results`, `confusions`, `summary`, `run`.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct RunEvalsResult(pub Value);
+
+/// One `skill/evalResult`: the skill, its SKILL.md uri, and the query's object of the report's
+/// `results`.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalResultParams {
+    pub skill: String,
+    pub uri: String,
+    pub result: Value,
 }
 
 /// One `skill/agentEvent`: the chat's session id and what happened, tagged by `kind`.

@@ -9,6 +9,7 @@ pub(crate) mod chat_sessions;
 pub(crate) mod convert;
 pub(crate) mod diagnostics;
 pub mod documents;
+pub(crate) mod evals;
 pub mod ext;
 pub mod framing;
 pub(crate) mod handlers;

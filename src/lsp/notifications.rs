@@ -161,5 +161,32 @@ async fn skill_changed(backend: &Backend, uri: &Uri) {
         publish_all(backend).await;
     } else {
         publish(backend, uri).await;
+        // An edited eval set retires the last eval result shown on its skill's description.
+        if let Some(skill) = eval_set_skill(backend, uri) {
+            publish(backend, &skill).await;
+        }
     }
+}
+
+/// The open SKILL.md of the skill whose eval set `uri` is.
+fn eval_set_skill(backend: &Backend, uri: &Uri) -> Option<Uri> {
+    let path = uri_path(uri)?;
+    if !path.ends_with(crate::agent::eval::set::TRIGGERS_FILE) {
+        return None;
+    }
+    let skill_dir = path.parent()?.parent()?;
+    let state = backend.lock();
+    state
+        .documents
+        .keys()
+        .find(|open| {
+            uri_path(open).is_some_and(|open| {
+                open.parent() == Some(skill_dir)
+                    && open
+                        .file_name()
+                        .and_then(|name| name.to_str())
+                        .is_some_and(crate::workspace::discovery::is_skill_file_name)
+            })
+        })
+        .cloned()
 }

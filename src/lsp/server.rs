@@ -14,12 +14,12 @@ use tower_lsp_server::{LanguageServer, LspService};
 use super::backend::Backend;
 use super::ext::{self, CatalogParams, LoadSkillParams};
 use super::handlers::{
-    catch_panic, code_action, completion, hover, inlay_hints, invalid_params, links, names, rename,
-    symbols,
+    catch_panic, code_action, code_lens, completion, hover, inlay_hints, invalid_params, links,
+    names, rename, symbols,
 };
 use super::snapshot::Snapshot;
 use super::state::State;
-use super::{agent_chat, capabilities, catalog, diagnostics, indexing, notifications};
+use super::{agent_chat, capabilities, catalog, diagnostics, evals, indexing, notifications};
 
 /// Builds the service with the `skill/*` methods.
 pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
@@ -33,6 +33,7 @@ pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
     .custom_method(ext::CATALOG, Backend::catalog)
     .custom_method(ext::LOAD_SKILL, Backend::load_skill)
     .custom_method(ext::AGENT_CHAT, Backend::agent_chat)
+    .custom_method(ext::RUN_EVALS, Backend::run_evals)
     .finish()
 }
 
@@ -91,6 +92,10 @@ impl Backend {
 
     async fn agent_chat(&self, params: ext::AgentChatParams) -> Result<ext::AgentChatResult> {
         agent_chat::agent_chat(self, params).await
+    }
+
+    async fn run_evals(&self, params: ext::RunEvalsParams) -> Result<ext::RunEvalsResult> {
+        evals::run_evals(self, params).await
     }
 }
 
@@ -188,6 +193,13 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri.clone();
         let handler = symbols::document_symbol;
         self.on_document(Index::DontWait, &uri, "documentSymbol", params, handler)
+            .await
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri.clone();
+        let handler = code_lens::code_lens;
+        self.on_document(Index::DontWait, &uri, "codeLens", params, handler)
             .await
     }
 

@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
 use super::capabilities::ClientCaps;
 use super::convert::{to_lsp_diagnostic, uri_path};
 use super::documents::{Encoding, offset_of, range_of};
-use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze};
+use super::state::{AnalysisContext, DocumentText, EvalSummary, Overlay, State, analyze};
 use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
 
@@ -27,6 +27,8 @@ pub(crate) struct Snapshot {
     pub workspace: Option<(PathBuf, RegistryView)>,
     /// The version of every open document, by path (a rename's edits name them).
     pub versions: HashMap<PathBuf, i32>,
+    /// The skill's last trigger-eval result, while its description and eval set are unchanged.
+    pub eval: Option<EvalSummary>,
 }
 
 impl Snapshot {
@@ -45,7 +47,11 @@ impl Snapshot {
             .iter()
             .filter_map(|(uri, document)| Some((uri_path(uri)?, document.version)))
             .collect();
+        let eval = path
+            .filter(|_| document.is_skill_file())
+            .and_then(|path| state.eval_summary(path, &document.text));
         Some(Snapshot {
+            eval,
             document,
             encoding: state.encoding,
             caps: state.caps,
@@ -106,5 +112,6 @@ pub(crate) fn test_snapshot(text: &str) -> Snapshot {
         overlay: state.overlay(),
         workspace: None,
         versions: HashMap::new(),
+        eval: None,
     }
 }

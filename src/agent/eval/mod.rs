@@ -1,5 +1,5 @@
 //! Trigger evals (issue 13): does a skill's description make the model load it? No CLI or LSP
-//! types here; `skill-lsp eval` and (later) the language server drive it.
+//! types here; `skill-lsp eval` and the language server's `skill/runEvals` drive it.
 //!
 //! - `set` — eval sets (`<skill>/evals/triggers.json`): parsing and its rules;
 //! - `run` — the measurement: the routing step per query and run, concurrency, the cache;

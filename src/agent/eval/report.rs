@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Serialize;
+use serde_json::{Value, json};
 
 use super::set::EvalCase;
 
@@ -285,6 +286,74 @@ impl EvalReport {
     pub(crate) fn passed(&self) -> bool {
         self.summary.failed == 0
     }
+
+    /// What the run was made with, for the JSON.
+    fn run_json(&self) -> Value {
+        json!({
+            "provider": self.provider,
+            "model": self.model,
+            "runs_per_query": self.runs_per_query,
+            "threshold": self.threshold,
+            "max_turns": self.max_turns,
+            "runs": self.summary.runs,
+            "cached_runs": self.summary.cached_runs,
+            "requests": self.summary.requests,
+            "input_tokens": self.summary.input_tokens,
+            "output_tokens": self.summary.output_tokens,
+            "elapsed_ms": self.summary.elapsed_ms,
+            "warnings": self.warnings,
+        })
+    }
+
+    /// The JSON of one skill's results as `skill-lsp eval --format json` prints it for one
+    /// skill (and `skill/runEvals` answers): skill-creator's `run_eval.py` object and more,
+    /// then `run`.
+    #[must_use]
+    pub(crate) fn skill_json(&self, skill: &SkillReport) -> Value {
+        serde_json::to_value(OneSkill {
+            skill,
+            run: self.run_json(),
+        })
+        .unwrap_or_default()
+    }
+
+    /// The JSON text of `skill-lsp eval --format json`: one skill's object (see
+    /// [`Self::skill_json`]), or `{"skills": [...], "summary", "run"}` for several. Keys come
+    /// in the order of the structs (`skill_name` first).
+    #[must_use]
+    pub(crate) fn json_text(&self) -> String {
+        let run = self.run_json();
+        let text = if let [skill] = self.skills.as_slice() {
+            serde_json::to_string_pretty(&OneSkill { skill, run })
+        } else {
+            serde_json::to_string_pretty(&SeveralSkills {
+                skills: &self.skills,
+                summary: json!({
+                    "total": self.summary.total,
+                    "passed": self.summary.passed,
+                    "failed": self.summary.failed,
+                }),
+                run,
+            })
+        };
+        text.unwrap_or_default()
+    }
+}
+
+/// One skill: skill-creator's `run_eval.py` object and more, then `run`.
+#[derive(Serialize)]
+struct OneSkill<'a> {
+    #[serde(flatten)]
+    skill: &'a SkillReport,
+    run: Value,
+}
+
+/// Several skills.
+#[derive(Serialize)]
+struct SeveralSkills<'a> {
+    skills: &'a [SkillReport],
+    summary: Value,
+    run: Value,
 }
 
 #[cfg(test)]

@@ -77,12 +77,15 @@ impl Default for EvalOptions {
     }
 }
 
-/// How far a run has got, for a progress bar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How far a run has got, for a progress bar, and the query whose last run just finished.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Progress {
     pub done: usize,
     pub total: usize,
     pub cached: usize,
+    /// The skill under test and the result of a query all of whose runs are now done (from the
+    /// cache or the model); `None` when no query finished with this step.
+    pub finished: Option<(String, QueryResult)>,
 }
 
 /// Why an eval run stopped.
@@ -216,7 +219,29 @@ impl Evaluator {
             done,
             total,
             cached,
+            finished: None,
         });
+        let query_result =
+            |records: &HashMap<(usize, usize), Vec<RunRecord>>, t: usize, c: usize| {
+                let target: &EvalTarget = &targets[t];
+                let runs = records.get(&(t, c)).map_or(&[][..], Vec::as_slice);
+                QueryResult::from_runs(&target.set.cases[c], &target.skill, runs, options.threshold)
+            };
+        // Queries answered wholly from the cache are finished already.
+        let mut complete: Vec<(usize, usize)> = records
+            .iter()
+            .filter(|(_, runs_done)| runs_done.len() == runs as usize)
+            .map(|(key, _)| *key)
+            .collect();
+        complete.sort_unstable();
+        for (t, c) in complete {
+            on_progress(Progress {
+                done,
+                total,
+                cached,
+                finished: Some((targets[t].skill.clone(), query_result(&records, t, c))),
+            });
+        }
         let mut cache_ready = match &options.cache_dir {
             Some(dir) if !queue.is_empty() => match prepare_cache(&self.workspace, dir) {
                 Ok(()) => true,
@@ -281,15 +306,23 @@ impl Evaluator {
                     }
                 }
             }
-            records
-                .entry((job.target, job.case))
-                .or_default()
-                .push(record);
+            let runs_done = {
+                let slot = records.entry((job.target, job.case)).or_default();
+                slot.push(record);
+                slot.len()
+            };
             done += 1;
+            let finished = (runs_done == runs as usize).then(|| {
+                (
+                    target.skill.clone(),
+                    query_result(&records, job.target, job.case),
+                )
+            });
             on_progress(Progress {
                 done,
                 total,
                 cached,
+                finished,
             });
         }
         let skills: Vec<SkillReport> = targets
@@ -301,10 +334,7 @@ impl Evaluator {
                     .cases
                     .iter()
                     .enumerate()
-                    .map(|(c, case)| {
-                        let runs = records.get(&(t, c)).map_or(&[][..], Vec::as_slice);
-                        QueryResult::from_runs(case, &target.skill, runs, options.threshold)
-                    })
+                    .map(|(c, _)| query_result(&records, t, c))
                     .collect();
                 SkillReport::new(
                     target.skill.clone(),

@@ -261,6 +261,10 @@ pub(crate) fn completion(
     params: CompletionParams,
 ) -> jsonrpc::Result<Option<CompletionResponse>> {
     let offset = snapshot.offset(params.text_document_position.position);
+    if snapshot.document.is_eval_set() {
+        let items = super::eval_set::complete(snapshot, offset);
+        return Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)));
+    }
     let targets = snapshot.context.targets(snapshot.document.path.as_deref());
     let items = complete(snapshot, &targets, offset);
     Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)))

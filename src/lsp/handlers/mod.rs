@@ -3,7 +3,9 @@
 //! requests here through `Backend::on_document`, which also turns a panic into an error.
 
 pub(crate) mod code_action;
+pub(crate) mod code_lens;
 pub(crate) mod completion;
+pub(crate) mod eval_set;
 pub(crate) mod hover;
 pub(crate) mod inlay_hints;
 pub(crate) mod links;

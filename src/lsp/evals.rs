@@ -1,0 +1,273 @@
+//! `skill/runEvals`: a skill's trigger evals run by the server, as `skill-lsp eval` runs them
+//! (`agent::eval`), against the catalog the agent sees (`State::agent_view`), with the provider
+//! from the environment and the workspace's on-disk cache. Streams `$/progress` and one
+//! `skill/evalResult` per finished query; a `$/cancelRequest` drops the run. The result is kept
+//! for the skill's code lens and `trigger-evals` diagnostic (`State::eval_results`).
+
+use std::sync::Arc;
+
+use tower_lsp_server::Client;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::request::CodeLensRefresh;
+use tower_lsp_server::ls_types::{NumberOrString, ProgressToken, Uri};
+
+use super::backend::Backend;
+use super::convert::uri_path;
+use super::diagnostics::publish_or_refresh;
+use super::ext::{
+    EVAL_PROGRESS_TITLE, EvalResultNotification, EvalResultParams, RunEvalsParams, RunEvalsResult,
+};
+use super::handlers::invalid_params;
+use super::progress;
+use super::state::{EvalSummary, description_of, eval_key, triggers_path};
+use crate::agent::eval::run::cache_dir;
+use crate::agent::eval::set::{TRIGGERS_FILE, parse};
+use crate::agent::eval::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
+use crate::workspace::Source;
+
+/// Runs the trigger evals of one skill and answers the JSON of `skill-lsp eval --format json`.
+pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Result<RunEvalsResult> {
+    backend.wait_ready().await;
+    let wanted = params.uri.as_deref().map(|uri| {
+        uri.parse::<Uri>()
+            .ok()
+            .and_then(|uri| uri_path(&uri))
+            .ok_or_else(|| invalid_params(format!("{uri} is not a file uri")))
+    });
+    let (workspace, registry, overlay, model, work_done) = {
+        let state = backend.lock();
+        let (folder, registry) = state
+            .agent_view()
+            .ok_or_else(|| invalid_params("trigger evals need a workspace folder"))?;
+        let config = state
+            .workspaces
+            .iter()
+            .find(|workspace| workspace.folder == folder)
+            .map(|workspace| &workspace.config);
+        (
+            folder,
+            registry,
+            state.overlay(),
+            config.and_then(|config| config.agent.model.clone()),
+            state.caps.work_done_progress,
+        )
+    };
+    let skill = match (&wanted, &params.skill) {
+        (Some(path), _) => {
+            let path = path.clone()?;
+            // As scanned, else through symlinks (an editor may name the real file).
+            let real = |path: &std::path::Path| std::fs::canonicalize(path).ok();
+            registry
+                .skills
+                .iter()
+                .find(|skill| skill.path == path)
+                .or_else(|| {
+                    let wanted = real(&path)?;
+                    registry
+                        .skills
+                        .iter()
+                        .find(|skill| real(&skill.path).as_ref() == Some(&wanted))
+                })
+                .ok_or_else(|| {
+                    invalid_params(format!(
+                        "{}: not a skill of the workspace {}",
+                        path.display(),
+                        workspace.display()
+                    ))
+                })?
+        }
+        (None, Some(name)) => registry.get(name).ok_or_else(|| {
+            invalid_params(format!(
+                "no skill named '{name}' in {} (skills: {})",
+                workspace.display(),
+                if registry.skills.is_empty() {
+                    "none".to_owned()
+                } else {
+                    registry.names().join(", ")
+                }
+            ))
+        })?,
+        (None, None) => {
+            return Err(invalid_params(
+                "skill/runEvals wants the skill's \"skill\" (name) or \"uri\" (its SKILL.md)",
+            ));
+        }
+    }
+    .clone();
+    if params
+        .description
+        .as_deref()
+        .is_some_and(|text| text.trim().is_empty())
+    {
+        return Err(invalid_params("the candidate description is empty"));
+    }
+    if params.runs == Some(0) {
+        return Err(invalid_params("runs must be at least 1"));
+    }
+    let set_path = triggers_path(&skill.path);
+    let set_text = overlay.read(&set_path).map_err(|_| {
+        invalid_params(format!(
+            "{}: skill '{}' has no eval set; write {TRIGGERS_FILE} there",
+            set_path.display(),
+            skill.name
+        ))
+    })?;
+    let set = parse(&set_path, &set_text).map_err(|error| invalid_params(error.to_string()))?;
+    let provider =
+        crate::agent::provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
+            .map_err(|error| invalid_params(error.to_string()))?;
+    // What the stored result is valid for: the file's description (a candidate's result is
+    // not the file's) and the set's text.
+    let key = params.description.is_none().then(|| {
+        let skill_text = overlay.read(&skill.path).unwrap_or_default();
+        eval_key(&description_of(&skill_text), &set_text)
+    });
+    let uri = Uri::from_file_path(&skill.path).ok_or_else(Error::internal_error)?;
+    let total = set.cases.len();
+    let target = EvalTarget {
+        skill: skill.name.clone(),
+        description: params.description.clone(),
+        set,
+    };
+    let options = EvalOptions {
+        runs: params.runs.unwrap_or(crate::agent::eval::run::DEFAULT_RUNS),
+        cache_dir: Some(cache_dir(&workspace)),
+        read_cache: !params.no_cache.unwrap_or(false),
+        ..EvalOptions::default()
+    };
+    let evaluator = Evaluator {
+        provider: Arc::from(provider),
+        workspace,
+        registry,
+    };
+
+    let token = match params.work_done_token.clone() {
+        Some(token) => Some(token),
+        None if work_done => {
+            static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+            let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let token = NumberOrString::String(format!("skill-lsp/evals/{}/{run}", skill.name));
+            progress::create(&backend.client, &token)
+                .await
+                .then_some(token)
+        }
+        None => None,
+    };
+    if let Some(token) = &token {
+        let title = format!("{EVAL_PROGRESS_TITLE}: {}", skill.name);
+        let begin = progress::begin(&title, true, format!("0/{total} queries"));
+        progress::send(&backend.client, token, begin).await;
+    }
+    let mut ended = EndOnDrop {
+        client: backend.client.clone(),
+        token: token.clone(),
+        armed: true,
+    };
+    // Finished queries leave through a channel: the progress callback is synchronous.
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+    let forward = tokio::spawn(forward_results(
+        backend.client.clone(),
+        token.clone(),
+        skill.name.clone(),
+        uri.as_str().to_owned(),
+        total,
+        receiver,
+    ));
+    let outcome = {
+        let mut on_progress = move |progress: Progress| {
+            if progress.finished.is_some() {
+                let _ = sender.send(progress);
+            }
+        };
+        evaluator
+            .run(std::slice::from_ref(&target), &options, &mut on_progress)
+            .await
+    };
+    let _ = forward.await;
+    ended.armed = false;
+    if let Some(token) = &token {
+        let message = match &outcome {
+            Ok(report) => format!("{}/{} passed", report.summary.passed, report.summary.total),
+            Err(_) => "failed".to_owned(),
+        };
+        progress::send(&backend.client, token, progress::end(message)).await;
+    }
+    let report = outcome.map_err(|error| match error {
+        EvalError::Setup(message) => invalid_params(message),
+        error @ EvalError::Provider { .. } => Error {
+            code: ErrorCode::InternalError,
+            message: format!("{error} (the runs that finished are cached; run again to go on)")
+                .into(),
+            data: None,
+        },
+    })?;
+    let skill_report = report.skills.first().ok_or_else(Error::internal_error)?;
+    let result = report.skill_json(skill_report);
+    if let Some(key) = key {
+        let refresh = {
+            let mut state = backend.lock();
+            state
+                .eval_results
+                .insert(skill.path.clone(), EvalSummary::new(key, skill_report));
+            state.caps.code_lens_refresh
+        };
+        publish_or_refresh(backend, &uri).await;
+        if refresh {
+            let _ = backend.client.send_request::<CodeLensRefresh>(()).await;
+        }
+    }
+    Ok(RunEvalsResult(result))
+}
+
+/// Sends one `skill/evalResult` per finished query, in order, with a `$/progress` report.
+async fn forward_results(
+    client: Client,
+    token: Option<ProgressToken>,
+    skill: String,
+    uri: String,
+    total: usize,
+    mut receiver: tokio::sync::mpsc::UnboundedReceiver<Progress>,
+) {
+    let mut done = 0;
+    while let Some(progress) = receiver.recv().await {
+        let Some((_, result)) = progress.finished else {
+            continue;
+        };
+        done += 1;
+        if let Some(token) = &token {
+            let report = progress::report(format!("{done}/{total} queries"));
+            progress::send(&client, token, report).await;
+        }
+        client
+            .send_notification::<EvalResultNotification>(EvalResultParams {
+                skill: skill.clone(),
+                uri: uri.clone(),
+                result: serde_json::to_value(&result).unwrap_or_default(),
+            })
+            .await;
+    }
+}
+
+/// Armed for the length of a run: if the request is cancelled (its future dropped), the client
+/// still gets the `$/progress` end.
+struct EndOnDrop {
+    client: Client,
+    token: Option<ProgressToken>,
+    armed: bool,
+}
+
+impl Drop for EndOnDrop {
+    fn drop(&mut self) {
+        let (true, Some(token), Ok(runtime)) = (
+            self.armed,
+            self.token.clone(),
+            tokio::runtime::Handle::try_current(),
+        ) else {
+            return;
+        };
+        let client = self.client.clone();
+        runtime.spawn(async move {
+            progress::send(&client, &token, progress::end("cancelled".to_owned())).await;
+        });
+    }
+}
