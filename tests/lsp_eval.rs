@@ -39,7 +39,11 @@ fn start(server: &Server, files: &[(&str, &str)]) -> Client {
         ("MODEL_ID", "test-model"),
         ("SKILL_LSP_RETRY_BASE_MS", "5"),
     ];
-    Client::start_with_env(files, json!({"window": {"workDoneProgress": true}}), &env)
+    Client::start_with_env(
+        files,
+        json!({"window": {"workDoneProgress": true}, "experimental": {"skillLsp": {"runTriggerEvals": true}}}),
+        &env,
+    )
 }
 
 fn lens_title(client: &mut Client, uri: &str) -> String {
@@ -327,6 +331,14 @@ fn a_missing_provider_or_a_refusing_one_is_an_error_without_the_key() {
         ("skills/pdf/evals/triggers.json", TRIGGERS),
     ];
     let mut client = Client::start_with_env(&files, json!({}), &[]);
+    // A client that does not declare the lens's command gets no lens (it would be a dead
+    // button), but the request itself is there.
+    let uri = client.open("skills/pdf/SKILL.md", PDF);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(lenses.as_array().is_none_or(Vec::is_empty), "{lenses:#}");
     let response = client.request_raw("skill/runEvals", json!({"skill": "pdf"}));
     let message = response["error"]["message"].as_str().unwrap();
     assert!(

@@ -31,6 +31,9 @@ pub(crate) struct ClientCaps {
     pub related_information: bool,
     pub completion_markdown: bool,
     pub hover_markdown: bool,
+    /// The client implements the command of the trigger-evals code lens
+    /// (`experimental.skillLsp.runTriggerEvals`); to others a lens would be a dead button.
+    pub run_trigger_evals: bool,
 }
 
 impl ClientCaps {
@@ -65,6 +68,12 @@ impl ClientCaps {
             code_lens_refresh: workspace
                 .and_then(|workspace| workspace.code_lens.as_ref())
                 .and_then(|code_lens| code_lens.refresh_support)
+                .unwrap_or(false),
+            run_trigger_evals: capabilities
+                .experimental
+                .as_ref()
+                .and_then(|experimental| experimental.pointer("/skillLsp/runTriggerEvals"))
+                .and_then(serde_json::Value::as_bool)
                 .unwrap_or(false),
             work_done_progress: capabilities
                 .window

@@ -32,7 +32,10 @@ fn has_eval_set(snapshot: &Snapshot) -> bool {
 
 #[must_use]
 pub(crate) fn lenses(snapshot: &Snapshot) -> Option<Vec<CodeLens>> {
-    if !snapshot.document.is_skill_file() || !has_eval_set(snapshot) {
+    if !snapshot.caps.run_trigger_evals
+        || !snapshot.document.is_skill_file()
+        || !has_eval_set(snapshot)
+    {
         return None;
     }
     let document = SkillDocument::parse(&snapshot.document.text);
@@ -102,6 +105,7 @@ mod tests {
         snapshot.document.uri =
             tower_lsp_server::ls_types::Uri::from_file_path(&path).expect("a uri");
         snapshot.document.path = Some(path);
+        snapshot.caps.run_trigger_evals = true;
         (dir, snapshot)
     }
 
@@ -151,10 +155,18 @@ mod tests {
     }
 
     #[test]
+    fn no_lens_for_a_client_without_the_command() {
+        let (_dir, mut snapshot) = snapshot(true);
+        snapshot.caps.run_trigger_evals = false;
+        assert!(lenses(&snapshot).is_none());
+    }
+
+    #[test]
     fn no_lens_without_an_eval_set_or_outside_a_skill() {
         let (_dir, snapshot) = snapshot(false);
         assert!(lenses(&snapshot).is_none());
-        let markdown = crate::lsp::snapshot::test_snapshot(TEXT);
+        let mut markdown = crate::lsp::snapshot::test_snapshot(TEXT);
+        markdown.caps.run_trigger_evals = true;
         // test_snapshot's folder /w/skills/pdf has no eval set on this machine.
         assert!(lenses(&markdown).is_none());
     }
