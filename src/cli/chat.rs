@@ -212,12 +212,7 @@ pub(super) fn run(args: &ChatArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    else {
-        error_line("cannot start the async runtime");
+    let Some(runtime) = super::model_runtime() else {
         return EXIT_TROUBLE;
     };
     let code = runtime.block_on(async {

@@ -106,12 +106,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         workspace,
         registry,
     };
-    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    else {
-        error_line("cannot start the async runtime");
+    let Some(runtime) = super::model_runtime() else {
         return EXIT_TROUBLE;
     };
     let show_progress = std::io::stderr().is_terminal();

@@ -206,6 +206,19 @@ pub(crate) fn error_line(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "skill-lsp: error: {message}");
 }
 
+/// The runtime of the commands that talk to a model (`chat`, `eval`); `None` after saying
+/// why it could not start.
+fn model_runtime() -> Option<tokio::runtime::Runtime> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build();
+    if runtime.is_err() {
+        error_line("cannot start the async runtime");
+    }
+    runtime.ok()
+}
+
 /// Writes to stdout, ignoring a closed pipe (`skill-lsp check | head`).
 pub(crate) fn write_stdout(text: &str) {
     let mut stdout = std::io::stdout().lock();

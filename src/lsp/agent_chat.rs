@@ -27,24 +27,12 @@ pub(crate) async fn agent_chat(
     params: AgentChatParams,
 ) -> Result<AgentChatResult> {
     backend.wait_ready().await;
-    let (workspace, registry, overlay, model, max_turns) = {
-        let state = backend.lock();
-        let (folder, registry) = state
-            .agent_view()
-            .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
-        let config = state
-            .workspaces
-            .iter()
-            .find(|workspace| workspace.folder == folder)
-            .map(|workspace| &workspace.config);
-        (
-            folder,
-            registry,
-            state.overlay(),
-            config.and_then(|config| config.agent.model.clone()),
-            config.and_then(|config| config.agent.max_turns),
-        )
-    };
+    let context = backend
+        .lock()
+        .agent_context()
+        .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
+    let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
+    let (model, max_turns) = (context.agent.model, context.agent.max_turns);
     let provider =
         crate::agent::provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
             .map_err(|error| invalid_params(error.to_string()))?;

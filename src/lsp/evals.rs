@@ -34,24 +34,15 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
             .and_then(|uri| uri_path(&uri))
             .ok_or_else(|| invalid_params(format!("{uri} is not a file uri")))
     });
-    let (workspace, registry, overlay, model, work_done) = {
+    let (context, work_done) = {
         let state = backend.lock();
-        let (folder, registry) = state
-            .agent_view()
+        let context = state
+            .agent_context()
             .ok_or_else(|| invalid_params("trigger evals need a workspace folder"))?;
-        let config = state
-            .workspaces
-            .iter()
-            .find(|workspace| workspace.folder == folder)
-            .map(|workspace| &workspace.config);
-        (
-            folder,
-            registry,
-            state.overlay(),
-            config.and_then(|config| config.agent.model.clone()),
-            state.caps.work_done_progress,
-        )
+        (context, state.caps.work_done_progress)
     };
+    let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
+    let model = context.agent.model;
     let skill = match (&wanted, &params.skill) {
         (Some(path), _) => {
             let path = path.clone()?;

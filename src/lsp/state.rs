@@ -261,6 +261,14 @@ pub(crate) fn description_of(text: &str) -> String {
 /// Open buffers first, the disk second: unsaved edits are what the loader sees (SPEC section 5).
 pub(crate) struct Overlay(pub HashMap<PathBuf, Arc<str>>);
 
+/// See [`State::agent_context`].
+pub(crate) struct AgentContext {
+    pub folder: PathBuf,
+    pub registry: Registry,
+    pub overlay: Overlay,
+    pub agent: crate::config::AgentConfig,
+}
+
 impl Source for Overlay {
     fn read(&self, path: &Path) -> io::Result<String> {
         match self.0.get(path) {
@@ -444,6 +452,24 @@ impl State {
             }
         }
         Some((first.folder.clone(), registry))
+    }
+
+    /// What the agent works with, for a chat and for trigger evals alike: the folder and
+    /// registry of [`State::agent_view`], the open buffers, and that folder's `[agent]` config.
+    pub(crate) fn agent_context(&self) -> Option<AgentContext> {
+        let (folder, registry) = self.agent_view()?;
+        let agent = self
+            .workspaces
+            .iter()
+            .find(|workspace| workspace.folder == folder)
+            .map(|workspace| workspace.config.agent.clone())
+            .unwrap_or_default();
+        Some(AgentContext {
+            folder,
+            registry,
+            overlay: self.overlay(),
+            agent,
+        })
     }
 
     /// The last eval result of the SKILL.md at `path` whose text is `text`, if the description
