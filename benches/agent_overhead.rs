@@ -31,6 +31,10 @@ impl Provider for Instant0 {
         "instant"
     }
 
+    fn endpoint(&self) -> &str {
+        "instant"
+    }
+
     fn send<'a>(
         &'a self,
         request: Request<'a>,
@@ -67,6 +71,7 @@ impl Provider for Instant0 {
                 content,
                 stop_reason: stop.into(),
                 usage: Usage::default(),
+                cut_tool: None,
             })
         })
     }
@@ -84,6 +89,7 @@ fn main() {
         source: Arc::new(Disk),
         approver: Arc::new(Fixed(Decision::Deny)),
         max_turns: 30,
+        max_tokens: 4096,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -29,6 +29,7 @@ struct RawConfig {
 pub(crate) struct AgentConfig {
     pub model: Option<String>,
     pub max_turns: Option<u32>,
+    pub max_tokens: Option<u32>,
 }
 
 /// The settings in force for a path.

@@ -419,3 +419,206 @@ fn the_server_exits_when_its_editor_vanishes_mid_chat() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
+
+/// One chat against an OpenAI-compatible server (as llama.cpp's), with extra environment.
+fn chat_openai(root: &Path, server: &Server, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(BIN);
+    command
+        .arg("chat")
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("SKILL_LSP_MAX_TOKENS")
+        .env("OPENAI_BASE_URL", server.url())
+        .env("MODEL_ID", "local-model")
+        .env("SKILL_LSP_RETRY_BASE_MS", "5")
+        .stdin(Stdio::null());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().unwrap()
+}
+
+/// An OpenAI chat-completions stream: `chunks` are the `delta`s, then `finish_reason`.
+fn openai_stream(chunks: &[Value], finish_reason: &str) -> String {
+    let mut stream = String::new();
+    for delta in chunks {
+        let chunk = json!({"choices": [{"index": 0, "delta": delta, "finish_reason": null}]});
+        stream.push_str(&format!("data: {chunk}\n\n"));
+    }
+    let last = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish_reason}], "usage": {"prompt_tokens": 50, "completion_tokens": 20}});
+    stream.push_str(&format!("data: {last}\n\ndata: [DONE]\n\n"));
+    stream
+}
+
+fn call_delta(index: u64, id: &str, name: &str, arguments: &str) -> Value {
+    json!({"tool_calls": [{"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": arguments}}]})
+}
+
+#[test]
+fn a_reply_cut_by_the_token_limit_keeps_its_complete_calls_and_says_so() {
+    let dir = workspace();
+    // The limit stops the model inside its second call's arguments (llama.cpp's
+    // finish_reason "length"): the first call is whole and runs; the second is dropped.
+    let server = Server::start(vec![
+        Reply::sse(&openai_stream(
+            &[
+                call_delta(0, "call_a", "load_skill", r#"{"name": "pdf"}"#),
+                call_delta(1, "call_b", "read_file", r#"{"path": "READ"#),
+            ],
+            "length",
+        )),
+        Reply::sse(&openai_stream(&[json!({"content": "Done."})], "stop")),
+    ]);
+    let output = chat_openai(dir.path(), &server, &["fill the form", "--json"], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("not valid JSON"), "{stderr}");
+    assert!(
+        stderr.contains("token limit (8192 tokens) while writing a read_file call"),
+        "{stderr}"
+    );
+    let transcript: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let first = &transcript[1];
+    assert_eq!(first["type"], "assistant");
+    assert_eq!(first["stopReason"], "max_tokens");
+    assert_eq!(first["cutTool"], "read_file");
+    assert_eq!(first["toolCalls"].as_array().unwrap().len(), 1);
+    assert_eq!(transcript[2]["type"], "tool_result");
+    assert_eq!(transcript[2]["name"], "load_skill");
+    assert_eq!(transcript.last().unwrap()["text"], "Done.");
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0].json()["max_tokens"], 8192);
+    let second = requests[1].json();
+    let messages = second["messages"].as_array().unwrap();
+    let calls = messages
+        .iter()
+        .find(|message| message["role"] == "assistant")
+        .unwrap();
+    assert_eq!(calls["tool_calls"].as_array().unwrap().len(), 1);
+    let told = messages.last().unwrap();
+    assert_eq!(told["role"], "user");
+    assert!(
+        told["content"]
+            .as_str()
+            .unwrap()
+            .contains("while writing the call of `read_file`, so that call was not run"),
+        "{told}"
+    );
+}
+
+#[test]
+fn a_reply_cut_with_no_complete_call_stops_cleanly() {
+    let dir = workspace();
+    let server = Server::start(vec![Reply::sse(&openai_stream(
+        &[
+            json!({"content": "Let me look"}),
+            call_delta(0, "call_a", "read_file", r#"{"pa"#),
+        ],
+        "length",
+    ))]);
+    let output = chat_openai(
+        dir.path(),
+        &server,
+        &["look around", "--max-tokens", "64"],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.starts_with("Let me look\n"), "{stdout}");
+    assert!(
+        stderr.contains("token limit (64 tokens) while writing a read_file call"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("[stop: max_tokens"), "{stderr}");
+    assert_eq!(server.requests().len(), 1);
+    assert_eq!(server.requests()[0].json()["max_tokens"], 64);
+}
+
+#[test]
+fn max_tokens_comes_from_the_flag_then_the_environment_then_the_config() {
+    let dir = workspace();
+    fs::write(
+        dir.path().join("skill-lsp.toml"),
+        "[agent]\nmax-tokens = 300\nmodel = \"from-toml\"\n",
+    )
+    .unwrap();
+    let answer = || Reply::sse(&openai_stream(&[json!({"content": "Hi."})], "stop"));
+    let server = Server::start(vec![answer(), answer(), answer(), answer()]);
+    let sent = |index: usize| server.requests()[index].json();
+
+    let output = chat_openai(dir.path(), &server, &["hi"], &[]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(sent(0)["max_tokens"], 300);
+    assert_eq!(
+        sent(0)["model"],
+        "local-model",
+        "MODEL_ID wins over [agent] model"
+    );
+
+    let env = [("SKILL_LSP_MAX_TOKENS", "200")];
+    let output = chat_openai(dir.path(), &server, &["hi"], &env);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(sent(1)["max_tokens"], 200);
+
+    let output = chat_openai(dir.path(), &server, &["hi", "--max-tokens", "100"], &env);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(sent(2)["max_tokens"], 100);
+
+    let output = chat_openai(dir.path(), &server, &["hi"], &[("MODEL_ID", "")]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        sent(3)["model"],
+        "from-toml",
+        "the config's model without MODEL_ID"
+    );
+
+    let output = chat_openai(
+        dir.path(),
+        &server,
+        &["hi"],
+        &[("SKILL_LSP_MAX_TOKENS", "lots")],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("SKILL_LSP_MAX_TOKENS must be a whole number of tokens above 0, not 'lots'"),
+    );
+    assert_eq!(server.requests().len(), 4, "a bad setting sends nothing");
+}
+
+#[test]
+fn each_retry_is_told_and_an_error_after_cut_text_starts_its_own_line() {
+    let dir = workspace();
+    let server = Server::start(vec![
+        Reply::json(503, &json!({"error": {"message": "loading model"}})),
+        Reply::sse_ending(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Half a sent\"},\"finish_reason\":null}]}\n\n",
+            scripted_server::End::Cut,
+        ),
+    ]);
+    let output = chat_openai(dir.path(), &server, &["hi"], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "(The model request failed (the model provider answered HTTP 503: loading model); trying again in"
+        ) && stderr.contains("(try 2 of 4).)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stdout, "Half a sent\n",
+        "the error is not glued to the text"
+    );
+    assert_eq!(server.requests().len(), 2, "no retry once text was shown");
+}

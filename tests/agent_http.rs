@@ -137,7 +137,7 @@ fn anthropic(server: &Server, extra: &[(&str, &str)]) -> Box<dyn Provider> {
             .iter()
             .map(|(name, value)| (*name, (*value).to_owned())),
     );
-    from_env(&env_of(pairs), None).expect("the provider is configured")
+    from_env(&env_of(pairs), None, None).expect("the provider is configured")
 }
 
 fn openai(server: &Server, key: Option<&str>) -> Box<dyn Provider> {
@@ -149,7 +149,7 @@ fn openai(server: &Server, key: Option<&str>) -> Box<dyn Provider> {
     if let Some(key) = key {
         pairs.push(("OPENAI_API_KEY", key.to_owned()));
     }
-    from_env(&env_of(pairs), None).expect("the provider is configured")
+    from_env(&env_of(pairs), None, None).expect("the provider is configured")
 }
 
 fn text(text: &str) -> Block {
@@ -243,7 +243,9 @@ fn streamed_text(events: &[StreamEvent]) -> String {
         .iter()
         .filter_map(|event| match event {
             StreamEvent::Text(text) => Some(text.as_str()),
-            StreamEvent::ToolUseStart { .. } | StreamEvent::ToolUse { .. } => None,
+            StreamEvent::ToolUseStart { .. }
+            | StreamEvent::ToolUse { .. }
+            | StreamEvent::Retry { .. } => None,
         })
         .collect()
 }
@@ -668,6 +670,66 @@ async fn silent_server_times_out_within_the_configured_timeout() {
 }
 
 #[tokio::test]
+async fn a_server_reading_a_long_prompt_is_waited_for_after_its_headers() {
+    // The first token comes three timeouts after the headers: a local model reading a long
+    // prompt. One request, no timeout, no retry.
+    let server = Server::start(vec![Reply::late(Duration::from_millis(900), SHORT_STREAM)]);
+    let provider = anthropic(
+        &server,
+        &[
+            ("SKILL_LSP_TIMEOUT_MS", "300"),
+            ("SKILL_LSP_MAX_ATTEMPTS", "2"),
+        ],
+    );
+    let (result, events) = send(&*provider).await;
+    assert_eq!(result.unwrap().content, [text("done")]);
+    assert_eq!(server.requests().len(), 1);
+    assert!(
+        !events
+            .iter()
+            .any(|it| matches!(it, StreamEvent::Retry { .. }))
+    );
+}
+
+#[tokio::test]
+async fn each_retry_is_announced_with_its_reason_before_the_wait() {
+    let server = Server::start(vec![
+        Reply::json(
+            529,
+            &json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        ),
+        Reply::hang(),
+        Reply::sse(SHORT_STREAM),
+    ]);
+    let provider = anthropic(&server, &[("SKILL_LSP_TIMEOUT_MS", "300")]);
+    let (result, events) = send(&*provider).await;
+    assert_eq!(result.unwrap().content, [text("done")]);
+    let retries: Vec<(u32, u32, String)> = events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Retry {
+                attempt,
+                max_attempts,
+                reason,
+                ..
+            } => Some((*attempt, *max_attempts, reason.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(retries.len(), 2, "{retries:?}");
+    assert_eq!((retries[0].0, retries[0].1), (2, 4));
+    assert!(
+        retries[0].2.contains("529") && retries[0].2.contains("Overloaded"),
+        "{retries:?}"
+    );
+    assert_eq!(retries[1].0, 3);
+    assert!(
+        retries[1].2.contains("did not answer in time"),
+        "{retries:?}"
+    );
+}
+
+#[tokio::test]
 async fn dropping_the_future_closes_the_connection() {
     let stalled = &SHORT_STREAM[..SHORT_STREAM.find("event: message_delta").unwrap()];
     let server = Server::start(vec![Reply::sse_ending(stalled, End::Stall)]);
@@ -780,7 +842,7 @@ async fn missing_model_id_is_a_config_error_before_any_request() {
         ("ANTHROPIC_API_KEY", PLANTED.to_owned()),
         ("ANTHROPIC_BASE_URL", server.url()),
     ]);
-    let error = match from_env(&env, None) {
+    let error = match from_env(&env, None, None) {
         Err(error) => error,
         Ok(provider) => panic!("configured without MODEL_ID: {}", provider.name()),
     };
@@ -791,7 +853,7 @@ async fn missing_model_id_is_a_config_error_before_any_request() {
     assert!(server.requests().is_empty());
 
     let env = env_of(vec![("MODEL_ID", "m".to_owned())]);
-    let message = from_env_with(&env, None, HttpSettings::default())
+    let message = from_env_with(&env, None, None, HttpSettings::default())
         .err()
         .expect("no provider is configured")
         .to_string();

@@ -948,7 +948,7 @@ fn a_folder_stands_for_the_skills_under_it_with_eval_sets() {
 }
 
 #[test]
-fn the_model_comes_from_model_flag_then_config_then_model_id() {
+fn the_model_comes_from_model_flag_then_model_id_then_config() {
     let wire = Wire::OpenAi;
     let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
     fs::write(
@@ -956,8 +956,8 @@ fn the_model_comes_from_model_flag_then_config_then_model_id() {
         "[agent]\nmodel = \"from-config\"\n",
     )
     .unwrap();
-    let server = Server::start(vec![wire.load("pdf"), wire.load("pdf")]);
-    let output = wire.eval(dir.path(), &server, &["--runs", "1"]);
+    let server = Server::start(vec![wire.load("pdf"), wire.load("pdf"), wire.load("pdf")]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--no-cache"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let output = wire.eval(
         dir.path(),
@@ -970,10 +970,19 @@ fn the_model_comes_from_model_flag_then_config_then_model_id() {
         "{}",
         stdout(&output)
     );
+    let output = wire
+        .command(dir.path(), &server, &["--runs", "1"])
+        .env("MODEL_ID", "")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let models: Vec<Value> = server
         .requests()
         .iter()
         .map(|request| request.json()["model"].clone())
         .collect();
-    assert_eq!(models, [json!("from-config"), json!("from-flag")]);
+    assert_eq!(
+        models,
+        [json!("test-model"), json!("from-flag"), json!("from-config")]
+    );
 }

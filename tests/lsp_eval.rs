@@ -200,6 +200,19 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
                 .is_some_and(|items| has_eval_diagnostic(items))
     });
 
+    // A workspace pull reports it as the push does.
+    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let pulled = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["uri"] == uri.as_str())
+        .expect("the SKILL.md is in the workspace report");
+    assert!(
+        has_eval_diagnostic(pulled["items"].as_array().unwrap()),
+        "{pulled:#}"
+    );
+
     // An edit of the eval set retires the diagnostic; the same set again brings it back.
     let set = client.uri("skills/pdf/evals/triggers.json");
     client.notify(
@@ -322,6 +335,36 @@ fn errors_are_lsp_errors_and_the_server_keeps_serving() {
     let (log, stderr) = client.finish();
     assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
     assert!(!stderr.contains(KEY));
+}
+
+#[test]
+fn the_measuring_options_of_the_cli_are_params_checked_as_the_cli_checks_them() {
+    let server = Server::start(vec![]);
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            (
+                "skills/pdf/evals/triggers.json",
+                "[{\"query\": \"fill this form\", \"should_trigger\": true}]",
+            ),
+        ],
+    );
+    let bad = client.request_raw(
+        "skill/runEvals",
+        json!({"skill": "pdf", "threshold": 1.5, "maxTurns": 0, "jobs": 0, "runs": 0}),
+    );
+    let message = bad["error"]["message"].as_str().unwrap();
+    assert_eq!(bad["error"]["code"], -32602);
+    assert_eq!(
+        message,
+        "runs must be at least 1; threshold must be between 0 and 1, got 1.5; jobs must be at least 1; maxTurns must be at least 1"
+    );
+    assert!(
+        server.requests().is_empty(),
+        "nothing is sent for bad options"
+    );
+    client.finish();
 }
 
 #[test]

@@ -683,6 +683,7 @@ fn tool_turn(calls: &[(&str, &str, Value)]) -> Response {
             .collect(),
         stop_reason: "tool_use".into(),
         usage: Usage::default(),
+        cut_tool: None,
     }
 }
 
@@ -691,6 +692,7 @@ fn answer(text: &str) -> Response {
         content: vec![Block::Text { text: text.into() }],
         stop_reason: "end_turn".into(),
         usage: Usage::default(),
+        cut_tool: None,
     }
 }
 
@@ -707,6 +709,7 @@ fn scripted_agent(
         source: Arc::new(Disk),
         approver,
         max_turns: 10,
+        max_tokens: 4096,
     };
     (agent, script)
 }

@@ -18,7 +18,34 @@ use super::tools::{self, ApprovalKind, Tool, ToolOutput, string_arg};
 use crate::workspace::{Registry, Source};
 
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 30;
-pub(crate) const MAX_TOKENS: u32 = 8_192;
+pub(crate) const DEFAULT_MAX_TOKENS: u32 = 8_192;
+
+/// The most tokens one model reply may use: `flag` (`--max-tokens`), else the environment's
+/// `SKILL_LSP_MAX_TOKENS` (how editors pass their setting), else `config` (`[agent] max-tokens`
+/// of `skill-lsp.toml`), else [`DEFAULT_MAX_TOKENS`]. A small local model that loops stops sooner
+/// with a lower limit.
+///
+/// # Errors
+/// `SKILL_LSP_MAX_TOKENS` that is not a whole number above 0.
+pub(crate) fn max_tokens(
+    env: &dyn Fn(&str) -> Option<String>,
+    flag: Option<u32>,
+    config: Option<u32>,
+) -> Result<u32, String> {
+    let from_env = match env("SKILL_LSP_MAX_TOKENS").filter(|it| !it.trim().is_empty()) {
+        None => None,
+        Some(text) => match text.trim().parse::<u32>() {
+            Ok(tokens) if tokens > 0 => Some(tokens),
+            _ => {
+                return Err(format!(
+                    "SKILL_LSP_MAX_TOKENS must be a whole number of tokens above 0, not '{}'",
+                    text.trim()
+                ));
+            }
+        },
+    };
+    Ok(flag.or(from_env).or(config).unwrap_or(DEFAULT_MAX_TOKENS))
+}
 
 /// The system prompt of SPEC section 6.
 #[must_use]
@@ -44,6 +71,54 @@ pub enum AgentEvent {
         content: String,
         is_error: bool,
     },
+    /// The reply reached the token limit; `cut_tool` is the call it was writing, which is not
+    /// run (the calls before it are).
+    TokenLimit {
+        max_tokens: u32,
+        cut_tool: Option<String>,
+    },
+    /// A model request failed and is tried again after `delay_ms`: try `attempt` of
+    /// `max_attempts` comes next.
+    Retry {
+        attempt: u32,
+        max_attempts: u32,
+        delay_ms: u64,
+        reason: String,
+    },
+}
+
+impl AgentEvent {
+    /// What the user should read about a token limit or a retry, in plain words; `None` for the
+    /// reply's own steps. The terminal and the editors show the same sentence.
+    #[must_use]
+    pub fn notice(&self) -> Option<String> {
+        match self {
+            AgentEvent::TokenLimit {
+                max_tokens,
+                cut_tool,
+            } => Some(match cut_tool {
+                Some(tool) => format!(
+                    "The reply reached the token limit ({max_tokens} tokens) while writing a {tool} call, which was not run; a higher max-tokens setting allows longer replies."
+                ),
+                None => format!(
+                    "The reply reached the token limit ({max_tokens} tokens) and was cut short; a higher max-tokens setting allows longer replies."
+                ),
+            }),
+            AgentEvent::Retry {
+                attempt,
+                max_attempts,
+                delay_ms,
+                reason,
+            } => {
+                #[expect(clippy::cast_precision_loss, reason = "a wait shown to a person")]
+                let seconds = *delay_ms as f64 / 1000.0;
+                Some(format!(
+                    "The model request failed ({reason}); trying again in {seconds:.1} s (try {attempt} of {max_attempts})."
+                ))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Why the loop stopped.
@@ -81,6 +156,8 @@ pub struct Agent {
     pub source: Arc<dyn Source + Send + Sync>,
     pub approver: Arc<dyn Approver>,
     pub max_turns: u32,
+    /// The most tokens one reply may use (see [`max_tokens`]).
+    pub max_tokens: u32,
 }
 
 /// One conversation: its messages, the skills loaded in it, the approvals given for it, the
@@ -132,17 +209,27 @@ impl Agent {
         let mut last_text = String::new();
         for _ in 0..self.max_turns {
             let response = {
-                let mut sink = |event: StreamEvent| {
-                    if let StreamEvent::Text(text) = event {
-                        on_event(AgentEvent::Text(text));
-                    }
+                let mut sink = |event: StreamEvent| match event {
+                    StreamEvent::Text(text) => on_event(AgentEvent::Text(text)),
+                    StreamEvent::Retry {
+                        attempt,
+                        max_attempts,
+                        delay,
+                        reason,
+                    } => on_event(AgentEvent::Retry {
+                        attempt,
+                        max_attempts,
+                        delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                        reason,
+                    }),
+                    _ => {}
                 };
                 let request = Request {
                     model: self.provider.model(),
                     system: &system,
                     messages: &session.messages,
                     tools: &tool_specs,
-                    max_tokens: MAX_TOKENS,
+                    max_tokens: self.max_tokens,
                 };
                 self.provider.send(request, &mut sink).await?
             };
@@ -174,8 +261,15 @@ impl Agent {
                 "text": text,
                 "toolCalls": calls.iter().map(|(id, name, input)| json!({"id": id, "name": name, "input": input})).collect::<Vec<_>>(),
                 "stopReason": response.stop_reason,
+                "cutTool": response.cut_tool,
                 "usage": {"inputTokens": response.usage.input_tokens, "outputTokens": response.usage.output_tokens},
             }));
+            if response.stop_reason == "max_tokens" {
+                on_event(AgentEvent::TokenLimit {
+                    max_tokens: self.max_tokens,
+                    cut_tool: response.cut_tool.clone(),
+                });
+            }
             if calls.is_empty() {
                 session.messages.push(Message {
                     role: Role::Assistant,
@@ -205,6 +299,15 @@ impl Agent {
                     tool_use_id: id,
                     content: output.content,
                     is_error: output.is_error,
+                });
+            }
+            // The model is told which call was lost, or it would wait for its result.
+            if let Some(cut) = &response.cut_tool {
+                results.push(Block::Text {
+                    text: format!(
+                        "Your reply reached the token limit ({} tokens) while writing the call of `{cut}`, so that call was not run.",
+                        self.max_tokens
+                    ),
                 });
             }
             // The reply and its results join the conversation together (see the module docs).
@@ -314,6 +417,7 @@ mod tests {
                 input_tokens: 10,
                 output_tokens: 5,
             },
+            cut_tool: None,
         }
     }
 
@@ -325,6 +429,7 @@ mod tests {
                 input_tokens: 10,
                 output_tokens: 5,
             },
+            cut_tool: None,
         }
     }
 
@@ -347,6 +452,7 @@ mod tests {
             source: Arc::new(Disk),
             approver: Arc::new(Fixed(decision)),
             max_turns: 5,
+            max_tokens: DEFAULT_MAX_TOKENS,
         };
         (agent, fake, dir)
     }
@@ -471,6 +577,7 @@ mod tests {
             ],
             stop_reason: "tool_use".into(),
             usage: Usage::default(),
+            cut_tool: None,
         };
         let (agent, fake, dir) = make_agent(vec![calls.clone(), answer("ok")], Decision::Deny);
         let mut session = Session::new();

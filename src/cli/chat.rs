@@ -9,8 +9,9 @@ use tokio::io::AsyncBufReadExt;
 use super::{ChatArgs, EXIT_TROUBLE, error_line};
 use crate::agent::approval::{AllowList, ApprovalRequest, Approver, Decision, Fixed};
 use crate::agent::provider::{self, BoxFuture};
+use crate::agent::session::{DEFAULT_MAX_TURNS, max_tokens};
 use crate::agent::tools::summary;
-use crate::agent::{Agent, AgentEvent, Session, session::DEFAULT_MAX_TURNS};
+use crate::agent::{Agent, AgentEvent, Session};
 use crate::config::Config;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Disk, Registry};
@@ -64,11 +65,22 @@ fn print(text: &str) {
     write_out(std::io::stdout().lock(), text);
 }
 
-/// Renders the loop's events: text streams to stdout, tool calls and results to stderr.
-fn render(event: AgentEvent, json: bool) {
+/// Renders the loop's events: text streams to stdout, tool calls, results and notices to stderr.
+/// Notices also go out under `--json`, on stderr, since the transcript comes only at the end.
+fn render(event: AgentEvent, json: bool, at_line_start: &mut bool) {
+    if let Some(notice) = event.notice() {
+        let lead = if *at_line_start || json { "" } else { "\n" };
+        eprint(&format!("{lead}({notice})\n"));
+        *at_line_start = true;
+        return;
+    }
     if json {
         return; // The transcript is written at the end, as JSON lines.
     }
+    *at_line_start = match &event {
+        AgentEvent::Text(text) => text.ends_with('\n'),
+        _ => true,
+    };
     match event {
         AgentEvent::Text(text) => print(&text),
         AgentEvent::ToolCall { name, input, .. } => {
@@ -90,6 +102,7 @@ fn render(event: AgentEvent, json: bool) {
                 content.len()
             ));
         }
+        AgentEvent::TokenLimit { .. } | AgentEvent::Retry { .. } => {}
     }
 }
 
@@ -102,9 +115,10 @@ fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
         std::fs::canonicalize(&root).map_err(|error| format!("{}: {error}", root.display()))?;
     let config = Config::discover(&root).map_err(|error| error.to_string())?;
     let registry = Registry::scan(&roots_for(&root, &config.roots), &Disk);
-    let model = args.model.clone().or(config.agent.model.clone());
-    let provider = provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
+    let env = |name: &str| std::env::var(name).ok();
+    let provider = provider::from_env(&env, args.model.as_deref(), config.agent.model.as_deref())
         .map_err(|error| error.to_string())?;
+    let max_tokens = max_tokens(&env, args.max_tokens, config.agent.max_tokens)?;
     let fallback: Box<dyn Approver> = if std::io::stdin().is_terminal() {
         Box::new(TerminalApprover)
     } else {
@@ -124,6 +138,7 @@ fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
             .max_turns
             .or(config.agent.max_turns)
             .unwrap_or(DEFAULT_MAX_TURNS),
+        max_tokens,
     })
 }
 
@@ -135,20 +150,33 @@ async fn turn(
     json: bool,
 ) -> Result<bool, String> {
     let start = session.transcript.len();
-    let mut on_event = |event| render(event, json);
+    let mut at_line_start = true;
+    let mut on_event = |event| render(event, json, &mut at_line_start);
     let run = agent.run(session, prompt, &mut on_event);
     let outcome = tokio::select! {
-        outcome = run => outcome.map_err(|error| error.to_string())?,
+        outcome = run => outcome,
         _ = tokio::signal::ctrl_c() => {
             eprint("\n(cancelled)\n");
             return Ok(false);
         }
     };
     if json {
+        // What completed before a failure is kept, as the session keeps it.
         for entry in &session.transcript[start..] {
             print(&format!("{entry}\n"));
         }
-    } else {
+    }
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            if !at_line_start {
+                // The error starts its own line, not after a reply cut mid-sentence.
+                print("\n");
+            }
+            return Err(error.to_string());
+        }
+    };
+    if !json {
         if !outcome.reply.ends_with('\n') {
             print("\n");
         }

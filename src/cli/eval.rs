@@ -59,7 +59,7 @@ pub(crate) struct EvalArgs {
     /// Evaluate this description for the (single) skill under test instead of its file's.
     #[arg(long, value_name = "TEXT")]
     pub description: Option<String>,
-    /// The model id (default: config `[agent] model`, then MODEL_ID).
+    /// The model id (default: MODEL_ID, then `[agent] model` of skill-lsp.toml).
     #[arg(long)]
     pub model: Option<String>,
     /// Output format.
@@ -85,22 +85,18 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let model = args.model.clone().or(config_model);
-    let provider = match provider::from_env(&|name| std::env::var(name).ok(), model.as_deref()) {
+    let provider = match provider::from_env(
+        &|name| std::env::var(name).ok(),
+        args.model.as_deref(),
+        config_model.as_deref(),
+    ) {
         Ok(provider) => provider,
         Err(error) => {
             error_line(&error.to_string());
             return EXIT_TROUBLE;
         }
     };
-    let options = EvalOptions {
-        runs: args.runs,
-        threshold: args.threshold,
-        jobs: args.jobs,
-        max_turns: args.max_turns,
-        cache_dir: Some(cache_dir(&workspace)),
-        read_cache: !args.no_cache,
-    };
+    let options = measuring(args, Some(cache_dir(&workspace)));
     let evaluator = Evaluator {
         provider: Arc::from(provider),
         workspace,
@@ -164,23 +160,20 @@ struct Prepared {
 
 /// Checks the arguments and finds the workspace, its registry and the skills under test with
 /// their eval sets. Every problem found is returned, not only the first.
+/// The measuring options the flags ask for.
+fn measuring(args: &EvalArgs, cache_dir: Option<PathBuf>) -> EvalOptions {
+    EvalOptions {
+        runs: args.runs,
+        threshold: args.threshold,
+        jobs: args.jobs,
+        max_turns: args.max_turns,
+        cache_dir,
+        read_cache: !args.no_cache,
+    }
+}
+
 fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
-    let mut problems = Vec::new();
-    if args.runs == 0 {
-        problems.push("--runs must be at least 1".to_owned());
-    }
-    if !(0.0..=1.0).contains(&args.threshold) {
-        problems.push(format!(
-            "--threshold must be between 0 and 1, got {}",
-            args.threshold
-        ));
-    }
-    if args.jobs == 0 {
-        problems.push("--jobs must be at least 1".to_owned());
-    }
-    if args.max_turns == 0 {
-        problems.push("--max-turns must be at least 1".to_owned());
-    }
+    let mut problems = measuring(args, None).problems(|name| format!("--{name}"));
     if args
         .description
         .as_deref()

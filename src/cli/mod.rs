@@ -123,12 +123,16 @@ pub(crate) struct ChatArgs {
     /// The workspace (default: the current folder).
     #[arg(long)]
     pub root: Option<PathBuf>,
-    /// The model id (default: config `[agent] model`, then MODEL_ID).
+    /// The model id (default: MODEL_ID, then `[agent] model` of skill-lsp.toml).
     #[arg(long)]
     pub model: Option<String>,
     /// Stop after this many model calls in one turn (default 30).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,
+    /// The most tokens one model reply may use (default: SKILL_LSP_MAX_TOKENS, then
+    /// `[agent] max-tokens` of skill-lsp.toml, then 8192).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: Option<u32>,
     /// Approve these kinds of tool calls without asking: bash, write.
     #[arg(long, value_name = "KINDS")]
     pub allow: Option<String>,

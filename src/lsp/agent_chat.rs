@@ -32,10 +32,12 @@ pub(crate) async fn agent_chat(
         .agent_context()
         .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
     let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
+    let env = |name: &str| std::env::var(name).ok();
     let (model, max_turns) = (context.agent.model, context.agent.max_turns);
-    let provider =
-        crate::agent::provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
-            .map_err(|error| invalid_params(error.to_string()))?;
+    let provider = crate::agent::provider::from_env(&env, None, model.as_deref())
+        .map_err(|error| invalid_params(error.to_string()))?;
+    let max_tokens = crate::agent::session::max_tokens(&env, None, context.agent.max_tokens)
+        .map_err(invalid_params)?;
     let agent = crate::agent::Agent {
         provider: Arc::from(provider),
         workspace,
@@ -45,6 +47,7 @@ pub(crate) async fn agent_chat(
             client: backend.client.clone(),
         }),
         max_turns: max_turns.unwrap_or(crate::agent::session::DEFAULT_MAX_TURNS),
+        max_tokens,
     };
     let mut lease = backend
         .sessions
@@ -133,9 +136,12 @@ async fn forward_events(
     mut outgoing: tokio::sync::mpsc::UnboundedReceiver<AgentEventParams>,
 ) {
     while let Some(event) = outgoing.recv().await {
-        if let (Some(token), AgentEventKind::ToolCall { name, input, .. }) = (&token, &event.event)
-        {
-            let message = format!("{name} {input}");
+        let message = match &event.event {
+            AgentEventKind::ToolCall { name, input, .. } => Some(format!("{name} {input}")),
+            AgentEventKind::Notice { text } => Some(text.clone()),
+            _ => None,
+        };
+        if let (Some(token), Some(message)) = (&token, message) {
             let report = progress::report(message.chars().take(120).collect());
             progress::send(&client, token, report).await;
         }

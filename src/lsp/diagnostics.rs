@@ -198,7 +198,8 @@ pub(crate) async fn pull_workspace(
                     continue;
                 };
                 let context = state.analysis_context(Some(path));
-                work.push((uri, version, Some((path.clone(), text, context))));
+                let eval = state.eval_summary(path, &text);
+                work.push((uri, version, Some((path.clone(), text, context, eval))));
             }
         }
         (
@@ -211,7 +212,7 @@ pub(crate) async fn pull_workspace(
     let items = catch_panic("workspace diagnostics", || {
         work.into_iter()
             .map(|(uri, version, input)| {
-                let Some((path, text, context)) = input else {
+                let Some((path, text, context, eval)) = input else {
                     return WorkspaceDocumentDiagnosticReport::Unchanged(
                         WorkspaceUnchangedDocumentDiagnosticReport {
                             uri,
@@ -230,10 +231,14 @@ pub(crate) async fn pull_workspace(
                     text: text.into(),
                     version: version.unwrap_or(0),
                 };
-                let items = analyze(&document, &context)
+                let mut items: Vec<Diagnostic> = analyze(&document, &context)
                     .iter()
                     .map(|d| to_lsp_diagnostic(d, &document.rope, encoding, related))
                     .collect();
+                // As a document pull has it (`document_diagnostics`).
+                items.extend(
+                    eval.and_then(|eval| code_lens::eval_diagnostic(&document, &eval, encoding)),
+                );
                 WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
                     uri,
                     version: version.map(i64::from),

@@ -92,8 +92,19 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     {
         return Err(invalid_params("the candidate description is empty"));
     }
-    if params.runs == Some(0) {
-        return Err(invalid_params("runs must be at least 1"));
+    let defaults = EvalOptions::default();
+    let options = EvalOptions {
+        runs: params.runs.unwrap_or(defaults.runs),
+        threshold: params.threshold.unwrap_or(defaults.threshold),
+        jobs: params.jobs.unwrap_or(defaults.jobs),
+        max_turns: params.max_turns.unwrap_or(defaults.max_turns),
+        cache_dir: Some(cache_dir(&workspace)),
+        read_cache: !params.no_cache.unwrap_or(false),
+    };
+    // The params are camelCase: `max-turns` is `maxTurns`, the rest are one word.
+    let problems = options.problems(|name| name.replace("-t", "T"));
+    if !problems.is_empty() {
+        return Err(invalid_params(problems.join("; ")));
     }
     let set_path = triggers_path(&skill.path);
     let set_text = overlay.read(&set_path).map_err(|_| {
@@ -105,7 +116,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     })?;
     let set = parse(&set_path, &set_text).map_err(|error| invalid_params(error.to_string()))?;
     let provider =
-        crate::agent::provider::from_env(&|name| std::env::var(name).ok(), model.as_deref())
+        crate::agent::provider::from_env(&|name| std::env::var(name).ok(), None, model.as_deref())
             .map_err(|error| invalid_params(error.to_string()))?;
     // What the stored result is valid for: the file's description (a candidate's result is
     // not the file's) and the set's text.
@@ -119,12 +130,6 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         skill: skill.name.clone(),
         description: params.description.clone(),
         set,
-    };
-    let options = EvalOptions {
-        runs: params.runs.unwrap_or(crate::agent::eval::run::DEFAULT_RUNS),
-        cache_dir: Some(cache_dir(&workspace)),
-        read_cache: !params.no_cache.unwrap_or(false),
-        ..EvalOptions::default()
     };
     let evaluator = Evaluator {
         provider: Arc::from(provider),

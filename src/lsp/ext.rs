@@ -157,7 +157,8 @@ pub struct AgentChatResult {
 }
 
 /// `skill/runEvals`: the skill by name or by its SKILL.md uri (one of the two), an optional
-/// candidate description, runs per query and whether to skip the cache.
+/// candidate description, the measuring options of `skill-lsp eval` (runs per query, threshold,
+/// jobs, turns) and whether to skip the cache.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunEvalsParams {
@@ -169,6 +170,12 @@ pub struct RunEvalsParams {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobs: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_turns: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_cache: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -225,6 +232,9 @@ pub enum AgentEventKind {
         is_error: bool,
         content: String,
     },
+    /// Something the user should know that is not part of the reply: a retry, or the token
+    /// limit cutting the reply.
+    Notice { text: String },
     /// The loop ended: the model's stop reason, `max_turns (N)`, or [`STOP_CANCELLED`].
     Done { stop_reason: String },
     /// The loop failed (the provider's error, without the key).
@@ -256,6 +266,9 @@ impl AgentEventKind {
                 name: name.clone(),
                 is_error: *is_error,
                 content: content.chars().take(TOOL_RESULT_PREVIEW).collect(),
+            },
+            AgentEvent::TokenLimit { .. } | AgentEvent::Retry { .. } => Self::Notice {
+                text: event.notice().unwrap_or_default(),
             },
         }
     }

@@ -59,6 +59,9 @@ pub enum Body {
     /// A stream that never ends: `prefix`, then one byte of an SSE comment every `delay`
     /// (slowloris), until the client closes the connection.
     Trickle(Vec<u8>, Duration),
+    /// The headers at once, then after `delay` the body in chunked encoding, complete: a local
+    /// server that reads a long prompt before its first token.
+    Late(Duration, Vec<u8>),
     /// `prefix`, then SSE comment lines in 64 KiB chunks, as fast as the client reads, until
     /// `total` bytes are sent or the client closes the connection.
     Flood(Vec<u8>, usize),
@@ -113,6 +116,14 @@ impl Reply {
             status: 200,
             headers: vec![("content-type".into(), "text/event-stream".into())],
             body: Body::Trickle(prefix.as_bytes().to_vec(), delay),
+        }
+    }
+
+    pub fn late(delay: Duration, text: &str) -> Self {
+        Self {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: Body::Late(delay, text.as_bytes().to_vec()),
         }
     }
 
@@ -303,6 +314,20 @@ fn serve(mut stream: TcpStream, shared: &Shared) {
                 }
                 thread::sleep(*delay);
             }
+        }
+        Body::Late(delay, text) => {
+            if stream
+                .write_all(head("transfer-encoding: chunked\r\n").as_bytes())
+                .and_then(|()| stream.flush())
+                .is_err()
+            {
+                return;
+            }
+            thread::sleep(*delay);
+            let mut frame = format!("{:x}\r\n", text.len()).into_bytes();
+            frame.extend_from_slice(text);
+            frame.extend_from_slice(b"\r\n0\r\n\r\n");
+            let _ = stream.write_all(&frame).and_then(|()| stream.flush());
         }
         Body::Flood(prefix, total) => {
             if stream

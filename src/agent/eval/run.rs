@@ -24,7 +24,7 @@ use super::set::{EvalCase, EvalSet};
 use crate::agent::provider::{
     Block, Message, Provider, ProviderError, Request, Role, StreamEvent, ToolSpec, Usage,
 };
-use crate::agent::session::{MAX_TOKENS, system_prompt};
+use crate::agent::session::system_prompt;
 use crate::agent::tools;
 use crate::workspace::Registry;
 
@@ -74,6 +74,32 @@ impl Default for EvalOptions {
             cache_dir: None,
             read_cache: true,
         }
+    }
+}
+
+impl EvalOptions {
+    /// What is wrong with the measuring options, each message naming the option as `name`
+    /// spells it (`--max-turns` on the command line, `maxTurns` in `skill/runEvals`) from its
+    /// kebab-case name.
+    pub(crate) fn problems(&self, name: impl Fn(&str) -> String) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.runs == 0 {
+            problems.push(format!("{} must be at least 1", name("runs")));
+        }
+        if !(0.0..=1.0).contains(&self.threshold) {
+            problems.push(format!(
+                "{} must be between 0 and 1, got {}",
+                name("threshold"),
+                self.threshold
+            ));
+        }
+        if self.jobs == 0 {
+            problems.push(format!("{} must be at least 1", name("jobs")));
+        }
+        if self.max_turns == 0 {
+            problems.push(format!("{} must be at least 1", name("max-turns")));
+        }
+        problems
     }
 }
 
@@ -459,7 +485,7 @@ async fn route_once(
                 system,
                 messages: &messages,
                 tools,
-                max_tokens: MAX_TOKENS,
+                max_tokens: ROUTING_MAX_TOKENS,
             };
             let send = provider.send(request, &mut sink);
             // Dropping `send` drops the HTTP request: the rest of the reply is never read.
@@ -526,6 +552,10 @@ async fn route_once(
     Ok(record)
 }
 
+/// The token limit of a routing request: the first tool call is all an eval reads, and a model
+/// that reasons in text first needs a few hundred tokens, not the agent's thousands.
+const ROUTING_MAX_TOKENS: u32 = 1_024;
+
 /// The cache key of one run: a hash of everything that decides its outcome.
 fn cache_key(
     provider: &dyn Provider,
@@ -540,9 +570,11 @@ fn cache_key(
         .map(|tool| json!([tool.name, tool.description, tool.input_schema]))
         .collect();
     let material = json!({
-        "version": 1,
+        "version": 2,
         "provider": provider.name(),
+        "endpoint": provider.endpoint(),
         "model": provider.model(),
+        "max_tokens": ROUTING_MAX_TOKENS,
         "system": &*prompt.system,
         "tools": tools,
         "query": query,
@@ -655,6 +687,7 @@ mod tests {
                 input_tokens: 100,
                 output_tokens: 7,
             },
+            cut_tool: None,
         }
     }
 
@@ -668,6 +701,7 @@ mod tests {
                 input_tokens: 100,
                 output_tokens: 3,
             },
+            cut_tool: None,
         }
     }
 

@@ -133,6 +133,9 @@ enum Partial {
         json: String,
         /// Set by `content_block_stop`.
         input: Option<Value>,
+        /// `content_block_stop` came but the input did not parse: why, kept until the stop
+        /// reason says whether the token limit cut it.
+        broken: Option<ProviderError>,
     },
     /// A block kind this client does not use (thinking, server tools): skipped.
     Other,
@@ -241,6 +244,7 @@ impl Decoder for AnthropicDecoder {
                             name,
                             json: String::new(),
                             input: None,
+                            broken: None,
                         }
                     }
                     _ => Partial::Other,
@@ -288,16 +292,21 @@ impl Decoder for AnthropicDecoder {
                     name,
                     json,
                     input,
+                    broken,
                 }) = self.blocks.get_mut(&index)
                 {
-                    let value = parse_tool_input(name, json)?;
-                    sink(StreamEvent::ToolUse {
-                        id: id.clone(),
-                        name: name.clone(),
-                        input: value.clone(),
-                        usage: self.usage,
-                    });
-                    *input = Some(value);
+                    match parse_tool_input(name, json) {
+                        Ok(value) => {
+                            sink(StreamEvent::ToolUse {
+                                id: id.clone(),
+                                name: name.clone(),
+                                input: value.clone(),
+                                usage: self.usage,
+                            });
+                            *input = Some(value);
+                        }
+                        Err(error) => *broken = Some(error),
+                    }
                 }
             }
             "message_delta" => {
@@ -326,14 +335,18 @@ impl Decoder for AnthropicDecoder {
     fn open_tool(&self) -> Option<&str> {
         self.blocks.values().find_map(|block| match block {
             Partial::ToolUse {
-                name, input: None, ..
+                name,
+                input: None,
+                broken: None,
+                ..
             } => Some(name.as_str()),
             _ => None,
         })
     }
 
     fn finish(self) -> Result<Response, ProviderError> {
-        if let Some(name) = self.open_tool() {
+        let hit_limit = self.stop_reason.as_deref() == Some("max_tokens");
+        if !hit_limit && let Some(name) = self.open_tool() {
             return Err(ProviderError::Protocol(format!(
                 "the stream ended inside the input of tool `{name}`"
             )));
@@ -344,6 +357,7 @@ impl Decoder for AnthropicDecoder {
             ));
         }
         let mut content = Vec::new();
+        let mut cut_tool = None;
         for partial in self.blocks.into_values() {
             match partial {
                 Partial::Text(text) if !text.is_empty() => content.push(Block::Text { text }),
@@ -353,6 +367,14 @@ impl Decoder for AnthropicDecoder {
                     input: Some(input),
                     ..
                 } => content.push(Block::ToolUse { id, name, input }),
+                // The limit stopped the model mid-call: keep the calls it finished.
+                Partial::ToolUse { name, .. } if hit_limit => {
+                    cut_tool.get_or_insert(name);
+                }
+                Partial::ToolUse {
+                    broken: Some(error),
+                    ..
+                } => return Err(error),
                 _ => {}
             }
         }
@@ -367,6 +389,7 @@ impl Decoder for AnthropicDecoder {
             content,
             stop_reason,
             usage: self.usage,
+            cut_tool,
         })
     }
 }
@@ -651,5 +674,60 @@ data: {"type":"message_stop"}
                 "stream": true
             })
         );
+    }
+
+    #[test]
+    fn the_token_limit_inside_a_tool_input_drops_that_call_and_keeps_the_rest() {
+        let stream = r#"event: message_start
+data: {"type":"message_start","message":{"usage":{"input_tokens":9,"output_tokens":1}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"glob","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"pattern\":\"*\"}"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: content_block_start
+data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t2","name":"write_file","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"path\":\"a.md\",\"content\":\"long"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":1}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"max_tokens"},"usage":{"output_tokens":100}}
+
+event: message_stop
+data: {"type":"message_stop"}
+"#;
+        let response = decode(stream).0.unwrap();
+        assert_eq!(response.stop_reason, "max_tokens");
+        assert_eq!(response.cut_tool.as_deref(), Some("write_file"));
+        assert_eq!(
+            response.content,
+            [Block::ToolUse {
+                id: "t1".into(),
+                name: "glob".into(),
+                input: json!({"pattern": "*"}),
+            }]
+        );
+        // Without the limit, the same broken input is an error.
+        let error = decode(&stream.replace("max_tokens", "tool_use"))
+            .0
+            .unwrap_err();
+        assert!(error.to_string().contains("write_file"), "{error}");
+        // A block the limit left without its stop counts as cut too.
+        let unclosed = stream.replacen(
+            "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+            "",
+            1,
+        );
+        let response = decode(&unclosed).0.unwrap();
+        assert_eq!(response.cut_tool.as_deref(), Some("write_file"));
     }
 }

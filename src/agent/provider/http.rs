@@ -82,6 +82,10 @@ impl<W: WireFormat> Provider for HttpProvider<W> {
         &self.model
     }
 
+    fn endpoint(&self) -> &str {
+        &self.url
+    }
+
     fn send<'a>(
         &'a self,
         request: Request<'a>,

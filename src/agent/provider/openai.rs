@@ -339,20 +339,30 @@ impl Decoder for OpenAiDecoder {
         if !self.text.is_empty() {
             content.push(Block::Text { text: self.text });
         }
-        let has_calls = !self.calls.is_empty();
+        let hit_limit = self.finish_reason.as_deref() == Some("length");
+        let mut cut_tool = None;
         for call in self.calls {
             if call.name.is_empty() {
                 return Err(ProviderError::Protocol(
                     "a tool call in the stream has no name".to_owned(),
                 ));
             }
-            let input = parse_tool_input(&call.name, &call.arguments)?;
+            let input = match parse_tool_input(&call.name, &call.arguments) {
+                Ok(input) => input,
+                // The limit stopped the model mid-call: keep the calls it finished.
+                Err(_) if hit_limit => {
+                    cut_tool.get_or_insert(call.name);
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
             content.push(Block::ToolUse {
                 id: call.id,
                 name: call.name,
                 input,
             });
         }
+        let has_calls = content.iter().any(|it| matches!(it, Block::ToolUse { .. }));
         // Some servers end a turn with tool calls as "stop"; the calls are what count.
         let stop_reason = match self.finish_reason.as_deref() {
             Some("tool_calls" | "function_call") => "tool_use".to_owned(),
@@ -365,6 +375,7 @@ impl Decoder for OpenAiDecoder {
             content,
             stop_reason,
             usage: self.usage,
+            cut_tool,
         })
     }
 }
@@ -497,6 +508,33 @@ data: [DONE]
         let error = decode(cut).0.unwrap_err();
         assert!(matches!(error, ProviderError::Protocol(_)), "{error}");
         assert!(error.to_string().contains("read_file"), "{error}");
+    }
+
+    #[test]
+    fn length_inside_tool_arguments_drops_that_call_and_keeps_the_complete_ones() {
+        let stream = r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"glob","arguments":"{\"pattern\":\"*\"}"}}]},"finish_reason":null}]}
+
+data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"load_skill","arguments":"{\"na"}}]},"finish_reason":null}]}
+
+data: {"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}
+
+data: [DONE]
+"#;
+        let response = decode(stream).0.unwrap();
+        assert_eq!(response.stop_reason, "max_tokens");
+        assert_eq!(response.cut_tool.as_deref(), Some("load_skill"));
+        assert_eq!(
+            response.content,
+            [Block::ToolUse {
+                id: "a".into(),
+                name: "glob".into(),
+                input: json!({"pattern": "*"}),
+            }]
+        );
+        let error = decode(&stream.replace("length", "tool_calls"))
+            .0
+            .unwrap_err();
+        assert!(error.to_string().contains("load_skill"), "{error}");
     }
 
     #[test]

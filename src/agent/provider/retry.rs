@@ -26,8 +26,9 @@ impl From<ProviderError> for Failure {
 
 /// Runs `attempt` (given the try number, 1 for the first) until it succeeds, its failure is not
 /// worth another try, or `policy` says that was the last. `may_retry` is asked after each failure:
-/// once part of a reply has reached the user, another try would show it twice. `provider` names
-/// the provider in log lines.
+/// once part of a reply has reached the user, another try would show it twice. `on_retry` hears
+/// of each new try before its wait (the try's number, the wait, the failure), so the user is told.
+/// `provider` names the provider in log lines.
 ///
 /// # Errors
 ///
@@ -36,6 +37,7 @@ pub(crate) async fn with_retries<T, F, Fut>(
     policy: &RetryPolicy,
     provider: &'static str,
     may_retry: impl Fn() -> bool,
+    on_retry: impl Fn(u32, Duration, &ProviderError),
     mut attempt: F,
 ) -> Result<T, ProviderError>
 where
@@ -65,6 +67,7 @@ where
             error = %failure.error,
             "model request failed; retrying"
         );
+        on_retry(n_attempts + 1, delay, &failure.error);
         tokio::time::sleep(delay).await;
     }
 }

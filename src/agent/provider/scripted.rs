@@ -55,6 +55,10 @@ impl Provider for ScriptedProvider {
         "scripted-model"
     }
 
+    fn endpoint(&self) -> &str {
+        "scripted"
+    }
+
     fn send<'a>(
         &'a self,
         request: Request<'a>,

@@ -10,9 +10,11 @@ use super::types::{Provider, ProviderError};
 /// Builds the provider from the environment (SPEC section 6): `ANTHROPIC_API_KEY` (with
 /// `ANTHROPIC_BASE_URL`, default the public endpoint) selects Anthropic; else `OPENAI_BASE_URL`
 /// (with an optional `OPENAI_API_KEY`) selects an OpenAI-compatible server, and an
-/// `OPENAI_API_KEY` alone selects OpenAI's public endpoint. `model_override` (from `--model` or
-/// the config) wins over `MODEL_ID`. `env` is a lookup so tests need not touch the process
-/// environment; empty values count as unset. HTTP settings come from [`HttpSettings::from_env`].
+/// `OPENAI_API_KEY` alone selects OpenAI's public endpoint. The model is `flag_model` (`--model`)
+/// if given, else `MODEL_ID`, else `config_model` (`[agent] model` of `skill-lsp.toml`): the
+/// environment wins over the file, as the README says. `env` is a lookup so tests need not touch
+/// the process environment; empty values count as unset. HTTP settings come from
+/// [`HttpSettings::from_env`].
 ///
 /// # Errors
 ///
@@ -20,9 +22,10 @@ use super::types::{Provider, ProviderError};
 /// or when a base URL or key is malformed. No request is made.
 pub fn from_env(
     env: &dyn Fn(&str) -> Option<String>,
-    model_override: Option<&str>,
+    flag_model: Option<&str>,
+    config_model: Option<&str>,
 ) -> Result<Box<dyn Provider>, ProviderError> {
-    from_env_with(env, model_override, HttpSettings::from_env(env))
+    from_env_with(env, flag_model, config_model, HttpSettings::from_env(env))
 }
 
 /// [`from_env`] with the HTTP settings given.
@@ -32,18 +35,19 @@ pub fn from_env(
 /// As [`from_env`].
 pub fn from_env_with(
     env: &dyn Fn(&str) -> Option<String>,
-    model_override: Option<&str>,
+    flag_model: Option<&str>,
+    config_model: Option<&str>,
     settings: HttpSettings,
 ) -> Result<Box<dyn Provider>, ProviderError> {
     let var = |name: &str| env(name).filter(|it| !it.trim().is_empty());
+    let given = |model: Option<&str>| model.filter(|it| !it.trim().is_empty()).map(str::to_owned);
     let model = || {
-        model_override
-            .filter(|it| !it.trim().is_empty())
-            .map(str::to_owned)
+        given(flag_model)
             .or_else(|| var("MODEL_ID"))
+            .or_else(|| given(config_model))
             .ok_or_else(|| {
                 ProviderError::Config(
-                    "no model is set: set MODEL_ID (or pass --model) to the model to use"
+                    "no model is set: set MODEL_ID (or pass --model, or set model under [agent] in skill-lsp.toml) to the model to use"
                         .to_owned(),
                 )
             })
@@ -89,7 +93,7 @@ mod tests {
     }
 
     fn config_error(pairs: &[(&str, &str)], model_override: Option<&str>) -> String {
-        match from_env(&lookup(pairs), model_override) {
+        match from_env(&lookup(pairs), model_override, None) {
             Err(ProviderError::Config(message)) => message,
             Err(other) => panic!("expected a config error, got {other}"),
             Ok(provider) => panic!("expected a config error, got {}", provider.name()),
@@ -99,7 +103,7 @@ mod tests {
     #[test]
     fn anthropic_key_selects_anthropic() {
         let env = lookup(&[("ANTHROPIC_API_KEY", PLANTED), ("MODEL_ID", "claude-x")]);
-        let provider = from_env(&env, None).unwrap();
+        let provider = from_env(&env, None, None).unwrap();
         assert_eq!(provider.name(), "anthropic");
         assert_eq!(provider.model(), "claude-x");
     }
@@ -108,11 +112,34 @@ mod tests {
     fn model_override_wins_over_model_id() {
         let env = lookup(&[("ANTHROPIC_API_KEY", PLANTED), ("MODEL_ID", "claude-x")]);
         assert_eq!(
-            from_env(&env, Some("claude-y")).unwrap().model(),
+            from_env(&env, Some("claude-y"), None).unwrap().model(),
             "claude-y"
         );
         let env = lookup(&[("OPENAI_BASE_URL", "http://localhost:11434/v1")]);
-        assert_eq!(from_env(&env, Some("llama")).unwrap().model(), "llama");
+        assert_eq!(
+            from_env(&env, Some("llama"), None).unwrap().model(),
+            "llama"
+        );
+    }
+
+    #[test]
+    fn model_id_wins_over_the_config_file_and_the_flag_over_both() {
+        let env = lookup(&[("ANTHROPIC_API_KEY", PLANTED), ("MODEL_ID", "from-env")]);
+        assert_eq!(
+            from_env(&env, None, Some("from-toml")).unwrap().model(),
+            "from-env"
+        );
+        assert_eq!(
+            from_env(&env, Some("from-flag"), Some("from-toml"))
+                .unwrap()
+                .model(),
+            "from-flag"
+        );
+        let env = lookup(&[("ANTHROPIC_API_KEY", PLANTED), ("MODEL_ID", " ")]);
+        assert_eq!(
+            from_env(&env, None, Some("from-toml")).unwrap().model(),
+            "from-toml"
+        );
     }
 
     #[test]
@@ -121,10 +148,10 @@ mod tests {
             ("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1"),
             ("MODEL_ID", "qwen"),
         ]);
-        let provider = from_env(&env, None).unwrap();
+        let provider = from_env(&env, None, None).unwrap();
         assert_eq!(provider.name(), "openai");
         let env = lookup(&[("OPENAI_API_KEY", "sk-x"), ("MODEL_ID", "gpt")]);
-        assert_eq!(from_env(&env, None).unwrap().name(), "openai");
+        assert_eq!(from_env(&env, None, None).unwrap().name(), "openai");
     }
 
     #[test]

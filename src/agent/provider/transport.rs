@@ -18,7 +18,8 @@ use super::types::{ProviderError, Response, Sink, StreamEvent};
 /// How patient the HTTP layer is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpSettings {
-    /// The longest wait for the response headers, and for each next piece of a streamed body.
+    /// The longest wait for the response headers, and for each next piece of a streamed body
+    /// after the first (which only `deadline` bounds: the server is reading the prompt).
     pub timeout: Duration,
     pub retry: RetryPolicy,
     /// A response body larger than this is cut with a protocol error.
@@ -73,6 +74,15 @@ struct Emitter<'s> {
 impl Emitter<'_> {
     fn emit(&self, event: StreamEvent) {
         self.touched.store(true, Ordering::Relaxed);
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (sink)(event);
+    }
+
+    /// Passes on news about the exchange itself (a retry): not part of the reply.
+    fn notify(&self, event: StreamEvent) {
         let mut sink = self
             .sink
             .lock()
@@ -161,6 +171,14 @@ impl Transport {
             &self.settings.retry,
             self.provider,
             || !emitter.touched(),
+            |attempt, delay, error| {
+                emitter.notify(StreamEvent::Retry {
+                    attempt,
+                    max_attempts: self.settings.retry.max_attempts,
+                    delay,
+                    reason: error.to_string(),
+                });
+            },
             move |attempt| {
                 tracing::debug!(
                     provider = self.provider,
@@ -229,7 +247,15 @@ impl Transport {
         let mut parser = SseParser::new();
         let mut received = 0usize;
         loop {
-            let chunk = match tokio::time::timeout(wait(), response.chunk()).await {
+            // A server that has answered with its headers is at work: a local model may read a
+            // long prompt for minutes before its first token, so only the deadline bounds the wait
+            // for the first piece; silence after that is the per-piece timeout's business.
+            let limit = if received == 0 {
+                deadline.saturating_duration_since(tokio::time::Instant::now())
+            } else {
+                wait()
+            };
+            let chunk = match tokio::time::timeout(limit, response.chunk()).await {
                 Err(_) => return Err(ProviderError::Timeout.into()),
                 Ok(Err(error)) => {
                     let detail = self.error_chain(&error);

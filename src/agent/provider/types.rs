@@ -73,6 +73,9 @@ pub struct Response {
     /// In Anthropic's words for both providers: `end_turn`, `tool_use`, `max_tokens`, ...
     pub stop_reason: String,
     pub usage: Usage,
+    /// The tool whose call the token limit cut off (`stop_reason` `max_tokens`): its input is
+    /// incomplete, so it is not in `content`; the calls before it are.
+    pub cut_tool: Option<String>,
 }
 
 /// Streamed pieces, for live rendering.
@@ -92,6 +95,14 @@ pub enum StreamEvent {
         input: Value,
         usage: Usage,
     },
+    /// A try failed for `reason` and the request goes out again after `delay`, as try
+    /// `attempt` of `max_attempts`: nothing of the reply had arrived, so it is not shown twice.
+    Retry {
+        attempt: u32,
+        max_attempts: u32,
+        delay: std::time::Duration,
+        reason: String,
+    },
 }
 
 /// Where streamed pieces go while a response comes in.
@@ -106,6 +117,8 @@ pub trait Provider: Send + Sync {
     fn name(&self) -> &str;
     /// The model every request is sent to.
     fn model(&self) -> &str;
+    /// Where requests go (the URL, never a key): two servers may serve models of one name.
+    fn endpoint(&self) -> &str;
     /// Sends one request, streaming text and tool starts to `sink`, and returns the whole
     /// response. Transient failures are retried inside (SPEC section 6) unless part of the reply
     /// already reached `sink`. Dropping the future drops the HTTP request.

@@ -10,9 +10,10 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::document::SkillDocument;
+use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::ext::{RUN_TRIGGER_EVALS_COMMAND, TRIGGER_EVALS_CODE};
 use crate::lsp::snapshot::Snapshot;
-use crate::lsp::state::{EvalSummary, triggers_path};
+use crate::lsp::state::{DocumentText, EvalSummary, triggers_path};
 
 /// The title of the lens before any run in this session.
 pub(crate) const RUN_TITLE: &str = "Run trigger evals";
@@ -70,10 +71,26 @@ pub(crate) fn lenses(snapshot: &Snapshot) -> Option<Vec<CodeLens>> {
 #[must_use]
 pub(crate) fn trigger_evals_diagnostic(snapshot: &Snapshot) -> Option<Diagnostic> {
     let eval = snapshot.eval.as_ref()?;
-    let document = SkillDocument::parse(&snapshot.document.text);
-    let entry = document.field("description")?;
+    eval_diagnostic(&snapshot.document, eval, snapshot.encoding)
+}
+
+/// The `trigger-evals` diagnostic of `eval` on `document`'s description, for a pushed or a
+/// pulled report (the workspace pull has no snapshot).
+#[must_use]
+pub(crate) fn eval_diagnostic(
+    document: &DocumentText,
+    eval: &EvalSummary,
+    encoding: Encoding,
+) -> Option<Diagnostic> {
+    let skill = SkillDocument::parse(&document.text);
+    let entry = skill.field("description")?;
     Some(Diagnostic {
-        range: snapshot.range(entry.value.range.start, entry.value.range.end),
+        range: range_of(
+            &document.rope,
+            entry.value.range.start,
+            entry.value.range.end,
+            encoding,
+        ),
         severity: Some(DiagnosticSeverity::INFORMATION),
         code: Some(NumberOrString::String(TRIGGER_EVALS_CODE.to_owned())),
         source: Some("skill-lsp".to_owned()),
