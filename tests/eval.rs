@@ -983,6 +983,82 @@ fn the_model_comes_from_model_flag_then_model_id_then_config() {
         .collect();
     assert_eq!(
         models,
-        [json!("test-model"), json!("from-flag"), json!("from-config")]
+        [
+            json!("test-model"),
+            json!("from-flag"),
+            json!("from-config")
+        ]
     );
+}
+
+/// A copy of a folder, files and subfolders.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_bundled_skill_has_an_eval_set_of_which_about_half_are_near_misses() {
+    // A copy, so that the run's cache is not written into the repository.
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("skills"),
+        &dir.path().join("skills"),
+    );
+    let mut sets = Vec::new();
+    for skill in ["agent-builder", "code-review", "mcp-builder", "pdf"] {
+        let path = dir
+            .path()
+            .join("skills")
+            .join(skill)
+            .join("evals/triggers.json");
+        let set: Vec<Value> = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let misses = set
+            .iter()
+            .filter(|case| case["should_trigger"] == false)
+            .count();
+        assert!(
+            (10..=20).contains(&set.len()),
+            "{skill}: {} queries",
+            set.len()
+        );
+        assert!(
+            misses * 5 >= set.len() * 2 && misses * 5 <= set.len() * 3,
+            "{skill}: {misses} of {} should not trigger",
+            set.len()
+        );
+        sets.push(set);
+    }
+    // A model that never loads a skill: the near misses pass, the rest fail.
+    let wire = Wire::Anthropic;
+    let total: usize = sets.iter().map(Vec::len).sum();
+    let server = Server::start((0..total).map(|_| wire.text()).collect());
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["skills", "--runs", "1", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    let skills = report["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 4);
+    for skill in skills {
+        for result in skill["results"].as_array().unwrap() {
+            assert_eq!(
+                result["pass"],
+                result["should_trigger"] == false,
+                "{result}"
+            );
+        }
+    }
+    assert_eq!(report["summary"]["total"], total);
+    assert_eq!(server.requests().len(), total);
 }
