@@ -409,6 +409,31 @@ test(':SkillCatalog', function()
     '- fixme: Sorts import blocks. Use when the user asks to tidy imports.',
     '- release-notes: Drafts release notes from merged changes. Use when the user asks for a changelog entry.',
   }, 'catalog lines')
+  -- Problem counts as virtual text: errors and warnings of the open buffers (not hints).
+  local labels = {}
+  local ns = vim.api.nvim_get_namespaces().skill_lsp_catalog
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+    labels[mark[2] + 1] = mark[4].virt_text[1][1]
+  end
+  eq(labels, { '  [1 error, 1 warning]', '  [1 warning]', '  [no problems]' }, 'problem counts')
+  -- <CR> opens the skill under the cursor in the window the catalog was opened from.
+  local from = vim.fn.win_getid(vim.fn.winnr('#'))
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)
+  eq(vim.api.nvim_buf_get_name(0), path('skills/fixme/SKILL.md'), 'buffer opened by <CR>')
+  eq(vim.api.nvim_get_current_win(), from, 'window')
+  local problems = require('skill_lsp.catalog').problems
+  local nowhere = { uri = vim.uri_from_fname(path('skills/nowhere/SKILL.md')), diagnostics = 2 }
+  eq(problems(nowhere), '2 findings (not open)', 'a skill that is not open')
+  -- Hints and information are not problems.
+  local extra = vim.api.nvim_create_namespace('skill_lsp_test_hints')
+  vim.diagnostic.set(extra, good, {
+    { lnum = 0, col = 0, message = 'a hint', severity = vim.diagnostic.severity.HINT },
+    { lnum = 0, col = 0, message = 'an info', severity = vim.diagnostic.severity.INFO },
+  })
+  local label = problems({ uri = vim.uri_from_bufnr(good) })
+  vim.diagnostic.reset(extra, good)
+  eq(label, 'no problems', 'release-notes with a hint and an information')
 end)
 
 test(':SkillOpen NAME and picker', function()
