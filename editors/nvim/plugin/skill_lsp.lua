@@ -1,5 +1,5 @@
--- User commands only: starting the server is left to setup() or vim.lsp.enable('skill_lsp'), so
--- installing the plugin never launches anything by itself.
+-- User commands and the code-lens hook only: starting the server is left to setup() or
+-- vim.lsp.enable('skill_lsp'), so installing the plugin never launches anything by itself.
 if vim.g.loaded_skill_lsp then
   return
 end
@@ -36,3 +36,29 @@ end, {
 command('SkillFixAll', function()
   require('skill_lsp.fix').fix_all(0)
 end, { desc = 'skill-lsp: apply every safe fix to this SKILL.md' })
+
+command('SkillEval', function(args)
+  require('skill_lsp.eval').run(args.args)
+end, {
+  nargs = '?',
+  complete = function(lead)
+    return require('skill_lsp.catalog').complete(lead)
+  end,
+  desc = "skill-lsp: run a skill's trigger evals (default: the current SKILL.md or evals/triggers.json)",
+})
+
+command('SkillEvalCancel', function()
+  require('skill_lsp.eval').cancel()
+end, { desc = 'skill-lsp: cancel the running trigger evals' })
+
+-- Code lenses ("Run trigger evals") for SKILL.md buffers of the skill-lsp client; nothing is
+-- loaded for other clients.
+vim.api.nvim_create_autocmd('LspAttach', {
+  group = vim.api.nvim_create_augroup('skill_lsp_attach', { clear = true }),
+  callback = function(args)
+    local client = vim.lsp.get_client_by_id(args.data.client_id)
+    if client and client.name == 'skill_lsp' then
+      require('skill_lsp.eval').on_attach(client.id, args.buf)
+    end
+  end,
+})

@@ -265,7 +265,7 @@ require('skill_lsp').setup({
   cmd = { server },
   -- A rule override proves settings reach the server: unknown-field is an error by default.
   rules = { ['unknown-field'] = 'warning' },
-  agent = { model = 'scripted-model', base_url = model_url },
+  agent = { model = 'scripted-model', base_url = model_url, max_tokens = 2048 },
 })
 
 local broken, fixme, good
@@ -278,7 +278,13 @@ test('attach: SKILL.md buffers only', function()
   local client = skill_clients(broken)[1]
   eq(client.root_dir, ws, 'root_dir')
   eq(client.config.cmd, { server }, 'cmd')
-  eq(client.config.cmd_env, { MODEL_ID = 'scripted-model', ANTHROPIC_BASE_URL = model_url }, 'cmd_env')
+  eq(
+    client.config.cmd_env,
+    { MODEL_ID = 'scripted-model', ANTHROPIC_BASE_URL = model_url, SKILL_LSP_MAX_TOKENS = '2048' },
+    'cmd_env'
+  )
+  eq(client.config.capabilities.experimental, { skillLsp = { runTriggerEvals = true } }, 'experimental capability')
+  eq(client.capabilities.workspace.codeLens, { refreshSupport = true }, 'codeLens refresh support')
   wait_for(5000, function()
     return client.initialized
   end, 'initialize')
@@ -403,6 +409,31 @@ test(':SkillCatalog', function()
     '- fixme: Sorts import blocks. Use when the user asks to tidy imports.',
     '- release-notes: Drafts release notes from merged changes. Use when the user asks for a changelog entry.',
   }, 'catalog lines')
+  -- Problem counts as virtual text: errors and warnings of the open buffers (not hints).
+  local labels = {}
+  local ns = vim.api.nvim_get_namespaces().skill_lsp_catalog
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+    labels[mark[2] + 1] = mark[4].virt_text[1][1]
+  end
+  eq(labels, { '  [1 error, 1 warning]', '  [1 warning]', '  [no problems]' }, 'problem counts')
+  -- <CR> opens the skill under the cursor in the window the catalog was opened from.
+  local from = vim.fn.win_getid(vim.fn.winnr('#'))
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)
+  eq(vim.api.nvim_buf_get_name(0), path('skills/fixme/SKILL.md'), 'buffer opened by <CR>')
+  eq(vim.api.nvim_get_current_win(), from, 'window')
+  local problems = require('skill_lsp.catalog').problems
+  local nowhere = { uri = vim.uri_from_fname(path('skills/nowhere/SKILL.md')), diagnostics = 2 }
+  eq(problems(nowhere), '2 findings (not open)', 'a skill that is not open')
+  -- Hints and information are not problems.
+  local extra = vim.api.nvim_create_namespace('skill_lsp_test_hints')
+  vim.diagnostic.set(extra, good, {
+    { lnum = 0, col = 0, message = 'a hint', severity = vim.diagnostic.severity.HINT },
+    { lnum = 0, col = 0, message = 'an info', severity = vim.diagnostic.severity.INFO },
+  })
+  local label = problems({ uri = vim.uri_from_bufnr(good) })
+  vim.diagnostic.reset(extra, good)
+  eq(label, 'no problems', 'release-notes with a hint and an information')
 end)
 
 test(':SkillOpen NAME and picker', function()
@@ -499,8 +530,8 @@ test(':SkillAgent: approval allowed (follow-up)', function()
     vim.tbl_map(function(item)
       return item.title
     end, seen[1].items),
-    { 'Allow once', 'Allow for this chat', 'Deny' },
-    'actions'
+    { 'Deny', 'Allow once', 'Allow for this chat' },
+    'actions (Deny first)'
   )
   check(seen[1].opts.prompt:find('notes/allowed.txt', 1, true), 'prompt: %s', seen[1].opts.prompt)
   eq(read_file(target), 'allowed by the user\n', 'written file')
@@ -581,6 +612,234 @@ test(':SkillAgent: cancel a hung model call', function()
   show('chat buffer', lines(buf))
 end)
 
+-- Trigger evals: the code lens, :SkillEval and the eval set --------------------------------------
+
+local eval = require('skill_lsp.eval')
+
+local function lens_titles(buf)
+  return vim.tbl_map(function(lens)
+    return lens.command and lens.command.title or '?'
+  end, vim.lsp.codelens.get(buf))
+end
+
+-- Records vim.notify for the length of fn.
+local function with_notify(fn)
+  local seen = {}
+  local original = vim.notify
+  vim.notify = function(message, level)
+    table.insert(seen, { message = message, level = level })
+  end
+  local ok, err = pcall(fn, seen)
+  vim.notify = original
+  if not ok then
+    error(err, 0)
+  end
+  return seen
+end
+
+local function eval_report_done()
+  wait_for(15000, function()
+    local buf = eval.buffer()
+    return buf and (has_line(buf, '^%d+/%d+ passed') or has_line(buf, '^Error: ') or has_line(buf, '^— cancelled'))
+  end, 'the end of the trigger evals')
+  return eval.buffer()
+end
+
+local release_report = {
+  '# Trigger evals: release-notes',
+  '',
+  '2/3 passed — 0 missed, 1 wrongly loaded',
+  'model scripted-model, 3 run(s) per query',
+  '',
+  'PASS  trigger     3/3  Draft the changelog entry for version 2.4',
+  'PASS  trigger     3/3  Write release notes from the merged pull requests',
+  'FAIL  no trigger  3/3  Sort the imports in main.py',
+}
+
+test('code lens: Run trigger evals on a skill with an eval set', function()
+  vim.cmd.buffer(good)
+  wait_for(5000, function()
+    return vim.deep_equal(lens_titles(good), { 'Run trigger evals' })
+  end, 'the lens (last seen: ' .. vim.inspect(lens_titles(good)) .. ')')
+  local lens = vim.lsp.codelens.get(good)[1]
+  eq(lens.range.start.line, 2, 'lens line (description:)')
+  eq(lens.command.command, 'skillLsp.runTriggerEvals', 'lens command')
+  eq(lens.command.arguments[1].uri, vim.uri_from_fname(path('skills/release-notes/SKILL.md')), 'lens argument')
+  -- Shown as virtual text on that line.
+  local shown = false
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(good, -1, { 2, 0 }, { 2, -1 }, { details = true })) do
+    for _, chunk in ipairs(mark[4].virt_text or {}) do
+      shown = shown or chunk[1] == 'Run trigger evals'
+    end
+  end
+  check(shown, 'the lens is not displayed on line 3')
+end)
+
+test('evals/triggers.json: attached with an eval-set diagnostic; other JSON left alone', function()
+  local set = edit('skills/fixme/evals/triggers.json')
+  eq(vim.bo[set].filetype, 'json', 'filetype')
+  wait_for(5000, function()
+    return #skill_clients(set) == 1
+  end, 'the client to attach to skills/fixme/evals/triggers.json')
+  eq(skill_clients(set)[1].id, skill_clients(good)[1].id, 'the same client as the SKILL.md files')
+  wait_for(5000, function()
+    return vim.deep_equal(codes(set), { 'eval-set' })
+  end, 'the eval-set diagnostic (last seen: ' .. vim.inspect(codes(set)) .. ')')
+  local found = vim.diagnostic.get(set)[1]
+  eq({ found.lnum, found.severity }, { 1, E }, 'line and severity')
+  check(found.message:find('boolean', 1, true), 'message: %s', found.message)
+
+  -- Only <skill>/evals/triggers.json: not another file in evals/, not a triggers.json elsewhere.
+  for _, rel in ipairs({ 'skills/fixme/evals/notes.json', 'triggers.json' }) do
+    local fd = assert(io.open(path(rel), 'w'))
+    fd:write('{ not json\n')
+    fd:close()
+    local buf = edit(rel)
+    eq(vim.bo[buf].filetype, 'json', rel .. ' filetype')
+    vim.wait(200)
+    eq(#skill_clients(buf), 0, 'clients attached to ' .. rel)
+  end
+end)
+
+test('code lens runs the evals: live results, report buffer, lens and diagnostic updated', function()
+  vim.cmd.buffer(good)
+  vim.api.nvim_win_set_cursor(0, { 3, 0 })
+  local before = #records()
+  local notes = with_notify(function()
+    vim.lsp.codelens.run()
+    eval_report_done()
+  end)
+  local buf = eval.buffer()
+  show('eval report', lines(buf))
+  eq(vim.api.nvim_get_current_buf(), buf, 'the report buffer is focused')
+  eq(vim.bo[buf].buftype, 'nofile', 'buftype')
+  eq(lines(buf), release_report, 'report')
+  -- The scripted model records a call once it has answered it.
+  wait_for(2000, function()
+    return #records() - before == 9
+  end, 'nine model calls (3 queries, 3 runs each), got ' .. (#records() - before))
+  -- Every skill/evalResult was counted; progress notes (throttled) came as they did, then the
+  -- summary.
+  eq(eval.status(), { running = false, skill = 'release-notes', done = 3 }, 'status')
+  local progress = vim.tbl_filter(function(note)
+    return note.message:find('^skill%-lsp: trigger evals release%-notes: %d done, last: [PF]A[SI][SL] ')
+  end, notes)
+  check(#progress >= 1 and #progress <= 3, 'progress notes: %s', vim.inspect(notes))
+  eq(#notes, #progress + 1, 'notes: progress, then the summary')
+  check(notes[#notes].message:find('2/3 passed', 1, true), 'last note: %s', notes[#notes].message)
+
+  -- The server keeps the result: the lens (after workspace/codeLens/refresh) and a diagnostic.
+  wait_for(5000, function()
+    return vim.deep_equal(lens_titles(good), { 'Trigger evals: 2/3 — 1 wrongly loaded' })
+  end, 'the lens to show the result (last seen: ' .. vim.inspect(lens_titles(good)) .. ')')
+  wait_for(5000, function()
+    return vim.tbl_contains(codes(good), 'trigger-evals')
+  end, 'the trigger-evals diagnostic')
+end)
+
+test(':SkillEval from evals/triggers.json (answered from the cache)', function()
+  local set = edit('skills/release-notes/evals/triggers.json')
+  wait_for(5000, function()
+    return #skill_clients(set) == 1
+  end, 'the client on release-notes/evals/triggers.json')
+  local before = #records()
+  with_notify(function()
+    vim.cmd('SkillEval')
+    eval_report_done()
+  end)
+  local expected = vim.deepcopy(release_report)
+  expected[4] = 'model scripted-model, 3 run(s) per query, 9 of 9 runs from the cache'
+  eq(lines(eval.buffer()), expected, 'report')
+  eq(#records(), before, 'model calls')
+end)
+
+test(':SkillEval NAME with a broken eval set: the error', function()
+  local notes = with_notify(function()
+    vim.cmd('SkillEval fixme')
+    eval_report_done()
+  end)
+  local buf = eval.buffer()
+  local last = lines(buf)[#lines(buf)]
+  check(last:find('^Error: .*triggers%.json:2:'), 'last line: %s', last)
+  local errors = vim.tbl_filter(function(note)
+    return note.level == vim.log.levels.ERROR
+  end, notes)
+  eq(#errors, 1, 'error notes in ' .. vim.inspect(notes))
+  check(errors[1].message:find('trigger evals of fixme failed', 1, true), 'note: %s', errors[1].message)
+end)
+
+test(':SkillEval: <C-c> cancels', function()
+  local before = #records()
+  with_notify(function()
+    edit('skills/broken/SKILL.md')
+    vim.cmd('SkillEval')
+    -- Its three runs reach the model, which never answers.
+    wait_for(5000, function()
+      return #records() == before + 3
+    end, 'three hanging model calls')
+    local client = vim.lsp.get_clients({ name = 'skill_lsp' })[1]
+    local function pending()
+      for id, request in pairs(client.requests) do
+        if request.method == 'skill/runEvals' then
+          return id
+        end
+      end
+    end
+    local id = pending()
+    check(id, 'no pending skill/runEvals request')
+    local buf = eval.buffer()
+    vim.api.nvim_set_current_buf(buf)
+    eq(vim.fn.maparg('<C-c>', 'n', false, true).buffer, 1, '<C-c> is mapped in the report buffer')
+    vim.api.nvim_feedkeys(vim.keycode('<C-c>'), 'x', false)
+    check(has_line(buf, '— cancelled', true), 'the buffer does not say cancelled')
+    wait_for(2000, function()
+      return client.requests[id] == nil
+    end, 'the server to acknowledge the cancellation')
+  end)
+end)
+
+test('report lines: loaded another skill instead', function()
+  local missed = {
+    query = 'fill\nthe  form',
+    should_trigger = true,
+    pass = false,
+    triggers = 0,
+    runs = 3,
+    loaded_instead = { docx = 3 },
+  }
+  eq(eval.format_result(missed), 'FAIL  trigger     0/3  fill the form  — loaded docx instead', 'one skill, every run')
+  local mixed = {
+    query = 'q',
+    should_trigger = true,
+    pass = true,
+    triggers = 2,
+    runs = 4,
+    loaded_instead = { pdf = 1, docx = 1 },
+  }
+  eq(eval.format_result(mixed), 'PASS  trigger     2/4  q  — loaded docx 1/4, pdf 1/4 instead', 'two skills, some runs')
+  local results = { { pass = false, should_trigger = true }, { pass = true }, { pass = false } }
+  eq(eval.summary(results), '1/3 passed — 1 missed, 1 wrongly loaded', 'summary')
+end)
+
+test(':SkillAgent: approval lists Deny first and the whole command', function()
+  local seen = with_select(function()
+    return 1
+  end, function()
+    vim.cmd('SkillAgent! Run the long command')
+    agent_done(6)
+  end)
+  eq(#seen, 1, 'approval prompts')
+  eq(seen[1].items[1].title, 'Deny', 'first item')
+  eq(seen[1].opts.kind, 'skill_lsp_approval', 'kind')
+  local command = 'mkdir -p notes && touch notes/bash-ran.txt && echo '
+    .. ('a-long-argument '):rep(12)
+    .. '\necho the second line ends here'
+  check(seen[1].opts.prompt:find(command, 1, true), 'the whole command is not in the prompt: %s', seen[1].opts.prompt)
+  check(not vim.uv.fs_stat(path('notes/bash-ran.txt')), 'the denied command ran')
+  check(has_line(chat_buffer(), '✗ bash', true), 'no failed tool result line')
+  check(has_line(chat_buffer(), 'Understood, nothing was run.', true), 'no final text')
+end)
+
 test(':checkhealth skill_lsp', function()
   local function health_lines()
     vim.cmd('checkhealth skill_lsp')
@@ -599,6 +858,11 @@ test(':checkhealth skill_lsp', function()
   check(text:find('client %d+: workspace ' .. vim.pesc(ws)), 'no workspace line:\n%s', text)
   check(text:find('ANTHROPIC_API_KEY is set', 1, true), 'key not reported present:\n%s', text)
   check(not text:find(planted_key, 1, true), 'the key value is in the health report')
+  check(
+    text:find('OK max tokens per model reply: 2048 (SKILL_LSP_MAX_TOKENS)', 1, true),
+    'no max tokens line:\n%s',
+    text
+  )
 
   vim.env.ANTHROPIC_API_KEY = nil
   local ok, absent = pcall(health_lines)
@@ -639,6 +903,9 @@ test(':help skill_lsp', function()
     ':SkillCatalog',
     ':SkillOpen',
     ':SkillFixAll',
+    ':SkillEval',
+    ':SkillEvalCancel',
+    'skill_lsp-evals',
     'skill_lsp-approvals',
     'skill_lsp-health',
   }) do

@@ -3,6 +3,22 @@
 -- through vim.ui.select so picker plugins (and tests) can take over.
 local M = {}
 
+--- The actions in the order they are offered: `Deny` first, so the first entry (what a hasty
+--- <CR> or `1` picks in most pickers) never runs anything; the others keep the server's order.
+--- @param actions lsp.MessageActionItem[]
+--- @return lsp.MessageActionItem[]
+function M.order(actions)
+  local ordered = {}
+  for _, action in ipairs(actions) do
+    if action.title == 'Deny' then
+      table.insert(ordered, 1, action)
+    else
+      table.insert(ordered, action)
+    end
+  end
+  return ordered
+end
+
 -- How long the 0.10 fallback blocks for an answer before it denies.
 local LEGACY_WAIT_MS = 5 * 60 * 1000
 
@@ -15,6 +31,9 @@ function M.handler(_, params)
     vim.notify(params.message, vim.log.levels.INFO)
     return vim.NIL
   end
+  actions = M.order(actions)
+  -- The whole message, never shortened: it names the command or file the tool would touch (the
+  -- server itself says so when a very long command is cut).
   local opts = {
     prompt = 'skill-lsp: ' .. params.message,
     kind = 'skill_lsp_approval',

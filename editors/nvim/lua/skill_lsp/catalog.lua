@@ -23,19 +23,98 @@ local function fetch(callback)
   end)
 end
 
---- Shows the catalog text exactly as the agent's system prompt gets it.
-function M.show()
-  fetch(function(result)
-    local buf = scratch.get(BUF_NAME)
-    scratch.write(buf, function()
-      vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(result.prompt, '\n', { plain = true }))
-    end)
-    scratch.show(buf)
-  end)
-end
-
 local function open_skill(skill)
   vim.cmd.edit(vim.fn.fnameescape(vim.uri_to_fname(skill.uri)))
+end
+
+local ns = vim.api.nvim_create_namespace('skill_lsp_catalog')
+
+-- Catalog line (1-based) -> skill, for <CR>.
+local line_skills = {} --- @type table<integer, table>
+
+--- The problems of one skill: errors and warnings of vim.diagnostic when its SKILL.md is loaded
+--- (what the editor shows, unsaved edits included; hints and information not counted), else the
+--- server's count of findings for the file on disk.
+--- @param skill { uri: string, diagnostics?: integer }
+--- @return string text, string highlight
+function M.problems(skill)
+  local bufnr = vim.fn.bufnr(vim.uri_to_fname(skill.uri))
+  if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+    local severity = vim.diagnostic.severity
+    local errors = #vim.diagnostic.get(bufnr, { severity = severity.ERROR })
+    local warnings = #vim.diagnostic.get(bufnr, { severity = severity.WARN })
+    if errors + warnings == 0 then
+      return 'no problems', 'DiagnosticOk'
+    end
+    local parts = {}
+    if errors > 0 then
+      table.insert(parts, ('%d error%s'):format(errors, errors == 1 and '' or 's'))
+    end
+    if warnings > 0 then
+      table.insert(parts, ('%d warning%s'):format(warnings, warnings == 1 and '' or 's'))
+    end
+    return table.concat(parts, ', '), errors > 0 and 'DiagnosticError' or 'DiagnosticWarn'
+  end
+  local findings = skill.diagnostics or 0
+  if findings == 0 then
+    return 'no findings (not open)', 'DiagnosticOk'
+  end
+  return ('%d finding%s (not open)'):format(findings, findings == 1 and '' or 's'), 'DiagnosticWarn'
+end
+
+--- The skill whose catalog entry is on `line` (1-based) of the catalog buffer.
+--- @param line integer
+--- @return table?
+function M.skill_at(line)
+  return line_skills[line]
+end
+
+local function jump()
+  local skill = M.skill_at(vim.api.nvim_win_get_cursor(0)[1])
+  if not skill then
+    return
+  end
+  -- Open it where the user came from, as the quickfix list does; in place if alone.
+  local previous = vim.fn.win_getid(vim.fn.winnr('#'))
+  if previous ~= 0 and previous ~= vim.api.nvim_get_current_win() then
+    vim.api.nvim_set_current_win(previous)
+  end
+  open_skill(skill)
+end
+
+--- Shows the catalog text exactly as the agent's system prompt gets it, with each skill's
+--- problem counts as virtual text; <CR> on an entry opens its SKILL.md.
+function M.show()
+  fetch(function(result)
+    local text = vim.split(result.prompt, '\n', { plain = true })
+    local buf = scratch.get(BUF_NAME, function(buf)
+      vim.keymap.set('n', '<CR>', jump, { buffer = buf, desc = "skill-lsp: open this skill's SKILL.md" })
+    end)
+    scratch.write(buf, function()
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, text)
+    end)
+    -- Entries are `- name: description` lines in catalog order; a line that starts no entry
+    -- belongs to the one above.
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    line_skills = {}
+    local line, current = 1, nil
+    local skills = result.skills or {}
+    local next_skill = 1
+    while line <= #text do
+      local skill = skills[next_skill]
+      if skill and vim.startswith(text[line], ('- %s:'):format(skill.name)) then
+        current, next_skill = skill, next_skill + 1
+        local label, highlight = M.problems(skill)
+        vim.api.nvim_buf_set_extmark(buf, ns, line - 1, 0, {
+          virt_text = { { '  [' .. label .. ']', highlight } },
+          virt_text_pos = 'eol',
+        })
+      end
+      line_skills[line] = current
+      line = line + 1
+    end
+    scratch.show(buf)
+  end)
 end
 
 --- Opens the SKILL.md of the named skill, or lets the user pick one.

@@ -7,6 +7,9 @@ M.name = 'skill_lsp'
 --- The code action kind the server uses for "every safe fix of this file".
 M.fix_all_kind = 'source.fixAll.skill-lsp'
 
+--- Whether SKILL.md buffers show the server's code lenses (setup option `codelens`).
+M.codelens = true
+
 -- Tried in order, each group against every ancestor before the next group. Project-level markers
 -- come first because `.claude/`, `.github/` and friends hold a `skills/` folder of their own: the
 -- server must get the project as its workspace folder to tell those roots (and targets) apart.
@@ -17,26 +20,62 @@ M.root_markers = {
   'skills',
 }
 
+-- The file behind a buffer the server could read and watch, or nil (scratch and help buffers,
+-- fugitive:// or oil:// names).
+local function file_of(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return nil
+  end
+  return vim.fs.normalize(name)
+end
+
 --- Whether the buffer is a file named SKILL.md (any case) that the server should see.
 --- @param bufnr integer
 --- @return boolean
 function M.is_skill_file(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
-    return false
-  end
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  -- Buffers such as fugitive:// or oil:// have no file the server could read or watch.
-  if name == '' or name:match('^%a[%w+.-]*://') then
-    return false
-  end
-  return vim.fs.basename(name):lower() == 'skill.md'
+  local file = file_of(bufnr)
+  return file ~= nil and vim.fs.basename(file):lower() == 'skill.md'
 end
 
---- The workspace folder for a SKILL.md buffer.
+--- Whether the buffer is a skill's eval set, `<skill>/evals/triggers.json` (the server lints and
+--- completes it; no other JSON file).
+--- @param bufnr integer
+--- @return boolean
+function M.is_eval_set(bufnr)
+  local file = file_of(bufnr)
+  return file ~= nil and file:match('/evals/triggers%.json$') ~= nil
+end
+
+--- The SKILL.md that a SKILL.md or eval-set buffer belongs to, or nil.
+--- @param bufnr integer
+--- @return string?
+function M.skill_file(bufnr)
+  if M.is_skill_file(bufnr) then
+    return file_of(bufnr)
+  end
+  if not M.is_eval_set(bufnr) then
+    return nil
+  end
+  local skill_dir = vim.fs.dirname(vim.fs.dirname(file_of(bufnr)))
+  for name, kind in vim.fs.dir(skill_dir) do
+    if kind == 'file' and name:lower() == 'skill.md' then
+      return skill_dir .. '/' .. name
+    end
+  end
+  -- Not on disk yet: the name the server would look for.
+  return skill_dir .. '/SKILL.md'
+end
+
+--- The workspace folder for a SKILL.md (or eval-set) buffer.
 --- @param bufnr integer
 --- @return string
 function M.find_root(bufnr)
-  local file = vim.fs.normalize(vim.api.nvim_buf_get_name(bufnr))
+  -- An eval set is rooted as its skill's SKILL.md.
+  local file = M.skill_file(bufnr) or vim.fs.normalize(vim.api.nvim_buf_get_name(bufnr))
   local dir = vim.fs.dirname(file)
   -- vim.fs.root() only learnt nested (equal priority) markers in 0.11; vim.fs.find() does the
   -- same job on 0.10 too.
@@ -60,6 +99,36 @@ function M.handlers()
     ['window/showMessageRequest'] = function(...)
       return require('skill_lsp.approval').handler(...)
     end,
+    ['skill/evalResult'] = function(...)
+      return require('skill_lsp.eval').on_result(...)
+    end,
+    -- Neovim 0.11 has no handler of its own: the server sends it after a trigger-eval run so the
+    -- lens shows the result.
+    ['workspace/codeLens/refresh'] = function(_, _, ctx)
+      require('skill_lsp.eval').refresh_buffers(ctx.client_id)
+      return vim.NIL
+    end,
+  }
+end
+
+--- The client-side commands of the server's code lenses (`client.commands`, looked up before
+--- vim.lsp.commands by this client only).
+--- @return table<string, function>
+function M.commands()
+  return {
+    ['skillLsp.runTriggerEvals'] = function(...)
+      return require('skill_lsp.eval').run_lens(...)
+    end,
+  }
+end
+
+--- What the client declares beyond Neovim's defaults: the lens command it implements
+--- (docs/protocol.md, "Trigger evals in the editor") and the lens refresh it handles.
+--- @return table
+function M.capabilities()
+  return {
+    workspace = { codeLens = { refreshSupport = true } },
+    experimental = { skillLsp = { runTriggerEvals = true } },
   }
 end
 
@@ -68,17 +137,20 @@ end
 function M.base()
   return {
     cmd = { 'skill-lsp' },
-    filetypes = { 'markdown' },
+    -- json only for `<skill>/evals/triggers.json`: root_dir keeps every other JSON file out.
+    filetypes = { 'markdown', 'json' },
     -- Informational only: with a root_dir function Neovim ignores root_markers.
     root_markers = vim.iter(M.root_markers):flatten():totable(),
     -- The Neovim 0.11 signature: not calling on_dir keeps the server off the buffer, which is
     -- how plain Markdown files stay untouched.
     root_dir = function(bufnr, on_dir)
-      if M.is_skill_file(bufnr) then
+      if M.is_skill_file(bufnr) or M.is_eval_set(bufnr) then
         on_dir(M.find_root(bufnr))
       end
     end,
     handlers = M.handlers(),
+    commands = M.commands(),
+    capabilities = M.capabilities(),
   }
 end
 
@@ -102,6 +174,13 @@ local function agent_env(agent)
   local env = {}
   if agent.model then
     env.MODEL_ID = agent.model
+  end
+  if agent.max_tokens ~= nil then
+    local n = agent.max_tokens
+    if type(n) ~= 'number' or n < 1 or n ~= math.floor(n) then
+      error(('skill_lsp: agent.max_tokens must be a positive whole number, got %s'):format(vim.inspect(n)))
+    end
+    env.SKILL_LSP_MAX_TOKENS = ('%d'):format(n)
   end
   local provider = agent.provider or 'anthropic'
   if provider == 'openai' then
@@ -141,6 +220,9 @@ function M.from_options(opts)
   local env = agent_env(opts.agent or {})
   if next(env) then
     overrides.cmd_env = env
+  end
+  if opts.codelens ~= nil then
+    M.codelens = opts.codelens ~= false
   end
   for _, key in ipairs({ 'on_attach', 'capabilities', 'filetypes' }) do
     overrides[key] = opts[key]

@@ -104,6 +104,15 @@ local function check_agent(cmd_env)
   else
     health.warn('MODEL_ID is not set', { "Set agent = { model = '...' } in setup(), or export MODEL_ID" })
   end
+  local max_tokens = server_env('SKILL_LSP_MAX_TOKENS', cmd_env)
+  if max_tokens then
+    health.ok(('max tokens per model reply: %s (SKILL_LSP_MAX_TOKENS)'):format(max_tokens))
+  else
+    health.info(
+      'max tokens per model reply: SKILL_LSP_MAX_TOKENS is not set, so `[agent] max-tokens` of skill-lsp.toml'
+        .. ' applies, else 4096'
+    )
+  end
 end
 
 function M.check()

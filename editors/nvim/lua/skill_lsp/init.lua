@@ -7,6 +7,7 @@ local M = {}
 --- @field model? string       MODEL_ID for the server's agent
 --- @field base_url? string    ANTHROPIC_BASE_URL, or OPENAI_BASE_URL with provider = 'openai'
 --- @field provider? 'anthropic'|'openai'
+--- @field max_tokens? integer SKILL_LSP_MAX_TOKENS: most tokens one model reply may use
 
 --- @class skill_lsp.Options
 --- @field cmd? string[]                   default { 'skill-lsp' }
@@ -15,14 +16,18 @@ local M = {}
 --- @field agent? skill_lsp.AgentOptions
 --- @field on_attach? fun(client: vim.lsp.Client, bufnr: integer)
 --- @field capabilities? table
---- @field filetypes? string[]             default { 'markdown' }
+--- @field filetypes? string[]             default { 'markdown', 'json' } (json: evals/triggers.json only)
+--- @field codelens? boolean                default true: show and refresh code lenses in SKILL.md buffers
 --- @field enable? boolean                 default true: start for SKILL.md buffers right away
 
 -- Neovim 0.10 has no vim.lsp.config/enable: start the client from a FileType autocmd instead.
 local function enable_legacy(cfg)
   local group = vim.api.nvim_create_augroup('skill_lsp', { clear = true })
   local function start(bufnr)
-    if not config.is_skill_file(bufnr) or not vim.tbl_contains(cfg.filetypes, vim.bo[bufnr].filetype) then
+    if not (config.is_skill_file(bufnr) or config.is_eval_set(bufnr)) then
+      return
+    end
+    if not vim.tbl_contains(cfg.filetypes, vim.bo[bufnr].filetype) then
       return
     end
     local start_cfg = vim.tbl_extend('force', cfg, {
