@@ -110,7 +110,7 @@ local function check_agent(cmd_env)
   else
     health.info(
       'max tokens per model reply: SKILL_LSP_MAX_TOKENS is not set, so `[agent] max-tokens` of skill-lsp.toml'
-        .. ' applies, else 4096'
+        .. ' applies, else 8192'
     )
   end
 end
