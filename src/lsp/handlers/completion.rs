@@ -10,9 +10,8 @@ use tower_lsp_server::ls_types::{
 
 use crate::document::SkillDocument;
 use crate::field_table::{self, Shape};
-use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
-use crate::targets::Target;
+use crate::targets::{Effect, Target, consequence, join_names};
 
 /// Where the cursor is, in words.
 #[derive(Debug, PartialEq)]
@@ -100,6 +99,60 @@ fn documentation(value: String, markdown: bool) -> Documentation {
     )
 }
 
+/// How a selected target that does not know `field` takes it, e.g.
+/// `Claude Code only — skills-ref rejects it`: the item's detail for another client's key.
+fn foreign_detail(field: &field_table::Field, targets: &[Target]) -> String {
+    let readers: Vec<&str> = field
+        .readers
+        .iter()
+        .map(|target| target.display())
+        .collect();
+    let effects: Vec<(Target, Effect)> = targets
+        .iter()
+        .map(|&target| {
+            let effect = if target.rejects_unknown_fields() {
+                Effect::Reject
+            } else {
+                Effect::Ignore
+            };
+            (target, effect)
+        })
+        .collect();
+    format!("{} only — {}", join_names(&readers), consequence(&effects))
+}
+
+/// What accepting a key inserts: with snippets, the cursor lands on the value, as a choice of
+/// the allowed values where the field has them (so the key is never left empty) or the
+/// folder's name for `name`; without snippets, `key: `. Before a `:` already typed, the key alone.
+fn key_text(
+    field: &field_table::Field,
+    snapshot: &Snapshot,
+    colon_follows: bool,
+) -> (String, InsertTextFormat) {
+    if colon_follows {
+        return (field.name.to_owned(), InsertTextFormat::PLAIN_TEXT);
+    }
+    if !snapshot.caps.snippets {
+        return (format!("{}: ", field.name), InsertTextFormat::PLAIN_TEXT);
+    }
+    let folder = snapshot
+        .document
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str())
+        .filter(|name| !name.contains(['$', '}', '\\']));
+    let value = match (field.shape, field.name) {
+        // A mapping: its entries go on the next lines.
+        (Shape::Metadata | Shape::Hooks, _) => "\n  ${1}".to_owned(),
+        (_, "name") => folder.map_or_else(|| " ${1}".to_owned(), |it| format!(" ${{1:{it}}}")),
+        _ if !field.values.is_empty() => format!(" ${{1|{}|}}", field.values.join(",")),
+        _ => " ${1}".to_owned(),
+    };
+    (format!("{}:{value}", field.name), InsertTextFormat::SNIPPET)
+}
+
 fn keys(
     snapshot: &Snapshot,
     document: &SkillDocument,
@@ -118,39 +171,40 @@ fn keys(
         .filter(|line| !line.starts_with([' ', '\t', '#', '-']))
         .filter_map(|line| line.split_once(':').map(|(key, _)| key.trim()))
         .collect();
-    let rope = ropey::Rope::from_str(text);
-    let range = range_of(&rope, start, offset, snapshot.encoding);
+    // Accepting an item replaces the whole word under the cursor, also the part after it.
+    let rest = &text[offset..];
+    let word_end = offset
+        + rest
+            .find(|ch: char| !(ch.is_alphanumeric() || ch == '-' || ch == '_'))
+            .unwrap_or(rest.len());
+    let colon_follows = text[word_end..]
+        .trim_start_matches([' ', '\t'])
+        .starts_with(':');
+    let range = snapshot.range(start, word_end);
     let mut items = Vec::new();
-    for field in field_table::FIELDS {
-        if present.contains(&field.name) || !targets.iter().any(|target| target.knows(field.name)) {
+    for (position, field) in field_table::FIELDS.iter().enumerate() {
+        let known = targets.iter().any(|target| target.knows(field.name));
+        if present.contains(&field.name) || field.readers.is_empty() {
             continue;
         }
-        let (new_text, format) = match (snapshot.caps.snippets, field.shape) {
-            // A mapping: its entries go on the next lines.
-            (true, Shape::Metadata | Shape::Hooks) => (
-                format!("{}:\n  ${{1}}", field.name),
-                InsertTextFormat::SNIPPET,
-            ),
-            (true, _) => (format!("{}: ${{1}}", field.name), InsertTextFormat::SNIPPET),
-            (false, _) => (format!("{}: ", field.name), InsertTextFormat::PLAIN_TEXT),
+        let (new_text, format) = key_text(field, snapshot, colon_follows);
+        // Another client's key comes after the target's own, saying what it costs here.
+        let (detail, rank) = if known {
+            (field.kind.to_owned(), position)
+        } else {
+            (foreign_detail(field, targets), 100 + position)
         };
         items.push(CompletionItem {
             label: field.name.to_owned(),
             kind: Some(CompletionItemKind::PROPERTY),
-            detail: Some(field.kind.to_owned()),
+            detail: Some(detail),
             documentation: Some(documentation(
                 field.markdown(),
                 snapshot.caps.completion_markdown,
             )),
             insert_text_format: Some(format),
             text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
-            sort_text: Some(format!(
-                "{:02}",
-                field_table::FIELDS
-                    .iter()
-                    .position(|f| f.name == field.name)
-                    .unwrap_or(99)
-            )),
+            sort_text: Some(format!("{rank:03}")),
             ..CompletionItem::default()
         });
     }
@@ -335,12 +389,29 @@ mod tests {
             .collect()
     }
 
+    fn items(text: &str, targets: &[Target], path: Option<&str>) -> Vec<CompletionItem> {
+        let offset = text.find('|').unwrap();
+        let mut snapshot = test_snapshot(&text.replace('|', ""));
+        snapshot.caps.snippets = true;
+        if let Some(path) = path {
+            snapshot.document.path = Some(path.into());
+        }
+        complete(&snapshot, targets, offset)
+    }
+
+    fn edit(item: &CompletionItem) -> &TextEdit {
+        match item.text_edit.as_ref() {
+            Some(CompletionTextEdit::Edit(edit)) => edit,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
-    fn keys_not_yet_present_for_the_targets() {
+    fn keys_not_yet_present_for_the_targets_then_other_clients_keys_labelled() {
         let found = labels("---\nname: pdf\nde|\n---\nBody\n", &[Target::AgentSkills]);
         assert_eq!(
-            found,
-            vec![
+            found[..5],
+            [
                 "description",
                 "license",
                 "compatibility",
@@ -348,8 +419,71 @@ mod tests {
                 "allowed-tools"
             ]
         );
+        let all = items("---\nname: pdf\ndis|\n---\n", &[Target::AgentSkills], None);
+        let disable = all
+            .iter()
+            .find(|item| item.label == "disable-model-invocation")
+            .expect("another client's key is offered");
+        assert_eq!(
+            disable.detail.as_deref(),
+            Some("Claude Code and Copilot only — skills-ref rejects it")
+        );
+        assert!(
+            disable.sort_text > all[4].sort_text,
+            "after the target's own"
+        );
+        assert!(
+            !all.iter().any(|item| item.label == "name"),
+            "present keys are left out"
+        );
         let claude = labels("---\n|\n---\n", &[Target::ClaudeCode]);
         assert!(claude.contains(&"when_to_use".to_owned()) && claude.contains(&"name".to_owned()));
+    }
+
+    #[test]
+    fn accepting_a_key_replaces_the_whole_word_and_lands_on_a_value_choice() {
+        let text = "---\nname: pdf\nlic|ens\n---\n";
+        let all = items(text, &[Target::AgentSkills], None);
+        let license = all.iter().find(|item| item.label == "license").unwrap();
+        let replaced = edit(license);
+        assert_eq!(
+            (replaced.range.start.character, replaced.range.end.character),
+            (0, 6),
+            "the typed word, also after the cursor"
+        );
+        assert!(
+            replaced
+                .new_text
+                .starts_with("license: ${1|Apache-2.0,MIT,"),
+            "{}",
+            replaced.new_text
+        );
+        let all = items("---\nu|: true\n---\n", &[Target::ClaudeCode], None);
+        let invocable = all
+            .iter()
+            .find(|item| item.label == "user-invocable")
+            .unwrap();
+        assert_eq!(
+            edit(invocable).new_text,
+            "user-invocable",
+            "the colon is there already"
+        );
+        let all = items(
+            "---\nna|\n---\n",
+            &[Target::AgentSkills],
+            Some("/w/skills/pdf-tools/SKILL.md"),
+        );
+        let name = all.iter().find(|item| item.label == "name").unwrap();
+        assert_eq!(edit(name).new_text, "name: ${1:pdf-tools}");
+        let all = items("---\nde|\n---\n", &[Target::ClaudeCode], None);
+        let boolean = all
+            .iter()
+            .find(|item| item.label == "disable-model-invocation")
+            .unwrap();
+        assert_eq!(
+            edit(boolean).new_text,
+            "disable-model-invocation: ${1|true,false|}"
+        );
     }
 
     #[test]
