@@ -325,7 +325,7 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
 }
 
 /** Server errors name environment variables; in VS Code the fix is a setting or a command. */
-function withHint(message: string): string {
+export function withHint(message: string): string {
   if (/no model is set|MODEL_ID/.test(message)) {
     return `${message}\nIn VS Code: set "skillLsp.agent.model".`;
   }

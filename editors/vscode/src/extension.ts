@@ -8,6 +8,8 @@ import { ApiKeys } from './apiKey';
 import { CATALOG_SCHEME, CatalogDocuments } from './catalog';
 import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState } from './client';
 import { registerCommands } from './commands';
+import { EvalPanel } from './evalPanel';
+import { EvalView, TriggerEvals } from './evals';
 import { needsNotify, needsRestart } from './settings';
 
 /** What `activate` returns: read-only views of the extension's state, for other extensions and tests. */
@@ -22,6 +24,12 @@ export interface SkillLspApi {
     session(): string | undefined;
     running(): boolean;
   };
+  evals: {
+    current(): EvalView;
+    /** The Trigger Evals panel's text as it last drew it; undefined while it is closed. */
+    rendered(): string | undefined;
+    running(): boolean;
+  };
 }
 
 let activeServer: ServerManager | undefined;
@@ -33,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
   const server = new ServerManager(log, trace, keys, context.extensionPath);
   activeServer = server;
   const chat = new AgentChat(server);
+  const evals = new TriggerEvals(server);
   const catalog = new CatalogDocuments();
 
   context.subscriptions.push(
@@ -40,9 +49,10 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     trace,
     server,
     chat,
+    evals,
     catalog,
     vscode.workspace.registerTextDocumentContentProvider(CATALOG_SCHEME, catalog),
-    ...registerCommands({ extensionUri: context.extensionUri, server, chat, keys, catalog, log }),
+    ...registerCommands({ extensionUri: context.extensionUri, server, chat, evals, keys, catalog, log }),
     statusItem(server),
   );
 
@@ -81,6 +91,11 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
       rendered: () => AgentPanel.rendered(),
       session: () => chat.session,
       running: () => chat.running,
+    },
+    evals: {
+      current: () => evals.current(),
+      rendered: () => EvalPanel.rendered(),
+      running: () => evals.running,
     },
   };
 }
