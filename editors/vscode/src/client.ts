@@ -65,6 +65,12 @@ export interface ApprovalRecord {
   answer: string | undefined;
 }
 
+/**
+ * Takes an approval request into the agent panel: returns the chosen title, or undefined when it
+ * does not take this one (no chat of the panel is running), which leaves it to the dialog.
+ */
+export type InlineApprover = (message: string, token: vscode.CancellationToken) => Promise<string> | undefined;
+
 /** Workspace diagnostics are re-pulled at least this often even when nothing changed. */
 const WORKSPACE_PULL_BACKSTOP_MS = 30_000;
 
@@ -77,6 +83,7 @@ export class ServerManager implements vscode.Disposable {
   private workspaceDirty = true;
   private lastWorkspacePull = 0;
   private starts = 0;
+  private inlineApprover: InlineApprover | undefined;
   /** The stored key the running server got, to tell a real key change from an echo. */
   private keyInUse: string | undefined;
   /** Every key the running server could read (stored or inherited), to cut out of messages shown. */
@@ -191,6 +198,11 @@ export class ServerManager implements vscode.Disposable {
     }
   }
 
+  /** Approvals asked while the panel's chat runs go to `approver` instead of a dialog. */
+  setInlineApprover(approver: InlineApprover | undefined): void {
+    this.inlineApprover = approver;
+  }
+
   /** Sends targets and rules to the running server. */
   notifySettings(): void {
     const client = this.running;
@@ -278,7 +290,9 @@ export class ServerManager implements vscode.Disposable {
     client.registerFeature(new TriggerEvalsCapability());
     client.onNotification(AGENT_EVENT, (event: AgentEvent) => this.agentEventEmitter.fire(event));
     client.onNotification(EVAL_RESULT, (params: EvalResultParams) => this.evalResultEmitter.fire(params));
-    client.onRequest(ShowMessageRequest.type, (params) => this.showMessageRequest(params));
+    // vscode-languageclient 9 has no middleware for window/showMessageRequest: this handler
+    // replaces its default one (a plain notification) for every message of the server.
+    client.onRequest(ShowMessageRequest.type, (params, token) => this.showMessageRequest(params, token));
     const stateWatch = client.onDidChangeState((event) => {
       // A crash the client gave up restarting: say so instead of looking alive.
       if (event.newState === State.Stopped && this.client === client && this.state.status === 'running') {
@@ -379,13 +393,20 @@ export class ServerManager implements vscode.Disposable {
   }
 
   /**
-   * The server asks approval for agent tool calls through window/showMessageRequest. A toast
-   * is easy to miss while the agent waits, so approvals are modal, with Deny as the close
-   * affordance: dismissing the dialog denies.
+   * The server asks approval for agent tool calls through window/showMessageRequest. While the
+   * panel's chat runs, the approval is asked inline in the panel (no focus taken, Enter and
+   * Escape deny). Otherwise a toast would be easy to miss while the agent waits, so approvals
+   * are modal, with Deny as the close affordance: dismissing the dialog denies. Other messages
+   * keep the usual notification.
    */
-  private async showMessageRequest(params: ShowMessageRequestParams): Promise<MessageActionItem | null> {
+  private async showMessageRequest(params: ShowMessageRequestParams, token: vscode.CancellationToken): Promise<MessageActionItem | null> {
     const actions = params.actions ?? [];
     const isApproval = actions.some((action) => action.title === APPROVAL_ACTIONS[0]);
+    const inline = isApproval ? this.inlineApprover?.(params.message, token) : undefined;
+    if (inline) {
+      const title = await inline;
+      return actions.find((action) => action.title === title) ?? null;
+    }
     if (isApproval) {
       const items = actions.map((action) => ({ title: action.title, isCloseAffordance: action.title === 'Deny', action }));
       const choice = await vscode.window.showWarningMessage(

@@ -23,6 +23,13 @@ export interface SkillLspApi {
     rendered(): string | undefined;
     session(): string | undefined;
     running(): boolean;
+    /** The id of the approval waiting in the panel, if any. */
+    pendingApproval(): string | undefined;
+    /**
+     * Sends a key press (`Enter`, `Escape`) or a click on an approval button (`click:Allow once`)
+     * into the agent panel's page, as the user would: for tests of the approval card.
+     */
+    sendToPanel(input: string): Promise<boolean>;
   };
   evals: {
     current(): EvalView;
@@ -77,6 +84,16 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     }),
   );
 
+  // Approvals of the panel's chat are asked in the panel; it is brought up without taking focus.
+  server.setInlineApprover((message, token) => {
+    if (!chat.running) {
+      return undefined;
+    }
+    AgentPanel.show(context.extensionUri, chat);
+    return chat.requestApproval(message, token);
+  });
+  context.subscriptions.push({ dispose: () => server.setInlineApprover(undefined) });
+
   const discovery = startWhenSkillsAppear(context, server).catch((error) => log.error(`Looking for skills: ${String(error)}`));
 
   return {
@@ -91,6 +108,8 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
       rendered: () => AgentPanel.rendered(),
       session: () => chat.session,
       running: () => chat.running,
+      pendingApproval: () => chat.pendingApproval,
+      sendToPanel: (input) => AgentPanel.simulate(input),
     },
     evals: {
       current: () => evals.current(),
