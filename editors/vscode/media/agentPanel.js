@@ -238,7 +238,7 @@
     pendingApproval = waiting ? waiting.id : undefined;
     session.textContent = state.sessionId ? `session ${state.sessionId}` : '';
     progress.hidden = !state.running;
-    progressText.textContent = state.progress || 'Working…';
+    progressText.textContent = waiting ? 'Waiting for your approval…' : state.progress || 'Working…';
     send.disabled = state.running;
     cancel.disabled = !state.running;
     newChat.disabled = state.running;
