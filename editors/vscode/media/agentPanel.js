@@ -155,13 +155,69 @@
         return card;
       }
       case 'approval':
-        return el('div', 'approval', `Approval: ${entry.message} → ${entry.answer}`);
+        return entry.pending ? approvalCard(entry) : el('div', 'approval', `Approval: ${entry.message} → ${entry.answer}`);
       case 'status':
         return el('div', `status ${entry.state}`, entry.text);
       default:
         return el('div', '', '');
     }
   }
+
+  /** The approval waiting for an answer, if any: Enter and Escape deny it. */
+  let pendingApproval;
+
+  // An approval asked in the panel: the call in full, where it runs, what "for this chat"
+  // covers, and the buttons. Nothing is focused: the user's typing elsewhere is not captured,
+  // and Enter or Escape here denies, so only a deliberate click (or Space on a button) allows.
+  function approvalCard(entry) {
+    const card = el('section', 'approval-card');
+    card.setAttribute('role', 'group');
+    card.setAttribute('aria-label', 'Approval needed');
+    card.append(el('div', 'who', `Approval needed${entry.tool ? `: ${entry.tool}` : ''}`), el('p', 'approval-message', entry.message));
+    if (entry.detail) {
+      card.append(el('div', 'label', entry.tool === 'bash' ? 'Command' : 'Call'), el('pre', 'approval-detail', entry.detail));
+    }
+    if (entry.cwd) {
+      const where = el('div', 'approval-cwd');
+      where.append(el('span', 'label', 'Working directory '), el('code', '', entry.cwd));
+      card.append(where);
+    }
+    if (entry.scope) card.append(el('p', 'approval-scope', entry.scope));
+    const buttons = el('div', 'approval-buttons');
+    for (const [choice, className] of [
+      ['Deny', ''],
+      ['Allow once', 'secondary'],
+      ['Allow for this chat', 'secondary'],
+    ]) {
+      const button = el('button', className, choice);
+      button.setAttribute('type', 'button');
+      button.dataset.choice = choice;
+      button.addEventListener('click', () => answer(entry.id, choice));
+      buttons.append(button);
+    }
+    card.append(buttons, el('p', 'approval-hint', 'Enter or Escape denies.'));
+    return card;
+  }
+
+  function answer(id, choice) {
+    if (!pendingApproval || pendingApproval !== id) return;
+    pendingApproval = undefined;
+    vscode.postMessage({ type: 'approve', id, choice });
+  }
+
+  // Capture phase: ahead of the prompt box and of a focused button's own Enter.
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      if (!pendingApproval || event.isComposing) return;
+      if (event.key === 'Enter' || event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        answer(pendingApproval, 'Deny');
+      }
+    },
+    true,
+  );
 
   function render(state) {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
@@ -178,9 +234,11 @@
       log.append(empty);
     }
     for (const entry of state.entries) log.append(renderEntry(entry));
+    const waiting = state.entries.find((entry) => entry.kind === 'approval' && entry.pending);
+    pendingApproval = waiting ? waiting.id : undefined;
     session.textContent = state.sessionId ? `session ${state.sessionId}` : '';
     progress.hidden = !state.running;
-    progressText.textContent = state.progress || 'Working…';
+    progressText.textContent = waiting ? 'Waiting for your approval…' : state.progress || 'Working…';
     send.disabled = state.running;
     cancel.disabled = !state.running;
     newChat.disabled = state.running;
@@ -218,8 +276,21 @@
     toggled.clear();
     vscode.postMessage({ type: 'newChat' });
   });
+  // For the extension's tests: a key press or a click as the user would make it.
+  function simulate(input) {
+    if (input.startsWith('click:')) {
+      const choice = input.slice('click:'.length);
+      const button = Array.from(log.querySelectorAll('.approval-card button')).find((node) => node.dataset.choice === choice);
+      if (button) button.click();
+      return;
+    }
+    const target = document.activeElement || document.body;
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: input, bubbles: true, cancelable: true }));
+  }
+
   window.addEventListener('message', (event) => {
     if (event.data && event.data.type === 'state') render(event.data);
+    if (event.data && event.data.type === 'simulate') simulate(event.data.input);
   });
   vscode.postMessage({ type: 'ready' });
 })();

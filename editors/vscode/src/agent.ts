@@ -11,7 +11,21 @@ export type Entry =
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
   | { kind: 'tool'; id: string; name: string; input: unknown; result?: { content: string; isError: boolean } }
-  | { kind: 'approval'; message: string; answer: string }
+  | {
+      kind: 'approval';
+      message: string;
+      answer: string;
+      /** Set for an approval asked in the panel; `pending` until it is answered. */
+      id?: string;
+      pending?: boolean;
+      /** The tool asking, the call in full (a command, a file and its new text), where it runs. */
+      toolId?: string;
+      tool?: string;
+      detail?: string;
+      cwd?: string;
+      /** What "Allow for this chat" would allow. */
+      scope?: string;
+    }
   | { kind: 'status'; state: 'done' | 'error' | 'cancelled' | 'refused' | 'note'; text: string };
 
 export type ChatState = 'done' | 'error' | 'cancelled' | 'refused' | 'busy';
@@ -30,6 +44,15 @@ export interface ChatOutcome {
 /** After Cancel, how long to wait for the server's answer before calling the chat cancelled anyway. */
 const CANCEL_GRACE_MS = 3000;
 
+/** The answers of the approval request (docs/protocol.md); anything else denies. */
+export type ApprovalChoice = 'Allow once' | 'Allow for this chat' | 'Deny';
+
+/** The tools the server asks approval for. */
+const NEEDS_APPROVAL: readonly string[] = ['bash', 'write_file', 'edit_file'];
+
+/** Longest file text shown in an approval card; a longer text is cut with a note. */
+const APPROVAL_TEXT_MAX = 4000;
+
 export class AgentChat implements vscode.Disposable {
   private entries: Entry[] = [];
   private sessionId: string | undefined;
@@ -42,6 +65,9 @@ export class AgentChat implements vscode.Disposable {
   /** From the moment a prompt is accepted, including the wait for the server. */
   private busy = false;
   private progressMessage: string | undefined;
+  private approvalCount = 0;
+  /** The approvals waiting in the panel, by id: each settles its request. */
+  private readonly pendingApprovals = new Map<string, (choice: ApprovalChoice, shown: string) => void>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
   readonly onDidChange = this.changeEmitter.event;
@@ -85,7 +111,92 @@ export class AgentChat implements vscode.Disposable {
   }
 
   cancel(): void {
+    this.denyPending('Deny (chat cancelled)');
     this.tokenSource?.cancel();
+  }
+
+  /** The approval waiting in the panel, if any. */
+  get pendingApproval(): string | undefined {
+    return this.pendingApprovals.keys().next().value;
+  }
+
+  /**
+   * Asks for an approval in the transcript instead of a dialog: the card shows the call in full
+   * (from the tool call the server announced just before), where it runs and what "Allow for
+   * this chat" covers. Resolves with the choice; a withdrawn request (the chat was cancelled)
+   * denies.
+   */
+  requestApproval(message: string, token: vscode.CancellationToken): Promise<ApprovalChoice> {
+    this.approvalCount += 1;
+    const id = `approval-${this.approvalCount}`;
+    const entry: Extract<Entry, { kind: 'approval' }> = {
+      kind: 'approval',
+      id,
+      pending: true,
+      message,
+      answer: '',
+      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      scope: approvalScope(undefined),
+    };
+    this.entries.push(entry);
+    // The server's toolCall event and its approval request travel separately: the call may be
+    // here already, or come next (then onEvent attaches it).
+    const call = this.entries.find(
+      (candidate): candidate is Extract<Entry, { kind: 'tool' }> =>
+        candidate.kind === 'tool' && !candidate.result && NEEDS_APPROVAL.includes(candidate.name) && !this.claimed(candidate.id),
+    );
+    if (call) {
+      this.attachCall(entry, call);
+    }
+    this.changed();
+    return new Promise<ApprovalChoice>((resolve) => {
+      const settle = (choice: ApprovalChoice, shown: string) => {
+        if (!this.pendingApprovals.delete(id)) {
+          return;
+        }
+        entry.pending = false;
+        entry.answer = shown;
+        listener.dispose();
+        this.changed();
+        resolve(choice);
+      };
+      const listener = token.onCancellationRequested(() => settle('Deny', 'Deny (the agent withdrew the request)'));
+      this.pendingApprovals.set(id, settle);
+    });
+  }
+
+  /** Answers the approval `id` (or the one waiting); returns whether one was waiting. */
+  answerApproval(choice: ApprovalChoice, id?: string): boolean {
+    const key = id ?? this.pendingApproval;
+    const settle = key ? this.pendingApprovals.get(key) : undefined;
+    if (!settle) {
+      return false;
+    }
+    settle(choice, choice);
+    return true;
+  }
+
+  private claimed(toolId: string): boolean {
+    return this.entries.some((entry) => entry.kind === 'approval' && entry.toolId === toolId);
+  }
+
+  /** Shows the call in full on its approval card, and moves the card under the call's card. */
+  private attachCall(approval: Extract<Entry, { kind: 'approval' }>, call: Extract<Entry, { kind: 'tool' }>): void {
+    approval.toolId = call.id;
+    approval.tool = call.name;
+    approval.detail = describeCall(call.name, call.input);
+    approval.scope = approvalScope(call.name);
+    const at = this.entries.indexOf(approval);
+    if (at >= 0 && at < this.entries.indexOf(call)) {
+      this.entries.splice(at, 1);
+      this.entries.splice(this.entries.indexOf(call) + 1, 0, approval);
+    }
+  }
+
+  private denyPending(shown: string): void {
+    for (const settle of [...this.pendingApprovals.values()]) {
+      settle('Deny', shown);
+    }
   }
 
   async ask(prompt: string, options: { newChat?: boolean } = {}): Promise<ChatOutcome> {
@@ -198,6 +309,7 @@ export class AgentChat implements vscode.Disposable {
       this.finish('error', withHint(message));
       outcome = { state: 'error', sessionId: this.sessionId, error: message, entries: [] };
     } finally {
+      this.denyPending('Deny (the chat ended)');
       endWindowProgress();
       progress.dispose();
       tokenSource.dispose();
@@ -237,6 +349,15 @@ export class AgentChat implements vscode.Disposable {
     const changed = foldAgentEvent(fold, event);
     this.openText = fold.openText;
     this.sawFinalEvent = fold.sawFinalEvent;
+    if (event.kind === 'toolCall' && NEEDS_APPROVAL.includes(event.name)) {
+      const waiting = this.entries.find(
+        (entry): entry is Extract<Entry, { kind: 'approval' }> => entry.kind === 'approval' && !!entry.pending && !entry.toolId,
+      );
+      const call = this.entries.find((entry): entry is Extract<Entry, { kind: 'tool' }> => entry.kind === 'tool' && entry.id === event.id);
+      if (waiting && call) {
+        this.attachCall(waiting, call);
+      }
+    }
     if (changed) {
       this.changed();
     }
@@ -324,8 +445,39 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
   return false;
 }
 
+/** The call an approval is about, in full: a command as it will run, a file and the text it gets. */
+export function describeCall(name: string, input: unknown): string | undefined {
+  const fields = (input ?? {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+  const cut = (value: string) =>
+    value.length > APPROVAL_TEXT_MAX
+      ? `${value.slice(0, APPROVAL_TEXT_MAX)}\n… (${(value.length - APPROVAL_TEXT_MAX).toLocaleString('en-US')} more characters; the tool card above has the whole input)`
+      : value;
+  switch (name) {
+    case 'bash':
+      return text('command');
+    case 'write_file':
+      return `${text('path') ?? '?'}\n--- new content ---\n${cut(text('content') ?? '')}`;
+    case 'edit_file':
+      return `${text('path') ?? '?'}\n--- replace ---\n${cut(text('old_string') ?? '')}\n--- with ---\n${cut(text('new_string') ?? '')}`;
+    default:
+      return input === undefined ? undefined : JSON.stringify(input, null, 2);
+  }
+}
+
+/** What "Allow for this chat" allows: the server allows by kind, commands or file changes. */
+export function approvalScope(tool: string | undefined): string {
+  if (tool === 'bash') {
+    return 'Allow for this chat: every command the agent runs in this conversation, without asking again.';
+  }
+  if (tool === 'write_file' || tool === 'edit_file') {
+    return 'Allow for this chat: every file the agent writes or edits (write_file and edit_file) in this conversation, without asking again.';
+  }
+  return 'Allow for this chat: calls of this kind in this conversation, without asking again.';
+}
+
 /** Server errors name environment variables; in VS Code the fix is a setting or a command. */
-function withHint(message: string): string {
+export function withHint(message: string): string {
   if (/no model is set|MODEL_ID/.test(message)) {
     return `${message}\nIn VS Code: set "skillLsp.agent.model".`;
   }

@@ -2,10 +2,17 @@
 // chat's entries, a prompt box, Send, Cancel and New chat.
 
 import * as vscode from 'vscode';
-import { AgentChat } from './agent';
+import { AgentChat, ApprovalChoice } from './agent';
 
 type FromWebview =
-  { type: 'ready' } | { type: 'ask'; prompt: string } | { type: 'cancel' } | { type: 'newChat' } | { type: 'rendered'; text: string };
+  | { type: 'ready' }
+  | { type: 'ask'; prompt: string }
+  | { type: 'cancel' }
+  | { type: 'newChat' }
+  | { type: 'rendered'; text: string }
+  | { type: 'approve'; id: string; choice: ApprovalChoice };
+
+const CHOICES: readonly string[] = ['Allow once', 'Allow for this chat', 'Deny'];
 
 /** Coalesces bursts of streamed text into one redraw. */
 const REDRAW_MS = 40;
@@ -19,6 +26,15 @@ export class AgentPanel implements vscode.Disposable {
   /** The transcript as the webview last drew it (its text content), for tests and diagnostics. */
   static rendered(): string | undefined {
     return AgentPanel.instance?.renderedText;
+  }
+
+  /**
+   * Hands the page a key press (`Enter`, `Escape`) or a click on an approval button
+   * (`click:Deny`), which it dispatches as if the user did it; false when the panel is closed.
+   */
+  static simulate(input: string): Promise<boolean> {
+    const instance = AgentPanel.instance;
+    return instance ? Promise.resolve(instance.panel.webview.postMessage({ type: 'simulate', input })) : Promise.resolve(false);
   }
 
   static isOpen(): boolean {
@@ -87,6 +103,10 @@ export class AgentPanel implements vscode.Disposable {
         break;
       case 'rendered':
         this.renderedText = message.text;
+        break;
+      case 'approve':
+        // Anything but the three titles denies, as on the server.
+        this.chat.answerApproval(CHOICES.includes(message.choice) ? message.choice : 'Deny', message.id);
         break;
     }
   }

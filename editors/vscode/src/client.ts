@@ -4,7 +4,9 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
+  ClientCapabilities,
   DidChangeConfigurationNotification,
+  FeatureState,
   LanguageClient,
   LanguageClientOptions,
   MessageActionItem,
@@ -13,9 +15,10 @@ import {
   ShowMessageRequest,
   ShowMessageRequestParams,
   State,
+  StaticFeature,
 } from 'vscode-languageclient/node';
 import { ApiKeys } from './apiKey';
-import { AGENT_EVENT, APPROVAL_ACTIONS, AgentEvent } from './protocol';
+import { AGENT_EVENT, APPROVAL_ACTIONS, AgentEvent, EVAL_RESULT, EvalResultParams } from './protocol';
 import { AgentEnv, INSTALL_HINT, ServerSource, describeAgentEnv, isPlatformPackage, locateServer, serverEnv, serverVersion } from './server';
 import { agentSettings, serverPathSetting, serverSettings } from './settings';
 
@@ -23,6 +26,27 @@ import { agentSettings, serverPathSetting, serverSettings } from './settings';
 export const SKILL_GLOB = '**/[sS][kK][iI][lL][lL].[mM][dD]';
 export const SKILL_SELECTOR: { scheme: string; pattern: string }[] = [{ scheme: 'file', pattern: SKILL_GLOB }];
 const CONFIG_GLOB = '**/{skill-lsp.toml,.skill-lsp.toml}';
+/** A skill's trigger eval set: the server checks and completes it when it is open. */
+export const EVAL_SET_SELECTOR = { scheme: 'file', language: 'json', pattern: '**/evals/triggers.json' };
+/** What the language client syncs: the skills and their eval sets. */
+const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR];
+
+/**
+ * Tells the server, in `initialize`, that this client implements the `skillLsp.runTriggerEvals`
+ * command, so it may offer the "Run trigger evals" code lens (docs/protocol.md).
+ */
+class TriggerEvalsCapability implements StaticFeature {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    const experimental = (capabilities.experimental ?? {}) as { skillLsp?: Record<string, unknown> };
+    experimental.skillLsp = { ...(experimental.skillLsp ?? {}), runTriggerEvals: true };
+    capabilities.experimental = experimental;
+  }
+  initialize(): void {}
+  getState(): FeatureState {
+    return { kind: 'static' };
+  }
+  clear(): void {}
+}
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'notFound' | 'failed';
 
@@ -41,6 +65,12 @@ export interface ApprovalRecord {
   answer: string | undefined;
 }
 
+/**
+ * Takes an approval request into the agent panel: returns the chosen title, or undefined when it
+ * does not take this one (no chat of the panel is running), which leaves it to the dialog.
+ */
+export type InlineApprover = (message: string, token: vscode.CancellationToken) => Promise<string> | undefined;
+
 /** Workspace diagnostics are re-pulled at least this often even when nothing changed. */
 const WORKSPACE_PULL_BACKSTOP_MS = 30_000;
 
@@ -53,13 +83,18 @@ export class ServerManager implements vscode.Disposable {
   private workspaceDirty = true;
   private lastWorkspacePull = 0;
   private starts = 0;
+  private inlineApprover: InlineApprover | undefined;
   /** The stored key the running server got, to tell a real key change from an echo. */
   private keyInUse: string | undefined;
+  /** Every key the running server could read (stored or inherited), to cut out of messages shown. */
+  private secretsInUse: string[] = [];
 
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   private readonly agentEventEmitter = new vscode.EventEmitter<AgentEvent>();
   private readonly approvalEmitter = new vscode.EventEmitter<ApprovalRecord>();
+  private readonly evalResultEmitter = new vscode.EventEmitter<EvalResultParams>();
   readonly onDidChangeState = this.stateEmitter.event;
+  readonly onEvalResult = this.evalResultEmitter.event;
   readonly onAgentEvent = this.agentEventEmitter.event;
   readonly onApproval = this.approvalEmitter.event;
 
@@ -163,6 +198,11 @@ export class ServerManager implements vscode.Disposable {
     }
   }
 
+  /** Approvals asked while the panel's chat runs go to `approver` instead of a dialog. */
+  setInlineApprover(approver: InlineApprover | undefined): void {
+    this.inlineApprover = approver;
+  }
+
   /** Sends targets and rules to the running server. */
   notifySettings(): void {
     const client = this.running;
@@ -178,6 +218,15 @@ export class ServerManager implements vscode.Disposable {
     this.stateEmitter.dispose();
     this.agentEventEmitter.dispose();
     this.approvalEmitter.dispose();
+    this.evalResultEmitter.dispose();
+  }
+
+  /**
+   * A server message as it may be shown: the key the server was started with, should a message
+   * ever carry it, is cut out.
+   */
+  redact(text: string): string {
+    return this.secretsInUse.reduce((shown, secret) => shown.split(secret).join('[API key]'), text);
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -228,6 +277,7 @@ export class ServerManager implements vscode.Disposable {
     }
     this.keyInUse = agent?.apiKey;
     const env = serverEnv(process.env, agent);
+    this.secretsInUse = [env.ANTHROPIC_API_KEY, env.OPENAI_API_KEY].filter((value): value is string => !!value && value.length >= 8);
     this.log.info(`Starting ${located.path} serve --stdio (found via ${located.source}; ${describeAgentEnv(agent, env)})`);
 
     const watchers = [vscode.workspace.createFileSystemWatcher(SKILL_GLOB), vscode.workspace.createFileSystemWatcher(CONFIG_GLOB)];
@@ -237,8 +287,12 @@ export class ServerManager implements vscode.Disposable {
       { command: located.path, args: ['serve', '--stdio'], options: { env, cwd: folder } },
       this.clientOptions(watchers),
     );
+    client.registerFeature(new TriggerEvalsCapability());
     client.onNotification(AGENT_EVENT, (event: AgentEvent) => this.agentEventEmitter.fire(event));
-    client.onRequest(ShowMessageRequest.type, (params) => this.showMessageRequest(params));
+    client.onNotification(EVAL_RESULT, (params: EvalResultParams) => this.evalResultEmitter.fire(params));
+    // vscode-languageclient 9 has no middleware for window/showMessageRequest: this handler
+    // replaces its default one (a plain notification) for every message of the server.
+    client.onRequest(ShowMessageRequest.type, (params, token) => this.showMessageRequest(params, token));
     const stateWatch = client.onDidChangeState((event) => {
       // A crash the client gave up restarting: say so instead of looking alive.
       if (event.newState === State.Stopped && this.client === client && this.state.status === 'running') {
@@ -292,7 +346,7 @@ export class ServerManager implements vscode.Disposable {
       this.workspaceDirty = true;
     };
     return {
-      documentSelector: SKILL_SELECTOR,
+      documentSelector: CLIENT_SELECTOR,
       outputChannel: this.log,
       traceOutputChannel: this.trace,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
@@ -339,13 +393,20 @@ export class ServerManager implements vscode.Disposable {
   }
 
   /**
-   * The server asks approval for agent tool calls through window/showMessageRequest. A toast
-   * is easy to miss while the agent waits, so approvals are modal, with Deny as the close
-   * affordance: dismissing the dialog denies.
+   * The server asks approval for agent tool calls through window/showMessageRequest. While the
+   * panel's chat runs, the approval is asked inline in the panel (no focus taken, Enter and
+   * Escape deny). Otherwise a toast would be easy to miss while the agent waits, so approvals
+   * are modal, with Deny as the close affordance: dismissing the dialog denies. Other messages
+   * keep the usual notification.
    */
-  private async showMessageRequest(params: ShowMessageRequestParams): Promise<MessageActionItem | null> {
+  private async showMessageRequest(params: ShowMessageRequestParams, token: vscode.CancellationToken): Promise<MessageActionItem | null> {
     const actions = params.actions ?? [];
     const isApproval = actions.some((action) => action.title === APPROVAL_ACTIONS[0]);
+    const inline = isApproval ? this.inlineApprover?.(params.message, token) : undefined;
+    if (inline) {
+      const title = await inline;
+      return actions.find((action) => action.title === title) ?? null;
+    }
     if (isApproval) {
       const items = actions.map((action) => ({ title: action.title, isCloseAffordance: action.title === 'Deny', action }));
       const choice = await vscode.window.showWarningMessage(

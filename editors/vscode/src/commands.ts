@@ -7,13 +7,16 @@ import { AgentPanel } from './agentPanel';
 import { ApiKeys } from './apiKey';
 import { CatalogDocuments, openSkill, showCatalog } from './catalog';
 import { ServerManager, SKILL_SELECTOR } from './client';
-import { FIX_ALL_KIND } from './protocol';
+import { EvalPanel } from './evalPanel';
+import { EvalOutcome, RunOptions, TriggerEvals } from './evals';
+import { FIX_ALL_KIND, RUN_TRIGGER_EVALS_COMMAND, RunTriggerEvalsArgument } from './protocol';
 import { Provider, agentSettings } from './settings';
 
 export interface CommandContext {
   extensionUri: vscode.Uri;
   server: ServerManager;
   chat: AgentChat;
+  evals: TriggerEvals;
   keys: ApiKeys;
   catalog: CatalogDocuments;
   log: vscode.LogOutputChannel;
@@ -24,6 +27,12 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('skillLsp.askAgent', (prompt?: string, options?: { newChat?: boolean }) => askAgent(ctx, prompt, options)),
     vscode.commands.registerCommand('skillLsp.cancelAgent', () => chat.cancel()),
+    // From the server's code lens with `{skill, uri}`; from the palette with nothing (the active
+    // SKILL.md); from tests and keybindings also with run options.
+    vscode.commands.registerCommand(RUN_TRIGGER_EVALS_COMMAND, (argument?: RunTriggerEvalsArgument, options?: RunOptions) =>
+      runTriggerEvals(ctx, argument, options),
+    ),
+    vscode.commands.registerCommand('skillLsp.cancelTriggerEvals', () => ctx.evals.cancel()),
     vscode.commands.registerCommand('skillLsp.showCatalog', () => showCatalog(server, catalog)),
     vscode.commands.registerCommand('skillLsp.openSkill', (name?: string) => openSkill(server, name)),
     vscode.commands.registerCommand('skillLsp.fixAll', (target?: vscode.Uri) => fixAll(server, target)),
@@ -53,6 +62,21 @@ async function askAgent(ctx: CommandContext, prompt?: string, options?: { newCha
   }
   AgentPanel.show(ctx.extensionUri, ctx.chat);
   return ctx.chat.ask(text.trim(), options);
+}
+
+async function runTriggerEvals(ctx: CommandContext, argument?: RunTriggerEvalsArgument, options?: RunOptions): Promise<EvalOutcome> {
+  const validArgument = argument && typeof argument === 'object' && !(argument instanceof vscode.Uri) ? argument : undefined;
+  // A URI argument, as from an explorer or editor-title menu, names the SKILL.md.
+  const target = argument instanceof vscode.Uri ? { uri: argument.toString() } : validArgument;
+  if (ctx.evals.running) {
+    EvalPanel.show(ctx.extensionUri, ctx.evals);
+  }
+  const run = ctx.evals.run(target, options ?? {});
+  // The panel opens once the run has a skill (a palette call without one only gets a message).
+  if (ctx.evals.running) {
+    EvalPanel.show(ctx.extensionUri, ctx.evals);
+  }
+  return run;
 }
 
 /** Applies `source.fixAll.skill-lsp` to a SKILL.md; returns whether anything changed. */

@@ -8,6 +8,8 @@ import { ApiKeys } from './apiKey';
 import { CATALOG_SCHEME, CatalogDocuments } from './catalog';
 import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState } from './client';
 import { registerCommands } from './commands';
+import { EvalPanel } from './evalPanel';
+import { EvalView, TriggerEvals } from './evals';
 import { needsNotify, needsRestart } from './settings';
 
 /** What `activate` returns: read-only views of the extension's state, for other extensions and tests. */
@@ -21,6 +23,19 @@ export interface SkillLspApi {
     rendered(): string | undefined;
     session(): string | undefined;
     running(): boolean;
+    /** The id of the approval waiting in the panel, if any. */
+    pendingApproval(): string | undefined;
+    /**
+     * Sends a key press (`Enter`, `Escape`) or a click on an approval button (`click:Allow once`)
+     * into the agent panel's page, as the user would: for tests of the approval card.
+     */
+    sendToPanel(input: string): Promise<boolean>;
+  };
+  evals: {
+    current(): EvalView;
+    /** The Trigger Evals panel's text as it last drew it; undefined while it is closed. */
+    rendered(): string | undefined;
+    running(): boolean;
   };
 }
 
@@ -33,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
   const server = new ServerManager(log, trace, keys, context.extensionPath);
   activeServer = server;
   const chat = new AgentChat(server);
+  const evals = new TriggerEvals(server);
   const catalog = new CatalogDocuments();
 
   context.subscriptions.push(
@@ -40,9 +56,10 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     trace,
     server,
     chat,
+    evals,
     catalog,
     vscode.workspace.registerTextDocumentContentProvider(CATALOG_SCHEME, catalog),
-    ...registerCommands({ extensionUri: context.extensionUri, server, chat, keys, catalog, log }),
+    ...registerCommands({ extensionUri: context.extensionUri, server, chat, evals, keys, catalog, log }),
     statusItem(server),
   );
 
@@ -67,6 +84,16 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     }),
   );
 
+  // Approvals of the panel's chat are asked in the panel; it is brought up without taking focus.
+  server.setInlineApprover((message, token) => {
+    if (!chat.running) {
+      return undefined;
+    }
+    AgentPanel.show(context.extensionUri, chat);
+    return chat.requestApproval(message, token);
+  });
+  context.subscriptions.push({ dispose: () => server.setInlineApprover(undefined) });
+
   const discovery = startWhenSkillsAppear(context, server).catch((error) => log.error(`Looking for skills: ${String(error)}`));
 
   return {
@@ -81,6 +108,13 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
       rendered: () => AgentPanel.rendered(),
       session: () => chat.session,
       running: () => chat.running,
+      pendingApproval: () => chat.pendingApproval,
+      sendToPanel: (input) => AgentPanel.simulate(input),
+    },
+    evals: {
+      current: () => evals.current(),
+      rendered: () => EvalPanel.rendered(),
+      running: () => evals.running,
     },
   };
 }

@@ -44,9 +44,82 @@ export type AgentEvent =
   | { sessionId: string; kind: 'done'; stopReason: string }
   | { sessionId: string; kind: 'error'; message: string };
 
+/** Params of `skill/runEvals`: `skill` (a name) or `uri` (its SKILL.md) names the skill. */
+export interface RunEvalsParams {
+  skill?: string;
+  uri?: string;
+  /** A candidate description evaluated instead of the file's. */
+  description?: string;
+  /** Runs per query (the server's default is 3). */
+  runs?: number;
+  noCache?: boolean;
+  workDoneToken?: ProgressToken;
+}
+
+/** One query's results (snake_case, as `skill-lsp eval --format json` prints them). */
+export interface EvalQueryResult {
+  query: string;
+  should_trigger: boolean;
+  /** Share of runs that loaded the skill, 0 to 1. */
+  trigger_rate: number;
+  triggers: number;
+  runs: number;
+  pass: boolean;
+  /** Other skills the model loaded instead, with how many runs each. */
+  loaded_instead: Record<string, number>;
+  other_tools: Record<string, number>;
+  cached_runs: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface EvalSummary {
+  passed: number;
+  failed: number;
+  total: number;
+  runs: number;
+  cached_runs: number;
+  input_tokens: number;
+  output_tokens: number;
+  precision: number | null;
+  recall: number | null;
+}
+
+/** The result of `skill/runEvals`: the JSON `skill-lsp eval --format json` prints for one skill. */
+export interface RunEvalsResult {
+  skill_name: string;
+  description: string;
+  candidate: boolean;
+  eval_set: string;
+  results: EvalQueryResult[];
+  confusions: { query: string; skill: string; runs: number }[];
+  summary: EvalSummary;
+  run: { model?: string; provider?: string; warnings?: string[]; [key: string]: unknown };
+}
+
+/** One `skill/evalResult` notification: a query whose runs are all done. */
+export interface EvalResultParams {
+  skill: string;
+  uri: string;
+  result: EvalQueryResult;
+}
+
+/** The argument of the client-side command `skillLsp.runTriggerEvals` the server's code lens carries. */
+export interface RunTriggerEvalsArgument {
+  skill?: string;
+  uri?: string;
+}
+
 export const CatalogRequest = new RequestType<Record<string, never>, CatalogResult, void>('skill/catalog');
 export const AgentChatRequest = new RequestType<AgentChatParams, AgentChatResult, void>('skill/agentChat');
 export const AGENT_EVENT = 'skill/agentEvent';
+export const RunEvalsRequest = new RequestType<RunEvalsParams, RunEvalsResult, void>('skill/runEvals');
+export const EVAL_RESULT = 'skill/evalResult';
+/** The client-side command of the server's "Run trigger evals" code lens. */
+export const RUN_TRIGGER_EVALS_COMMAND = 'skillLsp.runTriggerEvals';
+/** The diagnostic code of a broken `evals/triggers.json` and of the last run's summary on a description. */
+export const EVAL_SET_CODE = 'eval-set';
+export const TRIGGER_EVALS_CODE = 'trigger-evals';
 
 /** The code action kind of "apply every safe fix in the file". */
 export const FIX_ALL_KIND = 'source.fixAll.skill-lsp';

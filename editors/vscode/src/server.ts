@@ -144,6 +144,8 @@ export interface AgentEnv {
   provider: Provider;
   model: string;
   baseUrl: string;
+  /** Most tokens per model reply (`SKILL_LSP_MAX_TOKENS`); 0 or absent leaves the server's default. */
+  maxTokens?: number;
   /** From secret storage; undefined keeps whatever the environment already has. */
   apiKey: string | undefined;
 }
@@ -166,6 +168,9 @@ export function serverEnv(base: NodeJS.ProcessEnv, agent: AgentEnv | undefined):
   }
   if (agent.model) {
     env.MODEL_ID = agent.model;
+  }
+  if (agent.maxTokens && agent.maxTokens > 0) {
+    env.SKILL_LSP_MAX_TOKENS = String(Math.floor(agent.maxTokens));
   }
   if (agent.provider === 'anthropic') {
     if (agent.apiKey) {
@@ -196,7 +201,8 @@ export function describeAgentEnv(agent: AgentEnv | undefined, env: NodeJS.Proces
   const key = agent.apiKey ? 'from secret storage' : env[keyVar] ? `from the environment (${keyVar})` : 'none';
   const model = env.MODEL_ID ? env.MODEL_ID : '(MODEL_ID unset)';
   const base = env[baseVar] ? redactUrl(env[baseVar] as string) : 'default endpoint';
-  return `agent ${agent.provider}, model ${model}, base URL ${base}, API key ${key}`;
+  const maxTokens = env.SKILL_LSP_MAX_TOKENS ? `, max tokens ${env.SKILL_LSP_MAX_TOKENS}` : '';
+  return `agent ${agent.provider}, model ${model}, base URL ${base}, API key ${key}${maxTokens}`;
 }
 
 /** Keeps scheme, host and path: a URL can carry credentials in its user info or query. */

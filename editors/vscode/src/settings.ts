@@ -8,6 +8,8 @@ export interface AgentSettings {
   provider: Provider;
   model: string;
   baseUrl: string;
+  /** Most tokens one model reply may use; 0 leaves it to the server. */
+  maxTokens: number;
 }
 
 /** Settings that only take effect in a new server process (they end up in its command or env). */
@@ -30,7 +32,13 @@ export function agentSettings(): AgentSettings {
     provider,
     model: (config.get<string>('agent.model') ?? '').trim(),
     baseUrl: (config.get<string>('agent.baseUrl') ?? '').trim(),
+    maxTokens: wholeNumber(config.get<number>('agent.maxTokens')),
   };
+}
+
+/** A setting meant as a count: anything but a finite number above 0 is 0. */
+function wholeNumber(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
 /**

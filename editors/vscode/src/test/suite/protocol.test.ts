@@ -17,7 +17,16 @@ import {
   CatalogRequest,
   CatalogResult,
   CatalogSkill,
+  EVAL_RESULT,
+  EvalQueryResult,
+  EvalResultParams,
+  EvalSummary,
   FIX_ALL_KIND,
+  RUN_TRIGGER_EVALS_COMMAND,
+  RunEvalsParams,
+  RunEvalsRequest,
+  RunEvalsResult,
+  RunTriggerEvalsArgument,
 } from '../../protocol';
 
 // out/test/suite -> the repository root.
@@ -45,6 +54,46 @@ const CHAT_RESULT = {
   usage: true,
 } satisfies Record<keyof AgentChatResult, true>;
 const USAGE = { inputTokens: true, outputTokens: true } satisfies Record<keyof AgentChatResult['usage'], true>;
+const EVALS_PARAMS = { skill: true, uri: true, description: true, runs: true, noCache: true, workDoneToken: true } satisfies Record<
+  keyof RunEvalsParams,
+  true
+>;
+const EVALS_RESULT = {
+  skill_name: true,
+  description: true,
+  candidate: true,
+  eval_set: true,
+  results: true,
+  confusions: true,
+  summary: true,
+  run: true,
+} satisfies Record<keyof RunEvalsResult, true>;
+const EVAL_QUERY = {
+  query: true,
+  should_trigger: true,
+  trigger_rate: true,
+  triggers: true,
+  runs: true,
+  pass: true,
+  loaded_instead: true,
+  other_tools: true,
+  cached_runs: true,
+  input_tokens: true,
+  output_tokens: true,
+} satisfies Record<keyof EvalQueryResult, true>;
+const EVAL_SUMMARY = {
+  passed: true,
+  failed: true,
+  total: true,
+  runs: true,
+  cached_runs: true,
+  input_tokens: true,
+  output_tokens: true,
+  precision: true,
+  recall: true,
+} satisfies Record<keyof EvalSummary, true>;
+const EVAL_RESULT_PARAMS = { skill: true, uri: true, result: true } satisfies Record<keyof EvalResultParams, true>;
+const LENS_ARGUMENT = { skill: true, uri: true } satisfies Record<keyof RunTriggerEvalsArgument, true>;
 
 function keys(value: unknown): string[] {
   return Object.keys(value as object).sort();
@@ -59,7 +108,7 @@ suite('protocol snapshot', () => {
   const messages = JSON.parse(fs.readFileSync(SNAPSHOT, 'utf8')) as Record<string, Message[]>;
 
   test('every method the extension uses is in the snapshot', () => {
-    for (const method of [CatalogRequest.method, AgentChatRequest.method, AGENT_EVENT]) {
+    for (const method of [CatalogRequest.method, AgentChatRequest.method, AGENT_EVENT, RunEvalsRequest.method, EVAL_RESULT]) {
       assert.ok(messages[method]?.length, `${method} is not in ${SNAPSHOT}`);
     }
     const capabilities = (messages.initialize[0].result as { capabilities: { codeActionProvider: { codeActionKinds: string[] } } }).capabilities;
@@ -74,6 +123,24 @@ suite('protocol snapshot', () => {
     assert.deepStrictEqual(keys(chat.params), keys(CHAT_PARAMS));
     assert.deepStrictEqual(keys(chat.result), keys(CHAT_RESULT));
     assert.deepStrictEqual(keys((chat.result as AgentChatResult).usage), keys(USAGE));
+  });
+
+  test('skill/runEvals, skill/evalResult and the code lens have the fields and command the extension reads', () => {
+    const run = messages[RunEvalsRequest.method][0];
+    // The example's params leave out the optional description and noCache.
+    for (const name of Object.keys(run.params as object)) {
+      assert.ok(name in EVALS_PARAMS, `the server's example sends ${name}, which RunEvalsParams lacks`);
+    }
+    const result = run.result as RunEvalsResult;
+    assert.deepStrictEqual(keys(result), keys(EVALS_RESULT));
+    assert.deepStrictEqual(keys(result.results[0]), keys(EVAL_QUERY));
+    assert.deepStrictEqual(keys(result.summary), keys(EVAL_SUMMARY));
+    const notification = messages[EVAL_RESULT][0].params as EvalResultParams;
+    assert.deepStrictEqual(keys(notification), keys(EVAL_RESULT_PARAMS));
+    assert.deepStrictEqual(keys(notification.result), keys(EVAL_QUERY));
+    const lens = (messages['textDocument/codeLens'][0].result as { command: { command: string; arguments: unknown[] } }[])[0];
+    assert.strictEqual(lens.command.command, RUN_TRIGGER_EVALS_COMMAND);
+    assert.deepStrictEqual(keys(lens.command.arguments[0]), keys(LENS_ARGUMENT));
   });
 
   test("the approval buttons are the server's", () => {

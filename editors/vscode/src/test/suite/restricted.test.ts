@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ChatOutcome } from '../../agent';
+import type { EvalOutcome } from '../../evals';
 import { describe, extensionApi, open, skillDiagnostics, waitFor } from './helpers';
 
 // Runs in a window whose workspace is not trusted, with ANTHROPIC_API_KEY in the environment.
@@ -27,6 +28,12 @@ suite('restricted mode', () => {
       Promise.resolve(vscode.commands.executeCommand('skill/agentChat', { prompt: 'Delete everything' })),
       /no model provider is configured/,
     );
+  });
+
+  test('Run Trigger Evals refuses too: evals spend model calls like the agent', async () => {
+    const outcome = await vscode.commands.executeCommand<EvalOutcome>('skillLsp.runTriggerEvals', { skill: 'pdf-tools' });
+    assert.strictEqual(outcome.state, 'refused');
+    assert.match(outcome.error ?? '', /Restricted Mode/);
   });
 
   test('a server path that does not exist is reported, not ignored', async () => {

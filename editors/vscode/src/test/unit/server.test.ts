@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { bundledTargets, isPlatformPackage, locateServer, serverVersion } from '../../server';
+import { AgentEnv, bundledTargets, describeAgentEnv, isPlatformPackage, locateServer, serverEnv, serverVersion } from '../../server';
 
 const TARGET = `${process.platform}-${process.arch}`;
 const EXE = process.platform === 'win32' ? 'skill-lsp.exe' : 'skill-lsp';
@@ -113,5 +113,28 @@ suite('locateServer', () => {
     const silent = path.join(root, 'silent.sh');
     fs.writeFileSync(silent, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     assert.deepStrictEqual(await serverVersion(silent), { ok: false, message: `\`${silent} --version\` printed nothing` });
+  });
+});
+
+suite('serverEnv', () => {
+  const agent: AgentEnv = { provider: 'anthropic', model: 'm', baseUrl: '', apiKey: undefined };
+
+  test('skillLsp.agent.maxTokens above 0 becomes SKILL_LSP_MAX_TOKENS next to MODEL_ID', () => {
+    const env = serverEnv({}, { ...agent, maxTokens: 512 });
+    assert.strictEqual(env.MODEL_ID, 'm');
+    assert.strictEqual(env.SKILL_LSP_MAX_TOKENS, '512');
+    assert.match(describeAgentEnv({ ...agent, maxTokens: 512 }, env), /max tokens 512/);
+  });
+
+  test('0 or no maxTokens sets nothing, so the server default (or an inherited value) applies', () => {
+    assert.strictEqual(serverEnv({}, { ...agent, maxTokens: 0 }).SKILL_LSP_MAX_TOKENS, undefined);
+    assert.strictEqual(serverEnv({}, agent).SKILL_LSP_MAX_TOKENS, undefined);
+    assert.strictEqual(serverEnv({ SKILL_LSP_MAX_TOKENS: '100' }, { ...agent, maxTokens: 0 }).SKILL_LSP_MAX_TOKENS, '100');
+  });
+
+  test('an untrusted workspace gets no provider variables and no agent settings', () => {
+    const env = serverEnv({ ANTHROPIC_API_KEY: 'inherited' }, undefined);
+    assert.strictEqual(env.ANTHROPIC_API_KEY, '');
+    assert.strictEqual(env.SKILL_LSP_MAX_TOKENS, undefined);
   });
 });

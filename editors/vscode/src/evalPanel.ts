@@ -1,0 +1,196 @@
+// The webview that shows a TriggerEvals run: per query the query, what was expected, how many
+// runs loaded the skill, pass or fail and which skill loaded instead, under a summary line.
+// media/evalPanel.js draws the rows this posts; Cancel and Run again come back as messages.
+
+import * as vscode from 'vscode';
+import { EvalRow, TriggerEvals, evalCounts, evalRow, summaryLine } from './evals';
+
+type FromWebview = { type: 'ready' } | { type: 'cancel' } | { type: 'rerun' } | { type: 'rendered'; text: string };
+
+/** What the webview draws: everything already worded, so the page only builds DOM. */
+export interface EvalPanelState {
+  type: 'state';
+  title: string;
+  description: string;
+  state: string;
+  status: string;
+  rows: EvalRow[];
+  running: boolean;
+  canRerun: boolean;
+  trusted: boolean;
+}
+
+/** Coalesces bursts of results into one redraw. */
+const REDRAW_MS = 40;
+
+export function panelState(evals: TriggerEvals): EvalPanelState {
+  const view = evals.current();
+  const counts = evalCounts(view.results);
+  let status: string;
+  switch (view.state) {
+    case 'idle':
+      status = 'No run yet.';
+      break;
+    case 'running':
+      status = `Running… ${view.progress ?? ''}`.trim() + (view.results.length ? ` · so far ${summaryLine(counts)}` : '');
+      break;
+    case 'done': {
+      const summary = view.report?.summary;
+      const run = view.report?.run;
+      const details = [
+        summary ? `${summary.runs} runs (${summary.cached_runs} cached)` : undefined,
+        typeof run?.model === 'string' ? `model ${run.model}` : undefined,
+      ].filter(Boolean);
+      status = `${summaryLine(counts)}${details.length ? ` · ${details.join(' · ')}` : ''}`;
+      break;
+    }
+    case 'cancelled':
+      status = `Cancelled.${view.results.length ? ` Finished before the cancel: ${summaryLine(counts)}` : ''}`;
+      break;
+    case 'error':
+    case 'refused':
+      status = view.error ?? 'The run failed.';
+      break;
+  }
+  return {
+    type: 'state',
+    title: `Trigger evals: ${view.skill ?? ''}`.trim(),
+    description: view.description ?? '',
+    state: view.state,
+    status,
+    rows: view.results.map(evalRow),
+    running: evals.running,
+    canRerun: evals.canRerun,
+    trusted: vscode.workspace.isTrusted,
+  };
+}
+
+export class EvalPanel implements vscode.Disposable {
+  private static instance: EvalPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private redrawTimer: NodeJS.Timeout | undefined;
+  private renderedText: string | undefined;
+
+  /** The panel's text as the webview last drew it, for tests and diagnostics. */
+  static rendered(): string | undefined {
+    return EvalPanel.instance?.renderedText;
+  }
+
+  static show(extensionUri: vscode.Uri, evals: TriggerEvals): EvalPanel {
+    if (EvalPanel.instance) {
+      EvalPanel.instance.panel.reveal(undefined, true);
+      return EvalPanel.instance;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      'skillLsp.triggerEvals',
+      'Trigger Evals',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
+    EvalPanel.instance = new EvalPanel(panel, extensionUri, evals);
+    return EvalPanel.instance;
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly evals: TriggerEvals,
+  ) {
+    panel.webview.html = this.html();
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
+      evals.onDidChange(() => this.scheduleRedraw()),
+    );
+  }
+
+  dispose(): void {
+    if (EvalPanel.instance === this) {
+      EvalPanel.instance = undefined;
+    }
+    if (this.redrawTimer) {
+      clearTimeout(this.redrawTimer);
+    }
+    for (const disposable of this.disposables) {
+      disposable.dispose();
+    }
+    this.panel.dispose();
+  }
+
+  private onMessage(message: FromWebview): void {
+    switch (message.type) {
+      case 'ready':
+        this.redraw();
+        break;
+      case 'cancel':
+        this.evals.cancel();
+        break;
+      case 'rerun':
+        void this.evals.rerun();
+        break;
+      case 'rendered':
+        this.renderedText = message.text;
+        break;
+    }
+  }
+
+  private scheduleRedraw(): void {
+    if (!this.redrawTimer) {
+      this.redrawTimer = setTimeout(() => {
+        this.redrawTimer = undefined;
+        this.redraw();
+      }, REDRAW_MS);
+    }
+  }
+
+  private redraw(): void {
+    void this.panel.webview.postMessage(panelState(this.evals));
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const media = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name));
+    const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
+    // Queries and skill names come from files and the model: the script sets textContent only.
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      "img-src 'none'",
+      "form-action 'none'",
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${media('agentPanel.css')}">
+<link rel="stylesheet" href="${media('evalPanel.css')}">
+<title>Trigger Evals</title>
+</head>
+<body>
+<header>
+  <span id="title" class="title">Trigger evals</span>
+  <span class="session"></span>
+  <button id="rerun" class="secondary" title="Run the same evals again (cached runs are reused)" disabled>Run again</button>
+  <button id="cancel" class="secondary" disabled>Cancel</button>
+</header>
+<main id="log" aria-live="polite">
+  <p id="description" class="description"></p>
+  <div id="status" class="eval-status" role="status"></div>
+  <table id="results" hidden>
+    <thead><tr><th>Query</th><th>Expected</th><th>Triggered</th><th>Result</th><th>Loaded instead</th></tr></thead>
+    <tbody id="rows"></tbody>
+  </table>
+</main>
+<script nonce="${nonce}" src="${media('evalPanel.js')}"></script>
+</body>
+</html>`;
+  }
+}
