@@ -426,6 +426,11 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
       }
       return true;
     }
+    case 'notice':
+      // A retry or the token limit: said in the conversation, in the server's words.
+      fold.openText = undefined;
+      fold.entries.push({ kind: 'status', state: 'note', text: event.text });
+      return true;
     case 'done':
       fold.sawFinalEvent = true;
       fold.openText = undefined;

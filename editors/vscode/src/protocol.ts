@@ -41,6 +41,7 @@ export type AgentEvent =
   | { sessionId: string; kind: 'text'; text: string }
   | { sessionId: string; kind: 'toolCall'; id: string; name: string; input: unknown }
   | { sessionId: string; kind: 'toolResult'; id: string; name: string; isError: boolean; content: string }
+  | { sessionId: string; kind: 'notice'; text: string }
   | { sessionId: string; kind: 'done'; stopReason: string }
   | { sessionId: string; kind: 'error'; message: string };
 

@@ -134,6 +134,8 @@ function M.render(event)
     return 'line', describe_call(event)
   elseif kind == 'toolResult' then
     return 'line', describe_result(event)
+  elseif kind == 'notice' then
+    return 'line', '(' .. (event.text or '') .. ')'
   elseif kind == 'done' then
     return 'close', ('— done (%s)'):format(event.stopReason or '?')
   elseif kind == 'error' then

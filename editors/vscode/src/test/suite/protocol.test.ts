@@ -37,6 +37,7 @@ const EVENT_FIELDS: Record<AgentEvent['kind'], Record<string, string>> = {
   text: { text: 'string' },
   toolCall: { id: 'string', name: 'string', input: 'object' },
   toolResult: { id: 'string', name: 'string', isError: 'boolean', content: 'string' },
+  notice: { text: 'string' },
   done: { stopReason: 'string' },
   error: { message: 'string' },
 };
