@@ -5,6 +5,7 @@
 pub(crate) mod body;
 pub(crate) mod frontmatter;
 pub(crate) mod mentions;
+pub(crate) mod tolerant;
 pub(crate) mod yaml;
 
 use crate::text::TextRange;

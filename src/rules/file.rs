@@ -5,6 +5,7 @@ use super::fix::{line_end_after, normalise_name, quoted, verify};
 use super::recover::{Quote, Rewrite};
 use super::{Checker, Rule};
 use crate::diagnostic::{Edit, Fix};
+use crate::document::tolerant::{Masked, Tolerant};
 use crate::document::yaml::{Decoration, DecorationKind};
 use crate::document::{Node, NodeKind, SkillDocument, Style};
 use crate::targets::{Effect, Target};
@@ -453,19 +454,93 @@ fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) -> Optio
     if explained {
         return None;
     }
-    yaml_syntax(checker, yaml, offset, message);
+    // A tab in the indentation has its own message, which says more than any recovery.
+    match crate::document::tolerant::read(text, yaml).filter(|_| indent_tab(text, yaml).is_none()) {
+        Some(tolerant) => lint_tolerant(checker, &tolerant),
+        None => yaml_syntax(checker, yaml, offset, message),
+    }
     None
+}
+
+/// The first tab used for indentation in `text[yaml]`.
+fn indent_tab(text: &str, yaml: TextRange) -> Option<usize> {
+    let source = &text[yaml.as_range()];
+    lines_with_ranges(source).find_map(|(range, line)| {
+        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        indent.find('\t').map(|at| yaml.start + range.start + at)
+    })
+}
+
+/// Reports each line that breaks the YAML where it is (the line being typed, not where the
+/// scanner gave up), in plain words, then lints the rest of the frontmatter as read around
+/// them, so a half-typed key does not hide every other finding (SPEC section 4, "Recovery").
+fn lint_tolerant(checker: &mut Checker<'_>, tolerant: &Tolerant) {
+    let text = checker.text;
+    for masked in &tolerant.masked {
+        let (range, message) = match masked {
+            Masked::NotAKey { range } => {
+                let shown = trimmed_range(text, *range);
+                let word: String = text[shown.as_range()].chars().take(40).collect();
+                (
+                    shown,
+                    format!(
+                        "'{word}' has no ':' after it, so the frontmatter is not valid YAML; a field is written as 'key: value'"
+                    ),
+                )
+            }
+            Masked::Value {
+                key,
+                range,
+                message,
+                ..
+            } => (
+                trimmed_range(text, *range),
+                format!(
+                    "the value of '{key}' is not valid YAML ({message}); finish it or put it in quotes"
+                ),
+            ),
+        };
+        checker.report(Rule::YamlSyntax, range, message, broken_yaml, Vec::new());
+    }
+    let document = SkillDocument::parse(&tolerant.text);
+    let mut inner = Checker {
+        text: &tolerant.text,
+        document: &document,
+        context: checker.context,
+        diagnostics: Vec::new(),
+    };
+    structure(&mut inner);
+    super::fields::check(&mut inner);
+    // The masked text has the original's offsets; what touches a masked line is about text
+    // that is not there, and its fixes would edit blanks.
+    let about_masked = |range: TextRange| {
+        tolerant.masked.iter().any(|masked| {
+            let region = masked.region();
+            region.start <= range.start && range.start < region.end.max(region.start + 1)
+        })
+    };
+    let edits_masked = |range: TextRange| {
+        tolerant
+            .masked
+            .iter()
+            .any(|masked| range.start < masked.range().end && masked.range().start < range.end)
+    };
+    checker
+        .diagnostics
+        .extend(inner.diagnostics.into_iter().filter(|diagnostic| {
+            !about_masked(diagnostic.range)
+                && diagnostic
+                    .fixes
+                    .iter()
+                    .flat_map(|fix| &fix.edits)
+                    .all(|edit| !edits_masked(edit.range))
+        }));
 }
 
 /// Reports a YAML error at `offset`, or at the first tab used for indentation.
 fn yaml_syntax(checker: &mut Checker<'_>, yaml: TextRange, offset: usize, message: &str) {
     let text = checker.text;
-    let source = &text[yaml.as_range()];
-    let tab = lines_with_ranges(source).find_map(|(range, line)| {
-        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
-        indent.find('\t').map(|at| yaml.start + range.start + at)
-    });
-    let (range, message) = match tab {
+    let (range, message) = match indent_tab(text, yaml) {
         Some(at) => (
             TextRange::new(at, at + 1),
             "the frontmatter is not valid YAML: a tab is used for indentation (YAML allows only spaces)"
@@ -720,13 +795,37 @@ mod tests {
     }
 
     #[test]
+    fn a_half_typed_key_is_reported_on_its_line_and_the_rest_is_linted() {
+        check(
+            AS,
+            "---\nname: Pdf\ndescr\nfoo: bar\n---\nBody\n",
+            &[
+                "missing-description 1:1-1:4 error",
+                "name-format 2:7-2:10 error",
+                "name-mismatch 2:7-2:10 error",
+                "yaml-syntax 3:1-3:6 error: ^'descr' has no ':' after it, so the frontmatter is not valid YAML",
+                "unknown-field 4:1-4:4 error",
+            ],
+        );
+    }
+
+    #[test]
     fn yaml_syntax_errors_and_tabs() {
         check(
             AS,
             "---\nname: pdf\ndescription: [unclosed\n---\n",
             &[
-                "yaml-syntax 4:1-4:2 error: ^the frontmatter is not valid YAML",
+                "yaml-syntax 3:14-3:23 error: ^the value of 'description' is not valid YAML (while parsing a flow sequence, expected ',' or ']'); finish it or put it in quotes",
                 "body-empty 4:1-4:4 warning",
+            ],
+        );
+        // A hopeless frontmatter still gets the scanner's words where it stopped.
+        check(
+            AS,
+            "---\n[a, b\n---\n",
+            &[
+                "yaml-syntax 3:1-3:2 error: ^the frontmatter is not valid YAML",
+                "body-empty 3:1-3:4 warning",
             ],
         );
         check(
