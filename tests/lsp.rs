@@ -969,3 +969,71 @@ fn configuration_changes_targets_and_severities() {
     });
     client.shutdown();
 }
+
+#[test]
+fn typing_a_frontmatter_key_keeps_hover_completion_and_diagnostics_on_the_typed_line() {
+    let mut client = Client::start(&[], json!({}));
+    let text = "---\nname: pdf\n\n---\n# PDF\n\nFill forms.\n";
+    let uri = client.open("skills/pdf/SKILL.md", text);
+    client.diagnostics(&uri, Some(1));
+    let typed = "description: Fills PDF forms. Use when a PDF is involved.";
+    for (index, ch) in typed.char_indices() {
+        let so_far = &typed[..index + ch.len_utf8()];
+        let version = i64::try_from(index).unwrap() + 2;
+        let column = u32::try_from(index).unwrap();
+        client.change(
+            &uri,
+            version,
+            json!([{"range": {"start": {"line": 2, "character": column}, "end": {"line": 2, "character": column}}, "text": ch.to_string()}]),
+        );
+        let diagnostics = client.diagnostics(&uri, Some(version));
+        for diagnostic in diagnostics.iter().filter(|d| d["code"] == "yaml-syntax") {
+            assert_eq!(
+                diagnostic["range"]["start"]["line"], 2,
+                "after {so_far:?}: the YAML error is on the line being typed: {diagnostic:#}"
+            );
+        }
+        let hover = client.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
+        );
+        assert!(
+            hover["contents"].to_string().contains("name"),
+            "after {so_far:?}: hover on name: {hover}"
+        );
+        if index < 11 {
+            // Still typing the key: completion offers it.
+            let items = client.request(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": column + 1}}),
+            );
+            let labels: Vec<&str> = items
+                .as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(|item| item["label"].as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            assert!(
+                labels.contains(&"description"),
+                "after {:?}: {labels:?}",
+                &typed[..=index]
+            );
+        }
+    }
+    let last = i64::try_from(typed.len()).unwrap() + 1;
+    let version = last + 1;
+    client.change(
+        &uri,
+        version,
+        json!([{"text": text.replace("\n\n---", &format!("\n{typed}\n---"))}]),
+    );
+    let diagnostics = client.diagnostics(&uri, Some(version));
+    assert!(
+        !diagnostics.iter().any(|d| d["code"] == "yaml-syntax"),
+        "{diagnostics:#?}"
+    );
+    client.shutdown();
+}

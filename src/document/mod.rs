@@ -48,6 +48,25 @@ impl SkillDocument {
         }
     }
 
+    /// The document as editor help reads it: when the frontmatter's YAML does not parse, its
+    /// tree is the tolerant reading around the broken lines ([`tolerant::read`]), so hover,
+    /// symbols and inlay hints keep working while a key is typed. Never for the loader or the
+    /// rules, which must see what clients see.
+    #[must_use]
+    pub(crate) fn parse_for_editing(text: &str) -> Self {
+        let mut document = Self::parse(text);
+        let broken = document
+            .yaml
+            .as_ref()
+            .is_some_and(|yaml| yaml.error.is_some());
+        if let (true, Some(range)) = (broken, document.yaml_range()) {
+            if let Some(tolerant) = tolerant::read(text, range) {
+                document.yaml = Some(tolerant.yaml);
+            }
+        }
+        document
+    }
+
     #[must_use]
     pub(crate) fn block(&self) -> Option<&Block> {
         self.split.block.as_ref()

@@ -39,7 +39,7 @@ pub(crate) fn lenses(snapshot: &Snapshot) -> Option<Vec<CodeLens>> {
     {
         return None;
     }
-    let document = SkillDocument::parse(&snapshot.document.text);
+    let document = SkillDocument::parse_for_editing(&snapshot.document.text);
     let entry = document.field("description")?;
     let name = document
         .field("name")
@@ -82,7 +82,7 @@ pub(crate) fn eval_diagnostic(
     eval: &EvalSummary,
     encoding: Encoding,
 ) -> Option<Diagnostic> {
-    let skill = SkillDocument::parse(&document.text);
+    let skill = SkillDocument::parse_for_editing(&document.text);
     let entry = skill.field("description")?;
     Some(Diagnostic {
         range: range_of(

@@ -26,7 +26,7 @@ pub(crate) fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<H
 pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
     let text: &str = &snapshot.document.text;
     let markdown = snapshot.caps.hover_markdown;
-    let document = SkillDocument::parse(text);
+    let document = SkillDocument::parse_for_editing(text);
     if let Some(entries) = document.mapping().and_then(|root| root.as_mapping()) {
         for entry in entries {
             let on_key = entry.key.range.start <= offset && offset <= entry.key.range.end;
@@ -104,6 +104,19 @@ mod tests {
             "{value}"
         );
         assert!(value.contains("Read by: skills-ref"));
+    }
+
+    #[test]
+    fn hover_keeps_working_while_a_key_is_half_typed() {
+        // `lic` has no colon yet: the YAML does not parse, but the other keys still read.
+        let text = "---\nname: pdf\nlic\ndescription: Fill forms.\n---\nBody\n";
+        let hover = hover_at(&snapshot(text), text.find("descr").unwrap() + 2).unwrap();
+        assert!(
+            contents(hover).starts_with("description — 11/1024 characters"),
+            "the value is read around the broken line"
+        );
+        let on_name = hover_at(&snapshot(text), 5).unwrap();
+        assert!(contents(on_name).starts_with("name — 3/64 characters"));
     }
 
     #[test]

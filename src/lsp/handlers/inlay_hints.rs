@@ -22,7 +22,7 @@ pub(crate) fn inlay_hint(
 /// `312/1024` after the description, `3/64` after the name.
 #[must_use]
 pub(crate) fn inlay_hints(snapshot: &Snapshot) -> Vec<InlayHint> {
-    let document = SkillDocument::parse(&snapshot.document.text);
+    let document = SkillDocument::parse_for_editing(&snapshot.document.text);
     let mut hints = Vec::new();
     let limited = FIELDS
         .iter()
@@ -60,6 +60,19 @@ mod tests {
     use super::*;
 
     use crate::lsp::snapshot::test_snapshot as snapshot;
+
+    #[test]
+    fn inlay_hints_stay_while_a_key_is_half_typed() {
+        let text = "---\nname: pdf\nuser-invo\ndescription: Fills forms.\n---\n";
+        let labels: Vec<String> = inlay_hints(&snapshot(text))
+            .into_iter()
+            .map(|hint| match hint.label {
+                InlayHintLabel::String(label) => label,
+                InlayHintLabel::LabelParts(_) => String::new(),
+            })
+            .collect();
+        assert_eq!(labels, vec!["3/64", "12/1024"]);
+    }
 
     #[test]
     fn inlay_hints_count_characters() {

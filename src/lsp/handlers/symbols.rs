@@ -53,7 +53,7 @@ pub(crate) fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
     let encoding = snapshot.encoding;
     let text: &str = &snapshot.document.text;
     let rope = &snapshot.document.rope;
-    let document = SkillDocument::parse(text);
+    let document = SkillDocument::parse_for_editing(text);
     let mut symbols = Vec::new();
     if let (Some(block), Some(root)) = (document.block(), document.mapping()) {
         let mut keys = Vec::new();
