@@ -67,7 +67,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Add a `---` line after the last field.",
         ),
         Rule::YamlSyntax => doc_of(
-            "The frontmatter is not valid YAML.",
+            "The frontmatter is not valid YAML. A top-level line that cannot be a key (`descr`, half typed) or a value YAML cannot read (an unclosed quote or bracket) is reported on its own line, and the rest of the frontmatter is still linted around it, so one run shows every finding.",
             "Codex, skills-ref, Copilot and most loaders skip a skill whose YAML fails to parse; Claude Code keeps only the body.",
             "`description: [unclosed` or a tab used for indentation.",
             "Correct the YAML at the reported position.",
