@@ -20,3 +20,12 @@ pub mod rules;
 pub mod targets;
 mod text;
 pub mod workspace;
+
+/// `skill-lsp --version` and the server's first log line: the package version and the commit
+/// it was built from.
+pub(crate) const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SKILL_LSP_COMMIT"),
+    ")"
+);

@@ -1037,3 +1037,33 @@ fn typing_a_frontmatter_key_keeps_hover_completion_and_diagnostics_on_the_typed_
     );
     client.shutdown();
 }
+
+#[test]
+fn the_server_logs_one_line_with_its_version_and_what_it_indexed() {
+    let mut client = Client::start(
+        &[
+            (
+                "skills/pdf/SKILL.md",
+                "---\nname: pdf\ndescription: Fills forms. Use when asked.\n---\nBody\n",
+            ),
+            (
+                ".claude/skills/review/SKILL.md",
+                "---\nname: review\ndescription: Reviews code. Use when asked.\n---\nBody\n",
+            ),
+        ],
+        json!({}),
+    );
+    let logged = client.wait(|message| message["method"] == "window/logMessage");
+    let line = logged["params"]["message"].as_str().unwrap().to_owned();
+    assert_eq!(logged["params"]["type"], 3, "information");
+    assert!(
+        line.starts_with(&format!("skill-lsp {} (", env!("CARGO_PKG_VERSION"))),
+        "{line}"
+    );
+    assert!(
+        line.contains("2 skills in 1 workspace folder; ")
+            && line.ends_with(": 2 from skills, .claude/skills"),
+        "{line}"
+    );
+    client.shutdown();
+}

@@ -23,13 +23,7 @@ pub(crate) const EXIT_FINDINGS: u8 = 1;
 /// Exit code for usage, config or I/O trouble.
 pub const EXIT_TROUBLE: u8 = 2;
 
-/// `skill-lsp --version`: the package version and the commit it was built from.
-pub(crate) const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (",
-    env!("SKILL_LSP_COMMIT"),
-    ")"
-);
+use crate::VERSION;
 
 #[derive(Parser, Debug)]
 #[command(

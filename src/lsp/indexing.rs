@@ -48,6 +48,7 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
         .iter()
         .map(|workspace| workspace.registry.skills.len())
         .sum();
+    let summary = index_summary(&workspaces, count);
     {
         let mut state = backend.lock();
         state.workspaces.extend(workspaces);
@@ -63,7 +64,57 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
         let end = progress::end(format!("{count} skill(s)"));
         progress::send(&backend.client, &token, end).await;
     }
+    // One line in the editor's log: which server, what it found and where it looked.
+    backend
+        .client
+        .log_message(tower_lsp_server::ls_types::MessageType::INFO, summary)
+        .await;
     publish_all(backend).await;
+}
+
+/// `skill-lsp 0.1.0 (abc1234): 4 skills in 1 workspace folder; /w: 4 from skills, .claude/skills`:
+/// the version and commit, then per folder its skills and the roots that hold any.
+fn index_summary(workspaces: &[FolderState], count: usize) -> String {
+    let folders: Vec<String> = workspaces
+        .iter()
+        .map(|workspace| {
+            let mut roots: Vec<String> = Vec::new();
+            for skill in &workspace.registry.skills {
+                let root = skill
+                    .root
+                    .strip_prefix(&workspace.folder)
+                    .unwrap_or(&skill.root)
+                    .display()
+                    .to_string();
+                let root = if root.is_empty() {
+                    ".".to_owned()
+                } else {
+                    root
+                };
+                if !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
+            let from = if roots.is_empty() {
+                "no skills root has any".to_owned()
+            } else {
+                format!("from {}", roots.join(", "))
+            };
+            format!(
+                "{}: {} {from}",
+                workspace.folder.display(),
+                workspace.registry.skills.len()
+            )
+        })
+        .collect();
+    format!(
+        "skill-lsp {}: {count} skill{} in {} workspace folder{}; {}",
+        crate::VERSION,
+        if count == 1 { "" } else { "s" },
+        workspaces.len(),
+        if workspaces.len() == 1 { "" } else { "s" },
+        folders.join("; ")
+    )
 }
 
 /// Asks a client that registers watchers dynamically to report changes to what the index and
