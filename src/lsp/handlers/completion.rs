@@ -458,30 +458,37 @@ mod tests {
             "{}",
             replaced.new_text
         );
-        let all = items("---\nu|: true\n---\n", &[Target::ClaudeCode], None);
-        let invocable = all
-            .iter()
-            .find(|item| item.label == "user-invocable")
-            .unwrap();
+        let inserted = |text: &str, target: Target, path: Option<&str>, label: &str| {
+            let all = items(text, &[target], path);
+            let item = all.iter().find(|item| item.label == label).unwrap();
+            edit(item).new_text.clone()
+        };
         assert_eq!(
-            edit(invocable).new_text,
+            inserted(
+                "---\nu|: true\n---\n",
+                Target::ClaudeCode,
+                None,
+                "user-invocable"
+            ),
             "user-invocable",
             "the colon is there already"
         );
-        let all = items(
-            "---\nna|\n---\n",
-            &[Target::AgentSkills],
-            Some("/w/skills/pdf-tools/SKILL.md"),
-        );
-        let name = all.iter().find(|item| item.label == "name").unwrap();
-        assert_eq!(edit(name).new_text, "name: ${1:pdf-tools}");
-        let all = items("---\nde|\n---\n", &[Target::ClaudeCode], None);
-        let boolean = all
-            .iter()
-            .find(|item| item.label == "disable-model-invocation")
-            .unwrap();
         assert_eq!(
-            edit(boolean).new_text,
+            inserted(
+                "---\nna|\n---\n",
+                Target::AgentSkills,
+                Some("/w/skills/pdf-tools/SKILL.md"),
+                "name"
+            ),
+            "name: ${1:pdf-tools}"
+        );
+        assert_eq!(
+            inserted(
+                "---\nde|\n---\n",
+                Target::ClaudeCode,
+                None,
+                "disable-model-invocation"
+            ),
             "disable-model-invocation: ${1|true,false|}"
         );
     }

@@ -61,29 +61,25 @@ mod tests {
 
     use crate::lsp::snapshot::test_snapshot as snapshot;
 
-    #[test]
-    fn inlay_hints_stay_while_a_key_is_half_typed() {
-        let text = "---\nname: pdf\nuser-invo\ndescription: Fills forms.\n---\n";
-        let labels: Vec<String> = inlay_hints(&snapshot(text))
+    fn labels(text: &str) -> Vec<String> {
+        inlay_hints(&snapshot(text))
             .into_iter()
             .map(|hint| match hint.label {
                 InlayHintLabel::String(label) => label,
                 InlayHintLabel::LabelParts(_) => String::new(),
             })
-            .collect();
-        assert_eq!(labels, vec!["3/64", "12/1024"]);
+            .collect()
+    }
+
+    #[test]
+    fn inlay_hints_stay_while_a_key_is_half_typed() {
+        let text = "---\nname: pdf\nuser-invo\ndescription: Fills forms.\n---\n";
+        assert_eq!(labels(text), vec!["3/64", "12/1024"]);
     }
 
     #[test]
     fn inlay_hints_count_characters() {
         let text = "---\nname: pdf\ndescription: 日本語 text\n---\n";
-        let labels: Vec<String> = inlay_hints(&snapshot(text))
-            .into_iter()
-            .map(|hint| match hint.label {
-                InlayHintLabel::String(label) => label,
-                InlayHintLabel::LabelParts(_) => String::new(),
-            })
-            .collect();
-        assert_eq!(labels, vec!["3/64", "8/1024"]);
+        assert_eq!(labels(text), vec!["3/64", "8/1024"]);
     }
 }
