@@ -99,6 +99,17 @@ fn documentation(value: String, markdown: bool) -> Documentation {
     )
 }
 
+/// The name of the skill's folder, which `name` must equal.
+fn folder_name(snapshot: &Snapshot) -> Option<&str> {
+    snapshot
+        .document
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str())
+}
+
 /// How a selected target that does not know `field` takes it, e.g.
 /// `Claude Code only — skills-ref rejects it`: the item's detail for another client's key.
 fn foreign_detail(field: &field_table::Field, targets: &[Target]) -> String {
@@ -135,14 +146,7 @@ fn key_text(
     if !snapshot.caps.snippets {
         return (format!("{}: ", field.name), InsertTextFormat::PLAIN_TEXT);
     }
-    let folder = snapshot
-        .document
-        .path
-        .as_deref()
-        .and_then(Path::parent)
-        .and_then(Path::file_name)
-        .and_then(|name| name.to_str())
-        .filter(|name| !name.contains(['$', '}', '\\']));
+    let folder = folder_name(snapshot).filter(|name| !name.contains(['$', '}', '\\']));
     let value = match (field.shape, field.name) {
         // A mapping: its entries go on the next lines.
         (Shape::Metadata | Shape::Hooks, _) => "\n  ${1}".to_owned(),
@@ -222,14 +226,7 @@ fn value_item(label: &str, detail: &str, kind: CompletionItemKind) -> Completion
 
 fn values(key: &str, snapshot: &Snapshot) -> Vec<CompletionItem> {
     if key == "name" {
-        let folder = snapshot
-            .document
-            .path
-            .as_deref()
-            .and_then(Path::parent)
-            .and_then(Path::file_name)
-            .and_then(|name| name.to_str());
-        return folder
+        return folder_name(snapshot)
             .map(|folder| {
                 vec![value_item(
                     folder,

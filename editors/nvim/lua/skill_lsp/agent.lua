@@ -218,16 +218,12 @@ function M.send(prompt, opts)
       return chat.request_id == nil
     end, 10)
   end
-  if chat.request_id then
-    local running = vim.lsp.get_client_by_id(chat.client_id)
-    if running and running.requests[chat.request_id] then
-      vim.notify(
-        'skill-lsp: the agent is still working; :SkillAgentCancel (or <C-c> in its buffer) stops it',
-        vim.log.levels.WARN
-      )
-      return
-    end
-    chat.request_id = nil -- its client went away
+  if lsp_client.still_running(chat) then
+    vim.notify(
+      'skill-lsp: the agent is still working; :SkillAgentCancel (or <C-c> in its buffer) stops it',
+      vim.log.levels.WARN
+    )
+    return
   end
   local origin = vim.api.nvim_get_current_buf()
   local client = not opts.fresh and chat.client_id and vim.lsp.get_client_by_id(chat.client_id)

@@ -47,6 +47,22 @@ function M.request_sync(client, method, params, timeout_ms, bufnr)
   return client.request_sync(method, params, timeout_ms, bufnr)
 end
 
+--- Whether the request `state.request_id` of client `state.client_id` still runs; forgets it
+--- when its client went away.
+--- @param state { request_id?: integer, client_id?: integer }
+--- @return boolean
+function M.still_running(state)
+  if not state.request_id then
+    return false
+  end
+  local running = vim.lsp.get_client_by_id(state.client_id)
+  if running and running.requests[state.request_id] then
+    return true
+  end
+  state.request_id = nil
+  return false
+end
+
 function M.cancel(client, request_id)
   if has_011 then
     return client:cancel_request(request_id)

@@ -303,16 +303,12 @@ end
 --- Starts a run. `target.uri` (a SKILL.md) or `target.skill` (a name) says which skill.
 --- @param target { uri?: string, skill?: string, client_id?: integer }
 function M.start(target)
-  if run.request_id then
-    local running = vim.lsp.get_client_by_id(run.client_id)
-    if running and running.requests[run.request_id] then
-      vim.notify(
-        'skill-lsp: trigger evals are still running; :SkillEvalCancel (or <C-c> in their buffer) stops them',
-        vim.log.levels.WARN
-      )
-      return
-    end
-    run.request_id = nil -- its client went away
+  if lsp_client.still_running(run) then
+    vim.notify(
+      'skill-lsp: trigger evals are still running; :SkillEvalCancel (or <C-c> in their buffer) stops them',
+      vim.log.levels.WARN
+    )
+    return
   end
   local origin = vim.api.nvim_get_current_buf()
   local client = target.client_id and vim.lsp.get_client_by_id(target.client_id) or lsp_client.require(origin)
