@@ -15,8 +15,8 @@
 #                             llama-server then drops the request's `tools`)
 #
 # Environment: SKILL_LSP_LLAMA_CACHE (default .cache/llama in the repository), LLAMA_BUILD_JOBS
-# (default 2). The build takes about ten minutes on two cores. A lock in the cache dir keeps two
-# runs from building at once.
+# (default 2). The build takes about ten minutes on two idle cores (27 minutes on two busy ones).
+# A lock in the cache dir keeps two runs from building at once.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

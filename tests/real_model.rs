@@ -40,10 +40,11 @@ const VARS: [&str; 3] = [
 const STARTUP: Duration = Duration::from_secs(120);
 /// A bound on one CLI run: a hang fails the test instead of stalling the suite.
 const RUN_LIMIT: Duration = Duration::from_secs(300);
-/// The server's cap on generated tokens per request. Our requests ask for 8,192
-/// (`session::MAX_TOKENS`; the CLI has no flag for it), which a 135M model rambling on one or
-/// two threads would take minutes to fill; `--n-predict` on the server wins over the request's.
-const N_PREDICT: &str = "192";
+/// The cap on generated tokens per request. Our requests ask for 8,192 (`session::MAX_TOKENS`;
+/// the CLI has no flag for it yet), which a 135M model rambling on two threads takes minutes to
+/// fill (and this llama-server lets a request's `max_tokens` win over its own `--n-predict`), so
+/// a small proxy in front of the server lowers `max_tokens` in each request body.
+const MAX_TOKENS: u64 = 96;
 
 const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms and merges PDF files. Use when the user has a PDF file.\n---\n# PDF\n\nUse pypdf to read and fill the form fields.\n";
 const DOCX: &str = "---\nname: docx\ndescription: Edits Word documents. Use for .docx files.\n---\n# DOCX\n\nUse python-docx.\n";
@@ -94,6 +95,8 @@ fn configured(test: &str) -> Option<[PathBuf; 3]> {
 struct Llama {
     child: Child,
     port: u16,
+    /// The port of the proxy that caps `max_tokens` (see [`MAX_TOKENS`]).
+    proxy: u16,
     log: PathBuf,
     _dir: tempfile::TempDir,
 }
@@ -103,6 +106,7 @@ impl Llama {
         let threads = std::env::var("SKILL_LSP_LLAMA_THREADS").unwrap_or_else(|_| "2".to_owned());
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("llama-server.log");
+        let log_file = File::create(&log).unwrap();
         // A free port: bind, read it, let go. Another process could take it in between; the
         // server then exits at once and the wait below says so.
         let port = TcpListener::bind("127.0.0.1:0")
@@ -118,33 +122,29 @@ impl Llama {
             .args(["--jinja", "--host", "127.0.0.1", "--port"])
             .arg(port.to_string())
             .args(["--threads", &threads, "--seed", "42", "--temp", "0"])
-            .args([
-                "--ctx-size",
-                "8192",
-                "--parallel",
-                "1",
-                "--n-predict",
-                N_PREDICT,
-            ])
+            .args(["--ctx-size", "8192", "--parallel", "1"])
             .args(["--no-webui"])
             .current_dir(dir.path())
             .stdin(Stdio::null())
-            .stdout(File::create(&log).unwrap())
-            .stderr(File::create(&log).unwrap())
+            .stdout(log_file.try_clone().unwrap())
+            .stderr(log_file)
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start {}: {error}", server.display()));
         let mut llama = Llama {
             child,
             port,
+            proxy: 0,
             log,
             _dir: dir,
         };
         llama.wait_healthy();
+        llama.proxy = capping_proxy(port);
         llama
     }
 
+    /// The base URL our code is given: the capping proxy's.
     fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}/v1", self.port)
+        format!("http://127.0.0.1:{}/v1", self.proxy)
     }
 
     fn log_text(&self) -> String {
@@ -199,6 +199,68 @@ impl Drop for Llama {
             eprintln!("---- llama-server timings\n{}", self.timings());
         }
     }
+}
+
+/// A proxy on 127.0.0.1 in front of the server at `upstream`: each connection carries one
+/// request, whose JSON body gets `max_tokens` lowered to [`MAX_TOKENS`], sent on with
+/// `Connection: close`; the reply is copied back byte for byte. Returns its port; its threads
+/// end with the test process.
+fn capping_proxy(upstream: u16) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { continue };
+            std::thread::spawn(move || {
+                let _ = relay(client, upstream);
+            });
+        }
+    });
+    port
+}
+
+fn relay(mut client: TcpStream, upstream: u16) -> std::io::Result<()> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if client.read(&mut byte)? == 0 {
+            return Ok(());
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let mut lines = head.split("\r\n").filter(|line| !line.is_empty());
+    let request_line = lines.next().unwrap_or_default().to_owned();
+    let mut length = 0;
+    let mut headers = Vec::new();
+    for line in lines {
+        let (name, value) = line.split_once(':').unwrap_or((line, ""));
+        let name = name.trim().to_ascii_lowercase();
+        if name == "content-length" {
+            length = value.trim().parse().unwrap_or(0);
+        } else if name != "connection" && name != "host" {
+            headers.push(line.to_owned());
+        }
+    }
+    let mut body = vec![0; length];
+    client.read_exact(&mut body)?;
+    if let Ok(mut json) = serde_json::from_slice::<Value>(&body) {
+        if json.get("max_tokens").is_some() {
+            json["max_tokens"] = json!(MAX_TOKENS);
+            body = serde_json::to_vec(&json).unwrap();
+        }
+    }
+    let mut server = TcpStream::connect(("127.0.0.1", upstream))?;
+    let mut out = format!("{request_line}\r\nHost: 127.0.0.1:{upstream}\r\nConnection: close\r\n");
+    for header in headers {
+        out.push_str(&header);
+        out.push_str("\r\n");
+    }
+    out.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    server.write_all(out.as_bytes())?;
+    server.write_all(&body)?;
+    std::io::copy(&mut server, &mut client)?;
+    client.shutdown(std::net::Shutdown::Both)
 }
 
 /// A plain HTTP/1.1 GET on 127.0.0.1; the whole reply, or `None` when the server is not there.
