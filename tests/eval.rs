@@ -1062,3 +1062,48 @@ fn every_bundled_skill_has_an_eval_set_of_which_about_half_are_near_misses() {
     assert_eq!(report["summary"]["total"], total);
     assert_eq!(server.requests().len(), total);
 }
+
+#[test]
+fn routing_requests_have_a_small_token_limit_and_runs_cut_by_it_are_warned_about() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let cut = || {
+        Reply::sse(&anthropic_stream(
+            &[json!({"text": "Let me think about which skill"})],
+            "max_tokens",
+        ))
+    };
+    let server = Server::start(vec![cut(), cut(), cut(), cut()]);
+    let sent = |index: usize| server.requests()[index].json()["max_tokens"].clone();
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(sent(0), 1024, "the default routing limit");
+    let report = stdout_json(&output);
+    assert_eq!(report["results"][0]["triggers"], 0);
+    assert_eq!(
+        report["run"]["warnings"],
+        json!([
+            "1 run reached the token limit (1024 tokens) before any tool call and count as not triggered; a higher --max-tokens gives the model room"
+        ])
+    );
+    // A lower agent limit lowers it; a higher one does not raise it; the flag sets it.
+    let with_env = |value: &str, args: &[&str]| {
+        wire.command(
+            dir.path(),
+            &server,
+            &[&["--runs", "1", "--no-cache"], args].concat(),
+        )
+        .env("SKILL_LSP_MAX_TOKENS", value)
+        .output()
+        .unwrap()
+    };
+    assert_eq!(with_env("200", &[]).status.code(), Some(1));
+    assert_eq!(sent(1), 200);
+    assert_eq!(with_env("5000", &[]).status.code(), Some(1));
+    assert_eq!(sent(2), 1024);
+    assert_eq!(
+        with_env("200", &["--max-tokens", "64"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(sent(3), 64);
+}

@@ -40,11 +40,11 @@ const VARS: [&str; 3] = [
 const STARTUP: Duration = Duration::from_secs(120);
 /// A bound on one CLI run: a hang fails the test instead of stalling the suite.
 const RUN_LIMIT: Duration = Duration::from_secs(300);
-/// The cap on generated tokens per request. Our requests ask for 8,192 (`session::MAX_TOKENS`;
-/// the CLI has no flag for it yet), which a 135M model rambling on two threads takes minutes to
-/// fill (and this llama-server lets a request's `max_tokens` win over its own `--n-predict`), so
-/// a small proxy in front of the server lowers `max_tokens` in each request body.
-const MAX_TOKENS: u64 = 96;
+/// The cap on generated tokens per request, set the way a user would (`SKILL_LSP_MAX_TOKENS`,
+/// which the CLI, the server and evals read): the agent's default of 8,192 takes a 135M model
+/// rambling on two threads minutes to fill, and llama-server lets a request's `max_tokens` win
+/// over its own `--n-predict`.
+const MAX_TOKENS: &str = "96";
 
 const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms and merges PDF files. Use when the user has a PDF file.\n---\n# PDF\n\nUse pypdf to read and fill the form fields.\n";
 const DOCX: &str = "---\nname: docx\ndescription: Edits Word documents. Use for .docx files.\n---\n# DOCX\n\nUse python-docx.\n";
@@ -95,8 +95,6 @@ fn configured(test: &str) -> Option<[PathBuf; 3]> {
 struct Llama {
     child: Child,
     port: u16,
-    /// The port of the proxy that caps `max_tokens` (see [`MAX_TOKENS`]).
-    proxy: u16,
     log: PathBuf,
     _dir: tempfile::TempDir,
 }
@@ -133,18 +131,16 @@ impl Llama {
         let mut llama = Llama {
             child,
             port,
-            proxy: 0,
             log,
             _dir: dir,
         };
         llama.wait_healthy();
-        llama.proxy = capping_proxy(port);
         llama
     }
 
-    /// The base URL our code is given: the capping proxy's.
+    /// The base URL our code is given.
     fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}/v1", self.proxy)
+        format!("http://127.0.0.1:{}/v1", self.port)
     }
 
     fn log_text(&self) -> String {
@@ -201,68 +197,6 @@ impl Drop for Llama {
     }
 }
 
-/// A proxy on 127.0.0.1 in front of the server at `upstream`: each connection carries one
-/// request, whose JSON body gets `max_tokens` lowered to [`MAX_TOKENS`], sent on with
-/// `Connection: close`; the reply is copied back byte for byte. Returns its port; its threads
-/// end with the test process.
-fn capping_proxy(upstream: u16) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for client in listener.incoming() {
-            let Ok(client) = client else { continue };
-            std::thread::spawn(move || {
-                let _ = relay(client, upstream);
-            });
-        }
-    });
-    port
-}
-
-fn relay(mut client: TcpStream, upstream: u16) -> std::io::Result<()> {
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        if client.read(&mut byte)? == 0 {
-            return Ok(());
-        }
-        head.push(byte[0]);
-    }
-    let head = String::from_utf8_lossy(&head).into_owned();
-    let mut lines = head.split("\r\n").filter(|line| !line.is_empty());
-    let request_line = lines.next().unwrap_or_default().to_owned();
-    let mut length = 0;
-    let mut headers = Vec::new();
-    for line in lines {
-        let (name, value) = line.split_once(':').unwrap_or((line, ""));
-        let name = name.trim().to_ascii_lowercase();
-        if name == "content-length" {
-            length = value.trim().parse().unwrap_or(0);
-        } else if name != "connection" && name != "host" {
-            headers.push(line.to_owned());
-        }
-    }
-    let mut body = vec![0; length];
-    client.read_exact(&mut body)?;
-    if let Ok(mut json) = serde_json::from_slice::<Value>(&body) {
-        if json.get("max_tokens").is_some() {
-            json["max_tokens"] = json!(MAX_TOKENS);
-            body = serde_json::to_vec(&json).unwrap();
-        }
-    }
-    let mut server = TcpStream::connect(("127.0.0.1", upstream))?;
-    let mut out = format!("{request_line}\r\nHost: 127.0.0.1:{upstream}\r\nConnection: close\r\n");
-    for header in headers {
-        out.push_str(&header);
-        out.push_str("\r\n");
-    }
-    out.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-    server.write_all(out.as_bytes())?;
-    server.write_all(&body)?;
-    std::io::copy(&mut server, &mut client)?;
-    client.shutdown(std::net::Shutdown::Both)
-}
-
 /// A plain HTTP/1.1 GET on 127.0.0.1; the whole reply, or `None` when the server is not there.
 fn get(port: u16, path: &str) -> Option<String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
@@ -314,6 +248,7 @@ fn skill_lsp(llama: &Llama, dir: &Path, args: &[&str]) -> Run {
         .env_remove("CLICOLOR_FORCE")
         .env("OPENAI_BASE_URL", llama.base_url())
         .env("MODEL_ID", "smollm2-135m-instruct")
+        .env("SKILL_LSP_MAX_TOKENS", MAX_TOKENS)
         .stdin(Stdio::null())
         .stdout(File::create(&stdout_path).unwrap())
         .stderr(File::create(&stderr_path).unwrap())
@@ -519,6 +454,7 @@ fn agent_chat_over_the_language_server_against_llama_server() {
     let env = [
         ("OPENAI_BASE_URL", url.as_str()),
         ("MODEL_ID", "smollm2-135m-instruct"),
+        ("SKILL_LSP_MAX_TOKENS", MAX_TOKENS),
     ];
     let mut client = Client::start_with_env(
         &[

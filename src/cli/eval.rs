@@ -11,7 +11,8 @@ use clap::ValueEnum;
 
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::agent::eval::run::{
-    DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD, cache_dir,
+    DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD, ROUTING_MAX_TOKENS,
+    cache_dir, routing_max_tokens,
 };
 use crate::agent::eval::set::{self, TRIGGERS_FILE};
 use crate::agent::eval::{
@@ -56,6 +57,11 @@ pub(crate) struct EvalArgs {
     /// during evals" and the model tries again.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS)]
     pub max_turns: u32,
+    /// The most tokens one routing request may use (default: 1024, or SKILL_LSP_MAX_TOKENS /
+    /// `[agent] max-tokens` of skill-lsp.toml where lower). A run that reaches it before any tool
+    /// call counts as not triggered, with a warning.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: Option<u32>,
     /// Evaluate this description for the (single) skill under test instead of its file's.
     #[arg(long, value_name = "TEXT")]
     pub description: Option<String>,
@@ -75,6 +81,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         workspace,
         registry,
         config_model,
+        config_max_tokens,
         targets,
     } = match prepare(args) {
         Ok(prepared) => prepared,
@@ -96,7 +103,15 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let options = measuring(args, Some(cache_dir(&workspace)));
+    let env = |name: &str| std::env::var(name).ok();
+    let max_tokens = match routing_max_tokens(&env, args.max_tokens, config_max_tokens) {
+        Ok(tokens) => tokens,
+        Err(message) => {
+            error_line(&message);
+            return EXIT_TROUBLE;
+        }
+    };
+    let options = measuring(args, Some(cache_dir(&workspace)), max_tokens);
     let evaluator = Evaluator {
         provider: Arc::from(provider),
         workspace,
@@ -155,25 +170,28 @@ struct Prepared {
     workspace: PathBuf,
     registry: Registry,
     config_model: Option<String>,
+    config_max_tokens: Option<u32>,
     targets: Vec<EvalTarget>,
 }
 
-/// Checks the arguments and finds the workspace, its registry and the skills under test with
-/// their eval sets. Every problem found is returned, not only the first.
 /// The measuring options the flags ask for.
-fn measuring(args: &EvalArgs, cache_dir: Option<PathBuf>) -> EvalOptions {
+fn measuring(args: &EvalArgs, cache_dir: Option<PathBuf>, max_tokens: u32) -> EvalOptions {
     EvalOptions {
         runs: args.runs,
         threshold: args.threshold,
         jobs: args.jobs,
         max_turns: args.max_turns,
+        max_tokens,
         cache_dir,
         read_cache: !args.no_cache,
     }
 }
 
+/// Checks the arguments and finds the workspace, its registry and the skills under test with
+/// their eval sets. Every problem found is returned, not only the first.
 fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
-    let mut problems = measuring(args, None).problems(|name| format!("--{name}"));
+    let mut problems = measuring(args, None, args.max_tokens.unwrap_or(ROUTING_MAX_TOKENS))
+        .problems(|name| format!("--{name}"));
     if args
         .description
         .as_deref()
@@ -292,6 +310,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             workspace,
             registry,
             config_model: config.agent.model,
+            config_max_tokens: config.agent.max_tokens,
             targets,
         })
     } else {

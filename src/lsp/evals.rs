@@ -98,6 +98,12 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         threshold: params.threshold.unwrap_or(defaults.threshold),
         jobs: params.jobs.unwrap_or(defaults.jobs),
         max_turns: params.max_turns.unwrap_or(defaults.max_turns),
+        max_tokens: crate::agent::eval::run::routing_max_tokens(
+            &|name| std::env::var(name).ok(),
+            params.max_tokens,
+            context.agent.max_tokens,
+        )
+        .map_err(invalid_params)?,
         cache_dir: Some(cache_dir(&workspace)),
         read_cache: !params.no_cache.unwrap_or(false),
     };

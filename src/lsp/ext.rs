@@ -177,6 +177,8 @@ pub struct RunEvalsParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_turns: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_cache: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_done_token: Option<ProgressToken>,

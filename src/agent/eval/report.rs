@@ -27,6 +27,9 @@ pub(crate) struct RunRecord {
     /// Whether the stream was abandoned once the deciding tool call was complete; its token
     /// counts are then what the stream had reported so far.
     pub abandoned: bool,
+    /// Whether the token limit ended the reply before any tool call (counted as not triggered).
+    #[serde(default)]
+    pub cut: bool,
     /// Whether this record came from the on-disk cache.
     #[serde(skip)]
     pub cached: bool,

@@ -58,6 +58,8 @@ pub(crate) struct EvalOptions {
     pub threshold: f64,
     pub jobs: usize,
     pub max_turns: u32,
+    /// Tokens per model call.
+    pub max_tokens: u32,
     /// Where runs are cached; `None` keeps nothing.
     pub cache_dir: Option<PathBuf>,
     /// Whether cached runs are used (`--no-cache` sends every run again, and caches it anew).
@@ -71,6 +73,7 @@ impl Default for EvalOptions {
             threshold: DEFAULT_THRESHOLD,
             jobs: DEFAULT_JOBS,
             max_turns: DEFAULT_MAX_TURNS,
+            max_tokens: ROUTING_MAX_TOKENS,
             cache_dir: None,
             read_cache: true,
         }
@@ -98,6 +101,9 @@ impl EvalOptions {
         }
         if self.max_turns == 0 {
             problems.push(format!("{} must be at least 1", name("max-turns")));
+        }
+        if self.max_tokens == 0 {
+            problems.push(format!("{} must be at least 1", name("max-tokens")));
         }
         problems
     }
@@ -219,6 +225,7 @@ impl Evaluator {
                         &case.query,
                         run,
                         options.max_turns,
+                        options.max_tokens,
                     );
                     let hit = options
                         .cache_dir
@@ -292,9 +299,12 @@ impl Evaluator {
                 let prompt = &prompts[job.target];
                 let (system, tools) = (Arc::clone(&prompt.system), Arc::clone(&prompt.tools));
                 let query = targets[job.target].set.cases[job.case].query.clone();
-                let max_turns = options.max_turns.max(1);
+                let limits = Limits {
+                    max_turns: options.max_turns.max(1),
+                    max_tokens: options.max_tokens,
+                };
                 running.spawn(async move {
-                    let result = route(provider.as_ref(), &system, &tools, &query, max_turns).await;
+                    let result = route(provider.as_ref(), &system, &tools, &query, limits).await;
                     (job, result)
                 });
             }
@@ -350,6 +360,18 @@ impl Evaluator {
                 cached,
                 finished,
             });
+        }
+        let cut = records
+            .values()
+            .flatten()
+            .filter(|record| record.cut)
+            .count();
+        if cut > 0 {
+            warnings.push(format!(
+                "{cut} run{} reached the token limit ({} tokens) before any tool call and count as not triggered; a higher --max-tokens gives the model room",
+                if cut == 1 { "" } else { "s" },
+                options.max_tokens
+            ));
         }
         let skills: Vec<SkillReport> = targets
             .iter()
@@ -421,11 +443,11 @@ pub(crate) async fn route(
     system: &str,
     tools: &[ToolSpec],
     query: &str,
-    max_turns: u32,
+    limits: Limits,
 ) -> Result<RunRecord, ProviderError> {
     let mut restarts = 0;
     loop {
-        match route_once(provider, system, tools, query, max_turns).await {
+        match route_once(provider, system, tools, query, limits).await {
             Ok(mut record) => {
                 record.restarts = restarts;
                 return Ok(record);
@@ -447,7 +469,7 @@ async fn route_once(
     system: &str,
     tools: &[ToolSpec],
     query: &str,
-    max_turns: u32,
+    limits: Limits,
 ) -> Result<RunRecord, (ProviderError, bool)> {
     let mut record = RunRecord::default();
     let mut messages = vec![Message {
@@ -456,7 +478,7 @@ async fn route_once(
             text: query.to_owned(),
         }],
     }];
-    for turn in 1..=max_turns.max(1) {
+    for turn in 1..=limits.max_turns.max(1) {
         record.turns = turn;
         let first: Mutex<Option<(Call, Usage)>> = Mutex::new(None);
         let decided = Notify::new();
@@ -485,7 +507,7 @@ async fn route_once(
                 system,
                 messages: &messages,
                 tools,
-                max_tokens: ROUTING_MAX_TOKENS,
+                max_tokens: limits.max_tokens,
             };
             let send = provider.send(request, &mut sink);
             // Dropping `send` drops the HTTP request: the rest of the reply is never read.
@@ -516,8 +538,12 @@ async fn route_once(
                 });
                 match call {
                     Some(call) => call,
-                    // A reply without tools: the model answered without loading anything.
-                    None => return Ok(record),
+                    // A reply without tools: the model answered without loading anything, or
+                    // the token limit stopped it first.
+                    None => {
+                        record.cut = response.stop_reason == "max_tokens";
+                        return Ok(record);
+                    }
                 }
             }
             (None, Some(Err(error))) => return Err((error, streamed.load(Ordering::Relaxed))),
@@ -552,9 +578,32 @@ async fn route_once(
     Ok(record)
 }
 
-/// The token limit of a routing request: the first tool call is all an eval reads, and a model
-/// that reasons in text first needs a few hundred tokens, not the agent's thousands.
-const ROUTING_MAX_TOKENS: u32 = 1_024;
+/// The default token limit of a routing request: the first tool call is all an eval reads, and
+/// a model that reasons in text first needs a few hundred tokens, not the agent's thousands.
+pub(crate) const ROUTING_MAX_TOKENS: u32 = 1_024;
+
+/// The routing requests' token limit: `flag` (`--max-tokens`), else [`ROUTING_MAX_TOKENS`] or
+/// the agent's limit (`SKILL_LSP_MAX_TOKENS`, `[agent] max-tokens`) where that is lower.
+///
+/// # Errors
+/// As [`crate::agent::session::max_tokens`].
+pub(crate) fn routing_max_tokens(
+    env: &dyn Fn(&str) -> Option<String>,
+    flag: Option<u32>,
+    config: Option<u32>,
+) -> Result<u32, String> {
+    match flag {
+        Some(tokens) => Ok(tokens),
+        None => Ok(crate::agent::session::max_tokens(env, None, config)?.min(ROUTING_MAX_TOKENS)),
+    }
+}
+
+/// How far one run may go: model calls, and tokens per call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub max_turns: u32,
+    pub max_tokens: u32,
+}
 
 /// The cache key of one run: a hash of everything that decides its outcome.
 fn cache_key(
@@ -563,6 +612,7 @@ fn cache_key(
     query: &str,
     run: u32,
     max_turns: u32,
+    max_tokens: u32,
 ) -> String {
     let tools: Vec<Value> = prompt
         .tools
@@ -574,7 +624,7 @@ fn cache_key(
         "provider": provider.name(),
         "endpoint": provider.endpoint(),
         "model": provider.model(),
-        "max_tokens": ROUTING_MAX_TOKENS,
+        "max_tokens": max_tokens,
         "system": &*prompt.system,
         "tools": tools,
         "query": query,
