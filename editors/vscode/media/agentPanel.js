@@ -291,6 +291,12 @@
   window.addEventListener('message', (event) => {
     if (event.data && event.data.type === 'state') render(event.data);
     if (event.data && event.data.type === 'simulate') simulate(event.data.input);
+    if (event.data && event.data.type === 'prefill') {
+      prompt.value = String(event.data.text);
+      prompt.focus();
+      prompt.setSelectionRange(prompt.value.length, prompt.value.length);
+      vscode.postMessage({ type: 'draft', text: prompt.value });
+    }
   });
   vscode.postMessage({ type: 'ready' });
 })();

@@ -10,6 +10,7 @@ type FromWebview =
   | { type: 'cancel' }
   | { type: 'newChat' }
   | { type: 'rendered'; text: string }
+  | { type: 'draft'; text: string }
   | { type: 'approve'; id: string; choice: ApprovalChoice };
 
 const CHOICES: readonly string[] = ['Allow once', 'Allow for this chat', 'Deny'];
@@ -22,6 +23,9 @@ export class AgentPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private redrawTimer: NodeJS.Timeout | undefined;
   private renderedText: string | undefined;
+  private draftText: string | undefined;
+  private ready = false;
+  private pendingDraft: string | undefined;
 
   /** The transcript as the webview last drew it (its text content), for tests and diagnostics. */
   static rendered(): string | undefined {
@@ -37,19 +41,37 @@ export class AgentPanel implements vscode.Disposable {
     return instance ? Promise.resolve(instance.panel.webview.postMessage({ type: 'simulate', input })) : Promise.resolve(false);
   }
 
+  /** The prompt box's text as the page last reported it after a prefill. */
+  static draft(): string | undefined {
+    return AgentPanel.instance?.draftText;
+  }
+
+  /**
+   * Opens the panel with `text` in its prompt box, focused and not sent, for the user to finish
+   * (Load into Chat of the Skills view).
+   */
+  static prefill(extensionUri: vscode.Uri, chat: AgentChat, text: string): void {
+    const instance = AgentPanel.show(extensionUri, chat, false);
+    if (instance.ready) {
+      void instance.panel.webview.postMessage({ type: 'prefill', text });
+    } else {
+      instance.pendingDraft = text;
+    }
+  }
+
   static isOpen(): boolean {
     return AgentPanel.instance !== undefined;
   }
 
-  static show(extensionUri: vscode.Uri, chat: AgentChat): AgentPanel {
+  static show(extensionUri: vscode.Uri, chat: AgentChat, preserveFocus = true): AgentPanel {
     if (AgentPanel.instance) {
-      AgentPanel.instance.panel.reveal(undefined, true);
+      AgentPanel.instance.panel.reveal(undefined, preserveFocus);
       return AgentPanel.instance;
     }
     const panel = vscode.window.createWebviewPanel(
       'skillLsp.agent',
       'Skill Agent',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       {
         enableScripts: true,
         localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
@@ -88,7 +110,15 @@ export class AgentPanel implements vscode.Disposable {
   private onMessage(message: FromWebview): void {
     switch (message.type) {
       case 'ready':
+        this.ready = true;
         this.redraw();
+        if (this.pendingDraft !== undefined) {
+          void this.panel.webview.postMessage({ type: 'prefill', text: this.pendingDraft });
+          this.pendingDraft = undefined;
+        }
+        break;
+      case 'draft':
+        this.draftText = message.text;
         break;
       case 'ask':
         if (message.prompt.trim()) {
