@@ -62,8 +62,10 @@ suite('skills view', () => {
       hinted,
       Buffer.from('---\nname: hinted\ndescription: Formats dates in reports.\n---\n# Hinted\n\nFormats dates.\n'),
     );
-    await waitFor('the Skills view to list the new skill', () => api.skills.nodes().some((node) => node.name === 'hinted'));
+    // Opened at once: the server indexes an open file from its buffer, whenever the file watcher
+    // gets round to the new file.
     await vscode.window.showTextDocument(hinted, { preview: false });
+    await waitFor('the Skills view to list the new skill', () => api.skills.nodes().some((node) => node.name === 'hinted'), 20_000);
     await waitFor('the description-trigger hint of hinted/SKILL.md', () =>
       vscode.languages
         .getDiagnostics(hinted)
