@@ -1,4 +1,5 @@
-// The webview that shows an AgentChat: a transcript drawn by media/agentPanel.js from the
+// The webview that shows an AgentChat: a transcript drawn by webview/agentPanel.js (bundled with
+// markdown-it into dist/agentPanel.js) from the
 // chat's entries, a prompt box, Send, Cancel and New chat.
 
 import * as vscode from 'vscode';
@@ -9,7 +10,8 @@ type FromWebview =
   | { type: 'ask'; prompt: string }
   | { type: 'cancel' }
   | { type: 'newChat' }
-  | { type: 'rendered'; text: string }
+  | { type: 'rendered'; text: string; html?: string }
+  | { type: 'copy'; text: string }
   | { type: 'draft'; text: string }
   | { type: 'approve'; id: string; choice: ApprovalChoice };
 
@@ -23,6 +25,8 @@ export class AgentPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private redrawTimer: NodeJS.Timeout | undefined;
   private renderedText: string | undefined;
+  private renderedHtml: string | undefined;
+  private copiedText: string | undefined;
   private draftText: string | undefined;
   private ready = false;
   private pendingDraft: string | undefined;
@@ -59,6 +63,16 @@ export class AgentPanel implements vscode.Disposable {
     }
   }
 
+  /** The transcript's HTML as the webview last drew it, for tests of the Markdown rendering. */
+  static renderedHtml(): string | undefined {
+    return AgentPanel.instance?.renderedHtml;
+  }
+
+  /** The text of the code block whose Copy button was last clicked. */
+  static copied(): string | undefined {
+    return AgentPanel.instance?.copiedText;
+  }
+
   static isOpen(): boolean {
     return AgentPanel.instance !== undefined;
   }
@@ -74,7 +88,7 @@ export class AgentPanel implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       {
         enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
       },
     );
     AgentPanel.instance = new AgentPanel(panel, extensionUri, chat);
@@ -133,6 +147,11 @@ export class AgentPanel implements vscode.Disposable {
         break;
       case 'rendered':
         this.renderedText = message.text;
+        this.renderedHtml = message.html;
+        break;
+      case 'copy':
+        this.copiedText = String(message.text);
+        void vscode.env.clipboard.writeText(this.copiedText);
         break;
       case 'approve':
         // Anything but the three titles denies, as on the server.
@@ -164,9 +183,11 @@ export class AgentPanel implements vscode.Disposable {
   private html(): string {
     const webview = this.panel.webview;
     const media = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name));
+    const bundle = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'agentPanel.js'));
     const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
-    // Model output is untrusted: the script builds DOM nodes with textContent only, and the
-    // policy allows no inline script, no remote content and no form posts.
+    // Model output is untrusted: replies are rendered by markdown-it without raw HTML and then
+    // sanitised against an allowlist, everything else goes in as text, and the policy allows no
+    // inline script or style attribute, no images, no remote content and no form posts.
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource}`,
@@ -199,7 +220,7 @@ export class AgentPanel implements vscode.Disposable {
     <button id="cancel" type="button" class="secondary" disabled>Cancel</button>
   </div>
 </form>
-<script nonce="${nonce}" src="${media('agentPanel.js')}"></script>
+<script nonce="${nonce}" src="${bundle}"></script>
 </body>
 </html>`;
   }

@@ -30,6 +30,10 @@ export interface SkillLspApi {
   whenIdle(): Promise<ServerState>;
   agent: {
     transcript(): Entry[];
+    /** The transcript's HTML as the panel last drew it, for tests of the Markdown rendering. */
+    renderedHtml(): string | undefined;
+    /** The code the last Copy button of the panel copied. */
+    copied(): string | undefined;
     /** The prompt box's text after Load into Chat filled it; undefined before. */
     draft(): string | undefined;
     /** The transcript's text as the panel last drew it; undefined before it drew once. */
@@ -144,6 +148,8 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     agent: {
       transcript: () => chat.transcript(),
       draft: () => AgentPanel.draft(),
+      renderedHtml: () => AgentPanel.renderedHtml(),
+      copied: () => AgentPanel.copied(),
       rendered: () => AgentPanel.rendered(),
       session: () => chat.session,
       running: () => chat.running,
