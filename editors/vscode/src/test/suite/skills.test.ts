@@ -184,6 +184,7 @@ suite('skills view', () => {
     const api = await extensionApi();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const command = await api.openServerPathSetting();
+    console.log(`Open Settings: remoteName ${JSON.stringify(vscode.env.remoteName)}, command ${command}`);
     const available = await vscode.commands.getCommands(true);
     assert.ok(available.includes(command), `${command} does not exist`);
     // code-server is a remote window: the Remote tab, where the CI sets the path.
