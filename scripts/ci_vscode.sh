@@ -14,7 +14,10 @@
 #   main        universal .vsix, server from skillLsp.server.path, trusted workspace:
 #               diagnostics, quick fix, completion, Fix All, catalog, Open Skill, the agent with
 #               Cancel, trigger evals (code lens, command, Cancel, results panel, eval-set
-#               diagnostics); afterwards the logs are searched for the planted API key.
+#               diagnostics), the Skills view (counts against VS Code's diagnostics, Load into
+#               Chat, Rename), the status item's version and skill count, Open Settings in the
+#               Remote tab, and the chat's Markdown (table, list, sanitised HTML, Copy);
+#               afterwards the logs are searched for the planted API key.
 #   restricted  universal .vsix, untrusted workspace: linting works, the agent and the trigger
 #               evals refuse, a bad server path is reported.
 #   bundled     linux-x64 .vsix, no setting, no skill-lsp on PATH, an empty HOME (no

@@ -5,7 +5,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['out/', 'dist/', 'node_modules/', 'bundled/', 'media/', 'test/']),
+  globalIgnores(['out/', 'dist/', 'node_modules/', 'bundled/', 'media/', 'webview/', 'test/']),
   eslint.configs.recommended,
   tseslint.configs.recommended,
 );

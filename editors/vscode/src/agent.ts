@@ -290,7 +290,7 @@ export class AgentChat implements vscode.Disposable {
         this.sessionGeneration = generation;
         // The server reports the conversation's running total, not this prompt's share.
         const usage = `session total ${result.usage.inputTokens.toLocaleString('en-US')} in / ${result.usage.outputTokens.toLocaleString('en-US')} out tokens`;
-        this.finish('done', `Done (${result.stopReason}) · ${usage}`);
+        this.finish('done', `${stopText(result.stopReason)} · ${usage}`);
         outcome = {
           state: 'done',
           sessionId: result.sessionId,
@@ -437,7 +437,7 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
       // A cancelled chat's closing event (it carries the session id, learnt by the caller); the
       // cancel path writes its own status line.
       if (event.stopReason !== 'cancelled') {
-        fold.entries.push({ kind: 'status', state: 'done', text: `Done (${event.stopReason})` });
+        fold.entries.push({ kind: 'status', state: 'done', text: stopText(event.stopReason) });
         return true;
       }
       return false;
@@ -490,4 +490,21 @@ export function withHint(message: string): string {
     return `${message}\nIn VS Code: run "Skill LSP: Set API Key" (and set "skillLsp.agent.baseUrl" for a local server).`;
   }
   return message;
+}
+
+/**
+ * The closing line of a chat in words: `end_turn` (the model finished) is just "Done"; other
+ * stop reasons say why the reply ended.
+ */
+export function stopText(stopReason: string): string {
+  switch (stopReason) {
+    case 'end_turn':
+    case 'stop':
+      return 'Done';
+    case 'max_tokens':
+    case 'length':
+      return 'Stopped: the reply reached the token limit (max_tokens)';
+    default:
+      return `Done (${stopReason})`;
+  }
 }

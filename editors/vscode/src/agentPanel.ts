@@ -1,4 +1,5 @@
-// The webview that shows an AgentChat: a transcript drawn by media/agentPanel.js from the
+// The webview that shows an AgentChat: a transcript drawn by webview/agentPanel.js (bundled with
+// markdown-it into dist/agentPanel.js) from the
 // chat's entries, a prompt box, Send, Cancel and New chat.
 
 import * as vscode from 'vscode';
@@ -9,7 +10,9 @@ type FromWebview =
   | { type: 'ask'; prompt: string }
   | { type: 'cancel' }
   | { type: 'newChat' }
-  | { type: 'rendered'; text: string }
+  | { type: 'rendered'; text: string; html?: string }
+  | { type: 'copy'; text: string }
+  | { type: 'draft'; text: string }
   | { type: 'approve'; id: string; choice: ApprovalChoice };
 
 const CHOICES: readonly string[] = ['Allow once', 'Allow for this chat', 'Deny'];
@@ -22,6 +25,11 @@ export class AgentPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private redrawTimer: NodeJS.Timeout | undefined;
   private renderedText: string | undefined;
+  private renderedHtml: string | undefined;
+  private copiedText: string | undefined;
+  private draftText: string | undefined;
+  private ready = false;
+  private pendingDraft: string | undefined;
 
   /** The transcript as the webview last drew it (its text content), for tests and diagnostics. */
   static rendered(): string | undefined {
@@ -37,22 +45,50 @@ export class AgentPanel implements vscode.Disposable {
     return instance ? Promise.resolve(instance.panel.webview.postMessage({ type: 'simulate', input })) : Promise.resolve(false);
   }
 
+  /** The prompt box's text as the page last reported it after a prefill. */
+  static draft(): string | undefined {
+    return AgentPanel.instance?.draftText;
+  }
+
+  /**
+   * Opens the panel with `text` in its prompt box, focused and not sent, for the user to finish
+   * (Load into Chat of the Skills view).
+   */
+  static prefill(extensionUri: vscode.Uri, chat: AgentChat, text: string): void {
+    const instance = AgentPanel.show(extensionUri, chat, false);
+    if (instance.ready) {
+      void instance.panel.webview.postMessage({ type: 'prefill', text });
+    } else {
+      instance.pendingDraft = text;
+    }
+  }
+
+  /** The transcript's HTML as the webview last drew it, for tests of the Markdown rendering. */
+  static renderedHtml(): string | undefined {
+    return AgentPanel.instance?.renderedHtml;
+  }
+
+  /** The text of the code block whose Copy button was last clicked. */
+  static copied(): string | undefined {
+    return AgentPanel.instance?.copiedText;
+  }
+
   static isOpen(): boolean {
     return AgentPanel.instance !== undefined;
   }
 
-  static show(extensionUri: vscode.Uri, chat: AgentChat): AgentPanel {
+  static show(extensionUri: vscode.Uri, chat: AgentChat, preserveFocus = true): AgentPanel {
     if (AgentPanel.instance) {
-      AgentPanel.instance.panel.reveal(undefined, true);
+      AgentPanel.instance.panel.reveal(undefined, preserveFocus);
       return AgentPanel.instance;
     }
     const panel = vscode.window.createWebviewPanel(
       'skillLsp.agent',
       'Skill Agent',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       {
         enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
       },
     );
     AgentPanel.instance = new AgentPanel(panel, extensionUri, chat);
@@ -88,7 +124,15 @@ export class AgentPanel implements vscode.Disposable {
   private onMessage(message: FromWebview): void {
     switch (message.type) {
       case 'ready':
+        this.ready = true;
         this.redraw();
+        if (this.pendingDraft !== undefined) {
+          void this.panel.webview.postMessage({ type: 'prefill', text: this.pendingDraft });
+          this.pendingDraft = undefined;
+        }
+        break;
+      case 'draft':
+        this.draftText = message.text;
         break;
       case 'ask':
         if (message.prompt.trim()) {
@@ -103,6 +147,11 @@ export class AgentPanel implements vscode.Disposable {
         break;
       case 'rendered':
         this.renderedText = message.text;
+        this.renderedHtml = message.html;
+        break;
+      case 'copy':
+        this.copiedText = String(message.text);
+        void vscode.env.clipboard.writeText(this.copiedText);
         break;
       case 'approve':
         // Anything but the three titles denies, as on the server.
@@ -134,9 +183,11 @@ export class AgentPanel implements vscode.Disposable {
   private html(): string {
     const webview = this.panel.webview;
     const media = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name));
+    const bundle = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'agentPanel.js'));
     const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
-    // Model output is untrusted: the script builds DOM nodes with textContent only, and the
-    // policy allows no inline script, no remote content and no form posts.
+    // Model output is untrusted: replies are rendered by markdown-it without raw HTML and then
+    // sanitised against an allowlist, everything else goes in as text, and the policy allows no
+    // inline script or style attribute, no images, no remote content and no form posts.
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource}`,
@@ -169,7 +220,7 @@ export class AgentPanel implements vscode.Disposable {
     <button id="cancel" type="button" class="secondary" disabled>Cancel</button>
   </div>
 </form>
-<script nonce="${nonce}" src="${media('agentPanel.js')}"></script>
+<script nonce="${nonce}" src="${bundle}"></script>
 </body>
 </html>`;
   }

@@ -5,7 +5,7 @@ import { ServerManager } from './client';
 import { CatalogRequest, CatalogResult, CatalogSkill } from './protocol';
 
 export const CATALOG_SCHEME = 'skill-lsp';
-export const CATALOG_URI = vscode.Uri.from({ scheme: CATALOG_SCHEME, path: '/Skill Catalog.md' });
+export const CATALOG_URI = vscode.Uri.from({ scheme: CATALOG_SCHEME, path: '/Skill Catalog.txt' });
 
 /**
  * Serves the catalog as a virtual document: read-only by construction, never dirty, and
@@ -43,47 +43,19 @@ export async function fetchCatalog(server: ServerManager): Promise<CatalogResult
   }
 }
 
-/** A fence longer than any backtick run in the text, so the prompt shows verbatim. */
-function fenceFor(text: string): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
-  return '`'.repeat(longest + 1);
-}
-
-function tableCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-export function renderCatalog(catalog: CatalogResult): string {
-  const count = catalog.skills.length;
-  const lines = [
-    '# Skill catalog',
-    '',
-    `${count} skill${count === 1 ? '' : 's'}. The agent's system prompt lists them exactly like this; it reads a skill's full SKILL.md only when it calls \`load_skill\`.`,
-    '',
-  ];
-  const fence = fenceFor(catalog.prompt);
-  lines.push(`${fence}text`, catalog.prompt.replace(/\n$/, ''), fence, '');
-  if (count > 0) {
-    lines.push('## Skills', '', '| Skill | Problems | File |', '| --- | --- | --- |');
-    for (const skill of catalog.skills) {
-      const file = vscode.Uri.parse(skill.uri);
-      const shown = vscode.workspace.asRelativePath(file, true);
-      lines.push(`| ${tableCell(skill.name)} | ${skill.diagnostics} | [${tableCell(shown)}](${file.toString()}) |`);
-    }
-    lines.push('');
-  }
-  return lines.join('\n');
-}
-
+/**
+ * Shows the catalog exactly as the agent's system prompt carries it, byte for byte, in a
+ * read-only plain-text document (the per-skill data is in the Skills view).
+ */
 export async function showCatalog(server: ServerManager, documents: CatalogDocuments): Promise<vscode.TextDocument | undefined> {
   const catalog = await fetchCatalog(server);
   if (!catalog) {
     return undefined;
   }
-  documents.update(renderCatalog(catalog));
+  documents.update(catalog.prompt);
   const document = await vscode.workspace.openTextDocument(CATALOG_URI);
-  if (document.languageId !== 'markdown') {
-    await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+  if (document.languageId !== 'plaintext') {
+    await vscode.languages.setTextDocumentLanguage(document, 'plaintext');
   }
   await vscode.window.showTextDocument(document, { preview: false });
   return document;

@@ -19,7 +19,17 @@ import {
 } from 'vscode-languageclient/node';
 import { ApiKeys } from './apiKey';
 import { AGENT_EVENT, APPROVAL_ACTIONS, AgentEvent, EVAL_RESULT, EvalResultParams } from './protocol';
-import { AgentEnv, INSTALL_HINT, ServerSource, describeAgentEnv, isPlatformPackage, locateServer, serverEnv, serverVersion } from './server';
+import {
+  AgentEnv,
+  INSTALL_HINT,
+  serverPathSettingsCommand,
+  ServerSource,
+  describeAgentEnv,
+  isPlatformPackage,
+  locateServer,
+  serverEnv,
+  serverVersion,
+} from './server';
 import { agentSettings, serverPathSetting, serverSettings } from './settings';
 
 /** SKILL.md in any letter case: the server lints `skill.md` too, to tell the author to rename it. */
@@ -58,6 +68,8 @@ export interface ServerState {
   /** How serverPath was found. */
   source?: ServerSource;
   version?: string;
+  /** What `skill-lsp --version` printed, e.g. `skill-lsp 0.1.0 (abc1234)`: the version with its commit. */
+  build?: string;
 }
 
 export interface ApprovalRecord {
@@ -298,7 +310,7 @@ export class ServerManager implements vscode.Disposable {
       if (event.newState === State.Stopped && this.client === client && this.state.status === 'running') {
         this.setState({ status: 'failed', serverPath: located.path, source, message: 'The server stopped. See the Skill LSP output.' });
       } else if (event.newState === State.Running && this.client === client && this.state.status === 'failed') {
-        this.setState({ status: 'running', serverPath: located.path, source, version: this.state.version });
+        this.setState({ status: 'running', serverPath: located.path, source, version: this.state.version, build: probe.version });
       }
     });
     this.client = client;
@@ -317,7 +329,7 @@ export class ServerManager implements vscode.Disposable {
     this.starts += 1;
     const version = client.initializeResult?.serverInfo?.version;
     this.log.info(`skill-lsp ${version ?? '(unknown version)'} is running`);
-    this.setState({ status: 'running', serverPath: located.path, source, version });
+    this.setState({ status: 'running', serverPath: located.path, source, version, build: probe.version });
   }
 
   private async doStop(): Promise<void> {
@@ -456,11 +468,23 @@ export class ServerManager implements vscode.Disposable {
 
   private async onProblemChoice(choice: string | undefined): Promise<void> {
     if (choice === 'Open Settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'skillLsp.server.path');
+      await openServerPathSetting();
     } else if (choice === 'Show Output') {
       this.log.show();
     } else if (choice === 'Retry' || choice === 'Restart Server') {
       await this.restart();
     }
   }
+}
+
+/**
+ * Opens the Settings editor on skillLsp.server.path in the scope where the server runs: in a
+ * remote or code-server window that is the Remote tab (the setting is machine-overridable, and the
+ * binary must be on the remote machine), elsewhere the User tab.
+ */
+export async function openServerPathSetting(): Promise<string> {
+  const available = await vscode.commands.getCommands(true);
+  const choice = serverPathSettingsCommand(vscode.env.remoteName, available);
+  await vscode.commands.executeCommand(choice.command, ...choice.args);
+  return choice.command;
 }

@@ -6,19 +6,36 @@ import { AgentChat, Entry } from './agent';
 import { AgentPanel } from './agentPanel';
 import { ApiKeys } from './apiKey';
 import { CATALOG_SCHEME, CatalogDocuments } from './catalog';
-import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState } from './client';
+import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState, openServerPathSetting } from './client';
 import { registerCommands } from './commands';
 import { EvalPanel } from './evalPanel';
 import { EvalView, TriggerEvals } from './evals';
 import { needsNotify, needsRestart } from './settings';
+import { ProblemCounts, SkillsView, problemCounts, registerSkillsViewCommands } from './skillsView';
 
 /** What `activate` returns: read-only views of the extension's state, for other extensions and tests. */
 export interface SkillLspApi {
   serverState(): ServerState;
+  /** The language status item on SKILL.md editors as it reads now. */
+  status(): { text: string; detail: string | undefined };
+  /** Opens skillLsp.server.path in the Settings editor of the right scope; returns the command used. */
+  openServerPathSetting(): Promise<string>;
+  skills: {
+    /** Fetches the catalog again and resolves once the Skills view has it. */
+    refresh(): Promise<void>;
+    /** The Skills view's nodes: each TreeItem as drawn, with the counts it was drawn with. */
+    nodes(): { name: string; uri: string; item: vscode.TreeItem; counts: ProblemCounts }[];
+  };
   /** Resolves once the initial look for skills and any start or restart in flight have settled. */
   whenIdle(): Promise<ServerState>;
   agent: {
     transcript(): Entry[];
+    /** The transcript's HTML as the panel last drew it, for tests of the Markdown rendering. */
+    renderedHtml(): string | undefined;
+    /** The code the last Copy button of the panel copied. */
+    copied(): string | undefined;
+    /** The prompt box's text after Load into Chat filled it; undefined before. */
+    draft(): string | undefined;
     /** The transcript's text as the panel last drew it; undefined before it drew once. */
     rendered(): string | undefined;
     session(): string | undefined;
@@ -50,6 +67,8 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
   const chat = new AgentChat(server);
   const evals = new TriggerEvals(server);
   const catalog = new CatalogDocuments();
+  const skills = new SkillsView(server);
+  const status = statusItem(server, skills);
 
   context.subscriptions.push(
     log,
@@ -60,7 +79,18 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     catalog,
     vscode.workspace.registerTextDocumentContentProvider(CATALOG_SCHEME, catalog),
     ...registerCommands({ extensionUri: context.extensionUri, server, chat, evals, keys, catalog, log }),
-    statusItem(server),
+    skills,
+    ...registerSkillsViewCommands(skills, async (name) => {
+      AgentPanel.prefill(context.extensionUri, chat, `Load the skill '${name}' and use it to `);
+    }),
+    status,
+    vscode.commands.registerCommand('skillLsp.openServerPathSetting', () => openServerPathSetting()),
+    // The Skills view shows once the server was wanted (a SKILL.md in the workspace or open).
+    server.onDidChangeState((state) => {
+      if (state.status !== 'stopped') {
+        void vscode.commands.executeCommand('setContext', 'skillLsp.active', true);
+      }
+    }),
   );
 
   // Restarts matter only once the server was wanted; before that the next start reads everything fresh.
@@ -98,6 +128,18 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
 
   return {
     serverState: () => server.current,
+    status: () => ({ text: status.item.text, detail: status.item.detail }),
+    openServerPathSetting,
+    skills: {
+      refresh: () => skills.refresh(),
+      nodes: () =>
+        skills.skills.map((node) => ({
+          name: node.skill.name,
+          uri: node.uri.toString(),
+          item: skills.getTreeItem(node),
+          counts: problemCounts(node.uri),
+        })),
+    },
     whenIdle: async () => {
       await discovery;
       await server.idle();
@@ -105,6 +147,9 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     },
     agent: {
       transcript: () => chat.transcript(),
+      draft: () => AgentPanel.draft(),
+      renderedHtml: () => AgentPanel.renderedHtml(),
+      copied: () => AgentPanel.copied(),
       rendered: () => AgentPanel.rendered(),
       session: () => chat.session,
       running: () => chat.running,
@@ -150,19 +195,27 @@ async function startWhenSkillsAppear(context: vscode.ExtensionContext, server: S
   }
 }
 
-/** A language status entry on SKILL.md editors: server version or what is wrong, with Restart. */
-function statusItem(server: ServerManager): vscode.Disposable {
+/**
+ * A language status entry on SKILL.md editors: the server's version with its commit (from
+ * `skill-lsp --version`) and how many skills it indexes (from `skill/catalog`), or what is wrong;
+ * clicking restarts the server.
+ */
+function statusItem(server: ServerManager, skills: SkillsView): vscode.Disposable & { item: vscode.LanguageStatusItem } {
   const item = vscode.languages.createLanguageStatusItem('skillLsp.server', SKILL_SELECTOR);
   item.name = 'Skill LSP';
-  const update = (state: ServerState) => {
+  const update = () => {
+    const state = server.current;
     item.busy = state.status === 'starting';
     item.severity =
       state.status === 'notFound' || state.status === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
     switch (state.status) {
-      case 'running':
-        item.text = `skill-lsp ${state.version ?? ''}`.trim();
-        item.detail = state.serverPath;
+      case 'running': {
+        const build = state.build ?? `skill-lsp ${state.version ?? ''}`.trim();
+        const count = skills.ready ? skills.skills.length : undefined;
+        item.text = count === undefined ? build : `${build} · ${count} skill${count === 1 ? '' : 's'}`;
+        item.detail = count === undefined ? state.serverPath : `${count} skill${count === 1 ? '' : 's'} indexed · ${state.serverPath ?? ''}`;
         break;
+      }
       case 'starting':
         item.text = 'skill-lsp starting';
         item.detail = state.serverPath;
@@ -180,9 +233,12 @@ function statusItem(server: ServerManager): vscode.Disposable {
         item.detail = undefined;
         break;
     }
-    item.command = { title: 'Restart', command: 'skillLsp.restartServer' };
+    item.command =
+      state.status === 'notFound'
+        ? { title: 'Open Settings', command: 'skillLsp.openServerPathSetting' }
+        : { title: 'Restart', command: 'skillLsp.restartServer' };
   };
-  update(server.current);
-  const subscription = server.onDidChangeState(update);
-  return vscode.Disposable.from(item, subscription);
+  update();
+  const subscriptions = [server.onDidChangeState(update), skills.onDidChangeCatalog(update)];
+  return Object.assign(vscode.Disposable.from(item, ...subscriptions), { item });
 }

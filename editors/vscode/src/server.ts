@@ -140,6 +140,22 @@ export function serverVersion(binary: string, timeoutMs = 10_000): Promise<{ ok:
   });
 }
 
+/** The filter of the Settings editor that shows skillLsp.server.path alone. */
+export const SERVER_PATH_QUERY = '@id:skillLsp.server.path';
+
+/**
+ * The command (and its arguments) that opens skillLsp.server.path in the right scope. A window
+ * with a `remoteName` (SSH, WSL, a dev container, code-server) runs the server on the remote
+ * machine, so its Remote settings tab; `workbench.action.openRemoteSettings` is only registered
+ * in such windows, so without it (or without a remote) the usual Settings editor.
+ */
+export function serverPathSettingsCommand(remoteName: string | undefined, available: readonly string[]): { command: string; args: unknown[] } {
+  if (remoteName && available.includes('workbench.action.openRemoteSettings')) {
+    return { command: 'workbench.action.openRemoteSettings', args: [{ query: SERVER_PATH_QUERY }] };
+  }
+  return { command: 'workbench.action.openSettings', args: [SERVER_PATH_QUERY] };
+}
+
 export interface AgentEnv {
   provider: Provider;
   model: string;

@@ -77,7 +77,9 @@ suite('agent', () => {
       return text?.includes('run pdftotext on the file, then summarise it.') ? text : undefined;
     });
     assert.match(rendered, /load_skill/);
-    assert.match(rendered, /Done \(end_turn\)/);
+    // end_turn reads as plain "Done".
+    assert.match(rendered, /Done · session total/);
+    assert.doesNotMatch(rendered, /end_turn/);
     assert.match(rendered, /Summarise report\.pdf/);
 
     // The scripted model appends to its record after answering, so wait for the line.

@@ -5,29 +5,32 @@ import type { CatalogResult } from '../../protocol';
 import { waitFor, workspaceUri } from './helpers';
 
 suite('catalog', () => {
-  test('Show Skill Catalog opens a read-only Markdown document with exactly the prompt the model sees', async () => {
+  test('Show Skill Catalog opens a read-only plain-text document whose text is exactly the prompt the model sees', async () => {
     const document = await vscode.commands.executeCommand<vscode.TextDocument>('skillLsp.showCatalog');
     assert.ok(document, 'the command returned no document');
     assert.strictEqual(document.uri.scheme, 'skill-lsp');
-    assert.strictEqual(document.languageId, 'markdown');
+    assert.strictEqual(document.languageId, 'plaintext');
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), document.uri.toString());
     const text = document.getText();
+    // Byte for byte what the server's skill/catalog returns as the prompt.
+    const catalog = await vscode.commands.executeCommand<CatalogResult>('skill/catalog');
+    assert.strictEqual(text, catalog.prompt);
     // The CLI prints the same catalog from the saved files (the earlier suites saved their fixes).
     const folder = workspaceUri('.').fsPath;
     const server = vscode.workspace.getConfiguration('skillLsp').get<string>('server.path') as string;
     const cli = execFileSync(server, ['catalog', folder], { encoding: 'utf8' }).replace(/\n$/, '');
-    const fenced = /^(`{3,})text\n([\s\S]*?)\n\1$/m.exec(text);
-    assert.ok(fenced, text);
-    assert.strictEqual(fenced[2], cli);
+    assert.strictEqual(text.replace(/\n$/, ''), cli);
     for (const line of [
       '- broken-skill: Converts CSV files to JSON. Use when the user has a CSV file.',
       '- pdf-tools: Extract text and tables from PDF files. Use when the user asks to read or summarise a PDF.',
       '- fixme: Tidies notes: headings and lists. Use when the user wants notes cleaned up.',
     ]) {
-      assert.ok(fenced[2].split('\n').includes(line), `missing catalog line ${line}`);
+      assert.ok(text.split('\n').includes(line), `missing catalog line ${line}`);
     }
-    assert.match(text, /\| pdf-tools \| 0 \|/);
-    assert.match(text, /\| broken-skill \| 2 \|/);
+    // Read-only: typing into its editor changes nothing.
+    await vscode.commands.executeCommand('type', { text: 'typed' });
+    assert.strictEqual(document.getText(), catalog.prompt);
+    assert.strictEqual(document.isDirty, false);
   });
 
   test('Open Skill… with a name opens that SKILL.md', async () => {

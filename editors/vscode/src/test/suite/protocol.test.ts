@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { EventFold, foldAgentEvent } from '../../agent';
+import { EventFold, foldAgentEvent, stopText } from '../../agent';
 import {
   AGENT_EVENT,
   APPROVAL_ACTIONS,
@@ -193,7 +193,7 @@ suite('protocol snapshot', () => {
         case 'done':
           if (event.stopReason !== 'cancelled') {
             assert.ok(
-              fold.entries.some((entry) => entry.kind === 'status' && entry.text === `Done (${event.stopReason})`),
+              fold.entries.some((entry) => entry.kind === 'status' && entry.text === stopText(event.stopReason)),
               event.stopReason,
             );
           }

@@ -6,7 +6,16 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { AgentEnv, bundledTargets, describeAgentEnv, isPlatformPackage, locateServer, serverEnv, serverVersion } from '../../server';
+import {
+  AgentEnv,
+  bundledTargets,
+  describeAgentEnv,
+  isPlatformPackage,
+  locateServer,
+  serverEnv,
+  serverPathSettingsCommand,
+  serverVersion,
+} from '../../server';
 
 const TARGET = `${process.platform}-${process.arch}`;
 const EXE = process.platform === 'win32' ? 'skill-lsp.exe' : 'skill-lsp';
@@ -136,5 +145,28 @@ suite('serverEnv', () => {
     const env = serverEnv({ ANTHROPIC_API_KEY: 'inherited' }, undefined);
     assert.strictEqual(env.ANTHROPIC_API_KEY, '');
     assert.strictEqual(env.SKILL_LSP_MAX_TOKENS, undefined);
+  });
+});
+
+suite('serverPathSettingsCommand', () => {
+  const remote = ['workbench.action.openSettings', 'workbench.action.openRemoteSettings'];
+
+  test('a remote or code-server window opens the Remote settings on the server path', () => {
+    assert.deepStrictEqual(serverPathSettingsCommand('ssh-remote', remote), {
+      command: 'workbench.action.openRemoteSettings',
+      args: [{ query: '@id:skillLsp.server.path' }],
+    });
+  });
+
+  test('a local window opens the usual Settings editor on the server path', () => {
+    assert.deepStrictEqual(serverPathSettingsCommand(undefined, remote), {
+      command: 'workbench.action.openSettings',
+      args: ['@id:skillLsp.server.path'],
+    });
+    assert.deepStrictEqual(serverPathSettingsCommand('', remote).command, 'workbench.action.openSettings');
+  });
+
+  test('without the remote command (an older VS Code) it falls back to the Settings editor', () => {
+    assert.strictEqual(serverPathSettingsCommand('wsl', ['workbench.action.openSettings']).command, 'workbench.action.openSettings');
   });
 });

@@ -1,6 +1,9 @@
 // @ts-check
 // Draws the Skill Agent transcript the extension posts, and sends prompts and Cancel back.
-// Everything the model or a tool produced goes into the page through textContent only.
+// Bundled with markdown-it into dist/agentPanel.js (npm run bundle). Replies are Markdown,
+// rendered without raw HTML and sanitised; everything else goes in through textContent only.
+import MarkdownIt from 'markdown-it';
+
 (function () {
   // @ts-ignore acquireVsCodeApi is injected by the webview host
   const vscode = acquireVsCodeApi();
@@ -24,85 +27,94 @@
     return node;
   }
 
-  // A small Markdown subset for the agent's replies: fenced code, headings, lists, quotes,
-  // paragraphs; inline code, bold, italics and links. Built as DOM, so no HTML gets through.
-  function inline(parent, text) {
-    const pattern = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
-    let last = 0;
-    for (const match of text.matchAll(pattern)) {
-      parent.append(text.slice(last, match.index));
-      if (match[1]) parent.append(el('code', '', match[2]));
-      else if (match[3]) parent.append(el('strong', '', match[3]));
-      else if (match[4]) parent.append(el('em', '', match[4]));
-      else {
-        const link = el('a', '', match[5]);
-        if (/^https?:\/\//.test(match[6])) link.setAttribute('href', match[6]);
-        link.title = match[6];
-        parent.append(link);
+  // Replies are Markdown (CommonMark and GFM tables, strikethrough) rendered by markdown-it with
+  // raw HTML off, then sanitised against an allowlist of tags and attributes before they reach
+  // the page; the policy blocks scripts, images and inline styles besides.
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+
+  const ALLOWED_TAGS = new Set([
+    'P',
+    'H1',
+    'H2',
+    'H3',
+    'H4',
+    'H5',
+    'H6',
+    'UL',
+    'OL',
+    'LI',
+    'TABLE',
+    'THEAD',
+    'TBODY',
+    'TR',
+    'TH',
+    'TD',
+    'PRE',
+    'CODE',
+    'EM',
+    'STRONG',
+    'A',
+    'BLOCKQUOTE',
+    'HR',
+    'BR',
+    'S',
+    'DEL',
+  ]);
+
+  /** Keeps allowed elements and their safe attributes; anything else becomes its text. */
+  function sanitise(parent) {
+    for (const node of Array.from(parent.childNodes)) {
+      if (node.nodeType === Node.TEXT_NODE) continue;
+      if (node.nodeType !== Node.ELEMENT_NODE) {
+        node.remove();
+        continue;
       }
-      last = (match.index ?? 0) + match[0].length;
+      const element = /** @type {HTMLElement} */ (node);
+      if (!ALLOWED_TAGS.has(element.tagName)) {
+        element.replaceWith(document.createTextNode(element.tagName === 'IMG' ? element.getAttribute('alt') || '' : element.textContent || ''));
+        continue;
+      }
+      for (const attribute of Array.from(element.attributes)) {
+        const name = attribute.name;
+        const keep =
+          (element.tagName === 'A' && name === 'href' && /^https?:\/\//i.test(attribute.value)) ||
+          (element.tagName === 'OL' && name === 'start' && /^\d+$/.test(attribute.value)) ||
+          (element.tagName === 'CODE' && name === 'class' && /^language-[\w+-]+$/.test(attribute.value));
+        if (!keep) element.removeAttribute(name);
+      }
+      if (element.tagName === 'A') element.title = element.getAttribute('href') || '';
+      sanitise(element);
     }
-    parent.append(text.slice(last));
+  }
+
+  /** A code block with a Copy button; the extension writes the clipboard. */
+  function withCopyButton(pre) {
+    const block = el('div', 'code-block');
+    const button = el('button', 'copy secondary', 'Copy');
+    button.setAttribute('type', 'button');
+    button.title = 'Copy the code';
+    button.addEventListener('click', () => {
+      vscode.postMessage({ type: 'copy', text: (pre.textContent || '').replace(/\n$/, '') });
+      button.textContent = 'Copied';
+      setTimeout(() => (button.textContent = 'Copy'), 1500);
+    });
+    pre.replaceWith(block);
+    block.append(button, pre);
   }
 
   function markdown(text) {
     const root = el('div', 'markdown');
-    const lines = text.replace(/\r\n/g, '\n').split('\n');
-    let i = 0;
-    while (i < lines.length) {
-      const line = lines[i];
-      const fence = /^\s*(```+|~~~+)\s*([\w+-]*)/.exec(line);
-      if (fence) {
-        const body = [];
-        i++;
-        while (i < lines.length && !lines[i].trim().startsWith(fence[1])) body.push(lines[i++]);
-        i++;
-        const pre = el('pre');
-        pre.append(el('code', fence[2] ? `language-${fence[2]}` : '', body.join('\n')));
-        root.append(pre);
-        continue;
-      }
-      const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-      if (heading) {
-        const h = el(`h${Math.min(heading[1].length + 2, 6)}`);
-        inline(h, heading[2]);
-        root.append(h);
-        i++;
-        continue;
-      }
-      if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
-        const ordered = /^\s*\d/.test(line);
-        const list = el(ordered ? 'ol' : 'ul');
-        while (i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i])) {
-          const item = el('li');
-          inline(item, lines[i].replace(/^\s*([-*+]|\d+[.)])\s+/, ''));
-          list.append(item);
-          i++;
-        }
-        root.append(list);
-        continue;
-      }
-      if (/^>\s?/.test(line)) {
-        const quote = el('blockquote');
-        const body = [];
-        while (i < lines.length && /^>\s?/.test(lines[i])) body.push(lines[i++].replace(/^>\s?/, ''));
-        inline(quote, body.join('\n'));
-        root.append(quote);
-        continue;
-      }
-      if (line.trim() === '') {
-        i++;
-        continue;
-      }
-      // The first line always belongs to the paragraph, so the loop always advances.
-      const para = [lines[i++]];
-      while (i < lines.length && lines[i].trim() !== '' && !/^\s*(```|~~~|#{1,6}\s|[-*+]\s|\d+[.)]\s|>)/.test(lines[i])) {
-        para.push(lines[i++]);
-      }
-      const p = el('p');
-      inline(p, para.join('\n'));
-      root.append(p);
+    const template = document.createElement('template');
+    template.innerHTML = md.render(text);
+    const fragment = template.content;
+    sanitise(fragment);
+    for (const table of Array.from(fragment.querySelectorAll('table'))) {
+      const scroller = el('div', 'table-scroll');
+      table.replaceWith(scroller);
+      scroller.append(table);
     }
+    for (const pre of Array.from(fragment.querySelectorAll('pre'))) withCopyButton(pre);
+    root.append(fragment);
     return root;
   }
 
@@ -219,6 +231,9 @@
     true,
   );
 
+  /** How many prompts the last drawing had: a new one is scrolled to the top of the log. */
+  let promptsDrawn = 0;
+
   function render(state) {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.replaceChildren();
@@ -242,7 +257,14 @@
     send.disabled = state.running;
     cancel.disabled = !state.running;
     newChat.disabled = state.running;
-    if (atBottom) log.scrollTop = log.scrollHeight;
+    const prompts = log.querySelectorAll('.msg.user');
+    if (prompts.length > promptsDrawn) {
+      // A prompt just sent: bring it to the top, the reply then grows below it.
+      prompts[prompts.length - 1].scrollIntoView({ block: 'start' });
+    } else if (atBottom) {
+      log.scrollTop = log.scrollHeight;
+    }
+    promptsDrawn = prompts.length;
     reportRendered();
   }
 
@@ -251,7 +273,7 @@
   let reportTimer;
   function reportRendered() {
     clearTimeout(reportTimer);
-    reportTimer = setTimeout(() => vscode.postMessage({ type: 'rendered', text: log.innerText }), 150);
+    reportTimer = setTimeout(() => vscode.postMessage({ type: 'rendered', text: log.innerText, html: log.innerHTML }), 150);
   }
 
   function submit() {
@@ -278,6 +300,11 @@
   });
   // For the extension's tests: a key press or a click as the user would make it.
   function simulate(input) {
+    if (input === 'copy') {
+      const button = /** @type {HTMLButtonElement | null} */ (log.querySelector('.code-block button.copy'));
+      if (button) button.click();
+      return;
+    }
     if (input.startsWith('click:')) {
       const choice = input.slice('click:'.length);
       const button = Array.from(log.querySelectorAll('.approval-card button')).find((node) => node.dataset.choice === choice);
@@ -291,6 +318,12 @@
   window.addEventListener('message', (event) => {
     if (event.data && event.data.type === 'state') render(event.data);
     if (event.data && event.data.type === 'simulate') simulate(event.data.input);
+    if (event.data && event.data.type === 'prefill') {
+      prompt.value = String(event.data.text);
+      prompt.focus();
+      prompt.setSelectionRange(prompt.value.length, prompt.value.length);
+      vscode.postMessage({ type: 'draft', text: prompt.value });
+    }
   });
   vscode.postMessage({ type: 'ready' });
 })();
