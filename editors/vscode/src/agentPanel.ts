@@ -3,6 +3,8 @@
 // chat's entries, a prompt box, Send, Cancel and New chat.
 
 import * as vscode from 'vscode';
+
+import { Redraw, pagePolicy } from './webviewPage';
 import { AgentChat, ApprovalChoice } from './agent';
 
 type FromWebview =
@@ -18,12 +20,11 @@ type FromWebview =
 const CHOICES: readonly string[] = ['Allow once', 'Allow for this chat', 'Deny'];
 
 /** Coalesces bursts of streamed text into one redraw. */
-const REDRAW_MS = 40;
 
 export class AgentPanel implements vscode.Disposable {
   private static instance: AgentPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private redrawTimer: NodeJS.Timeout | undefined;
+  private readonly redraws = new Redraw(() => this.redraw());
   private renderedText: string | undefined;
   private renderedHtml: string | undefined;
   private copiedText: string | undefined;
@@ -104,7 +105,7 @@ export class AgentPanel implements vscode.Disposable {
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
-      chat.onDidChange(() => this.scheduleRedraw()),
+      chat.onDidChange(() => this.redraws.schedule()),
     );
   }
 
@@ -112,9 +113,7 @@ export class AgentPanel implements vscode.Disposable {
     if (AgentPanel.instance === this) {
       AgentPanel.instance = undefined;
     }
-    if (this.redrawTimer) {
-      clearTimeout(this.redrawTimer);
-    }
+    this.redraws.dispose();
     for (const disposable of this.disposables) {
       disposable.dispose();
     }
@@ -160,15 +159,6 @@ export class AgentPanel implements vscode.Disposable {
     }
   }
 
-  private scheduleRedraw(): void {
-    if (!this.redrawTimer) {
-      this.redrawTimer = setTimeout(() => {
-        this.redrawTimer = undefined;
-        this.redraw();
-      }, REDRAW_MS);
-    }
-  }
-
   private redraw(): void {
     void this.panel.webview.postMessage({
       type: 'state',
@@ -184,18 +174,10 @@ export class AgentPanel implements vscode.Disposable {
     const webview = this.panel.webview;
     const media = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name));
     const bundle = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'agentPanel.js'));
-    const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
     // Model output is untrusted: replies are rendered by markdown-it without raw HTML and then
     // sanitised against an allowlist, everything else goes in as text, and the policy allows no
     // inline script or style attribute, no images, no remote content and no form posts.
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      "img-src 'none'",
-      "form-action 'none'",
-    ].join('; ');
+    const { nonce, csp } = pagePolicy(webview);
     return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -3,6 +3,8 @@
 // media/evalPanel.js draws the rows this posts; Cancel and Run again come back as messages.
 
 import * as vscode from 'vscode';
+
+import { Redraw, pagePolicy } from './webviewPage';
 import { EvalRow, TriggerEvals, evalCounts, evalRow, summaryLine } from './evals';
 
 type FromWebview = { type: 'ready' } | { type: 'cancel' } | { type: 'rerun' } | { type: 'rendered'; text: string };
@@ -21,7 +23,6 @@ export interface EvalPanelState {
 }
 
 /** Coalesces bursts of results into one redraw. */
-const REDRAW_MS = 40;
 
 export function panelState(evals: TriggerEvals): EvalPanelState {
   const view = evals.current();
@@ -68,7 +69,7 @@ export function panelState(evals: TriggerEvals): EvalPanelState {
 export class EvalPanel implements vscode.Disposable {
   private static instance: EvalPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private redrawTimer: NodeJS.Timeout | undefined;
+  private readonly redraws = new Redraw(() => this.redraw());
   private renderedText: string | undefined;
 
   /** The panel's text as the webview last drew it, for tests and diagnostics. */
@@ -104,7 +105,7 @@ export class EvalPanel implements vscode.Disposable {
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
-      evals.onDidChange(() => this.scheduleRedraw()),
+      evals.onDidChange(() => this.redraws.schedule()),
     );
   }
 
@@ -112,9 +113,7 @@ export class EvalPanel implements vscode.Disposable {
     if (EvalPanel.instance === this) {
       EvalPanel.instance = undefined;
     }
-    if (this.redrawTimer) {
-      clearTimeout(this.redrawTimer);
-    }
+    this.redraws.dispose();
     for (const disposable of this.disposables) {
       disposable.dispose();
     }
@@ -138,15 +137,6 @@ export class EvalPanel implements vscode.Disposable {
     }
   }
 
-  private scheduleRedraw(): void {
-    if (!this.redrawTimer) {
-      this.redrawTimer = setTimeout(() => {
-        this.redrawTimer = undefined;
-        this.redraw();
-      }, REDRAW_MS);
-    }
-  }
-
   private redraw(): void {
     void this.panel.webview.postMessage(panelState(this.evals));
   }
@@ -154,16 +144,8 @@ export class EvalPanel implements vscode.Disposable {
   private html(): string {
     const webview = this.panel.webview;
     const media = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', name));
-    const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
     // Queries and skill names come from files and the model: the script sets textContent only.
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      "img-src 'none'",
-      "form-action 'none'",
-    ].join('; ');
+    const { nonce, csp } = pagePolicy(webview);
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
