@@ -91,6 +91,25 @@ fn configured(test: &str) -> Option<[PathBuf; 3]> {
     Some(paths)
 }
 
+/// A server for one test, started when the environment names one, held under [`SERIAL`].
+/// The server is killed before the lock is let go (fields drop in order).
+struct Served {
+    llama: Llama,
+    _serial: std::sync::MutexGuard<'static, ()>,
+}
+
+/// Starts the server for `test`, or `None` (after a loud notice) when none is configured.
+fn serve(test: &str) -> Option<Served> {
+    let paths = configured(test)?;
+    let serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Some(Served {
+        llama: Llama::start(&paths),
+        _serial: serial,
+    })
+}
+
 /// A running `llama-server` on 127.0.0.1; killed on drop.
 struct Llama {
     child: Child,
@@ -327,16 +346,13 @@ fn checked_tool_calls(transcript: &[Value]) -> Vec<Value> {
 
 #[test]
 fn eval_runs_every_query_against_llama_server() {
-    let Some(paths) = configured("eval_runs_every_query_against_llama_server") else {
+    let Some(served) = serve("eval_runs_every_query_against_llama_server") else {
         return;
     };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let llama = Llama::start(&paths);
+    let llama = &served.llama;
     let dir = workspace();
     let run = skill_lsp(
-        &llama,
+        llama,
         dir.path(),
         &[
             "eval",
@@ -391,17 +407,14 @@ fn eval_runs_every_query_against_llama_server() {
 
 #[test]
 fn chat_completes_and_parses_any_tool_call() {
-    let Some(paths) = configured("chat_completes_and_parses_any_tool_call") else {
+    let Some(served) = serve("chat_completes_and_parses_any_tool_call") else {
         return;
     };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let llama = Llama::start(&paths);
+    let llama = &served.llama;
     let dir = workspace();
     let root = dir.path().to_str().unwrap();
     let run = skill_lsp(
-        &llama,
+        llama,
         dir.path(),
         &[
             "chat",
@@ -443,13 +456,10 @@ fn chat_completes_and_parses_any_tool_call() {
 
 #[test]
 fn agent_chat_over_the_language_server_against_llama_server() {
-    let Some(paths) = configured("agent_chat_over_the_language_server_against_llama_server") else {
+    let Some(served) = serve("agent_chat_over_the_language_server_against_llama_server") else {
         return;
     };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let llama = Llama::start(&paths);
+    let llama = &served.llama;
     let url = llama.base_url();
     let env = [
         ("OPENAI_BASE_URL", url.as_str()),

@@ -107,8 +107,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         cache_dir: Some(cache_dir(&workspace)),
         read_cache: !params.no_cache.unwrap_or(false),
     };
-    // The params are camelCase: `max-turns` is `maxTurns`, the rest are one word.
-    let problems = options.problems(|name| name.replace("-t", "T"));
+    let problems = options.problems(camel_case);
     if !problems.is_empty() {
         return Err(invalid_params(problems.join("; ")));
     }
@@ -219,6 +218,18 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         }
     }
     Ok(RunEvalsResult(result))
+}
+
+/// An option's kebab-case name as the params spell it: `max-turns` is `maxTurns`.
+fn camel_case(name: &str) -> String {
+    let mut parts = name.split('-');
+    let mut camel = parts.next().unwrap_or_default().to_owned();
+    for part in parts {
+        let mut chars = part.chars();
+        camel.extend(chars.next().map(|first| first.to_ascii_uppercase()));
+        camel.push_str(chars.as_str());
+    }
+    camel
 }
 
 /// Sends one `skill/evalResult` per finished query, in order, with a `$/progress` report.

@@ -502,7 +502,10 @@ fn lint_tolerant(checker: &mut Checker<'_>, tolerant: &Tolerant) {
         };
         checker.report(Rule::YamlSyntax, range, message, broken_yaml, Vec::new());
     }
-    let document = SkillDocument::parse(&tolerant.text);
+    // The masked text has the original's offsets, so only the YAML tree differs, and the
+    // tolerant reading has parsed it already.
+    let mut document = checker.document.clone();
+    document.yaml = Some(tolerant.yaml.clone());
     let mut inner = Checker {
         text: &tolerant.text,
         document: &document,

@@ -74,11 +74,7 @@ struct Emitter<'s> {
 impl Emitter<'_> {
     fn emit(&self, event: StreamEvent) {
         self.touched.store(true, Ordering::Relaxed);
-        let mut sink = self
-            .sink
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        (sink)(event);
+        self.notify(event);
     }
 
     /// Passes on news about the exchange itself (a retry): not part of the reply.
