@@ -294,6 +294,14 @@ fn agent_chat_over_the_language_server() {
         .map(|m| m["params"]["value"]["kind"].as_str().unwrap())
         .collect();
     assert_eq!(progress.first(), Some(&"begin"));
+    // Each tool call is reported in words, never as its JSON input.
+    let reports: Vec<&str> = client
+        .backlog
+        .iter()
+        .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "report")
+        .map(|m| m["params"]["value"]["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(reports, ["Loading the skill pdf", "Loading the skill pdf"]);
     let requests = server.requests();
     let repeated = tool_results(&requests[2].json());
     assert!(

@@ -82,7 +82,7 @@ fn messages() -> Value {
         .collect();
     let progress = [
         progress::begin(ext::AGENT_PROGRESS_TITLE, true, "Fill in form.pdf".into()),
-        progress::report("load_skill {\"name\":\"pdf\"}".into()),
+        progress::report("Loading the skill pdf".into()),
         progress::end("end_turn".into()),
     ]
     .map(|value| {

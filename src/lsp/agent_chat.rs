@@ -19,6 +19,7 @@ use super::handlers::invalid_params;
 use super::progress;
 use crate::agent::approval::{ApprovalRequest, Approver, Decision};
 use crate::agent::provider::BoxFuture;
+use crate::agent::tools::activity;
 
 /// One prompt of a (new or continued) conversation, streamed as `skill/agentEvent`
 /// notifications and `$/progress`, against the first workspace folder.
@@ -137,7 +138,7 @@ async fn forward_events(
 ) {
     while let Some(event) = outgoing.recv().await {
         let message = match &event.event {
-            AgentEventKind::ToolCall { name, input, .. } => Some(format!("{name} {input}")),
+            AgentEventKind::ToolCall { name, input, .. } => Some(activity(name, input)),
             AgentEventKind::Notice { text } => Some(text.clone()),
             _ => None,
         };

@@ -176,16 +176,8 @@ impl Tool {
     /// One line that says what a call does (see [`summary`]), before escaping.
     fn raw_summary(self, input: &Value) -> String {
         let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
-        let short = |text: &str| {
-            let line = text.lines().next().unwrap_or("");
-            if line.chars().count() > 120 || text.lines().count() > 1 {
-                format!("{}…", line.chars().take(120).collect::<String>())
-            } else {
-                line.to_owned()
-            }
-        };
         match self {
-            Tool::Bash => format!("run '{}'", short(field("command"))),
+            Tool::Bash => format!("run '{}'", first_line(field("command"))),
             Tool::WriteFile => format!(
                 "write {} ({} bytes)",
                 field("path"),
@@ -198,6 +190,21 @@ impl Tool {
             Tool::ReadFile => format!("read {}", field("path")),
             Tool::Glob => format!("glob {}", field("pattern")),
             Tool::LoadSkill => format!("load skill {}", field("name")),
+        }
+    }
+
+    /// What is going on while a call runs, as an editor's progress line says it: a verb first,
+    /// the argument as written (`Running ls -la`, `Reading skills/pdf/SKILL.md`), never the
+    /// JSON input.
+    fn raw_activity(self, input: &Value) -> String {
+        let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
+        match self {
+            Tool::Bash => format!("Running {}", first_line(field("command"))),
+            Tool::WriteFile => format!("Writing {}", field("path")),
+            Tool::EditFile => format!("Editing {}", field("path")),
+            Tool::ReadFile => format!("Reading {}", field("path")),
+            Tool::Glob => format!("Listing files matching {}", field("pattern")),
+            Tool::LoadSkill => format!("Loading the skill {}", field("name")),
         }
     }
 
@@ -262,6 +269,26 @@ pub(crate) fn summary(name: &str, input: &Value) -> String {
     }
 }
 
+/// What a call is doing, for progress lines (see [`Tool::raw_activity`]); characters that
+/// could disguise it are shown escaped, and an unknown tool is its name.
+#[must_use]
+pub(crate) fn activity(name: &str, input: &Value) -> String {
+    match Tool::parse(name) {
+        Some(tool) => escaped(&tool.raw_activity(input), &[]),
+        None => format!("Calling {}", escaped(name, &[])),
+    }
+}
+
+/// The first line of `text`, cut at 120 characters; `…` says when anything was left out.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.chars().count() > 120 || text.lines().count() > 1 {
+        format!("{}…", line.chars().take(120).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
 /// Commands longer than this many characters are cut in an approval request, which then says
 /// how much is not shown.
 pub(crate) const APPROVAL_COMMAND_CAP: usize = 4000;
@@ -312,6 +339,53 @@ mod tests {
             "{safe}"
         );
         assert!(safe.contains("\nnext\tline"), "{safe}");
+    }
+
+    #[test]
+    fn progress_lines_say_what_a_call_does_in_words() {
+        let cases = [
+            (
+                "bash",
+                json!({"command": "ls -la skills/pdf-tools"}),
+                "Running ls -la skills/pdf-tools",
+            ),
+            (
+                "bash",
+                json!({"command": "make\nrm -rf /"}),
+                "Running make…",
+            ),
+            (
+                "read_file",
+                json!({"path": "skills/pdf/SKILL.md"}),
+                "Reading skills/pdf/SKILL.md",
+            ),
+            (
+                "write_file",
+                json!({"path": "a.txt", "content": "x"}),
+                "Writing a.txt",
+            ),
+            ("edit_file", json!({"path": "a.txt"}), "Editing a.txt"),
+            (
+                "glob",
+                json!({"pattern": "**/*.md"}),
+                "Listing files matching **/*.md",
+            ),
+            (
+                "load_skill",
+                json!({"name": "pdf"}),
+                "Loading the skill pdf",
+            ),
+            ("load_skill", json!({}), "Loading the skill ?"),
+            ("fly", json!({"to": "moon"}), "Calling fly"),
+            (
+                "read_file",
+                json!({"path": "a\u{1b}[2Jb"}),
+                "Reading a\\u{1b}[2Jb",
+            ),
+        ];
+        for (name, input, want) in cases {
+            assert_eq!(activity(name, &input), want, "{name} {input}");
+        }
     }
 
     #[test]
