@@ -25,8 +25,14 @@
 # Ends with `N passed, M failed` and exits non-zero on any failure or timeout, and when a window
 # passed no test at all.
 #
+# Screenshots: the tests photograph the window where a person would look (the typed skill with
+# its hover and completion list, the inline approval, the chat's Markdown, the Skills view next
+# to the Problems panel) into SKILL_LSP_SCREENSHOTS/WINDOW/NAME.png (default
+# target/ci-artifacts/screenshots/vscode, emptied first); the list is printed at the end.
+#
 # Env: SCREENSHOT=file.png (the main window when its tests end), KEEP_STATE=1 (keep the temp
-# dirs and print where), SKILL_LSP_EDITOR_CACHE (default .cache/editors), CHROMIUM.
+# dirs and print where), SKILL_LSP_EDITOR_CACHE (default .cache/editors), CHROMIUM,
+# SKILL_LSP_SCREENSHOTS.
 set -euo pipefail
 
 usage() {
@@ -50,6 +56,9 @@ EXT="$ROOT/editors/vscode"
 CACHE=${SKILL_LSP_EDITOR_CACHE:-$ROOT/.cache/editors}
 CS="$CACHE/code-server/node_modules/.bin/code-server"
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+SHOTS=${SKILL_LSP_SCREENSHOTS:-$ROOT/target/ci-artifacts/screenshots/vscode}
+rm -rf "$SHOTS"
+mkdir -p "$SHOTS"
 
 started=$(date +%s)
 
@@ -99,6 +108,8 @@ FAILED=0
 pass() { PASSED=$((PASSED + 1)); echo "  ok: $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "  FAILED: $1"; }
 finish() {
+  echo "screenshots ($(find "$SHOTS" -name '*.png' | wc -l), kept in $SHOTS):"
+  find "$SHOTS" -name '*.png' | sort | sed 's/^/  /'
   echo "timings: install ${1}s, build and tests $(($(date +%s) - installed))s"
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
@@ -185,7 +196,7 @@ run_window() {
   fi
   local -a flags=(--disable-telemetry --disable-update-check --disable-getting-started-override)
   [ "$trust" = trusted ] && flags+=(--disable-workspace-trust)
-  env "${cs_env[@]}" "$@" SKILL_LSP_E2E_MODE="$name" SKILL_LSP_E2E_OUT="$state/out" \
+  env "${cs_env[@]}" "$@" SKILL_LSP_E2E_MODE="$name" SKILL_LSP_E2E_OUT="$state/out" SKILL_LSP_E2E_SCREENSHOTS="$SHOTS/$name" \
     SKILL_LSP_E2E_EXTENSIONS_DIR="$state/ext" SKILL_LSP_RETRY_BASE_MS=5 \
     "$CS" "${cs_args[@]}" "${flags[@]}" "$state/workspace" >"$state/code-server.log" 2>&1 &
   CS_PID=$!
@@ -205,7 +216,7 @@ run_window() {
   fi
   local shot=
   [ "$name" = main ] && shot=${SCREENSHOT:-}
-  SCREENSHOT=$shot timeout $((timeout_ms / 1000 + 60)) node "$EXT/test/run-e2e.js" "http://127.0.0.1:$port" "$state/workspace" \
+  SCREENSHOT=$shot SCREENSHOT_DIR="$SHOTS/$name" timeout $((timeout_ms / 1000 + 60)) node "$EXT/test/run-e2e.js" "http://127.0.0.1:$port" "$state/workspace" \
     "$EXT/test/harness" "$EXT/out/test/index.js" "$timeout_ms" 2>&1 | grep -v -e 'vsda' -e 'unexpected operator' | tee "$state/e2e.log" || true
   stop_pid "$cs_pid"
   CS_PID=

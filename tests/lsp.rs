@@ -1039,6 +1039,85 @@ fn typing_a_frontmatter_key_keeps_hover_completion_and_diagnostics_on_the_typed_
 }
 
 #[test]
+fn typing_a_new_skill_from_an_empty_file_keeps_help_alive_at_every_keystroke() {
+    let mut client = Client::start(&[], json!({}));
+    let uri = client.open("skills/typed-notes/SKILL.md", "");
+    client.diagnostics(&uri, Some(1));
+    let typed = "---\nname: typed-notes\ndescription: Types notes: fast. Use when the user dictates notes.\nlicense: MIT\n---\n# Typed notes\n\nWrite the notes down.\n";
+    let (mut line, mut column) = (0u32, 0u32);
+    let mut last = Vec::new();
+    for (index, ch) in typed.char_indices() {
+        let so_far = &typed[..index + ch.len_utf8()];
+        let version = i64::try_from(index).unwrap() + 2;
+        client.change(
+            &uri,
+            version,
+            json!([{"range": {"start": {"line": line, "character": column}, "end": {"line": line, "character": column}}, "text": ch.to_string()}]),
+        );
+        if ch == '\n' {
+            (line, column) = (line + 1, 0);
+        } else {
+            column += 1;
+        }
+        let diagnostics = client.diagnostics(&uri, Some(version));
+        let codes: Vec<&str> = diagnostics
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        // A YAML error sits on the line being typed (or the one just finished), never on a
+        // line the user is not at.
+        for diagnostic in diagnostics.iter().filter(|d| d["code"] == "yaml-syntax") {
+            let at = diagnostic["range"]["start"]["line"].as_u64().unwrap();
+            assert!(
+                at + 1 >= u64::from(line) && at <= u64::from(line),
+                "after {so_far:?}: {diagnostic:#}"
+            );
+        }
+        let closed = so_far.matches("\n---").count() > 0;
+        if so_far.contains("name: typed-notes\n") {
+            let hover = client.request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
+            );
+            assert!(
+                hover["contents"].to_string().contains("64"),
+                "after {so_far:?}: hover on name: {hover}"
+            );
+            // Field findings before the closing line: the description is missing until typed.
+            assert_eq!(
+                codes.contains(&"missing-description"),
+                !so_far.contains("description:"),
+                "after {so_far:?}: {codes:?}"
+            );
+        }
+        if so_far.contains("description: Types notes: ") {
+            assert!(
+                codes.contains(&"unquoted-colon"),
+                "after {so_far:?}: {codes:?}"
+            );
+        }
+        assert_eq!(
+            codes.contains(&"unterminated-frontmatter"),
+            !closed && so_far.len() >= 3,
+            "after {so_far:?}: {codes:?}"
+        );
+        if so_far.ends_with("\nli") {
+            let items = client.request(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": column}}),
+            );
+            assert!(
+                items.to_string().contains("\"label\":\"license\""),
+                "after {so_far:?}: {items}"
+            );
+        }
+        last = codes.iter().map(|code| (*code).to_owned()).collect();
+    }
+    assert_eq!(last, ["unquoted-colon"]);
+    client.shutdown();
+}
+
+#[test]
 fn the_server_logs_one_line_with_its_version_and_what_it_indexed() {
     let mut client = Client::start(
         &[

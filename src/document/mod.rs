@@ -54,7 +54,8 @@ impl SkillDocument {
     /// rules, which must see what clients see.
     #[must_use]
     pub(crate) fn parse_for_editing(text: &str) -> Self {
-        let mut document = Self::parse(text);
+        let parsed = Self::parse(text);
+        let mut document = parsed.assume_closed(text).unwrap_or(parsed);
         let broken = document
             .yaml
             .as_ref()
@@ -65,6 +66,38 @@ impl SkillDocument {
             }
         }
         document
+    }
+
+    /// A block with no closing `---`, read as it is while a new skill is typed top down: the
+    /// lines after the opening `---` up to the first blank line, `#` line or line of dashes
+    /// (where a body or the closing line starts), as if a closing `---` followed them. The
+    /// closing line is an empty range where they end. `None` when the block is closed or those
+    /// lines are blank. For the field rules and editor help, never the loader.
+    #[must_use]
+    pub(crate) fn assume_closed(&self, text: &str) -> Option<Self> {
+        let block = self.block().filter(|block| block.close.is_none())?;
+        let start = block.yaml.start;
+        let end = crate::text::lines_with_ranges(&text[start..])
+            .find(|(_, line)| {
+                let line = line.trim();
+                line.is_empty() || line.starts_with('#') || line.bytes().all(|byte| byte == b'-')
+            })
+            .map_or(text.len(), |(range, _)| start + range.start);
+        if text[start..end].trim().is_empty() {
+            return None;
+        }
+        let yaml = TextRange::new(start, end);
+        let mut assumed = self.clone();
+        assumed.split.block = Some(Block {
+            close: Some(frontmatter::Delimiter {
+                line: TextRange::empty(end),
+                exact: true,
+            }),
+            yaml,
+            ..block.clone()
+        });
+        assumed.yaml = Some(yaml::parse(text, yaml));
+        Some(assumed)
     }
 
     #[must_use]

@@ -126,9 +126,17 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             unreadable_frontmatter,
             Vec::new(),
         );
+        lint_assumed_closed(checker);
         return;
     }
-    let Some(yaml) = &document.yaml else { return };
+    yaml_rules(checker);
+}
+
+/// The rules on the YAML of a closed block: its syntax (with recovery), then its structure.
+fn yaml_rules(checker: &mut Checker<'_>) {
+    let Some(yaml) = &checker.document.yaml else {
+        return;
+    };
     if let Some(error) = &yaml.error {
         if let Some(rewrite) = yaml_errors(checker, error.offset, &error.message) {
             lint_rewritten(checker, &rewrite);
@@ -138,18 +146,55 @@ pub(super) fn check(checker: &mut Checker<'_>) {
     structure(checker);
 }
 
+/// A new skill is typed top down, so its closing `---` comes last: until then the keys typed so
+/// far are linted as if it followed them ([`SkillDocument::assume_closed`]), and field findings
+/// appear as the keys are typed instead of all at once at the end. What would sit on the
+/// invented closing line, or edit at or past it in the middle of a line, is left out.
+fn lint_assumed_closed(checker: &mut Checker<'_>) {
+    let text = checker.text;
+    let Some(assumed) = checker.document.assume_closed(text) else {
+        return;
+    };
+    let Some(end) = assumed.yaml_range().map(|range| range.end) else {
+        return;
+    };
+    let mut inner = Checker {
+        text,
+        document: &assumed,
+        context: checker.context,
+        diagnostics: Vec::new(),
+    };
+    yaml_rules(&mut inner);
+    super::fields::check(&mut inner);
+    let at_line_start = end == 0 || text[..end].ends_with(['\n', '\r']);
+    let inside = |range: TextRange| range.end < end || (range.end == end && at_line_start);
+    checker
+        .diagnostics
+        .extend(inner.diagnostics.into_iter().filter_map(|mut diagnostic| {
+            if diagnostic.range.start >= end {
+                return None;
+            }
+            diagnostic
+                .fixes
+                .retain(|fix| fix.edits.iter().all(|edit| inside(edit.range)));
+            Some(diagnostic)
+        }));
+}
+
 /// Lints the frontmatter as its colon fixes would write it (SPEC section 4, "Recovery"), so one
 /// run shows every finding; each finding points at the original characters. The loader still
 /// sees no metadata in such a file.
 fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
-    let document = SkillDocument::parse(&rewrite.text);
+    let parsed = SkillDocument::parse(&rewrite.text);
+    // An unclosed block is read as closed here too (see `lint_assumed_closed`).
+    let document = parsed.assume_closed(&rewrite.text).unwrap_or(parsed);
     let mut inner = Checker {
         text: &rewrite.text,
         document: &document,
         context: checker.context,
         diagnostics: Vec::new(),
     };
-    structure(&mut inner);
+    yaml_rules(&mut inner);
     super::fields::check(&mut inner);
     for diagnostic in inner.diagnostics {
         checker.diagnostics.push(rewrite.diagnostic(diagnostic));
@@ -439,16 +484,11 @@ fn yaml_errors(checker: &mut Checker<'_>, offset: usize, message: &str) -> Optio
             .ok()
             .as_deref()
             == Some(rewrite.text.as_str());
-        if faithful && quote_ok {
+        // When the colons explain the first error but quoting them does not make the YAML
+        // parse, the quoted text is linted all the same: its next error (a half-typed key) is
+        // then reported and read around like any other.
+        if faithful && (quote_ok || explained) {
             return Some(rewrite);
-        }
-        if faithful && explained {
-            // The colons explain the first error; quoting them shows whether another follows.
-            let document = SkillDocument::parse(&rewrite.text);
-            let next = document.yaml.and_then(|yaml| yaml.error)?;
-            let at = rewrite.range(TextRange::empty(next.offset)).start;
-            yaml_syntax(checker, yaml, at, &next.message);
-            return None;
         }
     }
     if explained {
@@ -793,7 +833,56 @@ mod tests {
         check(
             AS,
             "---\nname: pdf\n",
-            &["unterminated-frontmatter 1:1-1:4 error"],
+            &[
+                "unterminated-frontmatter 1:1-1:4 error",
+                // The keys typed so far are linted as if the closing line followed them.
+                "missing-description 1:1-1:4 error",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_skill_typed_top_down_gets_field_findings_before_its_closing_line() {
+        // The half-typed key at the end of the file, an unquoted colon and a bad name: each on
+        // its own line, in words, while the closing '---' is not there yet.
+        check(
+            AS,
+            "---\nname: PDF\ndescription: Fills forms: fast. Use when a PDF is involved.\nlicen",
+            &[
+                "unterminated-frontmatter 1:1-1:4 error",
+                "name-format 2:7-2:10 error",
+                "name-mismatch 2:7-2:10 error",
+                "unquoted-colon 3:25-3:26 error",
+                "yaml-syntax 4:1-4:6 error: 'licen' has no ':' after it",
+            ],
+        );
+        // The assumed block ends where a body would start: a blank line, a heading, dashes.
+        for body in ["\n\nSome text: here\n", "\n# Title\nnot: a key\n", "\n--"] {
+            let text = format!("---\nname: pdf\ndescription: Fills forms. Use when asked.{body}");
+            let rules: Vec<Rule> = rules_of(&text, AS)
+                .into_iter()
+                .filter(|rule| *rule != Rule::BodyEmpty)
+                .collect();
+            assert_eq!(rules, [Rule::UnterminatedFrontmatter], "{text:?}");
+        }
+        // A fix that would insert in the middle of the line being typed is not offered.
+        let text = "---\nname: pdf\ndescription: Fills forms. Use when asked.\nmodel: sonet";
+        for diagnostic in crate::rules::test_support::lint_as(text, "skills/pdf/SKILL.md", AS) {
+            for edit in diagnostic.fixes.iter().flat_map(|fix| &fix.edits) {
+                assert!(edit.range.end < text.len(), "{diagnostic:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_half_typed_key_after_an_unquoted_colon_is_reported_on_its_line() {
+        check(
+            AS,
+            "---\nname: pdf\ndescription: Fills forms: fast. Use when asked.\nlicen\n---\nBody\n",
+            &[
+                "unquoted-colon 3:25-3:26 error",
+                "yaml-syntax 4:1-4:6 error",
+            ],
         );
     }
 

@@ -5,12 +5,30 @@
 //
 //   node run-e2e.js URL FOLDER DEV_PATH TESTS_PATH [TIMEOUT_MS]
 //
-// Env: CHROMIUM (default /usr/bin/chromium), SCREENSHOT (PNG path, taken when the tests end).
+// Env: CHROMIUM (default /usr/bin/chromium), SCREENSHOT (PNG path, taken when the tests end),
+// SCREENSHOT_DIR (where a test's `SKILL_LSP_E2E_SCREENSHOT name` log line puts name.png; the
+// test waits for the file, which appears whole, by a rename).
 // Prints `e2e result: passed=N failed=M` when the suite reported its counts.
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
 const util = require('util');
 const { chromium } = require('playwright-core');
+
+/** Writes DIR/NAME.png whole: the test polls for the name, so it must not see half a file. */
+async function screenshot(page, dir, name) {
+  const file = path.join(dir, `${name}.png`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const image = await page.screenshot();
+    fs.writeFileSync(`${file}.part`, image);
+    fs.renameSync(`${file}.part`, file);
+    console.log(`screenshot: ${file}`);
+  } catch (error) {
+    console.log(`screenshot ${file} failed: ${error}`);
+  }
+}
 
 async function main() {
   const [url, folder, devPath, testsPath, timeoutArg = '150000'] = process.argv.slice(2);
@@ -44,11 +62,17 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     let finish;
     const exited = new Promise((resolve) => (finish = resolve));
+    // One screenshot at a time, in the order the tests ask for them.
+    let shots = Promise.resolve();
     await page.exposeFunction('codeAutomationLog', (type, args) => {
       const line = util.format(...args);
       const match = /SKILL_LSP_E2E_RESULT passed=(\d+) failed=(\d+)/.exec(line);
       if (match) {
         counts = { passed: Number(match[1]), failed: Number(match[2]) };
+      }
+      const shot = /SKILL_LSP_E2E_SCREENSHOT ([\w-]+)/.exec(line);
+      if (shot && process.env.SCREENSHOT_DIR) {
+        shots = shots.then(() => screenshot(page, process.env.SCREENSHOT_DIR, shot[1]));
       }
       console.log(`[exthost ${type}] ${line}`);
     });

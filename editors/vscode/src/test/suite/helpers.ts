@@ -1,6 +1,8 @@
 // Shared by the e2e suites: the extension's API, the workspace's files, and polling.
 
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SkillLspApi } from '../../extension';
 
@@ -57,4 +59,22 @@ export function env(name: string): string {
   const value = process.env[name];
   assert.ok(value, `the runner did not set ${name}`);
   return value;
+}
+
+/**
+ * Has the harness photograph the whole window (run-e2e.js watches the log for the marker) and
+ * waits until SKILL_LSP_E2E_SCREENSHOTS/NAME.png is there. Without that variable (a local run
+ * that wants none) it does nothing.
+ */
+export async function screenshot(name: string): Promise<void> {
+  const dir = process.env.SKILL_LSP_E2E_SCREENSHOTS;
+  if (!dir) {
+    return;
+  }
+  const file = path.join(dir, `${name}.png`);
+  fs.rmSync(file, { force: true });
+  // Let the workbench paint what the test just did (a hover, a list, a card).
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  console.log(`SKILL_LSP_E2E_SCREENSHOT ${name}`);
+  await waitFor(`the screenshot ${file}`, () => fs.existsSync(file), 20_000);
 }
