@@ -61,7 +61,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Replace the line with `---` (safe when the line holds only dashes and blanks).",
         ),
         Rule::UnterminatedFrontmatter => doc_of(
-            "The frontmatter has no closing `---` line.",
+            "The frontmatter has no closing `---` line. The lines after the opening `---`, up to the first blank line, heading or line of dashes, are still linted as if the closing line followed them, so a skill typed from the top gets its field findings before it is finished.",
             "Without the closing line, loaders read the whole file as frontmatter (and fail) or ignore it.",
             "`---`, `name: pdf`, `description: …` and then the body with no `---` between.",
             "Add a `---` line after the last field.",
