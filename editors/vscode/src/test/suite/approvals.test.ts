@@ -9,7 +9,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ChatOutcome } from '../../agent';
-import { extensionApi, open, waitFor } from './helpers';
+import { extensionApi, open, screenshot, waitFor } from './helpers';
 
 function ask(prompt: string): Thenable<ChatOutcome> {
   return vscode.commands.executeCommand<ChatOutcome>('skillLsp.askAgent', prompt, { newChat: true });
@@ -36,6 +36,7 @@ suite('inline approvals', () => {
     assert.ok(rendered.indexOf('{"command"') < rendered.indexOf('Working directory'), rendered);
     assert.match(rendered, /Enter or Escape denies/);
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), editor.document.uri.toString(), 'the editor keeps focus');
+    await screenshot('approval-inline');
 
     assert.ok(await api.agent.sendToPanel('Enter'));
     const outcome = await chat;

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as vscode from 'vscode';
 import type { CatalogResult } from '../../protocol';
-import { extensionApi, waitFor, workspaceUri } from './helpers';
+import { extensionApi, screenshot, waitFor, workspaceUri } from './helpers';
 
 /** Errors and warnings of a file as the Problems panel counts them, from VS Code's own store. */
 function problems(uri: vscode.Uri): { errors: number; warnings: number; others: number } {
@@ -98,6 +98,10 @@ suite('skills view', () => {
     assert.ok(node);
     assert.deepStrictEqual(node.counts, { errors: 0, warnings: 0 });
     assert.ok(!/error|warning/.test(String(node.item.description)), String(node.item.description));
+    // The view beside the Problems panel, whose counts it must match, for the record.
+    await vscode.commands.executeCommand('skillLsp.skills.focus');
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await screenshot('skills-view-and-problems');
 
     // An edit that adds a warning (an unknown field) shows in the node as the Problems panel has it.
     const editor = vscode.window.activeTextEditor;
