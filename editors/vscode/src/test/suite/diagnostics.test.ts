@@ -79,4 +79,19 @@ suite('diagnostics', () => {
     }
     await waitFor('unknown-field to come back', () => describe(skillDiagnostics(uri)).length === 2);
   });
+
+  test('a rule set in the workspace settings re-grades a SKILL.md that was never opened, both ways', async () => {
+    const config = vscode.workspace.getConfiguration('skillLsp');
+    const uri = workspaceUri('skills/fixme/SKILL.md');
+    assert.ok(!vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString()));
+    const severity = () => skillDiagnostics(uri).find((d) => ruleOf(d) === 'unquoted-colon')?.severity;
+    await waitFor('unquoted-colon on fixme/SKILL.md from the workspace pull', () => severity() === vscode.DiagnosticSeverity.Error);
+    try {
+      await config.update('rules', { 'unquoted-colon': 'warning' }, vscode.ConfigurationTarget.Workspace);
+      await waitFor('unquoted-colon to become a warning', () => severity() === vscode.DiagnosticSeverity.Warning, 10_000);
+    } finally {
+      await config.update('rules', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor('unquoted-colon to be an error again', () => severity() === vscode.DiagnosticSeverity.Error, 10_000);
+  });
 });
