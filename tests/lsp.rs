@@ -376,6 +376,61 @@ fn pull_diagnostics_when_the_client_asks_for_them() {
 }
 
 #[test]
+fn a_deleted_skill_gets_an_empty_workspace_report_so_its_problems_go() {
+    let broken = "---\nname: pdf\n---\nBody\n";
+    let mut client = Client::start(
+        &[
+            ("skills/pdf/SKILL.md", broken),
+            (
+                "skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: Takes notes. Use when asked.\n---\nBody\n",
+            ),
+        ],
+        json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
+    );
+    let pdf = client.uri("skills/pdf/SKILL.md");
+    let first = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let report_of = |report: &Value, uri: &str| {
+        report["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["uri"] == uri)
+            .cloned()
+    };
+    let held = report_of(&first, &pdf).expect("a report for pdf");
+    assert_eq!(held["items"][0]["code"], "missing-description", "{held:#}");
+    std::fs::remove_dir_all(client.path("skills/pdf")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": pdf, "type": 3}]}),
+    );
+    // The client still holds pdf's report: the answer empties it; the other skill stays.
+    let previous: Vec<Value> = first["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| json!({"uri": item["uri"], "value": item["resultId"]}))
+        .collect();
+    let next = client.request(
+        "workspace/diagnostic",
+        json!({"previousResultIds": previous}),
+    );
+    let gone = report_of(&next, &pdf).expect("a report for the deleted pdf");
+    assert_eq!(gone["kind"], "full", "{gone:#}");
+    assert_eq!(gone["items"], json!([]), "{gone:#}");
+    assert!(report_of(&next, &client.uri("skills/notes/SKILL.md")).is_some());
+    // Not a SKILL.md, or never held: nothing is said about it.
+    let other = client.uri("README.md");
+    let quiet = client.request(
+        "workspace/diagnostic",
+        json!({"previousResultIds": [{"uri": other, "value": "1"}]}),
+    );
+    assert!(report_of(&quiet, &other).is_none(), "{quiet:#}");
+    client.shutdown();
+}
+
+#[test]
 fn bad_messages_do_not_end_the_session() {
     let mut client = Client::start(&[], json!({}));
     client.send_raw(b"Content-Length: 9\r\n\r\n{{{{{{{{{");

@@ -156,7 +156,10 @@ pub(crate) async fn pull(
 }
 
 /// `workspace/diagnostic`: every skill of every workspace (and those linked from outside their
-/// root, which clients load), "unchanged" for those the client holds this generation of.
+/// root, which clients load), "unchanged" for those the client holds this generation of, and an
+/// empty report for a skill file the client holds a report of that is no longer there (deleted,
+/// or a closed buffer that never reached the disk): a client keeps a workspace report until told
+/// otherwise, so without it a deleted skill's problems would stay in the Problems panel.
 pub(crate) async fn pull_workspace(
     backend: &Backend,
     params: WorkspaceDiagnosticParams,
@@ -191,7 +194,7 @@ pub(crate) async fn pull_workspace(
                 };
                 let version = state.documents.get(&uri).map(|document| document.version);
                 if current.contains(&uri) {
-                    work.push((uri, version, None));
+                    work.push((uri, version, Pending::Unchanged));
                     continue;
                 }
                 let Ok(text) = crate::workspace::Source::read(&overlay, path) else {
@@ -199,9 +202,30 @@ pub(crate) async fn pull_workspace(
                 };
                 let context = state.analysis_context(Some(path));
                 let eval = state.eval_summary(path, &text);
-                work.push((uri, version, Some((path.clone(), text, context, eval))));
+                work.push((
+                    uri,
+                    version,
+                    Pending::Lint(path.clone(), text, context, eval),
+                ));
             }
         }
+        let listed: HashSet<&Uri> = work.iter().map(|(uri, _, _)| uri).collect();
+        let gone: Vec<Uri> = params
+            .previous_result_ids
+            .iter()
+            .map(|previous| &previous.uri)
+            .filter(|uri| {
+                !listed.contains(uri) && !state.documents.contains_key(*uri) && {
+                    let path = uri.to_file_path();
+                    path.as_deref()
+                        .and_then(std::path::Path::file_name)
+                        .and_then(|name| name.to_str())
+                        .is_some_and(crate::workspace::discovery::is_skill_file_name)
+                }
+            })
+            .cloned()
+            .collect();
+        work.extend(gone.into_iter().map(|uri| (uri, None, Pending::Gone)));
         (
             work,
             state.encoding,
@@ -211,18 +235,33 @@ pub(crate) async fn pull_workspace(
     };
     let items = catch_panic("workspace diagnostics", || {
         work.into_iter()
-            .map(|(uri, version, input)| {
-                let Some((path, text, context, eval)) = input else {
-                    return WorkspaceDocumentDiagnosticReport::Unchanged(
-                        WorkspaceUnchangedDocumentDiagnosticReport {
-                            uri,
-                            version: version.map(i64::from),
-                            unchanged_document_diagnostic_report:
-                                UnchangedDocumentDiagnosticReport {
-                                    result_id: generation.clone(),
+            .map(|(uri, version, pending)| {
+                let (path, text, context, eval) = match pending {
+                    Pending::Unchanged => {
+                        return WorkspaceDocumentDiagnosticReport::Unchanged(
+                            WorkspaceUnchangedDocumentDiagnosticReport {
+                                uri,
+                                version: version.map(i64::from),
+                                unchanged_document_diagnostic_report:
+                                    UnchangedDocumentDiagnosticReport {
+                                        result_id: generation.clone(),
+                                    },
+                            },
+                        );
+                    }
+                    Pending::Gone => {
+                        return WorkspaceDocumentDiagnosticReport::Full(
+                            WorkspaceFullDocumentDiagnosticReport {
+                                uri,
+                                version: None,
+                                full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                                    result_id: Some(generation.clone()),
+                                    items: Vec::new(),
                                 },
-                        },
-                    );
+                            },
+                        );
+                    }
+                    Pending::Lint(path, text, context, eval) => (path, text, context, eval),
                 };
                 let document = DocumentText {
                     uri: uri.clone(),
@@ -253,6 +292,20 @@ pub(crate) async fn pull_workspace(
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items },
     ))
+}
+
+/// What a workspace pull answers for one file.
+enum Pending {
+    /// The client holds this generation's report.
+    Unchanged,
+    /// The client holds a report of a skill file that is not there any more: an empty one.
+    Gone,
+    Lint(
+        std::path::PathBuf,
+        String,
+        crate::lsp::state::AnalysisContext,
+        Option<crate::lsp::state::EvalSummary>,
+    ),
 }
 
 #[cfg(test)]

@@ -99,8 +99,13 @@ suite('skills view', () => {
     assert.deepStrictEqual(node.counts, { errors: 0, warnings: 0 });
     assert.ok(!/error|warning/.test(String(node.item.description)), String(node.item.description));
     // The view beside the Problems panel, whose counts it must match, for the record.
-    await vscode.commands.executeCommand('skillLsp.skills.focus');
+    await vscode.commands.executeCommand('workbench.files.action.collapseExplorerFolders');
     await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await vscode.commands.executeCommand('skillLsp.skills.focus');
+    // A view just shown gets a sliver of the side bar; grow it so the photo shows its nodes.
+    for (let step = 0; step < 8; step += 1) {
+      await vscode.commands.executeCommand('workbench.action.increaseViewHeight');
+    }
     await screenshot('skills-view-and-problems');
 
     // An edit that adds a warning (an unknown field) shows in the node as the Problems panel has it.

@@ -73,6 +73,10 @@ suite('typing a new skill', () => {
         assert.strictEqual(diagnostic.range.start.line, line);
         assert.match(diagnostic.message, /'licen' has no ':' after it/);
         assert.ok(rules(uri).includes('unquoted-colon'), JSON.stringify(rules(uri)));
+        await vscode.commands.executeCommand('workbench.actions.view.problems');
+        await screenshot('typing-problems');
+        await vscode.commands.executeCommand('workbench.action.closePanel');
+        await vscode.window.showTextDocument(document, { preview: false });
         const end = editor.selection.active;
         editor.selection = new vscode.Selection(1, 2, 1, 2);
         await vscode.commands.executeCommand('editor.action.showHover');
@@ -103,5 +107,9 @@ suite('typing a new skill', () => {
     assert.strictEqual(document.getText(), TYPED);
     await waitFor('only the unquoted colon left', () => JSON.stringify(rules(uri)) === '["unquoted-colon"]', 15_000);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // Deleted, its problems leave the Problems panel too (the server empties the workspace
+    // report the client still holds).
+    await vscode.workspace.fs.delete(workspaceUri(FOLDER), { recursive: true });
+    await waitFor('no problems left for the deleted skill', () => vscode.languages.getDiagnostics(uri).length === 0, 20_000);
   });
 });
