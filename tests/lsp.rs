@@ -431,6 +431,53 @@ fn a_deleted_skill_gets_an_empty_workspace_report_so_its_problems_go() {
 }
 
 #[test]
+fn a_document_pulled_after_it_closed_is_answered_from_the_disk() {
+    // vscode-languageclient pulls a document once more as it closes, and prefers that
+    // document's last pull to any workspace report until an answer comes: an error here would
+    // freeze the file's problems at what they were when it closed.
+    let on_disk = "---\nname: pdf\n---\nBody\n";
+    let mut client = Client::start(
+        &[("skills/pdf/SKILL.md", on_disk)],
+        json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
+    );
+    let uri = client.open(
+        "skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: Fills forms. Use when asked.\n---\nBody\n",
+    );
+    let open = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(open["items"], json!([]), "{open:#}");
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let closed = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(closed["kind"], "full", "{closed:#}");
+    assert_eq!(
+        closed["items"][0]["code"], "missing-description",
+        "{closed:#}"
+    );
+    std::fs::remove_dir_all(client.path("skills/pdf")).unwrap();
+    let gone = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(gone["items"], json!([]), "{gone:#}");
+    let readme = client.uri("README.md");
+    let other = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": readme}}),
+    );
+    assert_eq!(other["items"], json!([]), "{other:#}");
+    client.shutdown();
+}
+
+#[test]
 fn bad_messages_do_not_end_the_session() {
     let mut client = Client::start(&[], json!({}));
     client.send_raw(b"Content-Length: 9\r\n\r\n{{{{{{{{{");

@@ -17,7 +17,7 @@ use tower_lsp_server::ls_types::{
 
 use super::backend::Backend;
 use super::convert::to_lsp_diagnostic;
-use super::handlers::{catch_panic, code_lens, eval_set, invalid_params};
+use super::handlers::{catch_panic, code_lens, eval_set};
 use super::snapshot::Snapshot;
 use super::state::{DocumentText, analyze};
 
@@ -136,13 +136,30 @@ pub(crate) async fn pull(
             }),
         ));
     }
-    let Some(snapshot) = backend.snapshot(&uri) else {
-        return Err(invalid_params(format!("{} is not open", uri.as_str())));
-    };
-    let items = if is_checked(&snapshot) {
-        catch_panic("diagnostics", || document_diagnostics(&snapshot))?
-    } else {
-        Vec::new()
+    let items = match backend.snapshot(&uri) {
+        Some(snapshot) if is_checked(&snapshot) => {
+            catch_panic("diagnostics", || document_diagnostics(&snapshot))?
+        }
+        Some(_) => Vec::new(),
+        // A client pulls once more right after closing a document (vscode-languageclient does,
+        // and until an answer comes it prefers that document's last pull to every workspace
+        // report): the findings of the file on disk, or none when it is gone.
+        None => {
+            let (pending, encoding, related) = {
+                let state = backend.lock();
+                let pending = uri
+                    .to_file_path()
+                    .filter(|path| is_skill_path(path))
+                    .and_then(|path| Pending::read(&state, &state.overlay(), &path));
+                (pending, state.encoding, state.caps.related_information)
+            };
+            match pending {
+                Some(pending) => catch_panic("diagnostics", || {
+                    pending.items(&uri, None, encoding, related)
+                })?,
+                None => Vec::new(),
+            }
+        }
     };
     Ok(DocumentDiagnosticReportResult::Report(
         DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
@@ -197,16 +214,10 @@ pub(crate) async fn pull_workspace(
                     work.push((uri, version, Pending::Unchanged));
                     continue;
                 }
-                let Ok(text) = crate::workspace::Source::read(&overlay, path) else {
+                let Some(pending) = Pending::read(&state, &overlay, path) else {
                     continue;
                 };
-                let context = state.analysis_context(Some(path));
-                let eval = state.eval_summary(path, &text);
-                work.push((
-                    uri,
-                    version,
-                    Pending::Lint(path.clone(), text, context, eval),
-                ));
+                work.push((uri, version, pending));
             }
         }
         let listed: HashSet<&Uri> = work.iter().map(|(uri, _, _)| uri).collect();
@@ -215,13 +226,9 @@ pub(crate) async fn pull_workspace(
             .iter()
             .map(|previous| &previous.uri)
             .filter(|uri| {
-                !listed.contains(uri) && !state.documents.contains_key(*uri) && {
-                    let path = uri.to_file_path();
-                    path.as_deref()
-                        .and_then(std::path::Path::file_name)
-                        .and_then(|name| name.to_str())
-                        .is_some_and(crate::workspace::discovery::is_skill_file_name)
-                }
+                !listed.contains(uri)
+                    && !state.documents.contains_key(*uri)
+                    && uri.to_file_path().is_some_and(|path| is_skill_path(&path))
             })
             .cloned()
             .collect();
@@ -236,48 +243,19 @@ pub(crate) async fn pull_workspace(
     let items = catch_panic("workspace diagnostics", || {
         work.into_iter()
             .map(|(uri, version, pending)| {
-                let (path, text, context, eval) = match pending {
-                    Pending::Unchanged => {
-                        return WorkspaceDocumentDiagnosticReport::Unchanged(
-                            WorkspaceUnchangedDocumentDiagnosticReport {
-                                uri,
-                                version: version.map(i64::from),
-                                unchanged_document_diagnostic_report:
-                                    UnchangedDocumentDiagnosticReport {
-                                        result_id: generation.clone(),
-                                    },
-                            },
-                        );
-                    }
-                    Pending::Gone => {
-                        return WorkspaceDocumentDiagnosticReport::Full(
-                            WorkspaceFullDocumentDiagnosticReport {
-                                uri,
-                                version: None,
-                                full_document_diagnostic_report: FullDocumentDiagnosticReport {
-                                    result_id: Some(generation.clone()),
-                                    items: Vec::new(),
+                if matches!(pending, Pending::Unchanged) {
+                    return WorkspaceDocumentDiagnosticReport::Unchanged(
+                        WorkspaceUnchangedDocumentDiagnosticReport {
+                            uri,
+                            version: version.map(i64::from),
+                            unchanged_document_diagnostic_report:
+                                UnchangedDocumentDiagnosticReport {
+                                    result_id: generation.clone(),
                                 },
-                            },
-                        );
-                    }
-                    Pending::Lint(path, text, context, eval) => (path, text, context, eval),
-                };
-                let document = DocumentText {
-                    uri: uri.clone(),
-                    path: Some(path),
-                    rope: ropey::Rope::from_str(&text),
-                    text: text.into(),
-                    version: version.unwrap_or(0),
-                };
-                let mut items: Vec<Diagnostic> = analyze(&document, &context)
-                    .iter()
-                    .map(|d| to_lsp_diagnostic(d, &document.rope, encoding, related))
-                    .collect();
-                // As a document pull has it (`document_diagnostics`).
-                items.extend(
-                    eval.and_then(|eval| code_lens::eval_diagnostic(&document, &eval, encoding)),
-                );
+                        },
+                    );
+                }
+                let items = pending.items(&uri, version, encoding, related);
                 WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
                     uri,
                     version: version.map(i64::from),
@@ -294,18 +272,67 @@ pub(crate) async fn pull_workspace(
     ))
 }
 
-/// What a workspace pull answers for one file.
+/// Whether `path` names a SKILL.md (in any case).
+fn is_skill_path(path: &std::path::Path) -> bool {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(crate::workspace::discovery::is_skill_file_name)
+}
+
+/// What a pull answers for one file.
 enum Pending {
     /// The client holds this generation's report.
     Unchanged,
     /// The client holds a report of a skill file that is not there any more: an empty one.
     Gone,
+    /// Its findings, from its text (the buffer when open, else the disk) taken under the lock.
     Lint(
         std::path::PathBuf,
         String,
         crate::lsp::state::AnalysisContext,
         Option<crate::lsp::state::EvalSummary>,
     ),
+}
+
+impl Pending {
+    /// What linting `path` needs, read under the lock; `None` when it cannot be read.
+    fn read(
+        state: &crate::lsp::state::State,
+        overlay: &crate::lsp::state::Overlay,
+        path: &std::path::Path,
+    ) -> Option<Self> {
+        let text = crate::workspace::Source::read(overlay, path).ok()?;
+        let context = state.analysis_context(Some(path));
+        let eval = state.eval_summary(path, &text);
+        Some(Pending::Lint(path.to_owned(), text, context, eval))
+    }
+
+    /// The findings of a [`Pending::Lint`] as a pull reports them (`document_diagnostics` has
+    /// the same for an open document); nothing for the others.
+    fn items(
+        self,
+        uri: &Uri,
+        version: Option<i32>,
+        encoding: crate::lsp::documents::Encoding,
+        related: bool,
+    ) -> Vec<Diagnostic> {
+        let Pending::Lint(path, text, context, eval) = self else {
+            return Vec::new();
+        };
+        let document = DocumentText {
+            uri: uri.clone(),
+            path: Some(path),
+            rope: ropey::Rope::from_str(&text),
+            text: text.into(),
+            version: version.unwrap_or(0),
+        };
+        let mut items: Vec<Diagnostic> = analyze(&document, &context)
+            .iter()
+            .map(|d| to_lsp_diagnostic(d, &document.rope, encoding, related))
+            .collect();
+        items.extend(eval.and_then(|eval| code_lens::eval_diagnostic(&document, &eval, encoding)));
+        items
+    }
 }
 
 #[cfg(test)]

@@ -102,6 +102,7 @@ suite('skills view', () => {
     await vscode.commands.executeCommand('workbench.files.action.collapseExplorerFolders');
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     await vscode.commands.executeCommand('skillLsp.skills.focus');
+    await new Promise((resolve) => setTimeout(resolve, 500));
     // A view just shown gets a sliver of the side bar; grow it so the photo shows its nodes.
     for (let step = 0; step < 8; step += 1) {
       await vscode.commands.executeCommand('workbench.action.increaseViewHeight');

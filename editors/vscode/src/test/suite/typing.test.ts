@@ -37,7 +37,9 @@ suite('typing a new skill', () => {
     await vscode.workspace.fs.delete(workspaceUri(FOLDER), { recursive: true }).then(undefined, () => undefined);
   });
 
-  test('from an empty file, key by key: hover, completion and field diagnostics at every step, YAML errors on the typed line', async () => {
+  test('from an empty file, key by key: hover, completion and field diagnostics at every step, YAML errors on the typed line', async function () {
+    // About 170 key presses, each with a hover request, and three screenshots.
+    this.timeout(120_000);
     const uri = workspaceUri(`${FOLDER}/SKILL.md`);
     await vscode.workspace.fs.writeFile(uri, new Uint8Array());
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
