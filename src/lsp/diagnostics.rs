@@ -286,12 +286,14 @@ enum Pending {
     /// The client holds a report of a skill file that is not there any more: an empty one.
     Gone,
     /// Its findings, from its text (the buffer when open, else the disk) taken under the lock.
-    Lint(
-        std::path::PathBuf,
-        String,
-        crate::lsp::state::AnalysisContext,
-        Option<crate::lsp::state::EvalSummary>,
-    ),
+    Lint(Box<LintInput>),
+}
+
+struct LintInput {
+    path: std::path::PathBuf,
+    text: String,
+    context: crate::lsp::state::AnalysisContext,
+    eval: Option<crate::lsp::state::EvalSummary>,
 }
 
 impl Pending {
@@ -304,7 +306,12 @@ impl Pending {
         let text = crate::workspace::Source::read(overlay, path).ok()?;
         let context = state.analysis_context(Some(path));
         let eval = state.eval_summary(path, &text);
-        Some(Pending::Lint(path.to_owned(), text, context, eval))
+        Some(Pending::Lint(Box::new(LintInput {
+            path: path.to_owned(),
+            text,
+            context,
+            eval,
+        })))
     }
 
     /// The findings of a [`Pending::Lint`] as a pull reports them (`document_diagnostics` has
@@ -316,9 +323,15 @@ impl Pending {
         encoding: crate::lsp::documents::Encoding,
         related: bool,
     ) -> Vec<Diagnostic> {
-        let Pending::Lint(path, text, context, eval) = self else {
+        let Pending::Lint(input) = self else {
             return Vec::new();
         };
+        let LintInput {
+            path,
+            text,
+            context,
+            eval,
+        } = *input;
         let document = DocumentText {
             uri: uri.clone(),
             path: Some(path),
