@@ -528,7 +528,9 @@ import yaml from 'highlight.js/lib/languages/yaml';
     }
     if (input.startsWith('open:')) {
       const path = input.slice('open:'.length);
-      const link = Array.from(log.querySelectorAll('a.file-link')).find((node) => node.dataset.path === path);
+      const link = Array.from(/** @type {NodeListOf<HTMLAnchorElement>} */ (log.querySelectorAll('a.file-link'))).find(
+        (node) => node.dataset.path === path,
+      );
       if (link) link.click();
       return;
     }
@@ -539,7 +541,9 @@ import yaml from 'highlight.js/lib/languages/yaml';
     }
     if (input.startsWith('click:')) {
       const choice = input.slice('click:'.length);
-      const button = Array.from(log.querySelectorAll('.approval-card button')).find((node) => node.dataset.choice === choice);
+      const button = Array.from(/** @type {NodeListOf<HTMLButtonElement>} */ (log.querySelectorAll('.approval-card button'))).find(
+        (node) => node.dataset.choice === choice,
+      );
       if (button) button.click();
       return;
     }

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { ChatOutcome } from '../../agent';
+import { AgentChat, ChatOutcome, Entry, SAVED_CHAT_KEY, SavedChat, progressPhrase, savedChat } from '../../agent';
+import type { ServerManager } from '../../client';
 import type { ContrastReport } from '../../agentPanel';
 import type { SkillLspApi } from '../../extension';
 import { extensionApi, waitFor, workspaceUri } from './helpers';
@@ -198,5 +199,55 @@ suite('chat Markdown', () => {
 
     // The answered approval's line, "Cancelled.", the tool card, links, code and the footer.
     assertReadable(await auditThemes(api));
+  });
+
+  test('a saved conversation comes back into a new chat: capped, a waiting approval denied; New chat clears it', async () => {
+    const values = new Map<string, unknown>();
+    const store: vscode.Memento = {
+      keys: () => [...values.keys()],
+      get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+      update: async (key: string, value: unknown) => void (value === undefined ? values.delete(key) : values.set(key, value)),
+    };
+    // Only what the constructor subscribes to: no server is asked anything here.
+    const server = { onAgentEvent: () => new vscode.Disposable(() => undefined), onApproval: () => new vscode.Disposable(() => undefined) };
+    const entries: Entry[] = Array.from({ length: 250 }, (_, index) => ({ kind: 'user', text: `prompt ${index}` }));
+    entries.push({ kind: 'approval', id: 'approval-1', pending: true, message: 'Run ls?', answer: '' });
+    await store.update(SAVED_CHAT_KEY, savedChat(entries, { inputTokens: 10, outputTokens: 2 }));
+
+    const chat = new AgentChat(server as unknown as ServerManager, store);
+    try {
+      const restored = chat.transcript();
+      assert.strictEqual(restored.length, 200);
+      assert.deepStrictEqual(restored[0], { kind: 'user', text: 'prompt 51' });
+      assert.deepStrictEqual(restored[199], {
+        kind: 'approval',
+        id: 'approval-1',
+        pending: false,
+        message: 'Run ls?',
+        answer: 'Deny (the window closed)',
+      });
+      assert.deepStrictEqual(chat.usage, { inputTokens: 10, outputTokens: 2 });
+      chat.newChat();
+      await chat.save();
+      assert.strictEqual(store.get<SavedChat>(SAVED_CHAT_KEY), undefined);
+    } finally {
+      chat.dispose();
+    }
+
+    // About 1 MB at most: the oldest entries go first.
+    const big: Entry[] = Array.from({ length: 30 }, (_, index) => ({ kind: 'assistant', text: `${index} ${'x'.repeat(100_000)}` }));
+    const kept = savedChat(big, undefined).entries;
+    assert.ok(JSON.stringify(kept).length <= 1_000_000 && kept.length >= 9, `${kept.length} entries kept`);
+    assert.deepStrictEqual(kept[kept.length - 1], big[big.length - 1]);
+  });
+
+  test("progress reads as a phrase: the server's as it is, an older server's tool JSON put into words", () => {
+    assert.strictEqual(progressPhrase('Reading skills/pdf/SKILL.md'), 'Reading skills/pdf/SKILL.md');
+    assert.strictEqual(progressPhrase('bash {"command":"ls -la skills/pdf-tools"}'), 'Running ls -la skills/pdf-tools');
+    assert.strictEqual(progressPhrase('read_file {"path":"skills/pdf/SKILL.md"}'), 'Reading skills/pdf/SKILL.md');
+    assert.strictEqual(progressPhrase('load_skill {"name":"pdf"}'), 'Loading the skill pdf');
+    // Cut at the server's 120 characters: no JSON survives.
+    assert.strictEqual(progressPhrase('bash {"command":"echo aaaaaaaa'), 'Running bash');
+    assert.strictEqual(progressPhrase('grep {"pattern":"x"}'), 'Running grep');
   });
 });
