@@ -364,7 +364,7 @@ export class AgentChat implements vscode.Disposable {
 
   dispose(): void {
     this.cancel();
-    this.save();
+    void this.save();
     for (const disposable of this.disposables) {
       disposable.dispose();
     }
