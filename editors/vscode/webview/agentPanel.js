@@ -534,6 +534,10 @@ import yaml from 'highlight.js/lib/languages/yaml';
       if (link) link.click();
       return;
     }
+    if (input === 'new-chat') {
+      newChat.click();
+      return;
+    }
     if (input === 'scroll:top' || input === 'scroll:bottom') {
       log.scrollTop = input === 'scroll:top' ? 0 : log.scrollHeight;
       reportRendered();

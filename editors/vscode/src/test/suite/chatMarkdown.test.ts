@@ -42,9 +42,10 @@ function agentTab(): vscode.Tab | undefined {
     .find((candidate) => candidate.input instanceof vscode.TabInputWebview && candidate.label === 'Skill Agent');
 }
 
-function assertReadable(reports: ContrastReport[]): void {
+/** Every text of each report at 4.5:1 or more; `least` texts checked at all, so the page was drawn. */
+function assertReadable(reports: ContrastReport[], least = 20): void {
   for (const report of reports) {
-    assert.ok(report.checked > 20, `only ${report.checked} texts checked in ${report.theme}`);
+    assert.ok(report.checked >= least, `only ${report.checked} texts checked in ${report.theme}`);
     const lowest = report.worst[0];
     console.log(`contrast in ${report.theme}: ${report.checked} texts, lowest ${lowest?.ratio}:1 (${lowest?.element} "${lowest?.text}")`);
     const low = report.worst.filter((result) => result.ratio < 4.5);
@@ -57,6 +58,17 @@ function assertReadable(reports: ContrastReport[]): void {
 // that must stay inert, and a very long path; one naming files; a command to approve and the
 // reply after it is denied; a model that never answers.
 suite('chat Markdown', () => {
+  test('New chat empties the panel and the saved conversation; the empty panel reads at 4.5:1', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    await vscode.commands.executeCommand('skillLsp.openAgent');
+    assert.ok(await api.agent.sendToPanel('new-chat'), 'the panel is closed');
+    await waitFor('the empty panel', () => api.agent.rendered()?.startsWith('Ask anything about this workspace.'));
+    assert.deepStrictEqual(api.agent.transcript(), []);
+    assert.strictEqual(await api.agent.saved(), undefined);
+    assertReadable(await auditThemes(api), 5);
+  });
+
   test('a reply with a table and a numbered list is drawn as <table> and <ol>, sanitised, with highlighted code and a Copy button', async () => {
     const api = await extensionApi();
     const outcome = await ask('Which tools read a PDF?', { newChat: true });
