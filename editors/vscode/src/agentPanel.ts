@@ -118,16 +118,18 @@ async function insideByRealPath(file: string, folder: string): Promise<boolean> 
   }
 }
 
-async function openWorkspaceFile(reference: string): Promise<void> {
+/** Opens a file a reply names, in the group of the editor used last but never over the panel. */
+async function openWorkspaceFile(reference: string, panelColumn: vscode.ViewColumn | undefined): Promise<void> {
   const found = await workspaceFile(reference);
   if (!found) {
     void vscode.window.showInformationMessage(`Skill LSP: ${reference} is not a file in this workspace.`);
     return;
   }
   const position = new vscode.Position(Math.max((found.line ?? 1) - 1, 0), Math.max((found.column ?? 1) - 1, 0));
+  const column = lastEditor?.viewColumn ?? vscode.ViewColumn.One;
   await vscode.window.showTextDocument(found.uri, {
     preview: false,
-    viewColumn: lastEditor?.viewColumn ?? vscode.ViewColumn.One,
+    viewColumn: column === panelColumn ? vscode.ViewColumn.Beside : column,
     selection: found.line ? new vscode.Range(position, position) : undefined,
   });
 }
@@ -252,8 +254,11 @@ export class AgentPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 
-  /** Posts to the page once it has loaded: a message posted while it loads is lost. */
+  /** Posts to the page once it is shown and loaded: a hidden page is unloaded, and what is posted while it loads is lost. */
   private async postWhenReady(message: { type: string; [key: string]: unknown }): Promise<boolean> {
+    if (!this.panel.visible) {
+      this.panel.reveal(undefined, true);
+    }
     if (!this.ready) {
       await new Promise<void>((resolve) => this.onReady.push(resolve));
     }
@@ -296,7 +301,7 @@ export class AgentPanel implements vscode.Disposable {
         void insertAtCursor(String(message.text));
         break;
       case 'open':
-        void openWorkspaceFile(String(message.path));
+        void openWorkspaceFile(String(message.path), this.panel.viewColumn);
         break;
       case 'resolvePaths':
         void this.resolvePaths(Array.isArray(message.paths) ? message.paths.slice(0, PATHS_PER_LOOKUP).map(String) : []);

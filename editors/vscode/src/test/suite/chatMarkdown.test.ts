@@ -143,12 +143,15 @@ suite('chat Markdown', () => {
       return now?.includes('extract.py') && now.includes('data-path="skills/pdf-tools/evals/triggers.json"') ? now : undefined;
     });
     const links = [...html.matchAll(/<a class="file-link" href="#" title="[^"]*" data-path="([^"]+)">/g)].map((match) => match[1]);
-    assert.deepStrictEqual(links, ['skills/pdf-tools/SKILL.md', 'skills/pdf-tools/evals/triggers.json']);
+    assert.deepStrictEqual(links, ['skills/pdf-tools/SKILL.md', 'skills/pdf-tools/evals/triggers.json', 'skills/pdf-tools/SKILL.md:7']);
     assert.match(html, /data-path="skills\/pdf-tools\/SKILL\.md"><code>skills\/pdf-tools\/SKILL\.md<\/code><\/a>/);
     assert.match(html, /<code>skills\/pdf-tools\/scripts\/extract\.py<\/code>/);
 
     assert.ok(await api.agent.sendToPanel('open:skills/pdf-tools/SKILL.md'), 'the panel is closed');
     await waitFor('SKILL.md to open', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/skills/pdf-tools/SKILL.md'));
+    // path:line puts the cursor on that line.
+    assert.ok(await api.agent.sendToPanel('open:skills/pdf-tools/SKILL.md:7'), 'the panel is closed');
+    await waitFor('the cursor on line 7', () => vscode.window.activeTextEditor?.selection.active.line === 6);
   });
 
   test('every text of the panel, with an approval waiting, reads at 4.5:1 or more in Light Modern and Dark Modern', async function () {
