@@ -53,6 +53,20 @@ const NEEDS_APPROVAL: readonly string[] = ['bash', 'write_file', 'edit_file'];
 /** Longest file text shown in an approval card; a longer text is cut with a note. */
 const APPROVAL_TEXT_MAX = 4000;
 
+/** The workspaceState key of the saved conversation. */
+export const SAVED_CHAT_KEY = 'skillLsp.agent.chat';
+/** workspaceState lives in a database that every extension shares: a long chat keeps its end. */
+const SAVED_ENTRIES_MAX = 200;
+const SAVED_CHARS_MAX = 1_000_000;
+/** Streaming changes the transcript per token; saving waits for a pause. */
+const SAVE_DELAY_MS = 500;
+
+/** What is kept of a conversation across panel closes and window reloads: no key, no session id. */
+export interface SavedChat {
+  entries: Entry[];
+  usage?: AgentChatResult['usage'];
+}
+
 export class AgentChat implements vscode.Disposable {
   private entries: Entry[] = [];
   private sessionId: string | undefined;
@@ -71,8 +85,17 @@ export class AgentChat implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
   readonly onDidChange = this.changeEmitter.event;
+  /** The server's running token count of this conversation, from the last finished prompt. */
+  private usageTotal: AgentChatResult['usage'] | undefined;
+  /** The entries came from an earlier window, whose server session is gone. */
+  private restored = false;
+  private saveTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly server: ServerManager) {
+  constructor(
+    private readonly server: ServerManager,
+    private readonly store?: vscode.Memento,
+  ) {
+    this.restore();
     this.disposables.push(
       server.onAgentEvent((event) => this.onEvent(event)),
       server.onApproval((record) => {
@@ -95,6 +118,10 @@ export class AgentChat implements vscode.Disposable {
     return this.progressMessage;
   }
 
+  get usage(): AgentChatResult['usage'] | undefined {
+    return this.usageTotal;
+  }
+
   transcript(): Entry[] {
     return this.entries.map((entry) => ({ ...entry }));
   }
@@ -107,6 +134,8 @@ export class AgentChat implements vscode.Disposable {
     this.entries = [];
     this.sessionId = undefined;
     this.openText = undefined;
+    this.usageTotal = undefined;
+    this.restored = false;
     this.changed();
   }
 
@@ -237,7 +266,14 @@ export class AgentChat implements vscode.Disposable {
     if (this.sessionId && this.sessionGeneration !== this.server.generation) {
       this.sessionId = undefined;
       this.push({ kind: 'status', state: 'note', text: 'The server restarted, so this is a new conversation.' });
+    } else if (this.restored && !this.sessionId && this.entries.length > 0) {
+      this.push({
+        kind: 'status',
+        state: 'note',
+        text: 'The messages above are from an earlier session: the agent starts a new conversation and does not remember them.',
+      });
     }
+    this.restored = false;
 
     const tokenSource = new vscode.CancellationTokenSource();
     this.tokenSource = tokenSource;
@@ -253,7 +289,7 @@ export class AgentChat implements vscode.Disposable {
     let reportInWindow: ((message: string) => void) | undefined;
     const progress = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
       if (value.kind === 'report' && value.message) {
-        this.progressMessage = `Running ${value.message}`;
+        this.progressMessage = progressPhrase(value.message);
         reportInWindow?.(this.progressMessage);
         this.changed();
       }
@@ -288,9 +324,10 @@ export class AgentChat implements vscode.Disposable {
       } else {
         this.sessionId = result.sessionId;
         this.sessionGeneration = generation;
-        // The server reports the conversation's running total, not this prompt's share.
-        const usage = `session total ${result.usage.inputTokens.toLocaleString('en-US')} in / ${result.usage.outputTokens.toLocaleString('en-US')} out tokens`;
-        this.finish('done', `${stopText(result.stopReason)} · ${usage}`);
+        // The server reports the conversation's running total, not this prompt's share: the
+        // panel shows it in a footer, apart from the closing line.
+        this.usageTotal = result.usage;
+        this.finish('done', stopText(result.stopReason));
         outcome = {
           state: 'done',
           sessionId: result.sessionId,
@@ -327,6 +364,7 @@ export class AgentChat implements vscode.Disposable {
 
   dispose(): void {
     this.cancel();
+    void this.save();
     for (const disposable of this.disposables) {
       disposable.dispose();
     }
@@ -381,7 +419,75 @@ export class AgentChat implements vscode.Disposable {
 
   private changed(): void {
     this.changeEmitter.fire();
+    if (this.store && !this.saveTimer) {
+      this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
+    }
   }
+
+  /** Writes the conversation to workspaceState now (also what the pending timer would do). */
+  save(): Thenable<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    if (!this.store) {
+      return Promise.resolve();
+    }
+    return this.store.update(SAVED_CHAT_KEY, this.entries.length ? savedChat(this.entries, this.usageTotal) : undefined);
+  }
+
+  private restore(): void {
+    const saved = this.store?.get<SavedChat>(SAVED_CHAT_KEY);
+    if (!saved || !Array.isArray(saved.entries)) {
+      return;
+    }
+    // An approval nobody can answer any more reads as what it became: denied.
+    this.entries = saved.entries.map((entry) =>
+      entry.kind === 'approval' && entry.pending ? { ...entry, pending: false, answer: 'Deny (the window closed)' } : entry,
+    );
+    this.usageTotal = saved.usage;
+    this.restored = this.entries.length > 0;
+  }
+}
+
+/** The conversation as saved: its last entries, within the caps. */
+export function savedChat(entries: readonly Entry[], usage: AgentChatResult['usage'] | undefined): SavedChat {
+  let kept = entries.slice(-SAVED_ENTRIES_MAX);
+  let size = JSON.stringify(kept).length;
+  while (kept.length > 0 && size > SAVED_CHARS_MAX) {
+    size -= JSON.stringify(kept[0]).length + 1;
+    kept = kept.slice(1);
+  }
+  return { entries: kept, usage };
+}
+
+/**
+ * The status bar and panel line for a tool call: the server's phrase as it is ("Reading
+ * skills/pdf/SKILL.md"). An older server sends the tool's name and its input as JSON; that is
+ * put into words here, never shown as an object literal.
+ */
+export function progressPhrase(message: string): string {
+  const call = /^([\w.-]+) (\{.*)$/s.exec(message);
+  if (!call) {
+    return message;
+  }
+  const [, name, json] = call;
+  let input: Record<string, unknown> = {};
+  try {
+    input = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    // Cut at the server's length limit: only the tool's name is left to tell.
+  }
+  const field = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+  const phrases: Record<string, [string, string | undefined]> = {
+    bash: ['Running', field('command')],
+    read_file: ['Reading', field('path')],
+    write_file: ['Writing', field('path')],
+    edit_file: ['Editing', field('path')],
+    load_skill: ['Loading the skill', field('name')],
+  };
+  const [verb, object] = phrases[name] ?? ['Running', undefined];
+  return `${verb} ${object ?? name}`.trim();
 }
 
 /** What folding the event stream into a transcript keeps between events. */

@@ -1,7 +1,9 @@
 // The webview that shows an AgentChat: a transcript drawn by webview/agentPanel.js (bundled with
-// markdown-it into dist/agentPanel.js) from the
-// chat's entries, a prompt box, Send, Cancel and New chat.
+// markdown-it and highlight.js into dist/agentPanel.js) from the chat's entries, a prompt box,
+// Send, Cancel and New chat.
 
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { Redraw, pagePolicy } from './webviewPage';
@@ -12,14 +14,125 @@ type FromWebview =
   | { type: 'ask'; prompt: string }
   | { type: 'cancel' }
   | { type: 'newChat' }
-  | { type: 'rendered'; text: string; html?: string }
+  | { type: 'rendered'; text: string; html?: string; scroll?: ScrollState }
   | { type: 'copy'; text: string }
+  | { type: 'insert'; text: string }
+  | { type: 'open'; path: string }
+  | { type: 'resolvePaths'; paths: string[] }
+  | { type: 'contrast'; report: ContrastReport }
   | { type: 'draft'; text: string }
   | { type: 'approve'; id: string; choice: ApprovalChoice };
 
+/** Where the page's transcript is scrolled; `promptTop` is the newest prompt's offset from the log's top. */
+export interface ScrollState {
+  top: number;
+  height: number;
+  client: number;
+  promptTop?: number;
+}
+
+/** The page's contrast audit: its texts with the lowest contrast against their backgrounds. */
+export interface ContrastReport {
+  /** The body's classes: `vscode-light`, `vscode-dark`, `vscode-high-contrast`. */
+  theme: string;
+  checked: number;
+  worst: { ratio: number; text: string; element: string; color: string }[];
+}
+
 const CHOICES: readonly string[] = ['Allow once', 'Allow for this chat', 'Deny'];
 
-/** Coalesces bursts of streamed text into one redraw. */
+/** Most paths the page may have looked up per message: a reply names a handful. */
+const PATHS_PER_LOOKUP = 200;
+
+/**
+ * The text editor that had focus last: the panel takes focus when its buttons are clicked, so
+ * Insert at Cursor goes to the editor the user left.
+ */
+let lastEditor: vscode.TextEditor | undefined;
+
+export function trackActiveEditor(): vscode.Disposable {
+  lastEditor = vscode.window.activeTextEditor;
+  return vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) {
+      lastEditor = editor;
+    }
+  });
+}
+
+/** Replaces the selection of the last active editor with `text`; says so when there is none. */
+async function insertAtCursor(text: string): Promise<boolean> {
+  const document = lastEditor?.document;
+  if (!lastEditor || !document || document.isClosed) {
+    void vscode.window.showInformationMessage('Skill LSP: there is no editor to insert into. Open a file, place the cursor, and press Insert again.');
+    return false;
+  }
+  // The remembered editor object goes stale once its tab is hidden; its document does not.
+  const editor =
+    vscode.window.visibleTextEditors.find((candidate) => candidate.document === document) ??
+    (await vscode.window.showTextDocument(document, { viewColumn: lastEditor.viewColumn, preserveFocus: false }));
+  return editor.edit((edit) => edit.replace(editor.selection, text));
+}
+
+/** `path`, `path:line` or `path:line:column` as a reply writes it. */
+function splitLine(reference: string): { file: string; line?: number; column?: number } {
+  const match = /^(.*?)(?::(\d+)(?::(\d+))?)?$/.exec(reference);
+  const [, file, line, column] = match ?? [reference, reference];
+  return { file, line: line ? Number(line) : undefined, column: column ? Number(column) : undefined };
+}
+
+/**
+ * The workspace file a reply names, or undefined: relative paths are resolved against each
+ * workspace folder, and whatever resolves (through `..` or symlinks) outside every folder, or is
+ * no file, is not one.
+ */
+export async function workspaceFile(reference: string): Promise<{ uri: vscode.Uri; line?: number; column?: number } | undefined> {
+  const { file, line, column } = splitLine(reference);
+  if (!file || file.includes('\0')) {
+    return undefined;
+  }
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const root = folder.uri.path.replace(/\/+$/, '');
+    const resolved = path.posix.resolve(root, file);
+    if (!resolved.startsWith(`${root}/`)) {
+      continue;
+    }
+    const uri = folder.uri.with({ path: resolved });
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.type & vscode.FileType.File && (uri.scheme !== 'file' || (await insideByRealPath(uri.fsPath, folder.uri.fsPath)))) {
+        return { uri, line, column };
+      }
+    } catch {
+      // Missing here; maybe in the next folder.
+    }
+  }
+  return undefined;
+}
+
+async function insideByRealPath(file: string, folder: string): Promise<boolean> {
+  try {
+    const [real, root] = await Promise.all([fs.promises.realpath(file), fs.promises.realpath(folder)]);
+    return real.startsWith(root + path.sep);
+  } catch {
+    return false;
+  }
+}
+
+/** Opens a file a reply names, in the group of the editor used last but never over the panel. */
+async function openWorkspaceFile(reference: string, panelColumn: vscode.ViewColumn | undefined): Promise<void> {
+  const found = await workspaceFile(reference);
+  if (!found) {
+    void vscode.window.showInformationMessage(`Skill LSP: ${reference} is not a file in this workspace.`);
+    return;
+  }
+  const position = new vscode.Position(Math.max((found.line ?? 1) - 1, 0), Math.max((found.column ?? 1) - 1, 0));
+  const column = lastEditor?.viewColumn ?? vscode.ViewColumn.One;
+  await vscode.window.showTextDocument(found.uri, {
+    preview: false,
+    viewColumn: column === panelColumn ? vscode.ViewColumn.Beside : column,
+    selection: found.line ? new vscode.Range(position, position) : undefined,
+  });
+}
 
 export class AgentPanel implements vscode.Disposable {
   private static instance: AgentPanel | undefined;
@@ -29,8 +142,11 @@ export class AgentPanel implements vscode.Disposable {
   private renderedHtml: string | undefined;
   private copiedText: string | undefined;
   private draftText: string | undefined;
+  /** The page has loaded and asked for the state; it is loaded again each time the panel is shown. */
   private ready = false;
-  private pendingDraft: string | undefined;
+  private readonly onReady: (() => void)[] = [];
+  private scrollState: ScrollState | undefined;
+  private readonly audits: ((report: ContrastReport) => void)[] = [];
 
   /** The transcript as the webview last drew it (its text content), for tests and diagnostics. */
   static rendered(): string | undefined {
@@ -42,8 +158,7 @@ export class AgentPanel implements vscode.Disposable {
    * (`click:Deny`), which it dispatches as if the user did it; false when the panel is closed.
    */
   static simulate(input: string): Promise<boolean> {
-    const instance = AgentPanel.instance;
-    return instance ? Promise.resolve(instance.panel.webview.postMessage({ type: 'simulate', input })) : Promise.resolve(false);
+    return AgentPanel.instance?.postWhenReady({ type: 'simulate', input }) ?? Promise.resolve(false);
   }
 
   /** The prompt box's text as the page last reported it after a prefill. */
@@ -56,12 +171,7 @@ export class AgentPanel implements vscode.Disposable {
    * (Load into Chat of the Skills view).
    */
   static prefill(extensionUri: vscode.Uri, chat: AgentChat, text: string): void {
-    const instance = AgentPanel.show(extensionUri, chat, false);
-    if (instance.ready) {
-      void instance.panel.webview.postMessage({ type: 'prefill', text });
-    } else {
-      instance.pendingDraft = text;
-    }
+    void AgentPanel.show(extensionUri, chat, false).postWhenReady({ type: 'prefill', text });
   }
 
   /** The transcript's HTML as the webview last drew it, for tests of the Markdown rendering. */
@@ -76,6 +186,23 @@ export class AgentPanel implements vscode.Disposable {
 
   static isOpen(): boolean {
     return AgentPanel.instance !== undefined;
+  }
+
+  /** Where the transcript was scrolled when the page last reported its drawing. */
+  static scroll(): ScrollState | undefined {
+    return AgentPanel.instance?.scrollState;
+  }
+
+  /** Runs the page's contrast audit; undefined when the panel is closed. */
+  static audit(): Promise<ContrastReport | undefined> {
+    const instance = AgentPanel.instance;
+    if (!instance) {
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve) => {
+      instance.audits.push(resolve);
+      void instance.postWhenReady({ type: 'audit' });
+    });
   }
 
   static show(extensionUri: vscode.Uri, chat: AgentChat, preserveFocus = true): AgentPanel {
@@ -104,6 +231,13 @@ export class AgentPanel implements vscode.Disposable {
     panel.webview.html = this.html();
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
+      // A hidden webview is unloaded (no retainContextWhenHidden): what is posted before it
+      // loads again is lost.
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) {
+          this.ready = false;
+        }
+      }),
       panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
       chat.onDidChange(() => this.redraws.schedule()),
     );
@@ -120,14 +254,24 @@ export class AgentPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 
+  /** Posts to the page once it is shown and loaded: a hidden page is unloaded, and what is posted while it loads is lost. */
+  private async postWhenReady(message: { type: string; [key: string]: unknown }): Promise<boolean> {
+    if (!this.panel.visible) {
+      this.panel.reveal(undefined, true);
+    }
+    if (!this.ready) {
+      await new Promise<void>((resolve) => this.onReady.push(resolve));
+    }
+    return this.panel.webview.postMessage(message);
+  }
+
   private onMessage(message: FromWebview): void {
     switch (message.type) {
       case 'ready':
         this.ready = true;
         this.redraw();
-        if (this.pendingDraft !== undefined) {
-          void this.panel.webview.postMessage({ type: 'prefill', text: this.pendingDraft });
-          this.pendingDraft = undefined;
+        for (const resolve of this.onReady.splice(0)) {
+          resolve();
         }
         break;
       case 'draft':
@@ -147,10 +291,25 @@ export class AgentPanel implements vscode.Disposable {
       case 'rendered':
         this.renderedText = message.text;
         this.renderedHtml = message.html;
+        this.scrollState = message.scroll;
         break;
       case 'copy':
         this.copiedText = String(message.text);
         void vscode.env.clipboard.writeText(this.copiedText);
+        break;
+      case 'insert':
+        void insertAtCursor(String(message.text));
+        break;
+      case 'open':
+        void openWorkspaceFile(String(message.path), this.panel.viewColumn);
+        break;
+      case 'resolvePaths':
+        void this.resolvePaths(Array.isArray(message.paths) ? message.paths.slice(0, PATHS_PER_LOOKUP).map(String) : []);
+        break;
+      case 'contrast':
+        for (const resolve of this.audits.splice(0)) {
+          resolve(message.report);
+        }
         break;
       case 'approve':
         // Anything but the three titles denies, as on the server.
@@ -159,13 +318,19 @@ export class AgentPanel implements vscode.Disposable {
     }
   }
 
+  /** Tells the page which of the paths it found in replies are workspace files. */
+  private async resolvePaths(paths: string[]): Promise<void> {
+    const found = await Promise.all(paths.map(async (reference) => [reference, (await workspaceFile(reference)) !== undefined] as const));
+    void this.panel.webview.postMessage({ type: 'paths', found: Object.fromEntries(found) });
+  }
+
   private redraw(): void {
     void this.panel.webview.postMessage({
       type: 'state',
       entries: this.chat.transcript(),
       running: this.chat.running,
       progress: this.chat.progress,
-      sessionId: this.chat.session,
+      usage: this.chat.usage,
       trusted: vscode.workspace.isTrusted,
     });
   }
@@ -190,10 +355,10 @@ export class AgentPanel implements vscode.Disposable {
 <body>
 <header>
   <span class="title">Skill Agent</span>
-  <span id="session" class="session"></span>
   <button id="new-chat" class="secondary" title="Start a new conversation">New chat</button>
 </header>
 <main id="log" aria-live="polite"></main>
+<footer id="usage" class="usage" hidden></footer>
 <div id="progress" class="progress" hidden><span class="spinner"></span><span id="progress-text"></span></div>
 <form id="composer">
   <textarea id="prompt" rows="3" placeholder="Ask the skill agent… (Enter to send, Shift+Enter for a new line)"></textarea>

@@ -27,6 +27,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('skillLsp.askAgent', (prompt?: string, options?: { newChat?: boolean }) => askAgent(ctx, prompt, options)),
     vscode.commands.registerCommand('skillLsp.cancelAgent', () => chat.cancel()),
+    vscode.commands.registerCommand('skillLsp.openAgent', () => {
+      AgentPanel.show(ctx.extensionUri, chat, false);
+    }),
     // From the server's code lens with `{skill, uri}`; from the palette with nothing (the active
     // SKILL.md); from tests and keybindings also with run options.
     vscode.commands.registerCommand(RUN_TRIGGER_EVALS_COMMAND, (argument?: RunTriggerEvalsArgument, options?: RunOptions) =>

@@ -2,8 +2,8 @@
 // the server once the workspace turns out to hold a skill.
 
 import * as vscode from 'vscode';
-import { AgentChat, Entry } from './agent';
-import { AgentPanel } from './agentPanel';
+import { AgentChat, Entry, SAVED_CHAT_KEY, SavedChat } from './agent';
+import { AgentPanel, ContrastReport, ScrollState, trackActiveEditor } from './agentPanel';
 import { ApiKeys } from './apiKey';
 import { CATALOG_SCHEME, CatalogDocuments } from './catalog';
 import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState, openServerPathSetting } from './client';
@@ -38,6 +38,12 @@ export interface SkillLspApi {
     draft(): string | undefined;
     /** The transcript's text as the panel last drew it; undefined before it drew once. */
     rendered(): string | undefined;
+    /** Where the panel's transcript was scrolled when it last drew. */
+    scroll(): ScrollState | undefined;
+    /** The panel's contrast audit: its least readable texts; undefined while it is closed. */
+    contrast(): Promise<ContrastReport | undefined>;
+    /** The conversation as saved in workspaceState, after writing any pending change. */
+    saved(): Promise<SavedChat | undefined>;
     session(): string | undefined;
     running(): boolean;
     /** The id of the approval waiting in the panel, if any. */
@@ -64,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
   const keys = new ApiKeys(context.secrets);
   const server = new ServerManager(log, trace, keys, context.extensionPath);
   activeServer = server;
-  const chat = new AgentChat(server);
+  const chat = new AgentChat(server, context.workspaceState);
   const evals = new TriggerEvals(server);
   const catalog = new CatalogDocuments();
   const skills = new SkillsView(server);
@@ -84,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
       AgentPanel.prefill(context.extensionUri, chat, `Load the skill '${name}' and use it to `);
     }),
     status,
+    trackActiveEditor(),
     vscode.commands.registerCommand('skillLsp.openServerPathSetting', () => openServerPathSetting()),
     // The Skills view shows once the server was wanted (a SKILL.md in the workspace or open).
     server.onDidChangeState((state) => {
@@ -151,6 +158,12 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
       renderedHtml: () => AgentPanel.renderedHtml(),
       copied: () => AgentPanel.copied(),
       rendered: () => AgentPanel.rendered(),
+      scroll: () => AgentPanel.scroll(),
+      contrast: () => AgentPanel.audit(),
+      saved: async () => {
+        await chat.save();
+        return context.workspaceState.get<SavedChat>(SAVED_CHAT_KEY);
+      },
       session: () => chat.session,
       running: () => chat.running,
       pendingApproval: () => chat.pendingApproval,

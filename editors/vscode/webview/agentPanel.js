@@ -1,8 +1,20 @@
 // @ts-check
 // Draws the Skill Agent transcript the extension posts, and sends prompts and Cancel back.
-// Bundled with markdown-it into dist/agentPanel.js (npm run bundle). Replies are Markdown,
-// rendered without raw HTML and sanitised; everything else goes in through textContent only.
+// Bundled with markdown-it and highlight.js into dist/agentPanel.js (npm run bundle). Replies are
+// Markdown, rendered without raw HTML and sanitised; everything else goes in through textContent
+// only.
 import MarkdownIt from 'markdown-it';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import diff from 'highlight.js/lib/languages/diff';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import markdownLanguage from 'highlight.js/lib/languages/markdown';
+import python from 'highlight.js/lib/languages/python';
+import rust from 'highlight.js/lib/languages/rust';
+import shell from 'highlight.js/lib/languages/shell';
+import typescript from 'highlight.js/lib/languages/typescript';
+import yaml from 'highlight.js/lib/languages/yaml';
 
 (function () {
   // @ts-ignore acquireVsCodeApi is injected by the webview host
@@ -15,7 +27,7 @@ import MarkdownIt from 'markdown-it';
   const composer = /** @type {HTMLFormElement} */ (document.getElementById('composer'));
   const progress = /** @type {HTMLElement} */ (document.getElementById('progress'));
   const progressText = /** @type {HTMLElement} */ (document.getElementById('progress-text'));
-  const session = /** @type {HTMLElement} */ (document.getElementById('session'));
+  const usage = /** @type {HTMLElement} */ (document.getElementById('usage'));
 
   /** Tool cards the user opened or closed keep that state across redraws. */
   const toggled = new Map();
@@ -30,7 +42,27 @@ import MarkdownIt from 'markdown-it';
   // Replies are Markdown (CommonMark and GFM tables, strikethrough) rendered by markdown-it with
   // raw HTML off, then sanitised against an allowlist of tags and attributes before they reach
   // the page; the policy blocks scripts, images and inline styles besides.
-  const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+  // Only the languages skills use (each alias too: sh, py, ts, yml, …), to keep the bundle small.
+  for (const [name, language] of Object.entries({
+    bash,
+    diff,
+    javascript,
+    json,
+    markdown: markdownLanguage,
+    python,
+    rust,
+    shell,
+    typescript,
+    yaml,
+  })) {
+    hljs.registerLanguage(name, language);
+  }
+  // An unknown or missing language stays plain: guessing costs time on every streamed token.
+  function highlight(code, lang) {
+    if (!lang || !hljs.getLanguage(lang)) return '';
+    return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+  }
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false, highlight });
 
   const ALLOWED_TAGS = new Set([
     'P',
@@ -61,8 +93,14 @@ import MarkdownIt from 'markdown-it';
     'DEL',
   ]);
 
-  /** Keeps allowed elements and their safe attributes; anything else becomes its text. */
-  function sanitise(parent) {
+  /** A highlight.js token class: `hljs-string`; its other classes (`function_`) are dropped. */
+  const TOKEN_CLASS = /^hljs(-[\w-]+)?$/;
+
+  /**
+   * Keeps allowed elements and their safe attributes; anything else becomes its text. Inside
+   * CODE, highlight.js's SPANs stay, with their token classes only.
+   */
+  function sanitise(parent, inCode = false) {
     for (const node of Array.from(parent.childNodes)) {
       if (node.nodeType === Node.TEXT_NODE) continue;
       if (node.nodeType !== Node.ELEMENT_NODE) {
@@ -70,6 +108,13 @@ import MarkdownIt from 'markdown-it';
         continue;
       }
       const element = /** @type {HTMLElement} */ (node);
+      if (inCode && element.tagName === 'SPAN') {
+        const tokens = Array.from(element.classList).filter((name) => TOKEN_CLASS.test(name));
+        for (const attribute of Array.from(element.attributes)) element.removeAttribute(attribute.name);
+        if (tokens.length) element.className = tokens.join(' ');
+        sanitise(element, true);
+        continue;
+      }
       if (!ALLOWED_TAGS.has(element.tagName)) {
         element.replaceWith(document.createTextNode(element.tagName === 'IMG' ? element.getAttribute('alt') || '' : element.textContent || ''));
         continue;
@@ -83,26 +128,103 @@ import MarkdownIt from 'markdown-it';
         if (!keep) element.removeAttribute(name);
       }
       if (element.tagName === 'A') element.title = element.getAttribute('href') || '';
-      sanitise(element);
+      sanitise(element, inCode || element.tagName === 'CODE');
     }
   }
 
-  /** A code block with a Copy button; the extension writes the clipboard. */
-  function withCopyButton(pre) {
-    const block = el('div', 'code-block');
-    const button = el('button', 'copy secondary', 'Copy');
+  /** A button of a code block's toolbar that hands the extension the code (without the fence's last newline). */
+  function codeButton(pre, className, label, done, title, type) {
+    const button = el('button', `${className} secondary`, label);
     button.setAttribute('type', 'button');
-    button.title = 'Copy the code';
+    button.title = title;
     button.addEventListener('click', () => {
-      vscode.postMessage({ type: 'copy', text: (pre.textContent || '').replace(/\n$/, '') });
-      button.textContent = 'Copied';
-      setTimeout(() => (button.textContent = 'Copy'), 1500);
+      vscode.postMessage({ type, text: (pre.textContent || '').replace(/\n$/, '') });
+      button.textContent = done;
+      setTimeout(() => (button.textContent = label), 1500);
     });
-    pre.replaceWith(block);
-    block.append(button, pre);
+    return button;
   }
 
-  function markdown(text) {
+  /** A code block with Copy (the extension writes the clipboard) and Insert at Cursor. */
+  function withCodeButtons(pre) {
+    const block = el('div', 'code-block');
+    const tools = el('div', 'code-tools');
+    tools.append(
+      codeButton(pre, 'insert', 'Insert', 'Inserted', 'Insert at the cursor of the last active editor, replacing its selection', 'insert'),
+      codeButton(pre, 'copy', 'Copy', 'Copied', 'Copy the code', 'copy'),
+    );
+    pre.replaceWith(block);
+    block.append(tools, pre);
+  }
+
+  // File paths in replies become links once the extension has found the file in the workspace
+  // (it alone can look, and only inside the workspace folders). Answers are kept: a found file
+  // stays a link; a missing one is asked again after the next chat, which may have created it.
+  /** @type {Map<string, boolean>} */
+  const knownPaths = new Map();
+  /** @type {Set<string>} */
+  const askedPaths = new Set();
+  const PATH_LIKE = /^(?:\.{1,2}\/|\/)?[\w@.-]+(?:\/[\w@.-]+)*(?:\/[\w@-]+|\.[A-Za-z][\w-]{0,9})(?::\d+(?::\d+)?)?$/;
+
+  /** The path a token names, or undefined: it needs a folder or an extension, and no scheme. */
+  function pathOf(token) {
+    if (token.length > 300 || !PATH_LIKE.test(token)) return undefined;
+    return token.includes('/') || /\.[A-Za-z]/.test(token) ? token : undefined;
+  }
+
+  function fileLink(path, content) {
+    const link = el('a', 'file-link');
+    link.setAttribute('href', '#');
+    link.title = `Open ${path}`;
+    link.dataset.path = path;
+    link.append(content);
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      vscode.postMessage({ type: 'open', path });
+    });
+    return link;
+  }
+
+  /** Whether `path` is a known file; an unknown one is queued for the extension to look up. */
+  function isFile(path, wanted) {
+    if (!knownPaths.has(path)) wanted.add(path);
+    return knownPaths.get(path) === true;
+  }
+
+  /** Links the code spans and plain words of `root` that name a workspace file. */
+  function linkPaths(root, wanted) {
+    for (const code of Array.from(root.querySelectorAll('code'))) {
+      if (code.closest('pre, a')) continue;
+      const path = pathOf((code.textContent || '').trim());
+      if (path && isFile(path, wanted)) code.replaceWith(fileLink(path, code.cloneNode(true)));
+    }
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement || !node.parentElement.closest('pre, code, a')) texts.push(/** @type {Text} */ (node));
+    }
+    for (const text of texts) linkWords(text, wanted);
+  }
+
+  function linkWords(text, wanted) {
+    const data = text.data;
+    const parts = [];
+    let last = 0;
+    for (const match of data.matchAll(/\S+/g)) {
+      // Sentence punctuation and brackets around a path are not part of it.
+      const token = match[0].replace(/^[(\['"]+/, '').replace(/[.,;:!?)\]'"]+$/, '');
+      const path = pathOf(token);
+      if (!path || !isFile(path, wanted)) continue;
+      const start = (match.index || 0) + match[0].indexOf(token);
+      parts.push(data.slice(last, start), fileLink(path, document.createTextNode(token)));
+      last = start + token.length;
+    }
+    if (parts.length === 0) return;
+    parts.push(data.slice(last));
+    text.replaceWith(...parts);
+  }
+
+  function markdown(text, wanted) {
     const root = el('div', 'markdown');
     const template = document.createElement('template');
     template.innerHTML = md.render(text);
@@ -113,7 +235,8 @@ import MarkdownIt from 'markdown-it';
       table.replaceWith(scroller);
       scroller.append(table);
     }
-    for (const pre of Array.from(fragment.querySelectorAll('pre'))) withCopyButton(pre);
+    for (const pre of Array.from(fragment.querySelectorAll('pre'))) withCodeButtons(pre);
+    linkPaths(fragment, wanted);
     root.append(fragment);
     return root;
   }
@@ -136,7 +259,7 @@ import MarkdownIt from 'markdown-it';
     }
   }
 
-  function renderEntry(entry) {
+  function renderEntry(entry, wanted) {
     switch (entry.kind) {
       case 'user': {
         const node = el('section', 'msg user');
@@ -145,7 +268,7 @@ import MarkdownIt from 'markdown-it';
       }
       case 'assistant': {
         const node = el('section', 'msg assistant');
-        node.append(el('div', 'who', 'Agent'), markdown(entry.text));
+        node.append(el('div', 'who', 'Agent'), markdown(entry.text, wanted));
         return node;
       }
       case 'tool': {
@@ -233,8 +356,14 @@ import MarkdownIt from 'markdown-it';
 
   /** How many prompts the last drawing had: a new one is scrolled to the top of the log. */
   let promptsDrawn = 0;
+  /** The last state drawn: drawn again when path lookups come back. */
+  let lastState;
 
   function render(state) {
+    if (lastState && lastState.running && !state.running) {
+      for (const [path, found] of knownPaths) if (!found) knownPaths.delete(path);
+    }
+    lastState = state;
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     log.replaceChildren();
     if (state.entries.length === 0) {
@@ -248,10 +377,20 @@ import MarkdownIt from 'markdown-it';
       }
       log.append(empty);
     }
-    for (const entry of state.entries) log.append(renderEntry(entry));
+    /** @type {Set<string>} */
+    const wanted = new Set();
+    for (const entry of state.entries) log.append(renderEntry(entry, wanted));
+    const ask = Array.from(wanted).filter((path) => !askedPaths.has(path));
+    if (ask.length) {
+      for (const path of ask) askedPaths.add(path);
+      vscode.postMessage({ type: 'resolvePaths', paths: ask });
+    }
     const waiting = state.entries.find((entry) => entry.kind === 'approval' && entry.pending);
     pendingApproval = waiting ? waiting.id : undefined;
-    session.textContent = state.sessionId ? `session ${state.sessionId}` : '';
+    usage.textContent = state.usage
+      ? `Session total: ${state.usage.inputTokens.toLocaleString('en-US')} input / ${state.usage.outputTokens.toLocaleString('en-US')} output tokens`
+      : '';
+    usage.hidden = !state.usage;
     progress.hidden = !state.running;
     progressText.textContent = waiting ? 'Waiting for your approval…' : state.progress || 'Working…';
     send.disabled = state.running;
@@ -273,7 +412,89 @@ import MarkdownIt from 'markdown-it';
   let reportTimer;
   function reportRendered() {
     clearTimeout(reportTimer);
-    reportTimer = setTimeout(() => vscode.postMessage({ type: 'rendered', text: log.innerText, html: log.innerHTML }), 150);
+    reportTimer = setTimeout(() => {
+      const text = usage.hidden ? log.innerText : `${log.innerText}\n${usage.innerText}`;
+      vscode.postMessage({ type: 'rendered', text, html: log.innerHTML, scroll: scrollState() });
+    }, 150);
+  }
+
+  /** Where the log is scrolled and where the newest prompt sits in it, for the tests of scrolling. */
+  function scrollState() {
+    const prompts = log.querySelectorAll('.msg.user');
+    const newest = prompts[prompts.length - 1];
+    return {
+      top: log.scrollTop,
+      height: log.scrollHeight,
+      client: log.clientHeight,
+      promptTop: newest ? newest.getBoundingClientRect().top - log.getBoundingClientRect().top : undefined,
+    };
+  }
+
+  // The contrast audit: every visible text of the page (and ::before marks) against the
+  // background it is drawn on, composited through its ancestors, as WCAG computes it.
+  const probe = /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d', { willReadFrequently: true }));
+
+  /** Any CSS colour (rgb(), color(srgb …) from color-mix, names) as [r, g, b, a] with a in 0..1. */
+  function rgba(color) {
+    probe.clearRect(0, 0, 1, 1);
+    probe.fillStyle = '#000';
+    probe.fillStyle = color;
+    probe.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+    return [r, g, b, a / 255];
+  }
+
+  function over(top, bottom, alpha = top[3]) {
+    return [0, 1, 2].map((i) => top[i] * alpha + bottom[i] * (1 - alpha)).concat(1);
+  }
+
+  function luminance(color) {
+    const [r, g, b] = color.slice(0, 3).map((value) => {
+      const c = value / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+
+  function backgroundOf(element) {
+    const layers = [];
+    for (let node = element; node; node = node.parentElement) layers.push(rgba(getComputedStyle(node).backgroundColor));
+    return layers.reverse().reduce((below, layer) => over(layer, below), [255, 255, 255, 1]);
+  }
+
+  function opacityOf(element) {
+    let opacity = 1;
+    for (let node = element; node; node = node.parentElement) opacity *= Number(getComputedStyle(node).opacity);
+    return opacity;
+  }
+
+  function contrastAudit() {
+    // Folded tool cards hide text that is read once opened: open them all while measuring.
+    const closed = Array.from(document.querySelectorAll('details:not([open])'));
+    for (const details of closed) details.setAttribute('open', '');
+    const results = [];
+    const measure = (element, style, text) => {
+      const background = backgroundOf(element);
+      const color = rgba(style.color);
+      const shown = over(color, background, color[3] * opacityOf(element));
+      const [light, dark] = [luminance(shown), luminance(background)].sort((a, b) => b - a);
+      const ratio = Math.round(((light + 0.05) / (dark + 0.05)) * 100) / 100;
+      results.push({ ratio, text: text.slice(0, 60), element: `${element.tagName.toLowerCase()}.${element.className}`, color: style.color });
+    };
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      if (!element.checkVisibility() || element.closest('button:disabled, .spinner, textarea')) continue;
+      const own = Array.from(element.childNodes)
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent || '')
+        .join('')
+        .trim();
+      if (own) measure(element, getComputedStyle(element), own);
+      const before = getComputedStyle(element, '::before');
+      if (before.content && before.content !== 'none' && before.content !== 'normal') measure(element, before, `::before ${before.content}`);
+    }
+    for (const details of closed) details.removeAttribute('open');
+    results.sort((a, b) => a.ratio - b.ratio);
+    return { theme: document.body.className, checked: results.length, worst: results.slice(0, 12) };
   }
 
   function submit() {
@@ -300,14 +521,33 @@ import MarkdownIt from 'markdown-it';
   });
   // For the extension's tests: a key press or a click as the user would make it.
   function simulate(input) {
-    if (input === 'copy') {
-      const button = /** @type {HTMLButtonElement | null} */ (log.querySelector('.code-block button.copy'));
+    if (input === 'copy' || input === 'insert') {
+      const button = /** @type {HTMLButtonElement | null} */ (log.querySelector(`.code-block button.${input}`));
       if (button) button.click();
+      return;
+    }
+    if (input.startsWith('open:')) {
+      const path = input.slice('open:'.length);
+      const link = Array.from(/** @type {NodeListOf<HTMLAnchorElement>} */ (log.querySelectorAll('a.file-link'))).find(
+        (node) => node.dataset.path === path,
+      );
+      if (link) link.click();
+      return;
+    }
+    if (input === 'new-chat') {
+      newChat.click();
+      return;
+    }
+    if (input === 'scroll:top' || input === 'scroll:bottom') {
+      log.scrollTop = input === 'scroll:top' ? 0 : log.scrollHeight;
+      reportRendered();
       return;
     }
     if (input.startsWith('click:')) {
       const choice = input.slice('click:'.length);
-      const button = Array.from(log.querySelectorAll('.approval-card button')).find((node) => node.dataset.choice === choice);
+      const button = Array.from(/** @type {NodeListOf<HTMLButtonElement>} */ (log.querySelectorAll('.approval-card button'))).find(
+        (node) => node.dataset.choice === choice,
+      );
       if (button) button.click();
       return;
     }
@@ -318,6 +558,14 @@ import MarkdownIt from 'markdown-it';
   window.addEventListener('message', (event) => {
     if (event.data && event.data.type === 'state') render(event.data);
     if (event.data && event.data.type === 'simulate') simulate(event.data.input);
+    if (event.data && event.data.type === 'audit') vscode.postMessage({ type: 'contrast', report: contrastAudit() });
+    if (event.data && event.data.type === 'paths') {
+      for (const [path, found] of Object.entries(event.data.found)) {
+        knownPaths.set(path, found === true);
+        askedPaths.delete(path);
+      }
+      if (lastState && Object.values(event.data.found).includes(true)) render(lastState);
+    }
     if (event.data && event.data.type === 'prefill') {
       prompt.value = String(event.data.text);
       prompt.focus();
