@@ -289,7 +289,8 @@ export class AgentChat implements vscode.Disposable {
     let reportInWindow: ((message: string) => void) | undefined;
     const progress = client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
       if (value.kind === 'report' && value.message) {
-        this.progressMessage = progressPhrase(value.message);
+        // The server says what the call does in words (`Running ls -la`), never its JSON.
+        this.progressMessage = value.message;
         reportInWindow?.(this.progressMessage);
         this.changed();
       }
@@ -459,35 +460,6 @@ export function savedChat(entries: readonly Entry[], usage: AgentChatResult['usa
     kept = kept.slice(1);
   }
   return { entries: kept, usage };
-}
-
-/**
- * The status bar and panel line for a tool call: the server's phrase as it is ("Reading
- * skills/pdf/SKILL.md"). An older server sends the tool's name and its input as JSON; that is
- * put into words here, never shown as an object literal.
- */
-export function progressPhrase(message: string): string {
-  const call = /^([\w.-]+) (\{.*)$/s.exec(message);
-  if (!call) {
-    return message;
-  }
-  const [, name, json] = call;
-  let input: Record<string, unknown> = {};
-  try {
-    input = JSON.parse(json) as Record<string, unknown>;
-  } catch {
-    // Cut at the server's length limit: only the tool's name is left to tell.
-  }
-  const field = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
-  const phrases: Record<string, [string, string | undefined]> = {
-    bash: ['Running', field('command')],
-    read_file: ['Reading', field('path')],
-    write_file: ['Writing', field('path')],
-    edit_file: ['Editing', field('path')],
-    load_skill: ['Loading the skill', field('name')],
-  };
-  const [verb, object] = phrases[name] ?? ['Running', undefined];
-  return `${verb} ${object ?? name}`.trim();
 }
 
 /** What folding the event stream into a transcript keeps between events. */

@@ -1,11 +1,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { AgentChat, ChatOutcome, Entry, SAVED_CHAT_KEY, SavedChat, progressPhrase, savedChat } from '../../agent';
+import { AgentChat, ChatOutcome, Entry, SAVED_CHAT_KEY, SavedChat, savedChat } from '../../agent';
 import type { ServerManager } from '../../client';
 import type { ContrastReport } from '../../agentPanel';
 import type { SkillLspApi } from '../../extension';
-import { extensionApi, waitFor, workspaceUri } from './helpers';
+import { extensionApi, screenshot, waitFor, workspaceUri } from './helpers';
 
 function ask(prompt: string, options?: { newChat?: boolean }): Thenable<ChatOutcome> {
   return vscode.commands.executeCommand<ChatOutcome>('skillLsp.askAgent', prompt, options);
@@ -13,8 +13,11 @@ function ask(prompt: string, options?: { newChat?: boolean }): Thenable<ChatOutc
 
 const THEMES = { 'Default Light Modern': 'vscode-light', 'Default Dark Modern': 'vscode-dark' };
 
-/** The panel's contrast audit under Light Modern and Dark Modern; the user's theme is restored. */
-async function auditThemes(api: SkillLspApi): Promise<ContrastReport[]> {
+/**
+ * The panel's contrast audit under Light Modern and Dark Modern; the user's theme is restored.
+ * With `shot`, the window is photographed in each theme (`shot-vscode-light.png`, …).
+ */
+async function auditThemes(api: SkillLspApi, shot?: string): Promise<ContrastReport[]> {
   const settings = vscode.workspace.getConfiguration('workbench');
   const before = settings.inspect<string>('colorTheme')?.globalValue;
   const reports: ContrastReport[] = [];
@@ -28,6 +31,9 @@ async function auditThemes(api: SkillLspApi): Promise<ContrastReport[]> {
           return report?.theme.split(' ').includes(bodyClass) ? report : undefined;
         }),
       );
+      if (shot) {
+        await screenshot(`${shot}-${bodyClass}`);
+      }
     }
   } finally {
     await settings.update('colorTheme', before, vscode.ConfigurationTarget.Global);
@@ -104,6 +110,7 @@ suite('chat Markdown', () => {
     assert.match(text, /Session total: [\d,]+ input \/ [\d,]+ output tokens/);
     assert.doesNotMatch(text, /end_turn|session total/);
     assert.ok(outcome.sessionId && !text.includes(outcome.sessionId), 'the session id is shown');
+    await screenshot('chat-markdown');
 
     // The Copy button hands the extension the code, without the fence's last newline.
     assert.ok(await api.agent.sendToPanel('copy'), 'the panel is closed');
@@ -160,7 +167,7 @@ suite('chat Markdown', () => {
     const chat = ask('Run a command');
     await waitFor('the approval card', () => api.agent.pendingApproval());
     // The approval card, the progress line, a tool card, links, code and the footer.
-    assertReadable(await auditThemes(api));
+    assertReadable(await auditThemes(api, 'chat-approval'));
     assert.ok(await api.agent.sendToPanel('click:Deny'));
     assert.strictEqual((await chat).state, 'done');
     await waitFor('the reply after the denial', () => api.agent.rendered()?.includes('I did not run it.'));
@@ -213,7 +220,7 @@ suite('chat Markdown', () => {
     assert.ok(session && !JSON.stringify(saved).includes(session), 'the session id is saved');
 
     // The answered approval's line, "Cancelled.", the tool card, links, code and the footer.
-    assertReadable(await auditThemes(api));
+    assertReadable(await auditThemes(api, 'chat-reopened'));
   });
 
   test('a saved conversation comes back into a new chat: capped, a waiting approval denied; New chat clears it', async () => {
@@ -254,15 +261,5 @@ suite('chat Markdown', () => {
     const kept = savedChat(big, undefined).entries;
     assert.ok(JSON.stringify(kept).length <= 1_000_000 && kept.length >= 9, `${kept.length} entries kept`);
     assert.deepStrictEqual(kept[kept.length - 1], big[big.length - 1]);
-  });
-
-  test("progress reads as a phrase: the server's as it is, an older server's tool JSON put into words", () => {
-    assert.strictEqual(progressPhrase('Reading skills/pdf/SKILL.md'), 'Reading skills/pdf/SKILL.md');
-    assert.strictEqual(progressPhrase('bash {"command":"ls -la skills/pdf-tools"}'), 'Running ls -la skills/pdf-tools');
-    assert.strictEqual(progressPhrase('read_file {"path":"skills/pdf/SKILL.md"}'), 'Reading skills/pdf/SKILL.md');
-    assert.strictEqual(progressPhrase('load_skill {"name":"pdf"}'), 'Loading the skill pdf');
-    // Cut at the server's 120 characters: no JSON survives.
-    assert.strictEqual(progressPhrase('bash {"command":"echo aaaaaaaa'), 'Running bash');
-    assert.strictEqual(progressPhrase('grep {"pattern":"x"}'), 'Running grep');
   });
 });
