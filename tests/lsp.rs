@@ -431,6 +431,64 @@ fn a_deleted_skill_gets_an_empty_workspace_report_so_its_problems_go() {
 }
 
 #[test]
+fn a_skill_folder_deleted_or_renamed_in_the_editor_leaves_the_catalog_at_once() {
+    // Editors send workspace/didDeleteFiles and didRenameFiles for what the user does in their
+    // explorer: one event for the folder, which a SKILL.md watcher never reports.
+    let skill = |name: &str| {
+        format!("---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\nBody\n")
+    };
+    let mut client = Client::start(
+        &[
+            ("skills/pdf/SKILL.md", &skill("pdf")),
+            ("skills/notes/SKILL.md", &skill("notes")),
+        ],
+        json!({}),
+    );
+    assert_eq!(
+        client.init["capabilities"]["workspace"]["fileOperations"]["didDelete"]["filters"][0]["pattern"]
+            ["glob"],
+        "**/*"
+    );
+    let names = |client: &mut Client| -> Vec<String> {
+        let catalog = client.request("skill/catalog", json!({}));
+        catalog["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|skill| skill["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&mut client), ["notes", "pdf"]);
+    std::fs::remove_dir_all(client.path("skills/pdf")).unwrap();
+    let folder = client.uri("skills/pdf");
+    client.notify(
+        "workspace/didDeleteFiles",
+        json!({"files": [{"uri": folder}]}),
+    );
+    assert_eq!(names(&mut client), ["notes"]);
+    std::fs::rename(client.path("skills/notes"), client.path("skills/jots")).unwrap();
+    let (old, new) = (client.uri("skills/notes"), client.uri("skills/jots"));
+    client.notify(
+        "workspace/didRenameFiles",
+        json!({"files": [{"oldUri": old, "newUri": new}]}),
+    );
+    let catalog = client.request("skill/catalog", json!({}));
+    assert_eq!(
+        catalog["skills"].as_array().unwrap().len(),
+        1,
+        "{catalog:#}"
+    );
+    assert!(
+        catalog["skills"][0]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("skills/jots/SKILL.md"),
+        "{catalog:#}"
+    );
+    client.shutdown();
+}
+
+#[test]
 fn a_document_pulled_after_it_closed_is_answered_from_the_disk() {
     // vscode-languageclient pulls a document once more as it closes, and prefers that
     // document's last pull to any workspace report until an answer comes: an error here would

@@ -9,7 +9,11 @@ use tower_lsp_server::ls_types::{
     ExecuteCommandOptions, HoverProviderCapability, InitializeParams, InitializeResult, MarkupKind,
     OneOf, PositionEncodingKind, RenameOptions, ResourceOperationKind, ServerCapabilities,
     ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    WorkDoneProgressOptions, WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
+    WorkDoneProgressOptions, WorkspaceFileOperationsServerCapabilities,
+    WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
+};
+use tower_lsp_server::ls_types::{
+    FileOperationFilter, FileOperationPattern, FileOperationRegistrationOptions,
 };
 
 use super::convert::uri_path;
@@ -203,7 +207,14 @@ pub(crate) fn initialize_result(encoding: Encoding, caps: ClientCaps) -> Initial
                     supported: Some(true),
                     change_notifications: Some(OneOf::Left(true)),
                 }),
-                file_operations: None,
+                // Every file and folder: a skill folder deleted or renamed in the editor's
+                // explorer is one folder event, which no `**/SKILL.md` filter would match.
+                file_operations: Some(WorkspaceFileOperationsServerCapabilities {
+                    did_create: Some(every_file_operation()),
+                    did_rename: Some(every_file_operation()),
+                    did_delete: Some(every_file_operation()),
+                    ..WorkspaceFileOperationsServerCapabilities::default()
+                }),
             }),
             ..ServerCapabilities::default()
         },
@@ -212,5 +223,18 @@ pub(crate) fn initialize_result(encoding: Encoding, caps: ClientCaps) -> Initial
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         }),
         offset_encoding: None,
+    }
+}
+
+fn every_file_operation() -> FileOperationRegistrationOptions {
+    FileOperationRegistrationOptions {
+        filters: vec![FileOperationFilter {
+            scheme: Some("file".to_owned()),
+            pattern: FileOperationPattern {
+                glob: "**/*".to_owned(),
+                matches: None,
+                options: None,
+            },
+        }],
     }
 }

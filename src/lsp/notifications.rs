@@ -111,13 +111,33 @@ pub(crate) async fn did_change_watched_files(
     backend: &Backend,
     params: DidChangeWatchedFilesParams,
 ) {
+    let paths = params
+        .changes
+        .iter()
+        .filter_map(|change| uri_path(&change.uri))
+        .collect();
+    files_changed(backend, paths).await;
+}
+
+/// `workspace/didCreateFiles`, `didRenameFiles` and `didDeleteFiles`: what the user did in the
+/// editor (a skill folder deleted or renamed in the explorer), said at once, where a file
+/// watcher may take seconds. The same update as a watched change of every path involved.
+pub(crate) async fn files_operated(backend: &Backend, uris: Vec<String>) {
+    let paths = uris
+        .iter()
+        .filter_map(|uri| uri.parse::<Uri>().ok())
+        .filter_map(|uri| uri_path(&uri))
+        .collect();
+    files_changed(backend, paths).await;
+}
+
+/// Files or folders that changed on disk: configs reload their workspace, the rest refresh the
+/// index, then what is open is linted again.
+async fn files_changed(backend: &Backend, paths: Vec<PathBuf>) {
     {
         let mut state = backend.lock();
         let overlay = state.overlay();
-        for change in params.changes {
-            let Some(path) = uri_path(&change.uri) else {
-                continue;
-            };
+        for path in paths {
             let is_config = path
                 .file_name()
                 .and_then(|name| name.to_str())

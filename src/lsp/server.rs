@@ -148,6 +148,25 @@ impl LanguageServer for Backend {
         notifications::did_change_watched_files(self, params).await;
     }
 
+    async fn did_create_files(&self, params: CreateFilesParams) {
+        let uris = params.files.into_iter().map(|file| file.uri).collect();
+        notifications::files_operated(self, uris).await;
+    }
+
+    async fn did_rename_files(&self, params: RenameFilesParams) {
+        let uris = params
+            .files
+            .into_iter()
+            .flat_map(|file| [file.old_uri, file.new_uri])
+            .collect();
+        notifications::files_operated(self, uris).await;
+    }
+
+    async fn did_delete_files(&self, params: DeleteFilesParams) {
+        let uris = params.files.into_iter().map(|file| file.uri).collect();
+        notifications::files_operated(self, uris).await;
+    }
+
     async fn diagnostic(
         &self,
         params: DocumentDiagnosticParams,

@@ -387,6 +387,20 @@ export class ServerManager implements vscode.Disposable {
             markDirty();
             return next(event);
           },
+          // A skill folder deleted, renamed or created in the explorer: the server hears of it
+          // at once (workspace/did*Files), and the next workspace pull must not be skipped.
+          didCreateFiles: (event, next) => {
+            markDirty();
+            return next(event);
+          },
+          didRenameFiles: (event, next) => {
+            markDirty();
+            return next(event);
+          },
+          didDeleteFiles: (event, next) => {
+            markDirty();
+            return next(event);
+          },
         },
         // vscode-languageclient re-pulls workspace diagnostics every 2 s, and skill-lsp answers
         // each pull with full reports (no result ids), re-linting every skill. Only ask again

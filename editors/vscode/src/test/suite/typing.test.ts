@@ -4,6 +4,7 @@
 
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { CatalogResult } from '../../protocol';
 import { describe, ruleOf, screenshot, skillDiagnostics, waitFor, workspaceUri } from './helpers';
 
 const FOLDER = 'skills/typed-notes';
@@ -109,9 +110,13 @@ suite('typing a new skill', () => {
     assert.strictEqual(document.getText(), TYPED);
     await waitFor('only the unquoted colon left', () => JSON.stringify(rules(uri)) === '["unquoted-colon"]', 15_000);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    // Deleted, its problems leave the Problems panel too (the server empties the workspace
-    // report the client still holds).
-    await vscode.workspace.fs.delete(workspaceUri(FOLDER), { recursive: true });
-    await waitFor('no problems left for the deleted skill', () => vscode.languages.getDiagnostics(uri).length === 0, 20_000);
+    // Deleted, its problems leave the Problems panel and the skill leaves the catalog.
+    // As the explorer's Delete does it: a workspace edit, which the server hears of at once.
+    const removal = new vscode.WorkspaceEdit();
+    removal.deleteFile(workspaceUri(FOLDER), { recursive: true });
+    assert.ok(await vscode.workspace.applyEdit(removal));
+    await waitFor('no problems left for the deleted skill', () => vscode.languages.getDiagnostics(uri).length === 0, 10_000);
+    const catalog = await vscode.commands.executeCommand<CatalogResult>('skill/catalog');
+    assert.ok(!catalog.skills.some((skill) => skill.name === 'typed-notes'), JSON.stringify(catalog.skills.map((skill) => skill.name)));
   });
 });
