@@ -354,8 +354,10 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private clientOptions(watchers: vscode.FileSystemWatcher[]): LanguageClientOptions {
-    const markDirty = () => {
+    // A middleware step for what can change a skill's findings: the next workspace pull is due.
+    const dirtying = <E, R>(event: E, next: (event: E) => R): R => {
       this.workspaceDirty = true;
+      return next(event);
     };
     return {
       documentSelector: CLIENT_SELECTOR,
@@ -370,37 +372,16 @@ export class ServerManager implements vscode.Disposable {
       diagnosticPullOptions: { onChange: true, onSave: false, onTabs: true },
       markdown: { isTrusted: false, supportHtml: false },
       middleware: {
-        didChange: (event, next) => {
-          markDirty();
-          return next(event);
-        },
-        didSave: (document, next) => {
-          markDirty();
-          return next(document);
-        },
-        didClose: (document, next) => {
-          markDirty();
-          return next(document);
-        },
+        didChange: dirtying,
+        didSave: dirtying,
+        didClose: dirtying,
         workspace: {
-          didChangeWatchedFile: (event, next) => {
-            markDirty();
-            return next(event);
-          },
+          didChangeWatchedFile: dirtying,
           // A skill folder deleted, renamed or created in the explorer: the server hears of it
           // at once (workspace/did*Files), and the next workspace pull must not be skipped.
-          didCreateFiles: (event, next) => {
-            markDirty();
-            return next(event);
-          },
-          didRenameFiles: (event, next) => {
-            markDirty();
-            return next(event);
-          },
-          didDeleteFiles: (event, next) => {
-            markDirty();
-            return next(event);
-          },
+          didCreateFiles: dirtying,
+          didRenameFiles: dirtying,
+          didDeleteFiles: dirtying,
         },
         // vscode-languageclient re-pulls workspace diagnostics every 2 s, and skill-lsp answers
         // each pull with full reports (no result ids), re-linting every skill. Only ask again
