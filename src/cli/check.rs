@@ -1,6 +1,7 @@
 //! `skill-lsp check`: discover, lint in parallel, add the workspace rules, format, exit code.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -276,21 +277,20 @@ fn check_files(
         .par_iter()
         .map(|(display, _)| keys.key(display))
         .collect();
+    let mut plain = HashSet::with_capacity(file_keys.len());
+    let mut metadata = HashMap::with_capacity(file_keys.len());
+    for (key, pass) in file_keys.iter().zip(&mut first) {
+        if pass.plain {
+            plain.insert(key.clone().into_os_string());
+        }
+        if let Some(read) = pass.metadata.take() {
+            metadata.insert(key.clone().into_os_string(), read);
+        }
+    }
     let linted = Linted {
         keys: &keys,
-        plain: file_keys
-            .iter()
-            .zip(&first)
-            .filter(|(_, pass)| pass.plain)
-            .map(|(key, _)| key.clone())
-            .collect(),
-        metadata: Mutex::new(
-            file_keys
-                .iter()
-                .zip(&mut first)
-                .filter_map(|(key, pass)| Some((key.clone(), pass.metadata.take()?)))
-                .collect(),
-        ),
+        plain,
+        metadata: Mutex::new(metadata),
     };
     let workspaces = Workspaces::build(run, paths, &files, &file_keys, &linted, &keys);
     drop(linted);
@@ -420,11 +420,14 @@ fn check_one(
 /// from each checked SKILL.md, and the disk for the skills the run did not check.
 /// Each metadata is handed over once (a skill in two registries is read again for the
 /// second), so the registries do not hold a second copy of every description.
+/// The maps of a run are keyed by the bytes of [`Keys::key`]: keys are clean, so equal paths
+/// have equal bytes, and hashing the bytes costs a tenth of `Path`'s hash, which parses the
+/// components of every path it hashes.
 struct Linted<'a> {
     keys: &'a Keys,
-    /// By [`Keys::key`]: the SKILL.md files the walk listed as regular files.
-    plain: HashSet<PathBuf>,
-    metadata: Mutex<HashMap<PathBuf, Metadata>>,
+    /// The SKILL.md files the walk listed as regular files.
+    plain: HashSet<OsString>,
+    metadata: Mutex<HashMap<OsString, Metadata>>,
 }
 
 impl Source for Linted<'_> {
@@ -433,7 +436,7 @@ impl Source for Linted<'_> {
     }
 
     fn is_plain_file(&self, path: &Path) -> bool {
-        self.plain.contains(&self.keys.key(path))
+        self.plain.contains(self.keys.key(path).as_os_str())
     }
 
     fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
@@ -441,7 +444,7 @@ impl Source for Linted<'_> {
             .metadata
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&self.keys.key(path));
+            .remove(self.keys.key(path).as_os_str());
         match known {
             Some(metadata) => Ok(metadata),
             None => Disk.metadata(path, folder),
@@ -478,11 +481,12 @@ impl Keys {
 /// each file's findings are complete when it is linted and can be written at once.
 struct Workspaces {
     registries: Vec<RegistryView>,
-    /// By [`key`]: the registry-wide findings of each checked file.
-    findings: HashMap<PathBuf, Vec<Diagnostic>>,
-    /// By [`key`]: the registries that hold each checked file, whose names its mentions must
-    /// match (`unknown-mention`).
-    members: HashMap<PathBuf, Vec<usize>>,
+    /// By the bytes of [`Keys::key`] (see [`Linted`]): the registry-wide findings of each
+    /// checked file.
+    findings: HashMap<OsString, Vec<Diagnostic>>,
+    /// By the bytes of [`Keys::key`]: the registries that hold each checked file, whose names
+    /// its mentions must match (`unknown-mention`).
+    members: HashMap<OsString, Vec<usize>>,
 }
 
 impl Workspaces {
@@ -514,11 +518,12 @@ impl Workspaces {
                 (workspace, roots)
             })
             .collect();
-        let checked: HashSet<&Path> = file_keys.iter().map(PathBuf::as_path).collect();
+        let checked: HashSet<&OsStr> = file_keys.iter().map(|key| key.as_os_str()).collect();
         // Workspace key -> (workspace as given, the checked SKILL.md files that brought it in).
         let mut workspaces: BTreeMap<PathBuf, (PathBuf, Vec<PathBuf>)> = BTreeMap::new();
-        // Skills root as spelled -> the known workspace whose roots hold it, and its key.
-        let mut known_root: HashMap<&Path, Option<(PathBuf, PathBuf)>> = HashMap::new();
+        // Skills root as spelled -> the known workspace whose roots hold it, and its key. Two
+        // spellings of one root are two entries with the same answer.
+        let mut known_root: HashMap<&OsStr, Option<(PathBuf, PathBuf)>> = HashMap::new();
         for ((display, _), file_key) in files.iter().zip(file_keys) {
             if display.file_name().is_none_or(|name| name != "SKILL.md") {
                 continue;
@@ -527,7 +532,7 @@ impl Workspaces {
                 continue;
             };
             let in_known = known_root
-                .entry(root)
+                .entry(root.as_os_str())
                 .or_insert_with(|| {
                     let root = key(root);
                     known
@@ -560,7 +565,7 @@ impl Workspaces {
             let registry = Registry::scan(&roots, source);
             // A workspace whose checked files the loader cannot read (not UTF-8, say) has
             // nothing to say about them.
-            let unreadable: HashSet<PathBuf> = registry
+            let unreadable: HashSet<OsString> = registry
                 .refused
                 .iter()
                 .filter(|refused| {
@@ -569,27 +574,39 @@ impl Workspaces {
                         crate::workspace::registry::Refusal::Unreadable { .. }
                     )
                 })
-                .map(|refused| key(&refused.path))
+                .map(|refused| key(&refused.path).into_os_string())
                 .collect();
-            if owners.iter().all(|owner| unreadable.contains(owner)) {
+            if owners
+                .iter()
+                .all(|owner| unreadable.contains(owner.as_os_str()))
+            {
                 continue;
             }
             let index = built.registries.len();
             for (path, diagnostic) in run.engine.workspace_findings_all(&registry) {
                 let path = key(&path);
                 // Only the files this run was asked about: a linked skill's siblings stay quiet.
-                if checked.contains(path.as_path()) {
-                    built.findings.entry(path).or_default().push(diagnostic);
+                if checked.contains(path.as_os_str()) {
+                    built
+                        .findings
+                        .entry(path.into_os_string())
+                        .or_default()
+                        .push(diagnostic);
                 }
             }
             let members: Vec<&PathBuf> = registry.members().collect();
             let members: Vec<PathBuf> = members
                 .par_iter()
                 .map(|member| key(member))
-                .filter(|member| checked.contains(member.as_path()))
+                .filter(|member| checked.contains(member.as_os_str()))
                 .collect();
+            built.members.reserve(members.len());
             for member in members {
-                built.members.entry(member).or_default().push(index);
+                built
+                    .members
+                    .entry(member.into_os_string())
+                    .or_default()
+                    .push(index);
             }
             built.registries.push(RegistryView::from(registry));
         }
@@ -607,13 +624,13 @@ impl Workspaces {
         if self.registries.is_empty() {
             return found;
         }
-        if let Some(findings) = self.findings.get(path) {
+        if let Some(findings) = self.findings.get(path.as_os_str()) {
             found.extend(findings.iter().cloned());
         }
         if mentions.is_empty() {
             return found;
         }
-        for index in self.members.get(path).into_iter().flatten() {
+        for index in self.members.get(path.as_os_str()).into_iter().flatten() {
             found.extend(
                 run.engine
                     .unknown_mentions(&self.registries[*index], mentions),
