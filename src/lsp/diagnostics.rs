@@ -20,6 +20,7 @@ use super::convert::to_lsp_diagnostic;
 use super::handlers::{catch_panic, code_lens, eval_set};
 use super::snapshot::Snapshot;
 use super::state::{DocumentText, analyze};
+use crate::workspace::discovery::is_skill_path;
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the
 /// document moved on while we computed.
@@ -270,13 +271,6 @@ pub(crate) async fn pull_workspace(
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items },
     ))
-}
-
-/// Whether `path` names a SKILL.md (in any case).
-fn is_skill_path(path: &std::path::Path) -> bool {
-    path.file_name()
-        .and_then(|name| name.to_str())
-        .is_some_and(crate::workspace::discovery::is_skill_file_name)
 }
 
 /// What a pull answers for one file.

@@ -202,10 +202,7 @@ fn eval_set_skill(backend: &Backend, uri: &Uri) -> Option<Uri> {
         .find(|open| {
             uri_path(open).is_some_and(|open| {
                 open.parent() == Some(skill_dir)
-                    && open
-                        .file_name()
-                        .and_then(|name| name.to_str())
-                        .is_some_and(crate::workspace::discovery::is_skill_file_name)
+                    && crate::workspace::discovery::is_skill_path(&open)
             })
         })
         .cloned()

@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleSettings};
 use crate::targets::Target;
-use crate::workspace::discovery::is_skill_file_name;
+use crate::workspace::discovery::is_skill_path;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Registry, Source, WorkspaceIndex};
 
@@ -306,11 +306,7 @@ impl DocumentText {
     /// Whether the document is a SKILL.md (by its file name, whatever its languageId).
     #[must_use]
     pub(crate) fn is_skill_file(&self) -> bool {
-        self.path
-            .as_deref()
-            .and_then(Path::file_name)
-            .and_then(|name| name.to_str())
-            .is_some_and(is_skill_file_name)
+        self.path.as_deref().is_some_and(is_skill_path)
     }
 }
 

@@ -27,6 +27,14 @@ pub(crate) fn is_skill_file_name(name: &str) -> bool {
     name.eq_ignore_ascii_case("SKILL.md")
 }
 
+/// Whether `path`'s last component is a SKILL.md name ([`is_skill_file_name`]).
+#[must_use]
+pub(crate) fn is_skill_path(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(is_skill_file_name)
+}
+
 /// Bytes that sort as [`Path`]s do (component by component, `/` before a name), compared
 /// as plain bytes: sorting by these keys computed once is much cheaper than comparing
 /// thousands of paths, which splits both into components on every comparison.

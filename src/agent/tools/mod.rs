@@ -175,7 +175,7 @@ impl Tool {
 
     /// One line that says what a call does (see [`summary`]), before escaping.
     fn raw_summary(self, input: &Value) -> String {
-        let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
+        let field = |key| text_field(input, key);
         match self {
             Tool::Bash => format!("run '{}'", first_line(field("command"))),
             Tool::WriteFile => format!(
@@ -197,7 +197,7 @@ impl Tool {
     /// the argument as written (`Running ls -la`, `Reading skills/pdf/SKILL.md`), never the
     /// JSON input.
     fn raw_activity(self, input: &Value) -> String {
-        let field = |key: &str| input.get(key).and_then(Value::as_str).unwrap_or("?");
+        let field = |key| text_field(input, key);
         match self {
             Tool::Bash => format!("Running {}", first_line(field("command"))),
             Tool::WriteFile => format!("Writing {}", field("path")),
@@ -217,7 +217,7 @@ impl Tool {
         if self != Tool::Bash {
             return escaped(&self.raw_summary(input), &[]);
         }
-        let command = input.get("command").and_then(Value::as_str).unwrap_or("?");
+        let command = text_field(input, "command");
         let shown: String = command.chars().take(APPROVAL_COMMAND_CAP).collect();
         let total = command.chars().count();
         let shown = escaped(&shown, &['\n', '\t']);
@@ -277,6 +277,11 @@ pub(crate) fn activity(name: &str, input: &Value) -> String {
         Some(tool) => escaped(&tool.raw_activity(input), &[]),
         None => format!("Calling {}", escaped(name, &[])),
     }
+}
+
+/// A string argument as a summary shows it: `?` when it is missing or not a string.
+fn text_field<'a>(input: &'a Value, key: &str) -> &'a str {
+    input.get(key).and_then(Value::as_str).unwrap_or("?")
 }
 
 /// The first line of `text`, cut at 120 characters; `…` says when anything was left out.
