@@ -56,16 +56,12 @@ pub(crate) struct Heading {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Body {
     pub range: TextRange,
-    /// Links and code-span paths, in file order (some judged incidental, so `Loose`); the loose
-    /// paths of prose and other code are found only by [`Body::all_references`].
+    /// Links and code-span paths, in file order (some judged incidental, so `Loose`); the
+    /// loose paths of prose and other code are found only by [`all_references`].
     pub references: Vec<Reference>,
-    pub headings: Vec<Heading>,
     pub line_count: usize,
     /// Nothing but whitespace.
     pub blank: bool,
-    /// Text where loose bundled paths may be written (byte ranges into the body, joined where
-    /// they touch): read only when asked ([`Body::all_references`]), as no rule needs them.
-    pub(crate) loose_text: Vec<Range<usize>>,
     /// Prose and code stretches (byte ranges into the body), for skill mentions; empty when
     /// the body can hold none ([`has_sigil`]).
     pub(crate) regions: Vec<(Range<usize>, Region)>,
@@ -106,7 +102,7 @@ struct OpenLink {
     content_end: usize,
 }
 
-/// Parses the body, the range of `text` after the frontmatter.
+/// Parses the body, the range of `text` after the frontmatter, for what the rules read from it.
 #[must_use]
 pub(crate) fn parse(text: &str, range: TextRange) -> Body {
     let source = &text[range.as_range()];
@@ -116,9 +112,120 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
         line_count: line_count(source),
         ..Body::default()
     };
-    if body.blank {
+    let sigil = has_sigil(source);
+    // The Markdown parse is most of what a check costs, and a body that can hold neither a
+    // reference nor a mention would give the rules nothing from it.
+    if body.blank || !(sigil || may_refer(source)) {
         return body;
     }
+    let walked = walk(
+        source,
+        Collect {
+            regions: sigil,
+            editor: false,
+        },
+    );
+    body.references = shifted(walked.references, range.start);
+    body.regions = walked.regions;
+    body
+}
+
+/// The headings of the body `text[range]`, for the editor's outline.
+#[must_use]
+pub(crate) fn headings(text: &str, range: TextRange) -> Vec<Heading> {
+    let walked = walk(
+        &text[range.as_range()],
+        Collect {
+            regions: false,
+            editor: true,
+        },
+    );
+    walked
+        .headings
+        .into_iter()
+        .map(|mut heading| {
+            heading.range = heading.range.shifted(range.start);
+            heading
+        })
+        .collect()
+}
+
+/// The references of [`Body::references`] and the loose bundled paths of the rest of the body
+/// `text[range]`, in file order: what an editor can link.
+#[must_use]
+pub(crate) fn all_references(text: &str, range: TextRange) -> Vec<Reference> {
+    let source = &text[range.as_range()];
+    let walked = walk(
+        source,
+        Collect {
+            regions: false,
+            editor: true,
+        },
+    );
+    let examples = Examples { source };
+    let mut found = Found {
+        source,
+        examples: &examples,
+        references: walked.references,
+        loose_code: Vec::new(),
+    };
+    for span in walked.loose {
+        found.loose(span);
+    }
+    shifted(without_repeats(found.references), range.start)
+}
+
+/// Whether `source` may hold a reference the rules check: an inline link or image needs `](`,
+/// a definition `]:`, and a code-span path one of the bundle folders or a placeholder. A
+/// superset, so that a `false` is certain; a byte search, as all of these are ASCII.
+fn may_refer(source: &str) -> bool {
+    let bytes = source.as_bytes();
+    memchr::memchr2_iter(b']', b'/', bytes).any(|at| {
+        if bytes[at] == b']' {
+            return matches!(bytes.get(at + 1), Some(b'(' | b':'));
+        }
+        let before = &bytes[..at];
+        [
+            b"scripts".as_slice(),
+            b"references",
+            b"assets",
+            b"{baseDir}",
+            b"CLAUDE_SKILL_DIR",
+            b"CLAUDE_SKILL_DIR}",
+        ]
+        .iter()
+        .any(|word| before.ends_with(word))
+    })
+}
+
+fn shifted(mut references: Vec<Reference>, by: usize) -> Vec<Reference> {
+    for reference in &mut references {
+        reference.range = reference.range.shifted(by);
+    }
+    references
+}
+
+/// What a [`walk`] collects besides the references of links and code spans.
+#[derive(Clone, Copy)]
+struct Collect {
+    /// [`Body::regions`].
+    regions: bool,
+    /// Headings and the text where loose paths may be written, which only the editor reads.
+    editor: bool,
+}
+
+/// One CommonMark parse's findings, with byte ranges into the parsed source.
+#[derive(Default)]
+struct Walked {
+    /// In file order, without repeats.
+    references: Vec<Reference>,
+    regions: Vec<(Range<usize>, Region)>,
+    headings: Vec<Heading>,
+    /// Text where loose bundled paths may be written, joined where the ranges touch.
+    loose: Vec<Range<usize>>,
+}
+
+fn walk(source: &str, collect: Collect) -> Walked {
     let examples = Examples { source };
     let mut found = Found {
         source,
@@ -137,14 +244,13 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
             found.link(&dest, raw);
         }
     }
+    let mut walked = Walked::default();
     let mut links: Vec<OpenLink> = Vec::new();
-    let mut code_blocks = 0usize;
     let mut heading: Option<(u8, Range<usize>, String)> = None;
     let mut loose: Vec<Range<usize>> = Vec::new();
     let mut regions = Regions::default();
-    let wants_regions = has_sigil(source);
     for (event, span) in parser {
-        if wants_regions {
+        if collect.regions {
             regions.feed(&event, span.clone());
         }
         if let Event::End(TagEnd::Link | TagEnd::Image) = event {
@@ -160,19 +266,16 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
             open.content_end = open.content_end.max(span.end);
         }
         match event {
-            Event::Start(Tag::CodeBlock(_)) => code_blocks += 1,
-            Event::End(TagEnd::CodeBlock) => code_blocks = code_blocks.saturating_sub(1),
-            Event::Start(Tag::Heading { level, .. }) => {
+            Event::Start(Tag::Heading { level, .. }) if collect.editor => {
                 heading = Some((level as u8, span, String::new()));
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, span, title)) = heading.take() {
                     let lines = source[span.clone()].trim_end_matches(['\r', '\n']);
-                    body.headings.push(Heading {
+                    walked.headings.push(Heading {
                         level,
                         title: title.trim().to_owned(),
-                        range: TextRange::new(span.start, span.start + lines.len())
-                            .shifted(range.start),
+                        range: TextRange::new(span.start, span.start + lines.len()),
                     });
                 }
             }
@@ -198,7 +301,7 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
                 link_type,
                 dest: dest_url.to_string(),
             }),
-            Event::Text(text) => {
+            Event::Text(text) if collect.editor => {
                 if let Some((_, _, title)) = heading.as_mut() {
                     title.push_str(&text);
                 }
@@ -215,7 +318,7 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
                 }
                 if links.is_empty() {
                     found.code_span(span);
-                } else {
+                } else if collect.editor {
                     // The link's own destination is the reference; its text only names it.
                     loose.push(span);
                 }
@@ -223,55 +326,14 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
             _ => {}
         }
     }
-    loose.append(&mut found.loose_code);
-    loose.sort_by_key(|span| span.start);
-    body.loose_text = merge(loose);
-    body.references = without_repeats(found.references)
-        .into_iter()
-        .map(|mut reference| {
-            reference.range = reference.range.shifted(range.start);
-            reference
-        })
-        .collect();
-    body.regions = regions.found;
-    body
-}
-
-impl Body {
-    /// The references of [`Body::references`] and the loose bundled paths of the rest of the
-    /// text, in file order: what an editor can link. `text` is the file the body was parsed from.
-    #[must_use]
-    pub(crate) fn all_references(&self, text: &str) -> Vec<Reference> {
-        let source = &text[self.range.as_range()];
-        let examples = Examples { source };
-        let mut found = Found {
-            source,
-            examples: &examples,
-            references: self
-                .references
-                .iter()
-                .cloned()
-                .map(|mut reference| {
-                    reference.range = TextRange::new(
-                        reference.range.start - self.range.start,
-                        reference.range.end - self.range.start,
-                    );
-                    reference
-                })
-                .collect(),
-            loose_code: Vec::new(),
-        };
-        for span in &self.loose_text {
-            found.loose(span.clone());
-        }
-        without_repeats(found.references)
-            .into_iter()
-            .map(|mut reference| {
-                reference.range = reference.range.shifted(self.range.start);
-                reference
-            })
-            .collect()
+    if collect.editor {
+        loose.append(&mut found.loose_code);
+        loose.sort_by_key(|span| span.start);
+        walked.loose = merge(loose);
     }
+    walked.references = without_repeats(found.references);
+    walked.regions = regions.found;
+    walked
 }
 
 /// In file order, without a loose path that lies inside a link or a checked code span: that
@@ -980,8 +1042,7 @@ mod tests {
 
     /// (kind, target, written text) of every reference.
     fn refs(text: &str) -> Vec<(ReferenceKind, String, String)> {
-        parse(text, TextRange::new(0, text.len()))
-            .all_references(text)
+        all_references(text, TextRange::new(0, text.len()))
             .into_iter()
             .map(|reference| {
                 let written = text[reference.range.as_range()].to_owned();
@@ -1204,12 +1265,77 @@ mod tests {
         );
     }
 
+    /// The body as the rules would read it with every body parsed, shortcut or not.
+    fn parse_always(text: &str) -> Body {
+        let range = TextRange::new(0, text.len());
+        let mut body = parse(text, range);
+        if !body.blank {
+            let walked = walk(
+                text,
+                Collect {
+                    regions: has_sigil(text),
+                    editor: false,
+                },
+            );
+            body.references = walked.references;
+            body.regions = walked.regions;
+        }
+        body
+    }
+
+    #[test]
+    fn skipping_the_markdown_parse_never_changes_what_the_rules_read() {
+        const PIECES: [&str; 24] = [
+            "Plain prose with **bold** and a table | a | b |.",
+            "See [guide](references/guide.md).",
+            "![chart](assets/chart.png)",
+            "[guide][g]\n\n[g]: references/g.md",
+            "[label]:  <scripts/run.py>",
+            "Run `scripts/fill.py` now.",
+            "Open `./assets/form.pdf`.",
+            "`{baseDir}/notes.md` and `${CLAUDE_SKILL_DIR}/a.txt` and `$CLAUDE_SKILL_DIR/b.txt`",
+            "Use /pdf or $review here.",
+            "A path /usr/bin and (/docs)",
+            "[not a link] (x.md) and ]\n(y.md)",
+            "```\n[code](missing.md) `scripts/x.py`\n```",
+            "    [indented](missing.md)",
+            "<!-- [hidden](missing.md) -->",
+            "<https://example.com/scripts/a.py>",
+            "# Heading with `scripts/h.py`",
+            "Setext\n===",
+            "Example:\n`references/api.md`",
+            "scripts /x and references\\/y and assets-/z",
+            "[x](#anchor) [y](https://x.dev)",
+            "café 中文 🚀 [ü](références/ü.md)",
+            "- [ ] task with [link](a.md)",
+            "> quote `assets/q.png`",
+            "Footnote[^1].\n\n[^1]: See scripts/f.py",
+        ];
+        let mut bodies: Vec<String> = Vec::new();
+        for first in PIECES {
+            bodies.push(first.to_owned());
+            for second in PIECES {
+                bodies.push(format!("{first}\n\n{second}\n"));
+                bodies.push(format!("{first} {second}"));
+                bodies.push(format!("{first}\r\n{second}\r"));
+            }
+        }
+        let mut skipped = 0;
+        for body in &bodies {
+            let parsed = parse(body, TextRange::new(0, body.len()));
+            skipped += usize::from(!has_sigil(body) && !may_refer(body));
+            assert_eq!(parsed, parse_always(body), "{body:?}");
+        }
+        assert!(skipped >= 20, "only {skipped} bodies took the shortcut");
+    }
+
     #[test]
     fn headings_atx_and_setext() {
         let text = "# Title\n\n[ref]: references/a.md\n## Sub `code` ##\n\nSetext\n===\n    # not a heading\n";
-        let body = parse(text, TextRange::new(0, text.len()));
-        let titles: Vec<_> = body
-            .headings
+        let range = TextRange::new(0, text.len());
+        let body = parse(text, range);
+        let found = headings(text, range);
+        let titles: Vec<_> = found
             .iter()
             .map(|h| (h.level, h.title.as_str(), &text[h.range.as_range()]))
             .collect();

@@ -6,6 +6,7 @@ use std::path::Path;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{DocumentLink, DocumentLinkParams, Uri};
 
+use crate::document::body::all_references;
 use crate::document::{ReferenceKind, SkillDocument};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
@@ -19,9 +20,7 @@ pub(crate) fn document_link(
         return Ok(Some(Vec::new()));
     };
     let document = SkillDocument::parse(&snapshot.document.text);
-    let links = document
-        .body
-        .all_references(&snapshot.document.text)
+    let links = all_references(&snapshot.document.text, document.body.range)
         .iter()
         .filter_map(|reference| {
             let target = skill_dir.join(&reference.target);

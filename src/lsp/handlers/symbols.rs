@@ -102,7 +102,7 @@ pub(crate) fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
         ));
     }
     // Headings nest by level: each one holds the deeper ones that follow it.
-    let headings = &document.body.headings;
+    let headings = &crate::document::body::headings(text, document.body.range);
     fn build(
         headings: &[crate::document::Heading],
         index: &mut usize,
