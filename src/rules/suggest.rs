@@ -53,31 +53,42 @@ pub(super) fn squash(key: &str) -> String {
 #[must_use]
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    // One row of the table, overwritten in place: `diagonal` holds the cell above-left.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
+        let mut diagonal = row[0];
+        row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current.push(
-                (previous[j] + cost)
-                    .min(previous[j + 1] + 1)
-                    .min(current[j] + 1),
-            );
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
         }
-        previous = current;
     }
-    previous[b.len()]
+    row[b.len()]
 }
 
 /// The known field a key most likely meant: same letters with other case or separators, or a
 /// small typo.
 #[must_use]
 pub(crate) fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
-    let mut candidates: Vec<&'static str> =
-        targets.iter().flat_map(|target| target.fields()).collect();
-    candidates.extend(ALL_TARGETS.iter().flat_map(|target| target.fields()));
+    let mut candidates: Vec<&'static str> = Vec::new();
+    for field in targets
+        .iter()
+        .chain(ALL_TARGETS.iter())
+        .flat_map(|target| target.fields())
+    {
+        if !candidates.contains(&field) {
+            candidates.push(field);
+        }
+    }
     let squashed = squash(key);
-    if let Some(found) = candidates.iter().find(|known| squash(known) == squashed) {
+    let known: Vec<(String, &'static str)> = candidates
+        .iter()
+        .map(|field| (squash(field), *field))
+        .collect();
+    if let Some((_, found)) = known.iter().find(|(known, _)| *known == squashed) {
         return Some(found);
     }
     // Older spellings seen in the wild.
@@ -85,12 +96,15 @@ pub(crate) fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
         return Some("user-invocable");
     }
     let limit = edit_budget(key, FIELD_KEY_LENGTH);
-    candidates
+    let length = squashed.chars().count();
+    known
         .iter()
-        .map(|known| (edit_distance(&squashed, &squash(known)), *known))
+        // Lengths further apart than the budget are further apart in edits too.
+        .filter(|(known, _)| known.chars().count().abs_diff(length) <= limit)
+        .map(|(known, field)| (edit_distance(&squashed, known), *field))
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
-        .map(|(_, known)| known)
+        .map(|(_, field)| field)
 }
 
 /// Finds the skill names close to a mention without comparing it with every name: each name
@@ -231,5 +245,53 @@ mod tests {
     fn edit_distance_counts_characters() {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("日本", "日本語"), 1);
+    }
+
+    /// The definition, computed the slow way: the last characters match, or one of the three
+    /// edits makes them.
+    fn distance_by_definition(a: &[char], b: &[char]) -> usize {
+        match (a.split_last(), b.split_last()) {
+            (None, _) => b.len(),
+            (_, None) => a.len(),
+            (Some((x, a_rest)), Some((y, b_rest))) => {
+                let substitute = distance_by_definition(a_rest, b_rest) + usize::from(x != y);
+                let delete = distance_by_definition(a_rest, b) + 1;
+                let insert = distance_by_definition(a, b_rest) + 1;
+                substitute.min(delete).min(insert)
+            }
+        }
+    }
+
+    #[test]
+    fn edit_distance_follows_the_definition() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "acb",
+            "model",
+            "mode",
+            "modle",
+            "tools",
+            "toosl",
+            "日本",
+            "日本語",
+            "ü",
+            "u",
+            "license",
+            "licence",
+        ];
+        for a in words {
+            for b in words {
+                let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+                assert_eq!(
+                    edit_distance(a, b),
+                    distance_by_definition(&ca, &cb),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
     }
 }
