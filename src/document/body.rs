@@ -102,16 +102,23 @@ struct OpenLink {
     content_end: usize,
 }
 
-/// Parses the body, the range of `text` after the frontmatter, for what the rules read from it.
+/// The body's size, without reading it as Markdown.
 #[must_use]
-pub(crate) fn parse(text: &str, range: TextRange) -> Body {
+pub(crate) fn measure(text: &str, range: TextRange) -> Body {
     let source = &text[range.as_range()];
-    let mut body = Body {
+    Body {
         range,
         blank: source.trim().is_empty(),
         line_count: line_count(source),
         ..Body::default()
-    };
+    }
+}
+
+/// Parses the body, the range of `text` after the frontmatter, for what the rules read from it.
+#[must_use]
+pub(crate) fn parse(text: &str, range: TextRange) -> Body {
+    let source = &text[range.as_range()];
+    let mut body = measure(text, range);
     let sigil = has_sigil(source);
     // The Markdown parse is most of what a check costs, and a body that can hold neither a
     // reference nor a mention would give the rules nothing from it.

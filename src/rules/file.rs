@@ -185,7 +185,8 @@ fn lint_assumed_closed(checker: &mut Checker<'_>) {
 /// run shows every finding; each finding points at the original characters. The loader still
 /// sees no metadata in such a file.
 fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
-    let parsed = SkillDocument::parse(&rewrite.text);
+    // The yaml and field rules read no Markdown.
+    let parsed = SkillDocument::parse_frontmatter(&rewrite.text);
     // An unclosed block is read as closed here too (see `lint_assumed_closed`).
     let document = parsed.assume_closed(&rewrite.text).unwrap_or(parsed);
     let mut inner = Checker {

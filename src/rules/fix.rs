@@ -75,7 +75,8 @@ pub(crate) fn yaml_string(value: &str) -> String {
 }
 
 /// Applies `edits` to `text` and hands the re-parsed document to `check`; `false` when the edits
-/// do not apply or `check` refuses the result. Fixes use this to prove they round-trip.
+/// do not apply or `check` refuses the result. Fixes use this to prove they round-trip. The
+/// checks read the frontmatter, so the body is not parsed ([`SkillDocument::parse_frontmatter`]).
 pub(crate) fn verify(
     text: &str,
     edits: &[Edit],
@@ -83,7 +84,7 @@ pub(crate) fn verify(
 ) -> bool {
     match apply_edits(text, edits) {
         Ok(new_text) => {
-            let document = SkillDocument::parse(&new_text);
+            let document = SkillDocument::parse_frontmatter(&new_text);
             check(&new_text, &document)
         }
         Err(_) => false,
