@@ -8,6 +8,7 @@
 //! rules run or how a registry is built. Registries come from the loader
 //! ([`crate::workspace::loader::roots_for`] and the index), whatever the front end.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -60,6 +61,13 @@ impl RegistryView {
             self.near = Arc::default();
         }
     }
+}
+
+/// The workspace findings of one registry by file, and its members ([`Engine::workspace_batch`]).
+#[derive(Debug, Default)]
+pub(crate) struct WorkspaceBatch {
+    findings: HashMap<PathBuf, Vec<Diagnostic>>,
+    members: HashSet<PathBuf>,
 }
 
 /// What decides a run's findings besides the files: targets, rule levels, the context window.
@@ -150,6 +158,45 @@ impl Engine {
         findings
     }
 
+    /// The workspace findings of every file of `registry` at once, for a front end that
+    /// analyses many of its files with this engine ([`Engine::analyze_batched`]): per file the
+    /// same as [`Engine::workspace_findings`], without that pass over the whole registry for
+    /// each file (which made a pull of a 10,000-skill workspace quadratic).
+    #[must_use]
+    pub(crate) fn workspace_batch(&self, registry: &RegistryView) -> WorkspaceBatch {
+        let mut findings: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+        for (path, diagnostic) in self.workspace_findings_all(registry) {
+            findings.entry(path).or_default().push(diagnostic);
+        }
+        WorkspaceBatch {
+            findings,
+            members: registry.members().cloned().collect(),
+        }
+    }
+
+    /// [`Engine::analyze`] of a file of `registry`, its workspace findings taken from `batch`,
+    /// which this engine made for this registry.
+    #[must_use]
+    pub(crate) fn analyze_batched(
+        &self,
+        path: &Path,
+        bytes: Vec<u8>,
+        exists: &dyn Fn(&Path) -> bool,
+        registry: &RegistryView,
+        batch: &WorkspaceBatch,
+    ) -> FileAnalysis {
+        let mut analysis = self.lint_file(path, bytes, exists);
+        if let Some(findings) = batch.findings.get(path) {
+            analysis.diagnostics.extend(findings.iter().cloned());
+        }
+        if batch.members.contains(path) {
+            let mentions = self.unknown_mentions(registry, &analysis.mentions);
+            analysis.diagnostics.extend(mentions);
+        }
+        rules::sort(&mut analysis.diagnostics);
+        analysis
+    }
+
     /// Everything about one SKILL.md: its own rules, then the workspace rules of `registry`
     /// (absent outside a workspace), sorted.
     #[must_use]
@@ -217,6 +264,64 @@ mod tests {
             "skills".into(),
             "pdf".into(),
         )
+    }
+
+    #[test]
+    fn a_batch_gives_every_file_what_analysing_it_alone_gives() {
+        use crate::workspace::loader::{Disk, roots_for};
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let long = "Fills PDF forms and much more. ".repeat(60);
+        // duplicate-name across two roots, catalog-budget, unknown-mention, a clean skill.
+        write(
+            "skills/pdf/SKILL.md",
+            &format!("---\nname: pdf\ndescription: {long}\n---\nSee /docx and /pdff.\n"),
+        );
+        write(
+            ".claude/skills/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: Also PDF. Use when asked.\n---\nBody.\n",
+        );
+        write(
+            ".claude/skills/docx/SKILL.md",
+            "---\nname: docx\ndescription: Word files. Use when asked.\n---\nUse /pdf.\n",
+        );
+        for index in 0..40 {
+            write(
+                &format!(".claude/skills/s{index}/SKILL.md"),
+                &format!("---\nname: s{index}\ndescription: {long}\n---\nBody.\n"),
+            );
+        }
+        let registry = Registry::scan(&roots_for(dir.path(), &[]), &Disk);
+        let view = RegistryView::from(registry);
+        for targets in [None, Some(vec![Target::ClaudeCode, Target::Codex])] {
+            let engine = Engine {
+                targets,
+                ..Engine::default()
+            };
+            let batch = engine.workspace_batch(&view);
+            let members: Vec<PathBuf> = view.members().cloned().collect();
+            assert!(members.len() > 40);
+            let mut workspace_findings = 0;
+            for path in &members {
+                let bytes = std::fs::read(path).unwrap();
+                let exists = |_: &Path| true;
+                let alone = engine.analyze(path, bytes.clone(), &exists, Some(&view));
+                let batched = engine.analyze_batched(path, bytes, &exists, &view, &batch);
+                assert_eq!(alone.diagnostics, batched.diagnostics, "{}", path.display());
+                workspace_findings += alone
+                    .diagnostics
+                    .iter()
+                    .filter(|diagnostic| {
+                        diagnostic.rule.group() == crate::rule_table::Group::Workspace
+                    })
+                    .count();
+            }
+            assert!(workspace_findings >= 3, "{workspace_findings}");
+        }
     }
 
     #[test]

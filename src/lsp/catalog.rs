@@ -1,13 +1,14 @@
 //! `skill/catalog` and `skill/loadSkill`: the agent's view of the workspace folders (the one
 //! registry the catalog and the agent share, `State::agent_view`), as an editor shows it.
 
+use rayon::prelude::*;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::Uri;
 
 use super::backend::Backend;
 use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
 use super::handlers::{catch_panic, invalid_params};
-use super::state::{AnalysisContext, DocumentText, analyze};
+use super::state::{DocumentText, analyze};
 
 /// Every skill the agent sees, with its finding count, and the catalog text of the prompt.
 pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
@@ -18,17 +19,14 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
             .agent_view()
             .map(|(_, registry)| registry)
             .unwrap_or_default();
-        let contexts: Vec<AnalysisContext> = registry
-            .skills
-            .iter()
-            .map(|skill| state.analysis_context(Some(&skill.path)))
-            .collect();
+        let contexts =
+            state.batch_contexts(registry.skills.iter().map(|skill| skill.path.as_path()));
         (registry, contexts, state.overlay())
     };
     catch_panic("skill/catalog", move || {
         let skills = registry
             .skills
-            .iter()
+            .par_iter()
             .zip(contexts)
             .map(|(skill, context)| {
                 let diagnostics = match crate::workspace::Source::read(&overlay, &skill.path) {

@@ -4,7 +4,9 @@
 //! `textDocument/diagnostic` and `workspace/diagnostic` with the generation as result id.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
+use rayon::prelude::*;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     Diagnostic, DocumentDiagnosticParams, DocumentDiagnosticReport, DocumentDiagnosticReportResult,
@@ -151,7 +153,10 @@ pub(crate) async fn pull(
                 let pending = uri
                     .to_file_path()
                     .filter(|path| is_skill_path(path))
-                    .and_then(|path| Pending::read(&state, &state.overlay(), &path));
+                    .and_then(|path| {
+                        let context = Arc::new(state.analysis_context(Some(&path)));
+                        Pending::read(&state, &state.overlay(), &path, context)
+                    });
                 (pending, state.encoding, state.caps.related_information)
             };
             match pending {
@@ -193,10 +198,11 @@ pub(crate) async fn pull_workspace(
             .map(|previous| &previous.uri)
             .collect();
         let overlay = state.overlay();
-        let mut work = Vec::new();
+        // In member order; `None` for a file whose report the client holds.
+        let mut listed: Vec<(Uri, Option<i32>, Option<std::path::PathBuf>)> = Vec::new();
         for workspace in &state.workspaces {
-            let registry = workspace.registry.clone();
-            let paths = registry
+            let registry = &workspace.registry;
+            let members = registry
                 .members()
                 // Linked from outside their root: not registered, but clients load them.
                 .chain(registry.refused.iter().filter_map(|refused| {
@@ -206,18 +212,27 @@ pub(crate) async fn pull_workspace(
                     )
                     .then_some(&refused.path)
                 }));
-            for path in paths {
+            for path in members {
                 let Some(uri) = Uri::from_file_path(path) else {
                     continue;
                 };
                 let version = state.documents.get(&uri).map(|document| document.version);
-                if current.contains(&uri) {
-                    work.push((uri, version, Pending::Unchanged));
-                    continue;
-                }
-                let Some(pending) = Pending::read(&state, &overlay, path) else {
-                    continue;
-                };
+                let changed = !current.contains(&uri);
+                listed.push((uri, version, changed.then(|| path.clone())));
+            }
+        }
+        let mut contexts = state
+            .batch_contexts(listed.iter().filter_map(|(_, _, path)| path.as_deref()))
+            .into_iter();
+        let mut work = Vec::new();
+        for (uri, version, path) in listed {
+            let pending = match path {
+                Some(path) => contexts
+                    .next()
+                    .and_then(|context| Pending::read(&state, &overlay, &path, context)),
+                None => Some(Pending::Unchanged),
+            };
+            if let Some(pending) = pending {
                 work.push((uri, version, pending));
             }
         }
@@ -242,7 +257,7 @@ pub(crate) async fn pull_workspace(
         )
     };
     let items = catch_panic("workspace diagnostics", || {
-        work.into_iter()
+        work.into_par_iter()
             .map(|(uri, version, pending)| {
                 if matches!(pending, Pending::Unchanged) {
                     return WorkspaceDocumentDiagnosticReport::Unchanged(
@@ -286,7 +301,7 @@ enum Pending {
 struct LintInput {
     path: std::path::PathBuf,
     text: String,
-    context: crate::lsp::state::AnalysisContext,
+    context: Arc<crate::lsp::state::AnalysisContext>,
     eval: Option<crate::lsp::state::EvalSummary>,
 }
 
@@ -296,9 +311,9 @@ impl Pending {
         state: &crate::lsp::state::State,
         overlay: &crate::lsp::state::Overlay,
         path: &std::path::Path,
+        context: Arc<crate::lsp::state::AnalysisContext>,
     ) -> Option<Self> {
         let text = crate::workspace::Source::read(overlay, path).ok()?;
-        let context = state.analysis_context(Some(path));
         let eval = state.eval_summary(path, &text);
         Some(Pending::Lint(Box::new(LintInput {
             path: path.to_owned(),

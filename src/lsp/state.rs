@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ropey::Rope;
 use serde_json::Value;
@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{InitializeParams, Uri};
 use super::capabilities::{ClientCaps, position_encoding, workspace_folders};
 use super::convert::uri_path;
 use super::documents::{Document, Encoding};
-use crate::analysis::{Engine, RegistryView};
+use crate::analysis::{Engine, RegistryView, WorkspaceBatch};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleSettings};
@@ -316,6 +316,9 @@ pub(crate) struct AnalysisContext {
     pub engine: Engine,
     pub registry: Option<RegistryView>,
     pub open_paths: Vec<PathBuf>,
+    /// Set when many files of the registry are analysed with this context (a workspace pull,
+    /// the catalog): their workspace findings, computed by the first analysis that needs them.
+    pub batch: Option<Arc<OnceLock<WorkspaceBatch>>>,
 }
 
 impl AnalysisContext {
@@ -429,7 +432,33 @@ impl State {
             engine,
             registry: workspace.map(|workspace| workspace.registry.clone()),
             open_paths: self.documents.keys().filter_map(uri_path).collect(),
+            batch: None,
         }
+    }
+
+    /// [`State::analysis_context`] for each of `paths`, for analysing all of them: the paths of
+    /// one workspace share one context, whose workspace findings are computed once for all.
+    pub(crate) fn batch_contexts<'p>(
+        &self,
+        paths: impl IntoIterator<Item = &'p Path>,
+    ) -> Vec<Arc<AnalysisContext>> {
+        let mut shared: HashMap<Option<PathBuf>, Arc<AnalysisContext>> = HashMap::new();
+        paths
+            .into_iter()
+            .map(|path| {
+                let folder = self
+                    .workspace_of(path)
+                    .map(|workspace| workspace.folder.clone());
+                shared
+                    .entry(folder)
+                    .or_insert_with(|| {
+                        let mut context = self.analysis_context(Some(path));
+                        context.batch = Some(Arc::default());
+                        Arc::new(context)
+                    })
+                    .clone()
+            })
+            .collect()
     }
 
     /// The skills the agent sees, and `skill/catalog` shows: the editor's workspace folders'
@@ -499,15 +528,16 @@ pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec
         let full = skill_dir.join(relative);
         full.exists() || open_paths.contains(&full)
     };
-    context
-        .engine
-        .analyze(
-            &path,
-            document.text.as_bytes().to_vec(),
-            &exists,
-            context.registry.as_ref(),
-        )
-        .diagnostics
+    let bytes = document.text.as_bytes().to_vec();
+    let engine = &context.engine;
+    let analysis = match (&context.registry, &context.batch) {
+        (Some(registry), Some(batch)) => {
+            let batch = batch.get_or_init(|| engine.workspace_batch(registry));
+            engine.analyze_batched(&path, bytes, &exists, registry, batch)
+        }
+        (registry, _) => engine.analyze(&path, bytes, &exists, registry.as_ref()),
+    };
+    analysis.diagnostics
 }
 
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.
