@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
@@ -31,6 +31,10 @@ use crate::workspace::{Registry, Skill};
 pub(crate) struct RegistryView {
     registry: Arc<Registry>,
     near: Arc<NearIndex>,
+    /// The members' paths, hashed on first use: `Path`'s `==` walks components, and an editor
+    /// asks whether its document is a member at every analysis. [`RegistryView::replace_at`]
+    /// keeps the paths, so it keeps these.
+    members: Arc<OnceLock<HashSet<PathBuf>>>,
 }
 
 impl From<Registry> for RegistryView {
@@ -38,6 +42,7 @@ impl From<Registry> for RegistryView {
         Self {
             registry: Arc::new(registry),
             near: Arc::default(),
+            members: Arc::default(),
         }
     }
 }
@@ -51,6 +56,14 @@ impl Deref for RegistryView {
 }
 
 impl RegistryView {
+    /// Whether `path` is one of [`Registry::members`].
+    #[must_use]
+    pub(crate) fn is_member(&self, path: &Path) -> bool {
+        self.members
+            .get_or_init(|| self.registry.members().cloned().collect())
+            .contains(path)
+    }
+
     /// [`Registry::replace_at`] on this view's registry (copied first if an analysis still
     /// holds it). Names and their order are all the index knows, so it is kept when only a
     /// description changed: typing in one skill of a large workspace does not re-index it.
@@ -63,11 +76,10 @@ impl RegistryView {
     }
 }
 
-/// The workspace findings of one registry by file, and its members ([`Engine::workspace_batch`]).
+/// The workspace findings of one registry by file ([`Engine::workspace_batch`]).
 #[derive(Debug, Default)]
 pub(crate) struct WorkspaceBatch {
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
-    members: HashSet<PathBuf>,
 }
 
 /// What decides a run's findings besides the files: targets, rule levels, the context window.
@@ -152,7 +164,7 @@ impl Engine {
         let mut findings =
             rules::cross_skill::check_file(registry, path, &targets_for, self.context_window);
         self.finish(&mut findings);
-        if registry.members().any(|member| member == path) {
+        if registry.is_member(path) {
             findings.extend(self.unknown_mentions(registry, mentions));
         }
         findings
@@ -168,10 +180,7 @@ impl Engine {
         for (path, diagnostic) in self.workspace_findings_all(registry) {
             findings.entry(path).or_default().push(diagnostic);
         }
-        WorkspaceBatch {
-            findings,
-            members: registry.members().cloned().collect(),
-        }
+        WorkspaceBatch { findings }
     }
 
     /// [`Engine::analyze`] of a file of `registry`, its workspace findings taken from `batch`,
@@ -189,7 +198,7 @@ impl Engine {
         if let Some(findings) = batch.findings.get(path) {
             analysis.diagnostics.extend(findings.iter().cloned());
         }
-        if batch.members.contains(path) {
+        if registry.is_member(path) {
             let mentions = self.unknown_mentions(registry, &analysis.mentions);
             analysis.diagnostics.extend(mentions);
         }
