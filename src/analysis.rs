@@ -152,18 +152,26 @@ impl Engine {
     }
 
     /// The workspace findings of the one file at `path` (an editor analyses one document at a
-    /// time); the same rules as [`Engine::workspace_findings_all`], restricted to that file.
+    /// time); the same rules as [`Engine::workspace_findings_all`], restricted to that file:
+    /// taken from `batch` when this engine made one for this registry
+    /// ([`Engine::workspace_batch`]), else computed for this file alone.
     #[must_use]
     pub(crate) fn workspace_findings(
         &self,
         registry: &RegistryView,
         path: &Path,
         mentions: &[Mention],
+        batch: Option<&WorkspaceBatch>,
     ) -> Vec<Diagnostic> {
-        let targets_for = |path: &Path| self.targets_for(path);
-        let mut findings =
-            rules::cross_skill::check_file(registry, path, &targets_for, self.context_window);
-        self.finish(&mut findings);
+        let mut findings = if let Some(batch) = batch {
+            batch.findings.get(path).cloned().unwrap_or_default()
+        } else {
+            let targets_for = |path: &Path| self.targets_for(path);
+            let mut findings =
+                rules::cross_skill::check_file(registry, path, &targets_for, self.context_window);
+            self.finish(&mut findings);
+            findings
+        };
         if registry.is_member(path) {
             findings.extend(self.unknown_mentions(registry, mentions));
         }
@@ -171,9 +179,9 @@ impl Engine {
     }
 
     /// The workspace findings of every file of `registry` at once, for a front end that
-    /// analyses many of its files with this engine ([`Engine::analyze_batched`]): per file the
-    /// same as [`Engine::workspace_findings`], without that pass over the whole registry for
-    /// each file (which made a pull of a 10,000-skill workspace quadratic).
+    /// analyses many of its files with this engine (given to [`Engine::analyze`]): per file the
+    /// same as [`Engine::workspace_findings`] alone, without that pass over the whole registry
+    /// for each file (which made a pull of a 10,000-skill workspace quadratic).
     #[must_use]
     pub(crate) fn workspace_batch(&self, registry: &RegistryView) -> WorkspaceBatch {
         let mut findings: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
@@ -183,31 +191,8 @@ impl Engine {
         WorkspaceBatch { findings }
     }
 
-    /// [`Engine::analyze`] of a file of `registry`, its workspace findings taken from `batch`,
-    /// which this engine made for this registry.
-    #[must_use]
-    pub(crate) fn analyze_batched(
-        &self,
-        path: &Path,
-        bytes: Vec<u8>,
-        exists: &dyn Fn(&Path) -> bool,
-        registry: &RegistryView,
-        batch: &WorkspaceBatch,
-    ) -> FileAnalysis {
-        let mut analysis = self.lint_file(path, bytes, exists);
-        if let Some(findings) = batch.findings.get(path) {
-            analysis.diagnostics.extend(findings.iter().cloned());
-        }
-        if registry.is_member(path) {
-            let mentions = self.unknown_mentions(registry, &analysis.mentions);
-            analysis.diagnostics.extend(mentions);
-        }
-        rules::sort(&mut analysis.diagnostics);
-        analysis
-    }
-
     /// Everything about one SKILL.md: its own rules, then the workspace rules of `registry`
-    /// (absent outside a workspace), sorted.
+    /// (absent outside a workspace; from `batch` when there is one), sorted.
     #[must_use]
     pub(crate) fn analyze(
         &self,
@@ -215,10 +200,11 @@ impl Engine {
         bytes: Vec<u8>,
         exists: &dyn Fn(&Path) -> bool,
         registry: Option<&RegistryView>,
+        batch: Option<&WorkspaceBatch>,
     ) -> FileAnalysis {
         let mut analysis = self.lint_file(path, bytes, exists);
         if let Some(registry) = registry {
-            let more = self.workspace_findings(registry, path, &analysis.mentions);
+            let more = self.workspace_findings(registry, path, &analysis.mentions, batch);
             analysis.diagnostics.extend(more);
             rules::sort(&mut analysis.diagnostics);
         }
@@ -318,8 +304,8 @@ mod tests {
             for path in &members {
                 let bytes = std::fs::read(path).unwrap();
                 let exists = |_: &Path| true;
-                let alone = engine.analyze(path, bytes.clone(), &exists, Some(&view));
-                let batched = engine.analyze_batched(path, bytes, &exists, &view, &batch);
+                let alone = engine.analyze(path, bytes.clone(), &exists, Some(&view), None);
+                let batched = engine.analyze(path, bytes, &exists, Some(&view), Some(&batch));
                 assert_eq!(alone.diagnostics, batched.diagnostics, "{}", path.display());
                 workspace_findings += alone
                     .diagnostics

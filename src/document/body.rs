@@ -183,25 +183,20 @@ pub(crate) fn all_references(text: &str, range: TextRange) -> Vec<Reference> {
 }
 
 /// Whether `source` may hold a reference the rules check: an inline link or image needs `](`,
-/// a definition `]:`, and a code-span path one of the bundle folders or a placeholder. A
-/// superset, so that a `false` is certain; a byte search, as all of these are ASCII.
+/// a definition `]:`, and a code-span path one of [`BUNDLE_DIRS`] or a placeholder and its `/`
+/// ([`bundle_path`]). A superset, so that a `false` is certain; a byte search, as all of these
+/// are ASCII.
 fn may_refer(source: &str) -> bool {
     let bytes = source.as_bytes();
     memchr::memchr2_iter(b']', b'/', bytes).any(|at| {
         if bytes[at] == b']' {
             return matches!(bytes.get(at + 1), Some(b'(' | b':'));
         }
-        let before = &bytes[..at];
-        [
-            b"scripts".as_slice(),
-            b"references",
-            b"assets",
-            b"{baseDir}",
-            b"CLAUDE_SKILL_DIR",
-            b"CLAUDE_SKILL_DIR}",
-        ]
-        .iter()
-        .any(|word| before.ends_with(word))
+        let through_slash = &source[..=at];
+        BUNDLE_DIRS.iter().any(|dir| through_slash.ends_with(dir))
+            || SKILL_DIR_PLACEHOLDERS
+                .iter()
+                .any(|placeholder| source[..at].ends_with(placeholder))
     })
 }
 

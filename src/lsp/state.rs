@@ -528,16 +528,15 @@ pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec
         let full = skill_dir.join(relative);
         full.exists() || open_paths.contains(&full)
     };
-    let bytes = document.text.as_bytes().to_vec();
     let engine = &context.engine;
-    let analysis = match (&context.registry, &context.batch) {
-        (Some(registry), Some(batch)) => {
-            let batch = batch.get_or_init(|| engine.workspace_batch(registry));
-            engine.analyze_batched(&path, bytes, &exists, registry, batch)
-        }
-        (registry, _) => engine.analyze(&path, bytes, &exists, registry.as_ref()),
-    };
-    analysis.diagnostics
+    let registry = context.registry.as_ref();
+    let batch = registry
+        .zip(context.batch.as_ref())
+        .map(|(registry, batch)| batch.get_or_init(|| engine.workspace_batch(registry)));
+    let bytes = document.text.as_bytes().to_vec();
+    engine
+        .analyze(&path, bytes, &exists, registry, batch)
+        .diagnostics
 }
 
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.

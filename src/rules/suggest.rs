@@ -73,21 +73,18 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// small typo.
 #[must_use]
 pub(crate) fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
-    let mut candidates: Vec<&'static str> = Vec::new();
+    // Each field once, squashed once, in the order of the selected targets, then all.
+    let mut known: Vec<(String, &'static str)> = Vec::new();
     for field in targets
         .iter()
         .chain(ALL_TARGETS.iter())
         .flat_map(|target| target.fields())
     {
-        if !candidates.contains(&field) {
-            candidates.push(field);
+        if !known.iter().any(|(_, seen)| *seen == field) {
+            known.push((squash(field), field));
         }
     }
     let squashed = squash(key);
-    let known: Vec<(String, &'static str)> = candidates
-        .iter()
-        .map(|field| (squash(field), *field))
-        .collect();
     if let Some((_, found)) = known.iter().find(|(known, _)| *known == squashed) {
         return Some(found);
     }
