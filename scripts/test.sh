@@ -33,6 +33,8 @@ llama_env=$(bash scripts/llama_server.sh)
   cargo test --test real_model -- --test-threads 1
 )
 SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_pytest_lsp.sh
+echo "== the real clients as oracles: each one's skill listing against skill-lsp catalog --target"
+SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_clients.sh
 echo "== verdicts against skills-ref 0.1.1 on the fixtures and bundled skills"
 SKILL_LSP_BIN="$PWD/target/debug/skill-lsp" bash scripts/ci_skills_ref.sh
 if [ "${SKIP_EDITORS-}" = 1 ]; then

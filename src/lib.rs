@@ -10,6 +10,7 @@
 pub mod agent;
 mod analysis;
 pub mod cli;
+pub(crate) mod clients;
 mod config;
 pub mod diagnostic;
 mod document;

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::{CatalogArgs, CatalogFormat, EXIT_TROUBLE, error_line, parse_targets, write_stdout};
+use crate::clients::{Fate, claude_code};
 use crate::config::Config;
-use crate::workspace::catalog::{listing, listing_text, xml};
+use crate::targets::Target;
+use crate::workspace::catalog::{client_listing, listing_text, xml};
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Disk, Registry};
 
@@ -14,6 +16,34 @@ use crate::workspace::{Disk, Registry};
 struct JsonCatalog {
     skills: Vec<JsonSkill>,
     prompt: String,
+    /// With `--target`: the client, its lines in its order, and what it leaves out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    /// The client release the listing was measured against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured_with: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed: Option<Vec<JsonListed>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    omitted: Option<Vec<JsonOmitted>>,
+}
+
+#[derive(Serialize)]
+struct JsonListed {
+    /// The name as the client lists it.
+    name: String,
+    /// The text the model sees; absent when listed by name only.
+    description: Option<String>,
+    /// `full`, `capped` or `name-only`.
+    fate: &'static str,
+    path: String,
+}
+
+#[derive(Serialize)]
+struct JsonOmitted {
+    path: String,
+    reason: &'static str,
+    why: String,
 }
 
 #[derive(Serialize)]
@@ -62,10 +92,17 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
         }
     };
     let registry = Registry::scan(&roots, &Disk);
-    let prompt = match target {
-        Some(target) => listing_text(&listing(&registry, target, args.context_window)),
+    let client = target.map(|target| {
+        (
+            target,
+            client_listing(&registry, target, args.context_window),
+        )
+    });
+    let prompt = match &client {
+        Some((_, listing)) => listing_text(&listing.listed),
         None => registry.catalog(),
     };
+    let slashes = |path: &std::path::Path| path.to_string_lossy().replace('\\', "/");
     let output = match args.format {
         CatalogFormat::Text => format!("{prompt}\n"),
         CatalogFormat::Xml => format!("{}\n", xml(&registry)),
@@ -82,6 +119,35 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
                     })
                     .collect(),
                 prompt,
+                target: client.as_ref().map(|(target, _)| target.to_string()),
+                measured_with: client
+                    .as_ref()
+                    .filter(|(target, _)| *target == Target::ClaudeCode)
+                    .map(|(target, _)| format!("{} {}", target.display(), claude_code::VERSION)),
+                listed: client.as_ref().map(|(_, listing)| {
+                    listing
+                        .listed
+                        .iter()
+                        .map(|item| JsonListed {
+                            name: item.name.clone(),
+                            description: (item.fate != Fate::NameOnly)
+                                .then(|| item.description.clone()),
+                            fate: item.fate.id(),
+                            path: slashes(&item.path),
+                        })
+                        .collect()
+                }),
+                omitted: client.as_ref().map(|(_, listing)| {
+                    listing
+                        .omitted
+                        .iter()
+                        .map(|item| JsonOmitted {
+                            path: slashes(&item.path),
+                            reason: item.reason,
+                            why: item.why.clone(),
+                        })
+                        .collect()
+                }),
             };
             format!(
                 "{}\n",

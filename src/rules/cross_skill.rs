@@ -1,13 +1,15 @@
 //! The cross-skill rules (group `Workspace`) over the loader's registry: `duplicate-name`,
 //! `symlink-escape` and `catalog-budget`. `unknown-mention` is `suggest::NearNames`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::Rule;
+use crate::clients::{Fate, claude_code};
 use crate::diagnostic::{Diagnostic, Related};
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
-use crate::workspace::catalog::{CLAUDE_CODE_SKILL_CAP, listing, listing_budget};
+use crate::workspace::catalog::{client_listing, listing_budget};
 use crate::workspace::loader::root_readers;
 use crate::workspace::registry::Refusal;
 use crate::workspace::{Registry, Skill};
@@ -153,7 +155,7 @@ fn symlink_escapes(
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
     for refused in &registry.refused {
-        let Refusal::OutsideRoot { resolved } = &refused.refusal else {
+        let Refusal::OutsideRoot { resolved, .. } = &refused.refusal else {
             continue;
         };
         let targets = targets_for(&refused.path);
@@ -197,48 +199,71 @@ fn catalog_budget(
     context_window: Option<u64>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
-    let selected: Vec<Vec<Target>> = registry
+    let selected: HashMap<&Path, Vec<Target>> = registry
         .skills
         .iter()
-        .map(|skill| targets_for(&skill.path))
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+        .map(|skill| (skill.path.as_path(), targets_for(&skill.path)))
         .collect();
     for target in [Target::ClaudeCode, Target::Codex] {
-        if !selected.iter().any(|targets| targets.contains(&target)) {
+        if !selected.values().any(|targets| targets.contains(&target)) {
             continue;
         }
-        let items = listing(registry, target, context_window);
+        let listing = client_listing(registry, target, context_window);
         let budget = listing_budget(target, context_window).unwrap_or(usize::MAX);
-        let listed_chars: usize = registry
-            .skills
-            .iter()
-            .map(|skill| skill.name.chars().count() + 5 + skill.description.chars().count())
-            .sum();
-        for ((skill, item), targets) in registry.skills.iter().zip(&items).zip(&selected) {
-            if !item.truncated || !targets.contains(&target) {
+        let count = listing.listed.len();
+        let listed_chars: usize = listing.own_chars
+            + listing
+                .listed
+                .iter()
+                .map(|item| item.name.chars().count() + 4 + item.full_chars + 1)
+                .sum::<usize>();
+        let own = if target == Target::ClaudeCode {
+            format!(", its own {} skills included", claude_code::OWN_SKILLS)
+        } else {
+            String::new()
+        };
+        for item in &listing.listed {
+            if !item.truncated
+                || !selected
+                    .get(item.path.as_path())
+                    .is_some_and(|targets| targets.contains(&target))
+            {
                 continue;
             }
-            let shown = item.description.chars().count();
-            let why = if target == Target::ClaudeCode
-                && item.full_chars > CLAUDE_CODE_SKILL_CAP
-                && shown == CLAUDE_CODE_SKILL_CAP
-            {
-                format!(
-                    "its cap is {CLAUDE_CODE_SKILL_CAP} characters per skill, when_to_use included"
-                )
-            } else {
-                format!(
-                    "a listing of {} skill{} needs about {listed_chars} characters and its budget is about {budget}",
-                    registry.skills.len(),
-                    if registry.skills.len() == 1 { "" } else { "s" }
-                )
+            let Some(skill) = registry.skill_at(&item.path) else {
+                continue;
             };
-            let action = if shown == 0 {
-                "drops this description".to_owned()
-            } else {
-                format!(
-                    "cuts this description from {} to {shown} characters",
-                    item.full_chars
-                )
+            let shown = item.description.chars().count();
+            let (action, why) = match item.fate {
+                Fate::Capped => (
+                    if shown == 0 {
+                        "drops this description".to_owned()
+                    } else {
+                        format!(
+                            "cuts this description from {} to {shown} characters",
+                            item.full_chars
+                        )
+                    },
+                    if target == Target::ClaudeCode {
+                        format!(
+                            "its cap is {} characters per skill, when_to_use included",
+                            claude_code::SKILL_CAP
+                        )
+                    } else {
+                        format!(
+                            "a listing of {count} skill{} needs about {listed_chars} characters and its budget is about {budget}",
+                            if count == 1 { "" } else { "s" }
+                        )
+                    },
+                ),
+                _ => (
+                    "lists this skill by name only, without its description,".to_owned(),
+                    format!(
+                        "a listing of {count} skill{} needs {listed_chars} characters{own} and its budget is {budget}",
+                        if count == 1 { "" } else { "s" }
+                    ),
+                ),
             };
             let mut diagnostic = Diagnostic::new(
                 Rule::CatalogBudget,
@@ -260,6 +285,7 @@ mod tests {
     use crate::workspace::registry::Refused;
 
     fn skill(name: &str, folder: &str, root: &str, description: String) -> Skill {
+        let claude = claude_code::read(&format!("---\ndescription: {description}\n---\n"));
         Skill {
             name: name.into(),
             description,
@@ -270,6 +296,7 @@ mod tests {
             name_range: Some(TextRange::new(10, 13)),
             description_range: Some(TextRange::new(27, 30)),
             name_span: None,
+            claude,
         }
     }
 
@@ -379,6 +406,7 @@ mod tests {
             root: PathBuf::from("skills"),
             refusal: Refusal::OutsideRoot {
                 resolved: PathBuf::from("/elsewhere/x/SKILL.md"),
+                claude: None,
             },
         });
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);

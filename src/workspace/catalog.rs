@@ -1,16 +1,19 @@
 //! The catalog as clients list it: the plain text of the system prompt, the `<available_skills>`
 //! XML, and each client's listing budget (SPEC section 4, `catalog-budget`).
 
+use std::path::{Path, PathBuf};
+
+use crate::clients::Fate;
+use crate::clients::claude_code;
+use crate::clients::js::utf16_len;
 use crate::targets::Target;
 
 use super::Registry;
+use super::loader::root_readers;
+use super::registry::Refusal;
 
-/// Claude Code's cap on description plus `when_to_use` per skill in its listing.
-pub(crate) const CLAUDE_CODE_SKILL_CAP: usize = 1_536;
 /// Codex's listing budget when it does not know the context window.
 pub(crate) const CODEX_DEFAULT_BUDGET: usize = 8_000;
-/// Claude Code's default context window, in tokens.
-pub(crate) const CLAUDE_CODE_DEFAULT_WINDOW: u64 = 200_000;
 /// Characters per token for budget estimates.
 const CHARS_PER_TOKEN: u64 = 4;
 
@@ -21,10 +24,7 @@ pub(crate) fn listing_budget(target: Target, context_window: Option<u64>) -> Opt
         usize::try_from(window * CHARS_PER_TOKEN * percent / 100).unwrap_or(usize::MAX)
     };
     match target {
-        Target::ClaudeCode => Some(chars(
-            context_window.unwrap_or(CLAUDE_CODE_DEFAULT_WINDOW),
-            1,
-        )),
+        Target::ClaudeCode => Some(claude_code::budget(context_window)),
         Target::Codex => {
             Some(context_window.map_or(CODEX_DEFAULT_BUDGET, |window| chars(window, 2)))
         }
@@ -35,42 +35,170 @@ pub(crate) fn listing_budget(target: Target, context_window: Option<u64>) -> Opt
 /// One skill's line as a client lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Listed {
+    /// The name as the client lists it.
     pub name: String,
-    /// The description as the client shows it (possibly cut).
+    /// The description as the client shows it (possibly cut; empty when listed by name only).
     pub description: String,
-    /// Characters of the full description (with `when_to_use` for Claude Code).
+    /// Characters of the full text (with `when_to_use` for Claude Code), as the client counts.
     pub full_chars: usize,
     /// The description was cut to fit (empty when dropped).
     pub truncated: bool,
+    pub fate: Fate,
+    /// The SKILL.md listed.
+    pub path: PathBuf,
 }
 
-/// Simulates a client's listing: Claude Code's per-skill cap, then the whole-listing budget
-/// shared evenly among the skills whose descriptions do not fit.
+/// A skill the client loaded (or found) and keeps out of the model's listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Omitted {
+    pub path: PathBuf,
+    /// A stable id: `model-invocation-disabled`, `path-scoped`, `shadowed`.
+    pub reason: &'static str,
+    /// The same in words.
+    pub why: String,
+}
+
+/// What a client lists from a registry, and what it leaves out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ClientListing {
+    pub listed: Vec<Listed>,
+    pub omitted: Vec<Omitted>,
+    /// Characters of the client's own skills listed beside these, counted against its budget.
+    pub own_chars: usize,
+}
+
+/// Whether `target` reads the skills under `root`: the roots it owns in a workspace; a folder
+/// given as the only root stands for every client.
+fn reads(target: Target, root: &Path, only_root: bool) -> bool {
+    only_root || root_readers(root).is_some_and(|readers| readers.contains(&target))
+}
+
+/// A skill as Claude Code's listing sees it: registered, or linked from outside its root.
+struct ClaudeSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a claude_code::Reading,
+}
+
+/// A client's listing of a registry. Claude Code's is its own model
+/// ([`claude_code::listing`]); the other clients' follow SPEC section 5's reading.
 #[must_use]
-pub(crate) fn listing(
+pub(crate) fn client_listing(
     registry: &Registry,
     target: Target,
     context_window: Option<u64>,
-) -> Vec<Listed> {
+) -> ClientListing {
+    if target != Target::ClaudeCode {
+        return ClientListing {
+            listed: listing(registry, target, context_window),
+            ..ClientListing::default()
+        };
+    }
+    // Claude Code follows a linked skill folder wherever it leads, which SPEC section 5's loader
+    // refuses.
+    let linked = registry
+        .refused
+        .iter()
+        .filter_map(|refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                claude: Some(reading),
+                ..
+            } => Some(ClaudeSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        });
+    let mut skills: Vec<ClaudeSkill<'_>> = registry
+        .skills
+        .iter()
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+        .map(|skill| ClaudeSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.claude,
+        })
+        .chain(linked)
+        .filter(|skill| reads(target, skill.root, registry.roots.len() == 1))
+        .collect();
+    // Roots in the loader's order, folders in the order each root was scanned.
+    let root_rank =
+        |skill: &ClaudeSkill<'_>| registry.roots.iter().position(|root| root == skill.root);
+    skills.sort_by(|a, b| {
+        root_rank(a)
+            .cmp(&root_rank(b))
+            .then_with(|| a.path.cmp(b.path))
+    });
+    let candidates: Vec<claude_code::Candidate<'_>> = skills
+        .iter()
+        .map(|skill| claude_code::Candidate {
+            folder: skill.folder,
+            reading: skill.reading,
+        })
+        .collect();
+    let (lines, left_out) = claude_code::listing(&candidates, claude_code::budget(context_window));
+    let listed = lines
+        .into_iter()
+        .map(|line| {
+            let full = &skills[line.index].reading.text;
+            Listed {
+                name: line.name,
+                full_chars: utf16_len(full),
+                truncated: line.fate != Fate::Full,
+                description: line.description.unwrap_or_default(),
+                fate: line.fate,
+                path: skills[line.index].path.to_path_buf(),
+            }
+        })
+        .collect();
+    let omitted = left_out
+        .into_iter()
+        .map(|(index, why)| {
+            let (reason, why) = match why {
+                claude_code::Omitted::Hidden(hidden) => (hidden.id(), hidden.describe().to_owned()),
+                claude_code::Omitted::Shadowed(winner) => (
+                    "shadowed",
+                    format!(
+                        "{} holds a skill folder of the same name, which wins",
+                        skills[winner].path.display()
+                    ),
+                ),
+            };
+            Omitted {
+                path: skills[index].path.to_path_buf(),
+                reason,
+                why,
+            }
+        })
+        .collect();
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: claude_code::OWN_SKILLS_CHARS,
+    }
+}
+
+/// Simulates a budgeted listing in SPEC section 5's reading: the whole-listing budget shared
+/// evenly among the skills whose descriptions do not fit (Codex).
+#[must_use]
+fn listing(registry: &Registry, target: Target, context_window: Option<u64>) -> Vec<Listed> {
     let mut listed: Vec<Listed> = registry
         .skills
         .iter()
         .map(|skill| {
-            let description = match (&skill.when_to_use, target) {
-                (Some(extra), Target::ClaudeCode) => format!("{} {extra}", skill.description),
-                _ => skill.description.clone(),
-            };
-            let full_chars = description.chars().count();
-            let mut item = Listed {
+            let description = skill.description.clone();
+            Listed {
                 name: skill.name.clone(),
+                full_chars: description.chars().count(),
                 description,
-                full_chars,
                 truncated: false,
-            };
-            if target == Target::ClaudeCode && full_chars > CLAUDE_CODE_SKILL_CAP {
-                cut(&mut item, CLAUDE_CODE_SKILL_CAP);
+                fate: Fate::Full,
+                path: skill.path.clone(),
             }
-            item
         })
         .collect();
     let Some(budget) = listing_budget(target, context_window) else {
@@ -117,6 +245,7 @@ pub(crate) fn listing(
 
 fn cut(item: &mut Listed, chars: usize) {
     item.truncated = true;
+    item.fate = Fate::Capped;
     if chars == 0 {
         item.description.clear();
         return;
@@ -138,7 +267,7 @@ pub(crate) fn listing_text(items: &[Listed]) -> String {
     items
         .iter()
         .map(|item| {
-            if item.description.is_empty() {
+            if item.description.is_empty() || item.fate == Fate::NameOnly {
                 format!("- {}", item.name)
             } else {
                 format!("- {}: {}", item.name, item.description)
@@ -191,6 +320,7 @@ mod tests {
                 name_range: None,
                 description_range: None,
                 name_span: None,
+                claude: Default::default(),
             });
         }
         registry
@@ -200,19 +330,27 @@ mod tests {
     fn budgets() {
         assert_eq!(listing_budget(Target::Codex, None), Some(8_000));
         assert_eq!(listing_budget(Target::Codex, Some(100_000)), Some(8_000));
-        assert_eq!(listing_budget(Target::ClaudeCode, None), Some(8_000));
+        assert_eq!(listing_budget(Target::ClaudeCode, None), Some(30_000));
+        assert_eq!(
+            listing_budget(Target::ClaudeCode, Some(200_000)),
+            Some(6_000)
+        );
         assert_eq!(listing_budget(Target::AgentSkills, None), None);
     }
 
     #[test]
     fn claude_code_caps_each_skill() {
-        let items = listing(
-            &registry(&[2_000, 100]),
-            Target::ClaudeCode,
-            Some(10_000_000),
-        );
-        assert!(items[0].truncated && !items[1].truncated);
-        assert_eq!(items[0].description.chars().count(), CLAUDE_CODE_SKILL_CAP);
+        let mut registry = registry(&[0, 0]);
+        for (skill, length) in registry.skills.iter_mut().zip([2_000, 100]) {
+            skill.root = PathBuf::from(".claude/skills");
+            skill.claude.text = "d".repeat(length);
+        }
+        registry.roots = vec![PathBuf::from("skills"), PathBuf::from(".claude/skills")];
+        let listing = client_listing(&registry, Target::ClaudeCode, Some(10_000_000));
+        let items = &listing.listed;
+        assert_eq!((items[0].fate, items[1].fate), (Fate::Capped, Fate::Full));
+        assert_eq!(utf16_len(&items[0].description), claude_code::SKILL_CAP);
+        assert!(items[0].description.ends_with('…'));
     }
 
     #[test]

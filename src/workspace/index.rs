@@ -65,9 +65,13 @@ fn probe(
         match fs::canonicalize(&path) {
             Err(_) if !on_disk => None,
             Err(_) => Some(Refusal::NotAFile),
-            Ok(resolved) if !resolved.starts_with(real_root) => {
-                Some(Refusal::OutsideRoot { resolved })
-            }
+            Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot {
+                resolved,
+                claude: source
+                    .metadata(&path, folder)
+                    .ok()
+                    .map(|metadata| Box::new(metadata.claude)),
+            }),
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
             Ok(_) => None,
         }

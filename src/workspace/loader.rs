@@ -8,6 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::clients::claude_code;
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
@@ -72,6 +73,8 @@ pub struct Metadata {
     pub(crate) description_range: Option<TextRange>,
     /// `name_range` as positions, for findings shown in other files.
     pub(crate) name_span: Option<Span>,
+    /// What Claude Code reads from the same text, which differs from SPEC section 5's reading.
+    pub(crate) claude: claude_code::Reading,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -127,12 +130,19 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
     match split_strict(text) {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
+            let claude = claude_code::read_reusing(text, Some((yaml_range, &document)));
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
-            metadata_from(mapping.as_ref(), text, &text[body.as_range()], folder)
+            metadata_from(
+                mapping.as_ref(),
+                text,
+                &text[body.as_range()],
+                folder,
+                claude,
+            )
         }
-        None => metadata_from(None, text, text, folder),
+        None => metadata_from(None, text, text, folder, claude_code::read(text)),
     }
 }
 
@@ -148,16 +158,29 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
     if !agrees {
         return read_metadata(text, folder);
     }
+    let claude = claude_code::read_reusing(text, document.yaml_range().zip(document.yaml.as_ref()));
     let mapping = document
         .yaml
         .as_ref()
         .filter(|yaml| yaml.error.is_none())
         .and_then(|yaml| yaml.root.as_ref())
         .filter(|root| root.as_mapping().is_some());
-    metadata_from(mapping, text, &text[document.split.body.as_range()], folder)
+    metadata_from(
+        mapping,
+        text,
+        &text[document.split.body.as_range()],
+        folder,
+        claude,
+    )
 }
 
-fn metadata_from(mapping: Option<&Node>, text: &str, body: &str, folder: &str) -> Metadata {
+fn metadata_from(
+    mapping: Option<&Node>,
+    text: &str,
+    body: &str,
+    folder: &str,
+    claude: claude_code::Reading,
+) -> Metadata {
     let string_entry = |key: &str| {
         mapping
             .and_then(|root| root.get(key))
@@ -181,6 +204,7 @@ fn metadata_from(mapping: Option<&Node>, text: &str, body: &str, folder: &str) -
             |text| clean_description(&text),
         ),
         when_to_use: string_field("when_to_use").map(|text| collapse(&text)),
+        claude,
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
+use crate::clients::claude_code;
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -21,6 +22,8 @@ pub struct Skill {
     pub(crate) name_range: Option<TextRange>,
     pub(crate) description_range: Option<TextRange>,
     pub(crate) name_span: Option<Span>,
+    /// What Claude Code reads from the file.
+    pub(crate) claude: claude_code::Reading,
 }
 
 impl Skill {
@@ -37,6 +40,7 @@ impl Skill {
             name_range: metadata.name_range,
             description_range: metadata.description_range,
             name_span: metadata.name_span,
+            claude: metadata.claude,
         }
     }
 }
@@ -45,7 +49,11 @@ impl Skill {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Refusal {
     /// It, or its folder, resolves outside the root.
-    OutsideRoot { resolved: PathBuf },
+    OutsideRoot {
+        resolved: PathBuf,
+        /// What Claude Code, which follows such links, reads there.
+        claude: Option<Box<claude_code::Reading>>,
+    },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
     /// It could not be read, or is not UTF-8.
@@ -125,7 +133,15 @@ impl Registry {
             .chain(self.shadowed.iter().map(|(skill, _)| &skill.path))
     }
 
+    /// The skill registered from `path`, winner or shadowed.
     #[must_use]
+    pub(crate) fn skill_at(&self, path: &std::path::Path) -> Option<&Skill> {
+        self.skills
+            .iter()
+            .chain(self.shadowed.iter().map(|(skill, _)| skill))
+            .find(|skill| skill.path == path)
+    }
+
     pub fn get(&self, name: &str) -> Option<&Skill> {
         self.by_name
             .get(name)
@@ -214,6 +230,7 @@ mod tests {
                 name_range: None,
                 description_range: None,
                 name_span: None,
+                claude: Default::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

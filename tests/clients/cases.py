@@ -1,0 +1,109 @@
+"""Scenarios for the client oracles: each is a project tree (relative path -> bytes, or a symlink
+target) that one client run reads whole. Skills that cannot disturb each other share a project;
+a budget or a shadowing case gets its own."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+CLAUDE = ".claude/skills"
+
+
+def skill(folder: str, text: str, root: str = CLAUDE) -> tuple[str, bytes]:
+    return f"{root}/{folder}/SKILL.md", text.encode()
+
+
+def tricky() -> dict:
+    """One skill per tricky input: YAML Claude Code repairs or gives up on, names, fallbacks,
+    hidden skills, encodings, folder names and their order."""
+    files = dict(
+        [
+            skill("c01-literal", "---\nname: c01-literal\ndescription: |\n  line one\n\n  line two\n---\nb\n"),
+            skill("c02-spaces", '---\nname: c02-spaces\ndescription: "a  b\\tc\\u00a0d\\u200be"\n---\nb\n'),
+            skill("c03-nodesc", "---\nname: c03-nodesc\n---\n\n## Heading   here\nmore\n"),
+            skill("c04-empty", '---\nname: c04-empty\ndescription: ""\n---\nFirst body line\n'),
+            skill("c05-number", "---\nname: c05-number\ndescription: 42.50\n---\nb\n"),
+            skill("c06-numname", "---\nname: 3000\ndescription: numeric name\n---\nb\n"),
+            skill("c07-dmi-yes", '---\nname: c07-dmi-yes\ndescription: dmi yes\ndisable-model-invocation: "yes"\n---\nb\n'),
+            skill("c08-dmi-one", "---\nname: c08-dmi-one\ndescription: dmi one\ndisable-model-invocation: 1\n---\nb\n"),
+            skill("c09-dmi-no", "---\nname: c09-dmi-no\ndescription: dmi no\ndisable-model-invocation: no\n---\nb\n"),
+            skill("c10-uinv", "---\nname: c10-uinv\ndescription: user invocable false\nuser-invocable: false\n---\nb\n"),
+            skill("c11-paths", '---\nname: c11-paths\ndescription: path scoped\npaths: ["*.py"]\n---\nb\n'),
+            skill("c11b-paths-all", '---\nname: c11b-paths-all\ndescription: every path\npaths: ["**"]\n---\nb\n'),
+            skill("c12-bom", "\ufeff---\nname: c12-bom\ndescription: has bom\n---\nb\n"),
+            skill("c13-crlf", "---\r\nname: c13-crlf\r\ndescription: crlf file\r\n---\r\nb\r\n"),
+            skill("c14-colon", "---\nname: c14-colon\ndescription: Use when: asked\n---\nb\n"),
+            skill("c15-arghint", "---\nname: c15-arghint\ndescription: Arg hint skill\nargument-hint: [METHOD] [/path] [description]\n---\nb\n"),
+            skill("c16-upper", "---\nname: My_Skill\ndescription: upper name\n---\nb\n"),
+            skill("c17-spacename", "---\nname: my skill\ndescription: space name\n---\nb\n"),
+            skill("c18-dupname", "---\nname: c01-literal\ndescription: claims another folder's name\n---\nb\n"),
+            (f"{CLAUDE}/c19-lower/skill.md", b"---\nname: c19-lower\ndescription: lowercase file\n---\nb\n"),
+            skill("c20-nofm", "# No frontmatter title\nbody\n"),
+            skill("c21-dashes", "---\nname: c21-dashes\ndescription: a---b end\n---\nb\n"),
+            skill("c22-long", "---\nname: c22-long\ndescription: " + ("word " * 400).strip() + "\n---\nb\n"),
+            skill("c23-amp", '---\nname: c23-amp\ndescription: "Tom &amp; Jerry \U0001F600 <x> \u26a0\ufe0f"\n---\nb\n'),
+            skill("c24-tabs", "---\nname: c24-tabs\ndescription: tabbed\nmetadata:\n\tauthor: me\n---\nb\n"),
+            skill("c25 space folder", "---\nname: c25-space\ndescription: folder has a space\n---\nb\n"),
+            skill("c26-longname", "---\nname: " + "n" * 70 + "\ndescription: long name\n---\nb\n"),
+            skill("B-upper", "---\ndescription: sort B\n---\nb\n"),
+            skill("_under", "---\ndescription: sort under\n---\nb\n"),
+            skill("-dash", "---\ndescription: sort dash\n---\nb\n"),
+            skill("1digit", "---\ndescription: sort digit\n---\nb\n"),
+            skill("c27-wtu", "---\nname: c27-wtu\ndescription: with when\nwhen_to_use: |\n  multi\n  line\n---\nb\n"),
+            skill("c28-flowdesc", "---\nname: c28-flowdesc\ndescription: [a, b]\n---\nFlow body\n"),
+            skill("c29-hash", "---\nname: c29-hash\ndescription: Uses C# # and #tags\n---\nb\n"),
+            skill("c30-quoteval", '---\nname: c30-quoteval\ndescription: "unterminated\n---\nQuote body\n'),
+            skill("c32-body-long", "---\nname: c32-body-long\n---\n" + "x" * 150 + "\n"),
+            skill("c33-bool-desc", "---\nname: c33-bool-desc\ndescription: true\n---\nb\n"),
+            skill("c34-indented-body", "---\ndescription:\n---\n\n   #   Indented heading\n"),
+            skill("c35-cjk", "---\nname: c35-cjk\ndescription: 用于处理中文文档的技能\n---\nb\n"),
+            skill("c36-open-dashes", "---   \nname: c36-open-dashes\ndescription: spaces after the opening dashes\n---\nb\n"),
+            skill("c37-no-close", "---\nname: c37-no-close\ndescription: never closed\n"),
+            skill("c38-name-own", "---\nname: loop\ndescription: named like a client skill\n---\nb\n"),
+            skill("c39-quoted-hash", "---\nname: c39-quoted-hash\ndescription: 'keeps # inside quotes'\n---\nb\n"),
+            skill("c40-folded", "---\nname: c40-folded\ndescription: >\n  folded one\n  folded two\n---\nb\n"),
+            (f"{CLAUDE}/c41-linked", ("link", "../../elsewhere/c41-linked")),
+            ("elsewhere/c41-linked/SKILL.md", b"---\nname: c41-linked\ndescription: symlinked folder\n---\nb\n"),
+            # Other clients' roots, which Claude Code does not read.
+            skill("c42-agents-root", "---\nname: c42-agents-root\ndescription: in .agents/skills\n---\nb\n", ".agents/skills"),
+            skill("c43-plain-root", "---\nname: c43-plain-root\ndescription: in skills/\n---\nb\n", "skills"),
+        ]
+    )
+    return files
+
+
+def crowded(count: int = 200, length: int = 300) -> dict:
+    """More skills than the listing budget holds."""
+    return dict(
+        skill(f"s{i:03d}", f"---\nname: s{i:03d}\ndescription: {(f'skill {i:03d} ' + 'x' * length)[:length]}\n---\nb\n")
+        for i in range(count)
+    )
+
+
+def crowded_mixed() -> dict:
+    """Over budget with uneven lengths and non-ASCII text, so that the greedy fit and the
+    character count matter."""
+    files = {}
+    for i in range(160):
+        length = 40 + (i * 37) % 500
+        word = "é" if i % 3 == 0 else ("字" if i % 3 == 1 else "x")
+        files.update([skill(f"m{i:03d}", f"---\nname: m{i:03d}\ndescription: d{i} {word * length}\n---\nb\n")])
+    return files
+
+
+SCENARIOS = {
+    "tricky": tricky,
+    "crowded": crowded,
+    "crowded-mixed": crowded_mixed,
+}
+
+
+def materialise(files: dict, project: Path) -> None:
+    for relative, content in files.items():
+        path = project / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, tuple):
+            os.symlink(content[1], path)
+        else:
+            path.write_bytes(content)

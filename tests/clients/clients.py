@@ -1,0 +1,170 @@
+"""The real clients, run offline: each one installed from its npm package at a pinned version
+under .cache/clients, started in a scratch project with a scratch HOME against a Recorder, and the
+skill listing it sent to the model parsed back out of the recorded request."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from recorder import Recorder
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("SKILL_LSP_CLIENTS", REPO / ".cache" / "clients"))
+
+# One pin per client: a new release is one line here and a re-run (scripts/ci_clients.sh installs them).
+PINS = {
+    "claude-code": ("claude", "@anthropic-ai/claude-code", "2.1.328"),
+    "codex": ("codex", "@openai/codex", "0.169.0"),
+    "gemini": ("gemini", "@google/gemini-cli", "0.61.0"),
+    "opencode": ("opencode", "opencode-ai", "1.18.33"),
+    "copilot": ("copilot", "@github/copilot", "1.0.102"),
+}
+
+
+@dataclass
+class Listed:
+    name: str
+    description: str | None  # None: listed by name only
+
+
+@dataclass
+class Run:
+    listing: list[Listed]
+    stderr: str
+    requests: list
+
+
+def _env(home: Path, project: Path, port: int) -> dict[str, str]:
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "CI": "1",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+        "PWD": str(project),
+        "LANG": "C.UTF-8",
+    }
+
+
+def installed(client: str) -> Path | None:
+    folder, package, version = PINS[client]
+    manifest = CACHE / folder / "node_modules" / package / "package.json"
+    try:
+        if json.loads(manifest.read_text())["version"] == version:
+            return CACHE / folder
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+class Client:
+    id: str
+    # The client's own skills, listed whatever the project holds.
+    own: frozenset[str] = frozenset()
+
+    def command(self, base: Path, project: Path) -> list[str]:
+        raise NotImplementedError
+
+    def configure(self, env: dict[str, str], home: Path, port: int) -> None:
+        pass
+
+    def listing(self, requests: list) -> list[Listed]:
+        raise NotImplementedError
+
+    def run(self, project: Path, timeout: float = 180) -> Run:
+        base = installed(self.id)
+        if base is None:
+            raise RuntimeError(f"{self.id} is not installed under {CACHE}")
+        with tempfile.TemporaryDirectory(prefix=f"oracle-{self.id}-home-") as scratch, Recorder() as recorder:
+            home = Path(scratch)
+            env = _env(home, project, recorder.port)
+            self.configure(env, home, recorder.port)
+            done = subprocess.run(
+                self.command(base, project),
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
+            requests = list(recorder.requests)
+        try:
+            listing = self.listing(requests)
+        except LookupError as error:
+            raise RuntimeError(
+                f"{self.id}: no skill listing in {len(requests)} requests (exit {done.returncode}): {error}\n"
+                f"stderr: {done.stderr[-2000:]}"
+            ) from None
+        return Run([item for item in listing if item.name not in self.own], done.stderr, requests)
+
+
+def _texts(content) -> list[str]:
+    if isinstance(content, str):
+        return [content]
+    return [block.get("text", "") for block in content or [] if isinstance(block, dict)]
+
+
+class ClaudeCode(Client):
+    id = "claude-code"
+    own = frozenset(
+        "dataviz update-config keybindings-help code-review simplify fewer-permission-prompts loop "
+        "claude-api workflow-authoring run plugin-authoring init security-review".split()
+    )
+    HEADER = "The following skills are available for use with the Skill tool:\n\n"
+    LINE = re.compile(r"^- (?P<name>.+?)(?:: (?P<description>.*))?$")
+
+    def command(self, base, project):
+        return [str(base / "node_modules/@anthropic-ai/claude-code-linux-x64/claude"), "-p", "hello", "--max-turns", "1"]
+
+    def configure(self, env, home, port):
+        env.update(
+            ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
+            ANTHROPIC_API_KEY="sk-ant-oracle-dummy",
+            DISABLE_TELEMETRY="1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+        )
+
+    def listing(self, requests):
+        for path, body in requests:
+            if not path.startswith("/v1/messages"):
+                continue
+            for message in body.get("messages", []):
+                for text in _texts(message.get("content")):
+                    at = text.find(self.HEADER)
+                    if at < 0:
+                        continue
+                    block = text[at + len(self.HEADER) :]
+                    # The project's skills come first, one line each (Claude Code turns a newline
+                    # in a description into a space); its own skills follow, and their
+                    # descriptions may span lines, so the listing is read up to the first of them.
+                    listed = []
+                    for line in block.split("\n"):
+                        item = self._line(line)
+                        if not line.startswith("- ") or item.name in self.own:
+                            break
+                        listed.append(item)
+                    return listed
+        raise LookupError("no message holds the Skill tool's listing")
+
+    def _line(self, line: str) -> Listed:
+        # A name never holds ': ' (folder names are single path components; a ' (name)' suffix is
+        # a valid skill name), so the first ': ' ends it.
+        name, sep, description = line[2:].partition(": ")
+        return Listed(name, description if sep else None)
+
+
+CLIENTS = {client.id: client for client in [ClaudeCode()]}

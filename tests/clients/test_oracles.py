@@ -1,0 +1,67 @@
+"""Differential tests: what each real client lists to the model against what
+`skill-lsp catalog --target CLIENT --format json` predicts, skill by skill (presence, name as
+listed, description text as shown, order). A disagreement fails unless known_differences.json
+names it, with the client version and why."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cases import SCENARIOS, materialise
+from clients import CLIENTS, PINS, installed
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = os.environ.get("SKILL_LSP_BIN", str(REPO / "target" / "debug" / "skill-lsp"))
+KNOWN = json.loads((Path(__file__).parent / "known_differences.json").read_text())
+REPORT = Path(os.environ.get("SKILL_LSP_ORACLE_REPORT", REPO / "target" / "oracle-report.jsonl"))
+
+
+def predicted(project: Path, client: str) -> list[tuple[str, str | None]]:
+    done = subprocess.run(
+        [BIN, "catalog", str(project), "--target", client, "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [(item["name"], item["description"]) for item in json.loads(done.stdout)["listed"]]
+
+
+@pytest.mark.parametrize("client", sorted(CLIENTS))
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_listing_matches_the_real_client(client, scenario, tmp_path):
+    if installed(client) is None:
+        pytest.fail(f"{client} {PINS[client][2]} is not installed: run scripts/ci_clients.sh")
+    project = tmp_path / "project"
+    project.mkdir()
+    materialise(SCENARIOS[scenario](), project)
+    real = [(item.name, item.description) for item in CLIENTS[client].run(project).listing]
+    ours = predicted(project, client)
+    known = KNOWN.get(client, {}).get(scenario, {})
+    disagreements = []
+    for index in range(max(len(real), len(ours))):
+        theirs = real[index] if index < len(real) else None
+        mine = ours[index] if index < len(ours) else None
+        if theirs != mine:
+            disagreements.append({"line": index, "client": theirs, "skill-lsp": mine})
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    with REPORT.open("a") as report:
+        report.write(
+            json.dumps(
+                {
+                    "client": client,
+                    "version": PINS[client][2],
+                    "scenario": scenario,
+                    "lines": len(real),
+                    "agree": max(len(real), len(ours)) - len(disagreements),
+                    "differ": len(disagreements),
+                }
+            )
+            + "\n"
+        )
+    unexplained = [d for d in disagreements if str(d["line"]) not in known]
+    assert not unexplained, json.dumps(unexplained[:10], ensure_ascii=False, indent=1)
