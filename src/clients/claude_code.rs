@@ -3,8 +3,6 @@
 //! YAML), the folder-first name, which skills it keeps out of the listing, the text cleaning and
 //! escaping of descriptions, the per-skill cap, its listing order and its budget.
 
-use std::cmp::Ordering;
-
 use crate::document::yaml::{self, Node, NodeKind, ScalarType, Style};
 use crate::text::TextRange;
 
@@ -158,12 +156,9 @@ fn split(text: &str) -> Option<(TextRange, usize)> {
     let yaml_start = 3 + newline + 1;
     let close = yaml_start + text[yaml_start..].find("---")?;
     let after_close = &text[close + 3..];
-    let mut body =
-        close + 3 + (after_close.len() - after_close.trim_start_matches(js::is_js_space).len());
     // `\s*\n?`: greedy whitespace gives back nothing, so the optional line break is already eaten.
-    if body > text.len() {
-        body = text.len();
-    }
+    let body =
+        close + 3 + (after_close.len() - after_close.trim_start_matches(js::is_js_space).len());
     Some((TextRange::new(yaml_start, close), body))
 }
 
@@ -393,11 +388,7 @@ pub(crate) fn listing(
         }
     }
     let collator = super::collate::Collator::new();
-    winners.sort_by(|&a, &b| {
-        collator
-            .compare(candidates[a].folder, candidates[b].folder)
-            .then(Ordering::Equal)
-    });
+    winners.sort_by(|&a, &b| collator.compare(candidates[a].folder, candidates[b].folder));
     let sorted = winners.clone();
     let mut shown: Vec<usize> = Vec::new();
     for index in winners {
