@@ -588,6 +588,68 @@ fn catalog_shows_a_clients_budgeted_listing() {
 }
 
 #[test]
+fn explain_says_what_each_client_does_with_a_skill() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join(".claude/skills/Growth-Scout/SKILL.md"),
+        "---\nname: growth-scout\ndescription: Finds <growth> ideas.\n---\nBody\n",
+    );
+    write(
+        &dir.path().join(".agents/skills/manual/SKILL.md"),
+        "---\nname: manual\ndescription: By hand.\ndisable-model-invocation: true\n---\nBody\n",
+    );
+    let claude = run_in(
+        dir.path(),
+        &["explain", "Growth-Scout", "--target", "claude-code"],
+    );
+    assert_eq!(claude.status.code(), Some(0), "{}", stderr(&claude));
+    assert_eq!(
+        stdout(&claude),
+        ".claude/skills/Growth-Scout/SKILL.md\n\n\
+         Claude Code: listed as Growth-Scout (growth-scout)\n\
+         \x20 read from .claude/skills\n\
+         \x20 the model sees: Finds &lt;growth&gt; ideas.\n\
+         \x20 invoked by the model: yes (the model sees it in the listing)\n\
+         \x20 invoked by the user: yes (as /Growth-Scout)\n"
+    );
+    // The name a client lists, the frontmatter name and the folder all find it.
+    for name in ["Growth-Scout (growth-scout)", "growth-scout"] {
+        assert_eq!(
+            stdout(&run_in(
+                dir.path(),
+                &["explain", name, "--target", "claude-code"]
+            )),
+            stdout(&claude)
+        );
+    }
+    let output = run_in(dir.path(), &["explain", "manual", "--format", "json"]);
+    let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let clients = value[0]["clients"].as_array().unwrap();
+    let ids: Vec<&str> = clients
+        .iter()
+        .map(|c| c["target"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["claude-code", "codex", "copilot", "opencode", "gemini"]
+    );
+    assert_eq!(clients[0]["status"], "not-read", "{:#}", clients[0]);
+    assert_eq!(clients[0]["root"], Value::Null);
+    assert_eq!(clients[1]["status"], "listed", "{:#}", clients[1]);
+    assert_eq!(clients[1]["root"], "./.agents/skills");
+    assert_eq!(clients[1]["model_invocable"]["can"], true);
+    let unknown = run_in(dir.path(), &["explain", "nope"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(
+        stderr(&unknown).starts_with("Unknown skill 'nope'. Available:"),
+        "{}",
+        stderr(&unknown)
+    );
+    let bad = run_in(dir.path(), &["explain", "manual", "--target", "vim"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn rules_lists_and_explains() {
     let list = stdout(&run(&["rules"]));
     for id in [

@@ -232,6 +232,46 @@ fn catalog_and_load_skill_requests_and_commands() {
 }
 
 #[test]
+fn hover_on_name_says_what_explain_says() {
+    let text = "---\nname: growth-scout\ndescription: Finds <growth> ideas.\n---\nBody\n";
+    let mut client = Client::start(
+        &[(".claude/skills/Growth-Scout/SKILL.md", text)],
+        json!({"textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}}}),
+    );
+    let uri = client.open(".claude/skills/Growth-Scout/SKILL.md", text);
+    client.diagnostics(&uri, Some(1));
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}),
+    );
+    let markdown = hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let explained = Command::new(env!("CARGO_BIN_EXE_skill-lsp"))
+        .args(["explain", "growth-scout", "--root"])
+        .arg(client.path(""))
+        .output()
+        .unwrap();
+    let explained = String::from_utf8(explained.stdout).unwrap();
+    // The same words: the editor's Markdown without its marks is the command's text.
+    let plain = markdown
+        .replace("**", "")
+        .replace('`', "")
+        .replace("  \n", "\n");
+    let (_, answer) = explained.split_once("\n\n").unwrap();
+    assert!(
+        plain.ends_with(answer.trim_end()),
+        "hover:\n{plain}\nexplain:\n{answer}"
+    );
+    assert!(
+        answer.contains("Claude Code: listed as Growth-Scout (growth-scout)"),
+        "{answer}"
+    );
+    client.shutdown();
+}
+
+#[test]
 fn rename_moves_folder_name_and_mentions() {
     let mut client = Client::start(
         &[

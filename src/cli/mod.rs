@@ -5,6 +5,7 @@ mod catalog;
 mod chat;
 mod check;
 mod eval;
+mod explain;
 mod fix;
 pub(crate) mod format;
 mod load;
@@ -49,6 +50,9 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Print the catalog exactly as the agent's system prompt gets it.
     Catalog(CatalogArgs),
+    /// Why is a skill invisible? What each client does with it: the root it is read from,
+    /// whether it is listed and with which text, who can invoke it.
+    Explain(ExplainArgs),
     /// Print what load_skill(NAME) returns.
     Load {
         /// The skill's name.
@@ -156,6 +160,29 @@ pub(crate) struct CatalogArgs {
     pub(crate) context_window: Option<u64>,
 }
 
+#[derive(clap::Args, Debug)]
+pub(crate) struct ExplainArgs {
+    /// The skill: its name, its folder, or the name a client lists it under.
+    pub name: String,
+    /// The workspace (default: the current folder).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Only these clients (repeatable or comma-separated; default: every client).
+    #[arg(long, value_name = "T")]
+    pub target: Vec<String>,
+    /// The model's context window in tokens, for the client's listing budget.
+    #[arg(long, value_name = "N")]
+    pub(crate) context_window: Option<u64>,
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExplainFormat {
+    Text,
+    Json,
+}
+
 /// Runs the command line; `main` only maps the result to the process exit code.
 #[must_use]
 pub fn run(cli: Cli) -> ExitCode {
@@ -163,6 +190,7 @@ pub fn run(cli: Cli) -> ExitCode {
         None | Some(Command::Serve { .. }) => serve(),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Catalog(args)) => catalog::run(&args),
+        Some(Command::Explain(args)) => explain::run(&args),
         Some(Command::Load { name, root }) => load::run(&name, root.as_deref()),
         Some(Command::Chat(args)) => chat::run(&args),
         Some(Command::Eval(args)) => eval::run(&args),

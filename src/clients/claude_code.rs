@@ -56,6 +56,8 @@ pub(crate) struct Reading {
     /// The frontmatter could not be read even after Claude Code's quoting repair: every field
     /// was ignored.
     pub(crate) frontmatter_ignored: bool,
+    /// `user-invocable` is set and not truthy: no slash command for the user.
+    pub(crate) hidden_from_user: bool,
 }
 
 /// Reads a SKILL.md as Claude Code does.
@@ -139,6 +141,7 @@ pub(crate) fn read_reusing(
         from_body,
         hidden,
         frontmatter_ignored: ignored,
+        hidden_from_user: field("user-invocable").is_some_and(|value| !is_truthy(value)),
     }
 }
 

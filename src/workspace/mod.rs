@@ -2,6 +2,7 @@
 
 pub(crate) mod catalog;
 pub(crate) mod discovery;
+pub(crate) mod explain;
 pub(crate) mod index;
 pub mod loader;
 pub(crate) mod read;

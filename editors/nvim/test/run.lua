@@ -394,6 +394,30 @@ test('completion: frontmatter keys', function()
   check(not labels.name and not labels.description, 'keys already present were offered')
 end)
 
+-- "Why is my skill invisible?" in the editor: the hover on `name` says, client by client, what
+-- `skill-lsp explain` says on the command line (the same words, without the Markdown marks).
+test('hover on name: what each client does, as skill-lsp explain says', function()
+  local buf = edit('skills/release-notes/SKILL.md')
+  wait_for(5000, function()
+    return #skill_clients(buf) == 1
+  end, 'the client on release-notes')
+  local client = skill_clients(buf)[1]
+  local params = {
+    textDocument = vim.lsp.util.make_text_document_params(buf),
+    position = { line = 1, character = 2 },
+  }
+  local response = client:request_sync('textDocument/hover', params, 5000, buf)
+  check(response and response.result, 'no hover: %s', vim.inspect(response))
+  local contents = response.result.contents
+  local hover = type(contents) == 'table' and (contents.value or contents[1]) or contents
+  local explained = vim.fn.system({ server, 'explain', 'release-notes', '--root', ws })
+  eq(vim.v.shell_error, 0, 'skill-lsp explain exit code')
+  local answer = explained:gsub('^[^\n]*\n\n', ''):gsub('%s+$', '')
+  local plain = hover:gsub('%*%*', ''):gsub('`', ''):gsub('  \n', '\n')
+  check(plain:sub(-#answer) == answer, 'hover:\n%s\nexplain:\n%s', plain, answer)
+  check(answer:find('Claude Code: not loaded: no root it reads holds this skill', 1, true), 'explain: %s', answer)
+end)
+
 -- A new skill typed key by key through Neovim's input, as a person writes it: top down, so the closing
 -- `---` comes last and the YAML is broken most of the time. Hover, completion and the field
 -- diagnostics stay alive; a YAML error is on the line being typed.

@@ -8,6 +8,7 @@ use crate::document::SkillDocument;
 use crate::document::mentions::body_mentions;
 use crate::field_table;
 use crate::lsp::snapshot::Snapshot;
+use crate::workspace::explain;
 
 fn contents(value: String, markdown: bool) -> HoverContents {
     super::markup(&value, markdown).map_or_else(
@@ -19,6 +20,40 @@ fn contents(value: String, markdown: bool) -> HoverContents {
 pub(crate) fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
     let offset = snapshot.offset(params.text_document_position_params.position);
     Ok(hover_at(snapshot, offset))
+}
+
+/// What each client does with this skill, as `skill-lsp explain` says it, when the document is a
+/// skill of its workspace's registry.
+fn what_clients_do(snapshot: &Snapshot, markdown: bool) -> Option<String> {
+    let path = snapshot.document.path.as_deref()?;
+    let registry = snapshot.context.registry.as_deref()?;
+    if !explain::skills_in(registry).any(|skill| skill == path) {
+        return None;
+    }
+    let engine = &snapshot.context.engine;
+    let selected = engine
+        .targets
+        .clone()
+        .or_else(|| engine.config.targets.clone());
+    let views = explain::explain(
+        registry,
+        path,
+        &explain::clients_for(selected.as_deref()),
+        engine.context_window,
+    );
+    let base = snapshot
+        .workspace
+        .as_ref()
+        .map(|(folder, _)| folder.as_path());
+    let heading = if markdown {
+        "**What each client does**"
+    } else {
+        "What each client does"
+    };
+    Some(format!(
+        "{heading}\n\n{}",
+        explain::render(&views, markdown, base)
+    ))
 }
 
 /// The hover at a byte offset.
@@ -44,6 +79,11 @@ pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
                 if let Some(limit) = field.max_chars {
                     let length = current.chars().count();
                     value = format!("{key} — {length}/{limit} characters\n\n{value}");
+                }
+            }
+            if key == "name" {
+                if let Some(clients) = what_clients_do(snapshot, markdown) {
+                    value = format!("{value}\n\n{clients}");
                 }
             }
             return Some(Hover {
@@ -117,6 +157,43 @@ mod tests {
         );
         let on_name = hover_at(&snapshot(text), 5).unwrap();
         assert!(contents(on_name).starts_with("name — 3/64 characters"));
+    }
+
+    #[test]
+    fn hover_on_name_says_what_each_client_does() {
+        let text = "---\nname: pdf\ndescription: Fills forms.\n---\n";
+        let mut registry = Registry::default();
+        registry.roots = vec!["/w/skills".into(), "/w/.claude/skills".into()];
+        registry.add(crate::workspace::Skill::new(
+            crate::workspace::loader::read_metadata(text, "pdf"),
+            "/w/skills/pdf/SKILL.md".into(),
+            "/w/skills".into(),
+            "pdf".into(),
+        ));
+        let mut snapshot = snapshot(text);
+        snapshot.context.registry = Some(registry.clone().into());
+        snapshot.workspace = Some(("/w".into(), registry.clone().into()));
+        let value = contents(hover_at(&snapshot, 5).unwrap());
+        let views = explain::explain(
+            &registry,
+            std::path::Path::new("/w/skills/pdf/SKILL.md"),
+            &explain::CLIENTS,
+            None,
+        );
+        let expected = explain::render(&views, true, Some(std::path::Path::new("/w")));
+        assert!(
+            value.ends_with(&format!("**What each client does**\n\n{expected}")),
+            "{value}"
+        );
+        assert!(
+            value.contains("**Claude Code**: not loaded: no root it reads holds this skill"),
+            "{value}"
+        );
+        // Not on other keys, and not for a file outside the registry.
+        let on_description = contents(hover_at(&snapshot, 15).unwrap());
+        assert!(!on_description.contains("What each client does"));
+        snapshot.context.registry = Some(Registry::default().into());
+        assert!(!contents(hover_at(&snapshot, 5).unwrap()).contains("What each client does"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as vscode from 'vscode';
-import { describe, open, skillDiagnostics, waitFor } from './helpers';
+import { describe, extensionApi, open, skillDiagnostics, waitFor } from './helpers';
 
 suite('editing', () => {
   test('completion on an empty frontmatter line offers the missing keys', async () => {
@@ -35,6 +36,23 @@ suite('editing', () => {
       .map((content) => (typeof content === 'string' ? content : content.value))
       .join('\n');
     assert.match(text, /1024/, text);
+  });
+
+  test('hover on name says what each client does, as skill-lsp explain says', async () => {
+    const { document } = await open('skills/pdf-tools/SKILL.md');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(1, 2));
+    const markdown = hovers
+      .flatMap((hover) => hover.contents)
+      .map((content) => (typeof content === 'string' ? content : content.value))
+      .join('\n');
+    const state = await (await extensionApi()).whenIdle();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string;
+    const explained = execFileSync(state.serverPath as string, ['explain', 'pdf-tools', '--root', folder], { encoding: 'utf8' });
+    // The same words: the hover's Markdown without its marks ends with the command's answer.
+    const answer = explained.replace(/^[^\n]*\n\n/, '').trimEnd();
+    const plain = markdown.replace(/\*\*/g, '').replace(/`/g, '').replace(/  \n/g, '\n');
+    assert.ok(plain.endsWith(answer), `hover:\n${plain}\nexplain:\n${answer}`);
+    assert.match(answer, /^Claude Code: /, answer);
   });
 
   test('document symbols list the frontmatter keys and headings', async () => {
