@@ -610,7 +610,7 @@ fn explain_says_what_each_client_does_with_a_skill() {
          \x20 read from .claude/skills\n\
          \x20 the model sees: Finds &lt;growth&gt; ideas.\n\
          \x20 invoked by the model: yes (the model sees it in the listing)\n\
-         \x20 invoked by the user: yes (as /Growth-Scout)\n"
+         \x20 invoked by the user: yes (as /Growth-Scout or /growth-scout)\n"
     );
     // The name a client lists, the frontmatter name and the folder all find it.
     for name in ["Growth-Scout (growth-scout)", "growth-scout"] {

@@ -396,7 +396,10 @@ pub(crate) fn listing(
     let mut shown: Vec<usize> = Vec::new();
     for index in winners {
         match candidates[index].reading.hidden {
-            Some(hidden) => omitted.push((index, Omitted::Hidden(hidden))),
+            Some(hidden) => omitted.push((
+                index,
+                Omitted::Hidden(hidden, listed_name(candidates, &sorted, index)),
+            )),
             None => shown.push(index),
         }
     }
@@ -465,11 +468,13 @@ pub(crate) fn listing(
 }
 
 /// Why a candidate is not in the listing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Omitted {
     /// An earlier root holds a skill folder of the same name (the candidate's index).
     Shadowed(usize),
-    Hidden(Hidden),
+    /// Kept from the model, with the name it would be listed under (the user's slash command
+    /// answers to it, as to a listed skill's).
+    Hidden(Hidden, String),
 }
 
 /// The folder name, followed by ` (name)` when the frontmatter names the skill differently

@@ -56,6 +56,8 @@ pub(crate) struct Omitted {
     pub reason: &'static str,
     /// The same in words.
     pub why: String,
+    /// The name the client would list it under, for a skill it loads and hides from the model.
+    pub name: Option<String>,
 }
 
 /// What a client lists from a registry, and what it leaves out.
@@ -158,20 +160,24 @@ pub(crate) fn client_listing(
     let omitted = left_out
         .into_iter()
         .map(|(index, why)| {
-            let (reason, why) = match why {
-                claude_code::Omitted::Hidden(hidden) => (hidden.id(), hidden.describe().to_owned()),
+            let (reason, why, name) = match why {
+                claude_code::Omitted::Hidden(hidden, name) => {
+                    (hidden.id(), hidden.describe().to_owned(), Some(name))
+                }
                 claude_code::Omitted::Shadowed(winner) => (
                     "shadowed",
                     format!(
                         "{} holds a skill folder of the same name, which wins",
                         skills[winner].path.display()
                     ),
+                    None,
                 ),
             };
             Omitted {
                 path: skills[index].path.to_path_buf(),
                 reason,
                 why,
+                name,
             }
         })
         .collect();

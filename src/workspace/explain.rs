@@ -202,7 +202,11 @@ fn view(registry: &Registry, path: &Path, target: Target, listing: &ClientListin
         },
     };
     let model = model_invocation(target, &presence);
-    let user = user_invocation(registry, path, target, &presence);
+    let user = if root.is_some() {
+        user_invocation(registry, path, target, listing)
+    } else {
+        user_invocation(registry, path, target, &ClientListing::default())
+    };
     ClientView {
         target,
         root,
@@ -280,25 +284,32 @@ fn model_invocation(target: Target, presence: &Presence) -> Invocation {
 }
 
 /// How the user invokes the skill, where the client's rule is modelled: Claude Code's slash
-/// command, named after the folder, which `user-invocable` can turn off.
+/// command, which answers to the name the skill is listed under — the folder, and the
+/// frontmatter name shown beside it — unless `user-invocable` turns it off.
 fn user_invocation(
     registry: &Registry,
     path: &Path,
     target: Target,
-    presence: &Presence,
+    listing: &ClientListing,
 ) -> Option<Invocation> {
     if target != Target::ClaudeCode {
         return None;
     }
-    let loaded = match presence {
-        Presence::Listed { .. } => true,
-        Presence::Omitted { reason, .. } => *reason != "shadowed",
-        Presence::NotRead { .. } | Presence::Dropped { .. } => false,
-    };
-    if !loaded {
+    let listed_as = listing
+        .listed
+        .iter()
+        .find(|item| item.path == path)
+        .map(|item| item.name.as_str())
+        .or_else(|| {
+            listing
+                .omitted
+                .iter()
+                .find(|item| item.path == path)
+                .and_then(|item| item.name.as_deref())
+        });
+    let Some(listed_as) = listed_as else {
         return Some(Invocation::no("Claude Code does not load it"));
-    }
-    let folder = path.parent().and_then(Path::file_name)?.to_string_lossy();
+    };
     let reading = registry
         .skills
         .iter()
@@ -317,11 +328,20 @@ fn user_invocation(
                     _ => None,
                 })
         })?;
-    Some(if reading.hidden_from_user {
-        Invocation::no("user-invocable is false, so there is no slash command")
-    } else {
-        Invocation::yes(format!("as /{folder}"))
-    })
+    if reading.hidden_from_user {
+        return Some(Invocation::no(
+            "user-invocable is false, so there is no slash command",
+        ));
+    }
+    // `Folder (name)`: both answer.
+    let commands = match listed_as
+        .strip_suffix(')')
+        .and_then(|rest| rest.split_once(" ("))
+    {
+        Some((folder, name)) => format!("/{folder} or /{name}"),
+        None => format!("/{listed_as}"),
+    };
+    Some(Invocation::yes(format!("as {commands}")))
 }
 
 /// The answer in words, one paragraph per client; Markdown when `markdown`, else plain text.
@@ -451,7 +471,11 @@ mod tests {
             "---\nname: growth-scout\ndescription: Finds <growth> ideas.\n---\nb\n",
         )]);
         let skill = path(".claude/skills", "Growth-Scout");
-        for name in ["Growth-Scout (growth-scout)", "growth-scout", "Growth-Scout"] {
+        for name in [
+            "Growth-Scout (growth-scout)",
+            "growth-scout",
+            "Growth-Scout",
+        ] {
             assert_eq!(skills_named(&registry, name), std::slice::from_ref(&skill));
         }
         let views = explain(
@@ -473,7 +497,10 @@ mod tests {
             views[0].root.as_deref(),
             Some(Path::new("/w/.claude/skills"))
         );
-        assert_eq!(views[0].user, Some(Invocation::yes("as /Growth-Scout")));
+        assert_eq!(
+            views[0].user,
+            Some(Invocation::yes("as /Growth-Scout or /growth-scout"))
+        );
         assert_eq!(
             views[1].presence,
             Presence::NotRead {
