@@ -223,6 +223,26 @@ impl Engine {
         found
     }
 
+    /// The findings of a skill's `agents/openai.yaml` (Codex's file), unless targets were chosen
+    /// outright without Codex. `skill_dir` is the skill folder; `exists` answers for absolute
+    /// paths; `skill_name` is the SKILL.md's name, when it has one.
+    #[must_use]
+    pub(crate) fn lint_openai_yaml(
+        &self,
+        text: &str,
+        skill_dir: &Path,
+        exists: &dyn Fn(&Path) -> bool,
+        skill_name: Option<&str>,
+    ) -> Vec<Diagnostic> {
+        let chosen = self.targets.as_ref().or(self.config.targets.as_ref());
+        if chosen.is_some_and(|targets| !targets.contains(&Target::Codex)) {
+            return Vec::new();
+        }
+        let mut diagnostics = rules::openai_yaml::check(text, skill_dir, exists, skill_name);
+        self.finish(&mut diagnostics);
+        diagnostics
+    }
+
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.
     pub(crate) fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
         *diagnostics = std::mem::take(diagnostics)

@@ -99,6 +99,10 @@ rules! {
     SymlinkEscape => "symlink-escape", Warning, Workspace;
     CatalogBudget => "catalog-budget", Warning, Workspace;
     UnknownMention => "unknown-mention", Warning, Workspace;
+    OpenaiYamlInvalid => "openai-yaml-invalid", Error, Codex;
+    OpenaiYamlIgnored => "openai-yaml-ignored", Warning, Codex;
+    OpenaiYamlIcon => "openai-yaml-icon", Warning, Codex;
+    OpenaiYamlExplicitOnly => "openai-yaml-explicit-only", Info, Codex;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +111,8 @@ pub enum Group {
     Fields,
     Body,
     Workspace,
+    /// Codex's `agents/openai.yaml` beside a SKILL.md.
+    Codex,
 }
 
 impl Group {
@@ -117,6 +123,7 @@ impl Group {
             Group::Fields => "Fields",
             Group::Body => "Body and folder",
             Group::Workspace => "Workspace",
+            Group::Codex => "Codex agents/openai.yaml",
         }
     }
 }

@@ -77,9 +77,10 @@ fn skill_files(dir: &Path) -> Vec<PathBuf> {
                 if linked.is_file() {
                     found.push(linked);
                 }
-            } else if path
+            } else if (path
                 .file_name()
                 .is_some_and(|name| name.eq_ignore_ascii_case("SKILL.md"))
+                || path.ends_with("agents/openai.yaml"))
                 && path.is_file()
             {
                 found.push(path);

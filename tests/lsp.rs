@@ -272,6 +272,42 @@ fn hover_on_name_says_what_explain_says() {
 }
 
 #[test]
+fn codex_openai_yaml_gets_diagnostics_and_its_fix() {
+    let skill = "---\nname: sk\ndescription: Fills forms. Use when asked to fill one.\n---\nBody\n";
+    let text = "interface:\n  icon_small: \"./assets/gone.png\"\npolicy:\n  allow_implicit_invocation: no\n";
+    let mut client = Client::start(&[(".agents/skills/sk/SKILL.md", skill)], json!({}));
+    let uri = client.open(".agents/skills/sk/agents/openai.yaml", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    assert_eq!(
+        rules(&diagnostics),
+        ["openai-yaml-invalid"],
+        "{diagnostics:#?}"
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": diagnostics[0]["range"], "context": {"diagnostics": diagnostics}}),
+    );
+    let edit = &actions[0]["edit"]["changes"][&uri][0];
+    assert_eq!(actions[0]["title"], "Write 'false'", "{actions:#}");
+    assert_eq!(edit["newText"], "false");
+    // With the boolean written, the file counts: the missing icon and the policy show up.
+    client.change(&uri, 2, json!([{"text": text.replace(": no", ": false")}]));
+    let diagnostics = client.diagnostics(&uri, Some(2));
+    assert_eq!(
+        rules(&diagnostics),
+        ["openai-yaml-icon", "openai-yaml-explicit-only"],
+        "{diagnostics:#?}"
+    );
+    assert!(
+        diagnostics[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invokes it as $sk")
+    );
+    client.shutdown();
+}
+
+#[test]
 fn rename_moves_folder_name_and_mentions() {
     let mut client = Client::start(
         &[

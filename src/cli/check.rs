@@ -320,9 +320,17 @@ fn check_files(
                 check_one(run, output, display, path, extra)
             })
             .collect();
-        for result in done {
+        for ((display, path), result) in chunk.iter().zip(done) {
             match result {
-                Ok(checked) => output.add(checked),
+                Ok(checked) => {
+                    let skill = checked.skill;
+                    output.add(checked);
+                    if skill {
+                        if let Some(openai) = check_openai_yaml(run, output, display, path) {
+                            output.add(openai);
+                        }
+                    }
+                }
                 Err(message) => {
                     error_line(&message);
                     trouble = true;
@@ -331,6 +339,36 @@ fn check_files(
         }
     }
     trouble
+}
+
+/// Codex's `agents/openai.yaml` beside a checked SKILL.md, when there is one: it sorts right
+/// after the SKILL.md (`S` before `a`), so the output stays in path order.
+fn check_openai_yaml(
+    run: &LintSettings,
+    output: &Output,
+    display: &Path,
+    path: &Path,
+) -> Option<Checked> {
+    let skill_dir = path.parent()?;
+    let file = skill_dir.join(rules::openai_yaml::PATH);
+    let bytes = read_bytes(&file).ok()?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let name = crate::workspace::loader::read_metadata(
+        &String::from_utf8_lossy(&read_bytes(path).ok()?),
+        "",
+    )
+    .name;
+    let name = (!name.is_empty()).then_some(name);
+    let diagnostics = run.engine.lint_openai_yaml(
+        &text,
+        skill_dir,
+        &|path: &Path| path.is_file(),
+        name.as_deref(),
+    );
+    let shown = display.parent()?.join(rules::openai_yaml::PATH);
+    let mut checked = Checked::new(output, &shown, text, diagnostics);
+    checked.skill = false;
+    Some(checked)
 }
 
 /// Reads a file for `check`, naming a dangling symlink for what it is.

@@ -308,6 +308,14 @@ impl DocumentText {
     pub(crate) fn is_skill_file(&self) -> bool {
         self.path.as_deref().is_some_and(is_skill_path)
     }
+
+    /// Whether the document is Codex's `<skill>/agents/openai.yaml`.
+    #[must_use]
+    pub(crate) fn is_openai_yaml(&self) -> bool {
+        self.path
+            .as_deref()
+            .is_some_and(|path| path.ends_with(crate::rules::openai_yaml::PATH))
+    }
 }
 
 /// What analysing one document needs from the state, copied out under the lock.
@@ -522,6 +530,9 @@ impl State {
 pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagnostic> {
     let fallback = PathBuf::from(document.uri.path().as_str());
     let path = document.path.clone().unwrap_or(fallback);
+    if document.is_openai_yaml() {
+        return analyze_openai_yaml(&document.text, &path, context);
+    }
     let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let open_paths = &context.open_paths;
     let exists = |relative: &Path| {
@@ -537,6 +548,30 @@ pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec
     engine
         .analyze(&path, bytes, &exists, registry, batch)
         .diagnostics
+}
+
+/// A skill's `agents/openai.yaml`: the engine's findings, with the icons looked up on the disk
+/// and among the open buffers, and the skill's name from the registry (else from its SKILL.md).
+fn analyze_openai_yaml(text: &str, path: &Path, context: &AnalysisContext) -> Vec<Diagnostic> {
+    let Some(skill_dir) = path.parent().and_then(Path::parent) else {
+        return Vec::new();
+    };
+    let skill_file = skill_dir.join("SKILL.md");
+    let name = context
+        .registry
+        .as_ref()
+        .and_then(|registry| registry.skill_at(&skill_file))
+        .map(|skill| skill.name.clone())
+        .or_else(|| {
+            let text = std::fs::read_to_string(&skill_file).ok()?;
+            Some(crate::workspace::loader::read_metadata(&text, "").name)
+        })
+        .filter(|name| !name.is_empty());
+    let open_paths = &context.open_paths;
+    let exists = |file: &Path| file.is_file() || open_paths.iter().any(|open| open == file);
+    context
+        .engine
+        .lint_openai_yaml(text, skill_dir, &exists, name.as_deref())
 }
 
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.

@@ -10,6 +10,7 @@ mod docs;
 pub(crate) mod fields;
 mod file;
 pub mod fix;
+pub(crate) mod openai_yaml;
 mod recover;
 pub(crate) mod suggest;
 

@@ -397,7 +397,11 @@ end)
 -- "Why is my skill invisible?" in the editor: the hover on `name` says, client by client, what
 -- `skill-lsp explain` says on the command line (the same words, without the Markdown marks).
 test('hover on name: what each client does, as skill-lsp explain says', function()
-  local buf = edit('skills/release-notes/SKILL.md')
+  -- The completion test above left this buffer open (and modified, then restored).
+  local buf = vim.fn.bufnr(path('skills/release-notes/SKILL.md'))
+  if buf == -1 then
+    buf = edit('skills/release-notes/SKILL.md')
+  end
   wait_for(5000, function()
     return #skill_clients(buf) == 1
   end, 'the client on release-notes')
@@ -814,6 +818,45 @@ test('evals/triggers.json: attached with an eval-set diagnostic; other JSON left
     vim.wait(200)
     eq(#skill_clients(buf), 0, 'clients attached to ' .. rel)
   end
+end)
+
+test("agents/openai.yaml: attached with Codex's findings and the quick fix; other YAML left alone", function()
+  local rel = 'skills/release-notes/agents/openai.yaml'
+  vim.fn.mkdir(path('skills/release-notes/agents'), 'p')
+  local fd = assert(io.open(path(rel), 'w'))
+  fd:write('policy:\n  allow_implicit_invocation: no\n')
+  fd:close()
+  local buf = edit(rel)
+  eq(vim.bo[buf].filetype, 'yaml', 'filetype')
+  wait_for(5000, function()
+    return #skill_clients(buf) == 1
+  end, 'the client to attach to ' .. rel)
+  wait_for(5000, function()
+    return vim.deep_equal(codes(buf), { 'openai-yaml-invalid' })
+  end, 'the openai-yaml-invalid diagnostic (last seen: ' .. vim.inspect(codes(buf)) .. ')')
+  local found = vim.diagnostic.get(buf)[1]
+  eq({ found.lnum, found.col, found.severity }, { 1, 29, E }, 'line, column and severity')
+  -- The quick fix writes the boolean; then Codex reads the file and the policy counts.
+  local client = skill_clients(buf)[1]
+  local params = vim.lsp.util.make_range_params(0, client.offset_encoding)
+  params.range = { start = { line = 1, character = 29 }, ['end'] = { line = 1, character = 31 } }
+  params.context = { diagnostics = vim.lsp.diagnostic.from(vim.diagnostic.get(buf)) }
+  local response = client:request_sync('textDocument/codeAction', params, 5000, buf)
+  local action = response and response.result and response.result[1]
+  check(action and action.title == "Write 'false'", 'code actions: %s', vim.inspect(response))
+  vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+  eq(lines(buf)[2], '  allow_implicit_invocation: false', 'the fixed line')
+  wait_for(5000, function()
+    return vim.deep_equal(codes(buf), { 'openai-yaml-explicit-only' })
+  end, 'the explicit-only information (last seen: ' .. vim.inspect(codes(buf)) .. ')')
+  vim.cmd('silent! write')
+  local other_rel = 'skills/release-notes/agents/other.yaml'
+  local other_fd = assert(io.open(path(other_rel), 'w'))
+  other_fd:write('a: [\n')
+  other_fd:close()
+  local other = edit(other_rel)
+  vim.wait(200)
+  eq(#skill_clients(other), 0, 'clients attached to ' .. other_rel)
 end)
 
 test('code lens runs the evals: live results, report buffer, lens and diagnostic updated', function()

@@ -38,8 +38,10 @@ export const SKILL_SELECTOR: { scheme: string; pattern: string }[] = [{ scheme: 
 const CONFIG_GLOB = '**/{skill-lsp.toml,.skill-lsp.toml}';
 /** A skill's trigger eval set: the server checks and completes it when it is open. */
 export const EVAL_SET_SELECTOR = { scheme: 'file', language: 'json', pattern: '**/evals/triggers.json' };
-/** What the language client syncs: the skills and their eval sets. */
-const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR];
+/** Codex's `agents/openai.yaml` beside a SKILL.md: the server lints it when it is open. */
+export const OPENAI_YAML_SELECTOR = { scheme: 'file', pattern: '**/agents/openai.yaml' };
+/** What the language client syncs: the skills, their eval sets and their Codex metadata. */
+const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR, OPENAI_YAML_SELECTOR];
 
 /**
  * Tells the server, in `initialize`, that this client implements the `skillLsp.runTriggerEvals`

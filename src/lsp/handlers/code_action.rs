@@ -24,7 +24,7 @@ pub(crate) fn code_action(
     snapshot: &Snapshot,
     params: CodeActionParams,
 ) -> Result<Option<CodeActionResponse>> {
-    if !snapshot.document.is_skill_file() {
+    if !(snapshot.document.is_skill_file() || snapshot.document.is_openai_yaml()) {
         return Ok(None);
     }
     let diagnostics = snapshot.analyze();

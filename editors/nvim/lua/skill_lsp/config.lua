@@ -50,6 +50,14 @@ function M.is_eval_set(bufnr)
   return file ~= nil and file:match('/evals/triggers%.json$') ~= nil
 end
 
+--- Whether the buffer is Codex's `<skill>/agents/openai.yaml` (the server lints it; no other YAML).
+--- @param bufnr integer
+--- @return boolean
+function M.is_openai_yaml(bufnr)
+  local file = file_of(bufnr)
+  return file ~= nil and file:match('/agents/openai%.yaml$') ~= nil
+end
+
 --- The SKILL.md that a SKILL.md or eval-set buffer belongs to, or nil.
 --- @param bufnr integer
 --- @return string?
@@ -137,14 +145,15 @@ end
 function M.base()
   return {
     cmd = { 'skill-lsp' },
-    -- json only for `<skill>/evals/triggers.json`: root_dir keeps every other JSON file out.
-    filetypes = { 'markdown', 'json' },
+    -- json only for `<skill>/evals/triggers.json` and yaml only for `<skill>/agents/openai.yaml`:
+    -- root_dir keeps every other JSON and YAML file out.
+    filetypes = { 'markdown', 'json', 'yaml' },
     -- Informational only: with a root_dir function Neovim ignores root_markers.
     root_markers = vim.iter(M.root_markers):flatten():totable(),
     -- The Neovim 0.11 signature: not calling on_dir keeps the server off the buffer, which is
     -- how plain Markdown files stay untouched.
     root_dir = function(bufnr, on_dir)
-      if M.is_skill_file(bufnr) or M.is_eval_set(bufnr) then
+      if M.is_skill_file(bufnr) or M.is_eval_set(bufnr) or M.is_openai_yaml(bufnr) then
         on_dir(M.find_root(bufnr))
       end
     end,

@@ -16,7 +16,7 @@ local M = {}
 --- @field agent? skill_lsp.AgentOptions
 --- @field on_attach? fun(client: vim.lsp.Client, bufnr: integer)
 --- @field capabilities? table
---- @field filetypes? string[]             default { 'markdown', 'json' } (json: evals/triggers.json only)
+--- @field filetypes? string[]             default { 'markdown', 'json', 'yaml' } (json: evals/triggers.json, yaml: agents/openai.yaml only)
 --- @field codelens? boolean                default true: show and refresh code lenses in SKILL.md buffers
 --- @field enable? boolean                 default true: start for SKILL.md buffers right away
 

@@ -34,6 +34,31 @@ suite('diagnostics', () => {
     await waitFor('the findings of closed/SKILL.md to clear after the disk change', () => skillDiagnostics(uri).length === 0);
   });
 
+  test("Codex's agents/openai.yaml gets its findings and the quick fix", async () => {
+    const uri = workspaceUri('skills/pdf-tools/agents/openai.yaml');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('policy:\n  allow_implicit_invocation: no\n'));
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(document, { preview: false });
+      const [finding] = await waitFor('openai-yaml-invalid on agents/openai.yaml', () => {
+        const diagnostics = skillDiagnostics(uri);
+        return diagnostics.length > 0 ? diagnostics : undefined;
+      });
+      assert.deepStrictEqual(describe([finding]), ['openai-yaml-invalid@1:29-1:31']);
+      assert.match(finding.message, /Codex ignores the whole agents\/openai\.yaml/);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, finding.range);
+      const fix = actions.find((action) => action.title === "Write 'false'");
+      assert.ok(fix?.edit, `no fix among ${JSON.stringify(actions.map((a) => a.title))}`);
+      assert.ok(await vscode.workspace.applyEdit(fix.edit));
+      assert.strictEqual(document.lineAt(1).text, '  allow_implicit_invocation: false');
+      await waitFor('the explicit-only information after the fix', () => describe(skillDiagnostics(uri)).join() === 'openai-yaml-explicit-only@1:29-1:34');
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(uri, '..'), { recursive: true });
+    }
+  });
+
   test('a good SKILL.md gets none', async () => {
     const { document } = await open('skills/pdf-tools/SKILL.md');
     // The broken file proved the server answers; give this one's pull time to land too.
