@@ -392,20 +392,25 @@ pub(crate) fn listing(
     }
     let collator = super::collate::Collator::new();
     winners.sort_by(|&a, &b| collator.compare(candidates[a].folder, candidates[b].folder));
-    let sorted = winners.clone();
+    // The command table: path-scoped skills join it only once a matching file is touched.
+    let table: Vec<usize> = winners
+        .iter()
+        .copied()
+        .filter(|&index| candidates[index].reading.hidden != Some(Hidden::PathScoped))
+        .collect();
     let mut shown: Vec<usize> = Vec::new();
     for index in winners {
         match candidates[index].reading.hidden {
             Some(hidden) => omitted.push((
                 index,
-                Omitted::Hidden(hidden, listed_name(candidates, &sorted, index)),
+                Omitted::Hidden(hidden, listed_name(candidates, &table, index)),
             )),
             None => shown.push(index),
         }
     }
     let names: Vec<String> = shown
         .iter()
-        .map(|&index| listed_name(candidates, &sorted, index))
+        .map(|&index| listed_name(candidates, &table, index))
         .collect();
     let texts: Vec<(String, bool)> = shown
         .iter()
@@ -478,8 +483,11 @@ pub(crate) enum Omitted {
 }
 
 /// The folder name, followed by ` (name)` when the frontmatter names the skill differently
-/// with a usable name that no other skill's folder or name (hidden ones included) already
-/// answers to.
+/// with a usable name that resolves to this skill in Claude Code's command table: no built-in
+/// command has the name, no other skill's folder is the name (searched first, wherever it
+/// sorts), and no skill before it has it as its frontmatter name. `all` are the skills in the
+/// command table, in order: the listed and the model-hidden ones, not the path-scoped ones,
+/// which join the table only once a matching file is touched.
 fn listed_name(candidates: &[Candidate<'_>], all: &[usize], index: usize) -> String {
     let folder = candidates[index].folder;
     let Some(name) = candidates[index].reading.display_name.as_deref() else {
@@ -491,22 +499,22 @@ fn listed_name(candidates: &[Candidate<'_>], all: &[usize], index: usize) -> Str
         && name
             .chars()
             .all(|c| c == '_' || c == ':' || c == '.' || c == '-' || js::is_letter_mark_number(c));
-    if !usable {
+    if !usable || super::claude_code_command(name) {
         return folder.to_owned();
     }
-    let answers = |other: usize| {
-        candidates[other].folder == name
-            || candidates[other]
-                .reading
-                .display_name
-                .as_deref()
-                .unwrap_or(candidates[other].folder)
-                == name
-    };
-    match all.iter().copied().find(|&other| answers(other)) {
-        Some(first) if first != index => folder.to_owned(),
-        _ if super::claude_code_own_skill(name) => folder.to_owned(),
-        _ => format!("{folder} ({name})"),
+    let by_folder = all
+        .iter()
+        .copied()
+        .find(|&other| candidates[other].folder == name);
+    let resolved = by_folder.or_else(|| {
+        all.iter()
+            .copied()
+            .find(|&other| candidates[other].reading.display_name.as_deref() == Some(name))
+    });
+    if resolved.is_none_or(|found| found == index) {
+        format!("{folder} ({name})")
+    } else {
+        folder.to_owned()
     }
 }
 
@@ -572,6 +580,57 @@ mod tests {
         assert_eq!(
             read("---\ndescription: d\npaths: [\"**\"]\n---\n").hidden,
             None
+        );
+    }
+
+    /// The names of a listing of `(folder, SKILL.md text)` skills, in order.
+    fn names(skills: &[(&str, &str)]) -> Vec<String> {
+        let readings: Vec<Reading> = skills.iter().map(|(_, text)| read(text)).collect();
+        let candidates: Vec<Candidate<'_>> = skills
+            .iter()
+            .zip(&readings)
+            .map(|((folder, _), reading)| Candidate { folder, reading })
+            .collect();
+        listing(&candidates, DEFAULT_BUDGET)
+            .0
+            .into_iter()
+            .map(|line| line.name)
+            .collect()
+    }
+
+    #[test]
+    fn the_name_is_shown_when_it_leads_to_this_skill_alone() {
+        let named = |name: &str| format!("---\nname: {name}\ndescription: d\n---\n");
+        assert_eq!(
+            names(&[("Folder", &named("folder-name"))]),
+            ["Folder (folder-name)"]
+        );
+        // A built-in command answers to it (not only Claude Code's own skills).
+        assert_eq!(names(&[("wf", &named("workflows"))]), ["wf"]);
+        assert_eq!(names(&[("ctx", &named("context"))]), ["ctx"]);
+        // Another skill's folder wins, wherever it sorts.
+        assert_eq!(
+            names(&[
+                ("a-first", &named("b-second")),
+                ("b-second", "---\ndescription: d\n---\n")
+            ]),
+            ["a-first", "b-second"]
+        );
+        // Two frontmatter names: the first in order keeps it.
+        assert_eq!(
+            names(&[("a", &named("same")), ("b", &named("same"))]),
+            ["a (same)", "b"]
+        );
+        // A path-scoped skill is no command until a matching file is touched; a model-hidden one is.
+        let scoped = "---\nname: shared\ndescription: d\npaths: [\"*.py\"]\n---\n";
+        assert_eq!(
+            names(&[("a-scoped", scoped), ("b-skill", &named("shared"))]),
+            ["b-skill (shared)"]
+        );
+        let manual = "---\nname: shared\ndescription: d\ndisable-model-invocation: true\n---\n";
+        assert_eq!(
+            names(&[("a-manual", manual), ("b-skill", &named("shared"))]),
+            ["b-skill"]
         );
     }
 }

@@ -356,9 +356,7 @@ fn interface_problem(key: &str, value: &str, limit: Option<usize>) -> Option<Str
         }
     }
     if key == "brand_color" && !is_hex_colour(trimmed) {
-        return Some(format!(
-            "must be a colour written #RRGGBB, not '{trimmed}'"
-        ));
+        return Some(format!("must be a colour written #RRGGBB, not '{trimmed}'"));
     }
     None
 }

@@ -94,6 +94,10 @@ impl Invocation {
     }
 }
 
+/// A path-scoped skill joins Claude Code's skills (for the model and for the slash command)
+/// only once a file matching its `paths` is touched.
+const NOT_UNTIL_PATHS: &str = "not until a file matching its paths is touched";
+
 /// The default roots a client scans in a project, as written in a workspace.
 #[must_use]
 pub(crate) fn default_roots_of(target: Target) -> Vec<&'static str> {
@@ -274,7 +278,7 @@ fn model_invocation(target: Target, presence: &Presence) -> Invocation {
         )),
         Presence::Listed { .. } => Invocation::yes("the model sees it in the listing"),
         Presence::Omitted { reason, .. } if *reason == Hidden::PathScoped.id() => {
-            Invocation::yes("once a file matching its paths is touched")
+            Invocation::no(NOT_UNTIL_PATHS)
         }
         Presence::Omitted { .. } => Invocation::no("it is not in the model's listing"),
         Presence::NotRead { .. } | Presence::Dropped { .. } => {
@@ -328,6 +332,9 @@ fn user_invocation(
                     _ => None,
                 })
         })?;
+    if reading.hidden == Some(Hidden::PathScoped) {
+        return Some(Invocation::no(NOT_UNTIL_PATHS));
+    }
     if reading.hidden_from_user {
         return Some(Invocation::no(
             "user-invocable is false, so there is no slash command",

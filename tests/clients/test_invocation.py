@@ -24,6 +24,8 @@ SKILLS = {
     "no-slash": ("name: no-slash\ndescription: Only the model.\nuser-invocable: false", ["/no-slash"]),
     "by-hand": ("name: by-hand\ndescription: Only the user.\ndisable-model-invocation: true", ["/by-hand"]),
     "spaced": ("name: not valid\ndescription: A name with a space.", ["/spaced"]),
+    "scoped": ("name: scoped\ndescription: Path-scoped.\npaths: [\"*.py\"]", ["/scoped"]),
+    "built-in-name": ("name: status\ndescription: Named like a built-in command.", ["/built-in-name"]),
 }
 
 
