@@ -4,8 +4,21 @@
 //! each module's `VERSION`.
 
 pub(crate) mod claude_code;
+pub(crate) mod codex;
 mod collate;
 pub(crate) mod js;
+
+/// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
+#[must_use]
+pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
+    use crate::targets::Target;
+    let version = match target {
+        Target::ClaudeCode => claude_code::VERSION,
+        Target::Codex => codex::VERSION,
+        _ => return None,
+    };
+    Some(format!("{} {version}", target.display()))
+}
 
 /// Why a client keeps a skill it loaded out of the model's listing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +60,8 @@ pub(crate) enum Fate {
     Capped,
     /// Over the listing budget: listed by name only.
     NameOnly,
+    /// Over the listing budget: the text cut shorter to fit.
+    Shortened,
 }
 
 impl Fate {
@@ -56,6 +71,7 @@ impl Fate {
             Fate::Full => "full",
             Fate::Capped => "capped",
             Fate::NameOnly => "name-only",
+            Fate::Shortened => "shortened",
         }
     }
 }

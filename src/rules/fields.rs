@@ -389,6 +389,10 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
             |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
+                Target::Codex => Effect::Degrade(
+                    "lists only its first 1,021 characters and '...'",
+                    "list only its first 1,021 characters and '...'",
+                ),
                 other => other.refusal(),
             },
             Vec::new(),
@@ -1150,7 +1154,7 @@ mod tests {
             &[Target::Codex],
             &fm(&format!("name: pdf\ndescription: {long}\n")),
             &[
-                "description-length 3:1038-3:1123 error: 1109 characters long; the limit is 1024 — Codex skips this skill",
+                "description-length 3:1038-3:1123 warning: 1109 characters long; the limit is 1024 — Codex lists only its first 1,021 characters and '...'",
             ],
         );
         check(

@@ -85,6 +85,8 @@ pub(crate) fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity
 /// Collects the findings of one file and words them for the selected targets.
 pub(crate) struct Checker<'a> {
     pub text: &'a str,
+    /// The file's own text, which `text` rewrites for some passes: what clients read.
+    pub file: &'a str,
     pub document: &'a SkillDocument,
     pub context: &'a FileContext<'a>,
     pub diagnostics: Vec<Diagnostic>,
@@ -101,11 +103,33 @@ impl Checker<'_> {
         effect: impl Fn(Target) -> Effect,
         fixes: Vec<Fix>,
     ) {
+        let file = self.file;
         let effects: Vec<(Target, Effect)> = self
             .context
             .targets
             .iter()
-            .map(|&target| (target, effect(target)))
+            .map(|&target| match effect(target) {
+                // Codex repairs some broken frontmatter and reads fields more loosely than
+                // the rules assume: a skip over the file's content is claimed only when its own
+                // reading drops the file.
+                Effect::Skip
+                    if target == Target::Codex
+                        && matches!(
+                            rule.group(),
+                            crate::rule_table::Group::File | crate::rule_table::Group::Fields
+                        )
+                        && codex_loads(file) =>
+                {
+                    (
+                        target,
+                        Effect::Fine(
+                            "reads it anyway and lists the skill",
+                            "read it anyway and list the skill",
+                        ),
+                    )
+                }
+                effect => (target, effect),
+            })
             .collect();
         if !effects.iter().any(|(_, effect)| effect.affects()) {
             return;
@@ -140,6 +164,14 @@ impl Checker<'_> {
         diagnostic.fixes = fixes;
         self.diagnostics.push(diagnostic);
     }
+}
+
+/// Whether Codex loads the SKILL.md with this text (`clients::codex`).
+fn codex_loads(file: &str) -> bool {
+    matches!(
+        crate::clients::codex::read(file),
+        crate::clients::codex::Reading::Loaded { .. }
+    )
 }
 
 /// Lints one SKILL.md given as bytes: the file, frontmatter, field and body rules.
@@ -232,6 +264,7 @@ pub(crate) fn lint_document(
 ) -> Vec<Diagnostic> {
     let mut checker = Checker {
         text,
+        file: text,
         document,
         context,
         diagnostics: Vec::new(),

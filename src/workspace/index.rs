@@ -65,13 +65,17 @@ fn probe(
         match fs::canonicalize(&path) {
             Err(_) if !on_disk => None,
             Err(_) => Some(Refusal::NotAFile),
-            Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot {
-                resolved,
-                claude: source
-                    .metadata(&path, folder)
-                    .ok()
-                    .map(|metadata| Box::new(metadata.claude)),
-            }),
+            Ok(resolved) if !resolved.starts_with(real_root) => {
+                let metadata = source.metadata(&path, folder).ok();
+                let (claude, codex) = metadata
+                    .map(|metadata| (Box::new(metadata.claude), Box::new(metadata.codex)))
+                    .unzip();
+                Some(Refusal::OutsideRoot {
+                    resolved,
+                    claude,
+                    codex,
+                })
+            }
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
             Ok(_) => None,
         }

@@ -8,7 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::clients::claude_code;
+use crate::clients::{claude_code, codex};
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
@@ -75,6 +75,8 @@ pub struct Metadata {
     pub(crate) name_span: Option<Span>,
     /// What Claude Code reads from the same text, which differs from SPEC section 5's reading.
     pub(crate) claude: claude_code::Reading,
+    /// What Codex reads from the same text.
+    pub(crate) codex: codex::Reading,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -131,6 +133,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
             let claude = claude_code::read_reusing(text, Some((yaml_range, &document)));
+            let codex = codex::read_reusing(text, Some((yaml_range, &document)));
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
@@ -139,10 +142,16 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
                 text,
                 &text[body.as_range()],
                 folder,
-                claude,
+                (claude, codex),
             )
         }
-        None => metadata_from(None, text, text, folder, claude_code::read(text)),
+        None => metadata_from(
+            None,
+            text,
+            text,
+            folder,
+            (claude_code::read(text), codex::read(text)),
+        ),
     }
 }
 
@@ -158,7 +167,9 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
     if !agrees {
         return read_metadata(text, folder);
     }
-    let claude = claude_code::read_reusing(text, document.yaml_range().zip(document.yaml.as_ref()));
+    let parsed = document.yaml_range().zip(document.yaml.as_ref());
+    let claude = claude_code::read_reusing(text, parsed);
+    let codex = codex::read_reusing(text, parsed);
     let mapping = document
         .yaml
         .as_ref()
@@ -170,7 +181,7 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
         text,
         &text[document.split.body.as_range()],
         folder,
-        claude,
+        (claude, codex),
     )
 }
 
@@ -179,7 +190,7 @@ fn metadata_from(
     text: &str,
     body: &str,
     folder: &str,
-    claude: claude_code::Reading,
+    (claude, codex): (claude_code::Reading, codex::Reading),
 ) -> Metadata {
     let string_entry = |key: &str| {
         mapping
@@ -205,6 +216,7 @@ fn metadata_from(
         ),
         when_to_use: string_field("when_to_use").map(|text| collapse(&text)),
         claude,
+        codex,
     }
 }
 

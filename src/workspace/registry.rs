@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
-use crate::clients::claude_code;
+use crate::clients::{claude_code, codex};
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -24,6 +24,8 @@ pub struct Skill {
     pub(crate) name_span: Option<Span>,
     /// What Claude Code reads from the file.
     pub(crate) claude: claude_code::Reading,
+    /// What Codex reads from the file.
+    pub(crate) codex: codex::Reading,
 }
 
 impl Skill {
@@ -41,6 +43,7 @@ impl Skill {
             description_range: metadata.description_range,
             name_span: metadata.name_span,
             claude: metadata.claude,
+            codex: metadata.codex,
         }
     }
 }
@@ -53,6 +56,8 @@ pub(crate) enum Refusal {
         resolved: PathBuf,
         /// What Claude Code, which follows such links, reads there.
         claude: Option<Box<claude_code::Reading>>,
+        /// What Codex, which follows them too, reads there.
+        codex: Option<Box<codex::Reading>>,
     },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
@@ -231,6 +236,7 @@ mod tests {
                 description_range: None,
                 name_span: None,
                 claude: Default::default(),
+                codex: Default::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

@@ -167,4 +167,62 @@ class ClaudeCode(Client):
         return Listed(name, description if sep else None)
 
 
-CLIENTS = {client.id: client for client in [ClaudeCode()]}
+
+
+
+class Codex(Client):
+    id = "codex"
+    own = frozenset("imagegen openai-docs skill-creator skill-installer".split())
+
+    def command(self, base, project):
+        binary = base / "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+        return [str(binary), "exec", "--skip-git-repo-check", "-s", "read-only", "hello"]
+
+    def configure(self, env, home, port):
+        codex_home = home / ".codex"
+        codex_home.mkdir(parents=True, exist_ok=True)
+        (codex_home / "config.toml").write_text(
+            'model = "mock-model"\n'
+            'model_provider = "mock"\n'
+            "[analytics]\nenabled = false\n"
+            "[model_providers.mock]\n"
+            'name = "mock"\n'
+            f'base_url = "http://127.0.0.1:{port}/v1"\n'
+            'wire_api = "responses"\n'
+            'env_key = "MOCK_API_KEY"\n'
+            "request_max_retries = 0\n"
+            "stream_max_retries = 0\n"
+        )
+        env.update(CODEX_HOME=str(codex_home), MOCK_API_KEY="mock-key")
+
+    def block(self, requests) -> str:
+        for path, body in requests:
+            if not path.endswith("/responses"):
+                continue
+            for item in body.get("input", []):
+                if not isinstance(item, dict) or item.get("role") != "developer":
+                    continue
+                for text in _texts(item.get("content")):
+                    if "<skills_instructions>" in text:
+                        return text
+        raise LookupError("no developer message holds <skills_instructions>")
+
+    def listing(self, requests):
+        # `- name: description (file: rN/folder/SKILL.md)`, one line per skill (Codex collapses
+        # white space); past its budget `- name: (file: ...)`.
+        text = self.block(requests)
+        section = text.split("### Available skills\n", 1)[1].split("</skills_instructions>", 1)[0]
+        section = section.split("\n### ", 1)[0]
+        listed = []
+        for line in section.split("\n"):
+            if not line.startswith("- ") or not line.endswith(")"):
+                continue
+            name, _, rest = line[2:].partition(": ")
+            if rest.startswith("(file: "):
+                listed.append(Listed(name, None))
+            else:
+                listed.append(Listed(name, rest.rpartition(" (file: ")[0]))
+        return listed
+
+
+CLIENTS = {client.id: client for client in [ClaudeCode(), Codex()]}
