@@ -73,6 +73,15 @@ class Client:
     id: str
     # The client's own skills, listed whatever the project holds.
     own: frozenset[str] = frozenset()
+    # The name `skill-lsp check` gives the client in its consequences.
+    display: str = ""
+    # The project's skills roots the client reads (for the check-claims oracle).
+    roots: tuple[str, ...] = ()
+
+    def skipped(self, run: "Run") -> set[Path] | None:
+        """The SKILL.md files the client refused to load, as it reported them; `None` when it
+        does not say."""
+        return None
 
     def command(self, base: Path, project: Path) -> list[str]:
         raise NotImplementedError
@@ -173,6 +182,12 @@ class ClaudeCode(Client):
 class Codex(Client):
     id = "codex"
     own = frozenset("imagegen openai-docs skill-creator skill-installer".split())
+    display = "Codex"
+    roots = (".agents/skills", ".codex/skills")
+    REFUSED = re.compile(r"failed to load skill (?P<path>/\S*SKILL\.md): ")
+
+    def skipped(self, run):
+        return {Path(match["path"]).resolve() for match in self.REFUSED.finditer(run.stderr)}
 
     def command(self, base, project):
         binary = base / "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"

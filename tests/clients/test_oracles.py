@@ -74,3 +74,47 @@ def test_listing_matches_the_real_client(client, scenario):
         )
     unexplained = [d for d in disagreements if str(d["line"]) not in known]
     assert not unexplained, json.dumps(unexplained[:10], ensure_ascii=False, indent=1)
+
+
+def _claimed_skips(project: Path, client) -> set[Path]:
+    done = subprocess.run(
+        [BIN, "check", str(project), "--target", client.id, "--format", "json"],
+        capture_output=True,
+        text=True,
+    )
+    words = f"{client.display} skips this skill"
+    return {
+        Path(item["path"]).resolve()
+        for item in json.loads(done.stdout)["diagnostics"]
+        if words in item["message"]
+    }
+
+
+@pytest.mark.parametrize("client", sorted(c for c in CLIENTS if CLIENTS[c].roots))
+@pytest.mark.parametrize("scenario", ["shared-tricky", "roots-and-quirks"])
+def test_check_claims_a_skip_exactly_where_the_client_skips(client, scenario):
+    """`skill-lsp check --target CLIENT` says the client skips a skill for each SKILL.md the
+    client refused to load (as it reported), and for no SKILL.md it loaded."""
+    if installed(client) is None:
+        pytest.fail(f"{client} {PINS[client][2]} is not installed: run scripts/ci_clients.sh")
+    scratch = Path(tempfile.mkdtemp(prefix="oracle-"))
+    try:
+        project = scratch / "project"
+        project.mkdir()
+        materialise(SCENARIOS[scenario](), project)
+        run = CLIENTS[client].run(project)
+        skipped = CLIENTS[client].skipped(run)
+        assert skipped is not None
+        claimed = _claimed_skips(project, CLIENTS[client])
+        # The skills the client reads: <root>/<folder>/SKILL.md, hidden folders aside.
+        seen = {
+            path.resolve()
+            for root in CLIENTS[client].roots
+            for path in (project / root).glob("*/SKILL.md")
+            if not path.parent.name.startswith(".")
+        }
+        missing = sorted(str(path) for path in skipped - claimed)
+        wrong = sorted(str(path) for path in (claimed & seen) - skipped)
+        assert not missing and not wrong, json.dumps({"not claimed": missing, "claimed but loaded": wrong}, indent=1)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
