@@ -6,6 +6,7 @@
 pub(crate) mod claude_code;
 pub(crate) mod codex;
 mod collate;
+pub(crate) mod copilot;
 pub(crate) mod js;
 
 /// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
@@ -15,6 +16,7 @@ pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
     let version = match target {
         Target::ClaudeCode => claude_code::VERSION,
         Target::Codex => codex::VERSION,
+        Target::Copilot => copilot::VERSION,
         _ => return None,
     };
     Some(format!("{} {version}", target.display()))

@@ -353,6 +353,7 @@ mod tests {
             name_span: None,
             claude,
             codex,
+            copilot: Default::default(),
         }
     }
 
@@ -464,6 +465,7 @@ mod tests {
                 resolved: PathBuf::from("/elsewhere/x/SKILL.md"),
                 claude: None,
                 codex: None,
+                copilot: None,
             },
         });
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);

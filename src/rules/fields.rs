@@ -397,6 +397,22 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             },
             Vec::new(),
         );
+    } else if crate::clients::js::utf16_len(description) > DESCRIPTION_MAX {
+        // Copilot counts UTF-16 units: a character beyond the Basic Multilingual Plane (most
+        // emoji) counts twice.
+        checker.report(
+            Rule::DescriptionLength,
+            value.range,
+            format!(
+                "description is {} UTF-16 units long (emoji and other characters beyond U+FFFF count twice); Copilot's limit is {DESCRIPTION_MAX}",
+                crate::clients::js::utf16_len(description)
+            ),
+            |target| match target {
+                Target::Copilot => Effect::Skip,
+                _ => Effect::Load,
+            },
+            Vec::new(),
+        );
     }
     let lower = description.to_lowercase();
     if !TRIGGERS.iter().any(|trigger| lower.contains(trigger)) {
@@ -659,6 +675,13 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
         move |target| {
             if !target.knows(field) {
                 Effect::Ignore
+            } else if target == Target::Copilot {
+                // Copilot refuses a skill whose switch is anything but a YAML boolean.
+                if value.scalar_type() == Some(crate::document::ScalarType::Null) {
+                    Effect::Load
+                } else {
+                    Effect::Skip
+                }
             } else if target == Target::ClaudeCode
                 && canonical.is_some()
                 && value.style() == Some(Style::Plain)

@@ -642,7 +642,10 @@ fn duplicate_keys(checker: &mut Checker<'_>, mapping: &Node, prefix: &str) {
                 entry.key.range,
                 format!("the key '{prefix}{key}' appears twice; some loaders keep this one, some the later one"),
                 |target| match target {
-                    Target::AgentSkills | Target::ClaudeUpload | Target::Codex => target.refusal(),
+                    Target::AgentSkills
+                    | Target::ClaudeUpload
+                    | Target::Codex
+                    | Target::Copilot => target.refusal(),
                     _ => Effect::Misread,
                 },
                 vec![fix],

@@ -109,16 +109,15 @@ impl Checker<'_> {
             .targets
             .iter()
             .map(|&target| match effect(target) {
-                // Codex repairs some broken frontmatter and reads fields more loosely than
-                // the rules assume: a skip over the file's content is claimed only when its own
-                // reading drops the file.
+                // Codex and Copilot read fields more loosely (or differently) than the rules
+                // assume, and Codex repairs some broken frontmatter: a skip over the file's
+                // content is claimed only when the client's own reading drops the file.
                 Effect::Skip
-                    if target == Target::Codex
-                        && matches!(
-                            rule.group(),
-                            crate::rule_table::Group::File | crate::rule_table::Group::Fields
-                        )
-                        && codex_loads(file) =>
+                    if matches!(
+                        rule.group(),
+                        crate::rule_table::Group::File | crate::rule_table::Group::Fields
+                    ) && client_loads(target, file, self.context.folder_name())
+                        == Some(true) =>
                 {
                     (
                         target,
@@ -166,12 +165,22 @@ impl Checker<'_> {
     }
 }
 
-/// Whether Codex loads the SKILL.md with this text (`clients::codex`).
-fn codex_loads(file: &str) -> bool {
-    matches!(
-        crate::clients::codex::read(file),
-        crate::clients::codex::Reading::Loaded { .. }
-    )
+/// Whether a modelled client loads the SKILL.md with this text (`clients`); `None` for the
+/// clients whose reading is not modelled here.
+fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool> {
+    use crate::clients::{codex, copilot};
+    match target {
+        Target::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
+        // Without a frontmatter name, Copilot makes one of the folder's.
+        Target::Copilot => Some(match copilot::read(file) {
+            copilot::Reading::Loaded { name: None, .. } => {
+                folder.is_none_or(|folder| copilot::valid_name(folder).is_ok())
+            }
+            copilot::Reading::Loaded { .. } => true,
+            copilot::Reading::Refused(_) => false,
+        }),
+        _ => None,
+    }
 }
 
 /// Lints one SKILL.md given as bytes: the file, frontmatter, field and body rules.

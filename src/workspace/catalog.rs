@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::clients::Fate;
 use crate::clients::js::utf16_len;
-use crate::clients::{claude_code, codex};
+use crate::clients::{Fate, Hidden};
+use crate::clients::{claude_code, codex, copilot};
 use crate::targets::Target;
 
 use super::Registry;
@@ -87,6 +87,7 @@ pub(crate) fn client_listing(
     match target {
         Target::ClaudeCode => claude_code_listing(registry, context_window),
         Target::Codex => codex_listing(registry, context_window),
+        Target::Copilot => copilot_listing(registry),
         _ => ClientListing {
             listed: listing(registry),
             ..ClientListing::default()
@@ -221,6 +222,138 @@ fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientList
             .map(|(name, length)| name.len() + length)
             .sum(),
         needed: Some(needed),
+    }
+}
+
+/// A skill as Copilot's listing sees it.
+struct CopilotSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a copilot::Reading,
+}
+
+/// Copilot's order of roots: `.github/skills`, `.agents/skills`, `.claude/skills`, then any
+/// other root it was given.
+fn copilot_root_rank(root: &Path) -> usize {
+    let mut parts = root
+        .components()
+        .rev()
+        .filter_map(|part| part.as_os_str().to_str());
+    match (parts.next(), parts.next()) {
+        (Some("skills"), Some(".github")) => 0,
+        (Some("skills"), Some(".agents")) => 1,
+        (Some("skills"), Some(".claude")) => 2,
+        _ => 3,
+    }
+}
+
+/// Copilot's listing: `.github/skills`, `.agents/skills` and `.claude/skills` in that order,
+/// folders by name, links followed, hidden folders skipped, each SKILL.md read as Copilot reads
+/// it ([`copilot::read`]).
+fn copilot_listing(registry: &Registry) -> ClientListing {
+    let mut skills = found_skills(
+        registry,
+        Target::Copilot,
+        |skill| CopilotSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.copilot,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                copilot: Some(reading),
+                ..
+            } => Some(CopilotSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    skills.sort_by(|a, b| {
+        copilot_root_rank(a.root)
+            .cmp(&copilot_root_rank(b.root))
+            .then_with(|| a.folder.cmp(b.folder))
+    });
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in skills.iter().filter(|skill| !skill.folder.starts_with('.')) {
+        let refusal = match skill.reading {
+            copilot::Reading::Loaded {
+                name,
+                description,
+                hidden,
+            } => match name
+                .clone()
+                .map_or_else(|| copilot::valid_name(skill.folder), Ok)
+            {
+                Ok(name) => {
+                    loaded.push((skill, name, description.as_str(), *hidden));
+                    continue;
+                }
+                Err(_) => "no valid skill name can be made of its folder's name".to_owned(),
+            },
+            copilot::Reading::Refused(refusal) => refusal.describe(),
+        };
+        omitted.push(Omitted {
+            path: skill.path.to_path_buf(),
+            reason: "not-loaded",
+            why: format!("Copilot does not load it: {refusal}"),
+        });
+    }
+    let candidates: Vec<copilot::Candidate<'_>> = loaded
+        .iter()
+        .map(|(_, name, description, hidden)| copilot::Candidate {
+            name,
+            description,
+            hidden: *hidden,
+        })
+        .collect();
+    let (lines, left_out) = copilot::listing(&candidates);
+    let listed = lines
+        .into_iter()
+        .map(|line| {
+            let (skill, name, description, _) = &loaded[line.index];
+            Listed {
+                name: name.clone(),
+                full_chars: utf16_len(description),
+                truncated: line.fate != Fate::Full,
+                description: line.description.unwrap_or_default(),
+                fate: line.fate,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(left_out.into_iter().map(|(index, why)| {
+        let (reason, why) = match why {
+            copilot::Omitted::Hidden => (
+                Hidden::ModelInvocationDisabled.id(),
+                Hidden::ModelInvocationDisabled.describe().to_owned(),
+            ),
+            copilot::Omitted::Shadowed(winner) => (
+                "shadowed",
+                format!(
+                    "{} holds a skill of the same name, which wins",
+                    loaded[winner].0.path.display()
+                ),
+            ),
+        };
+        Omitted {
+            path: loaded[index].0.path.to_path_buf(),
+            reason,
+            why,
+        }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: 0,
+        needed: None,
     }
 }
 
@@ -383,6 +516,7 @@ mod tests {
                 name_span: None,
                 claude: Default::default(),
                 codex: Default::default(),
+                copilot: Default::default(),
             });
         }
         registry

@@ -67,13 +67,19 @@ fn probe(
             Err(_) => Some(Refusal::NotAFile),
             Ok(resolved) if !resolved.starts_with(real_root) => {
                 let metadata = source.metadata(&path, folder).ok();
-                let (claude, codex) = metadata
-                    .map(|metadata| (Box::new(metadata.claude), Box::new(metadata.codex)))
-                    .unzip();
+                let (claude, codex, copilot) = match metadata {
+                    Some(metadata) => (
+                        Some(Box::new(metadata.claude)),
+                        Some(Box::new(metadata.codex)),
+                        Some(Box::new(metadata.copilot)),
+                    ),
+                    None => (None, None, None),
+                };
                 Some(Refusal::OutsideRoot {
                     resolved,
                     claude,
                     codex,
+                    copilot,
                 })
             }
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),

@@ -8,7 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::clients::{claude_code, codex};
+use crate::clients::{claude_code, codex, copilot};
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
@@ -77,6 +77,8 @@ pub struct Metadata {
     pub(crate) claude: claude_code::Reading,
     /// What Codex reads from the same text.
     pub(crate) codex: codex::Reading,
+    /// What Copilot reads from the same text.
+    pub(crate) copilot: copilot::Reading,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -134,6 +136,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
             let document = yaml::parse(text, yaml_range);
             let claude = claude_code::read_reusing(text, Some((yaml_range, &document)));
             let codex = codex::read_reusing(text, Some((yaml_range, &document)));
+            let copilot = copilot::read_reusing(text, Some((yaml_range, &document)));
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
@@ -142,7 +145,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
                 text,
                 &text[body.as_range()],
                 folder,
-                (claude, codex),
+                (claude, codex, copilot),
             )
         }
         None => metadata_from(
@@ -150,7 +153,11 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
             text,
             text,
             folder,
-            (claude_code::read(text), codex::read(text)),
+            (
+                claude_code::read(text),
+                codex::read(text),
+                copilot::read(text),
+            ),
         ),
     }
 }
@@ -170,6 +177,7 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
     let parsed = document.yaml_range().zip(document.yaml.as_ref());
     let claude = claude_code::read_reusing(text, parsed);
     let codex = codex::read_reusing(text, parsed);
+    let copilot = copilot::read_reusing(text, parsed);
     let mapping = document
         .yaml
         .as_ref()
@@ -181,7 +189,7 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
         text,
         &text[document.split.body.as_range()],
         folder,
-        (claude, codex),
+        (claude, codex, copilot),
     )
 }
 
@@ -190,7 +198,7 @@ fn metadata_from(
     text: &str,
     body: &str,
     folder: &str,
-    (claude, codex): (claude_code::Reading, codex::Reading),
+    (claude, codex, copilot): (claude_code::Reading, codex::Reading, copilot::Reading),
 ) -> Metadata {
     let string_entry = |key: &str| {
         mapping
@@ -217,6 +225,7 @@ fn metadata_from(
         when_to_use: string_field("when_to_use").map(|text| collapse(&text)),
         claude,
         codex,
+        copilot,
     }
 }
 

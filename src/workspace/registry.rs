@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
-use crate::clients::{claude_code, codex};
+use crate::clients::{claude_code, codex, copilot};
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -26,6 +26,8 @@ pub struct Skill {
     pub(crate) claude: claude_code::Reading,
     /// What Codex reads from the file.
     pub(crate) codex: codex::Reading,
+    /// What Copilot reads from the file.
+    pub(crate) copilot: copilot::Reading,
 }
 
 impl Skill {
@@ -44,6 +46,7 @@ impl Skill {
             name_span: metadata.name_span,
             claude: metadata.claude,
             codex: metadata.codex,
+            copilot: metadata.copilot,
         }
     }
 }
@@ -58,6 +61,8 @@ pub(crate) enum Refusal {
         claude: Option<Box<claude_code::Reading>>,
         /// What Codex, which follows them too, reads there.
         codex: Option<Box<codex::Reading>>,
+        /// What Copilot, which follows them too, reads there.
+        copilot: Option<Box<copilot::Reading>>,
     },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
@@ -237,6 +242,7 @@ mod tests {
                 name_span: None,
                 claude: Default::default(),
                 codex: Default::default(),
+                copilot: Default::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

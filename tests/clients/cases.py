@@ -169,6 +169,51 @@ def nested() -> dict:
     )
 
 
+def copilot_budget() -> dict:
+    """Copilot lists skills while their XML fits 15,000 characters: sizes picked so that the
+    27th item fits only if the block's opening tag is not counted, and the 29th (short) only if
+    the listing goes on past the 28th, which does not fit."""
+    files = {}
+
+    def item_of(name: str, size: int) -> str:
+        overhead = len(f"<skill>\n  <name>{name}</name>\n  <description></description>\n  <location>project</location>\n</skill>\n")
+        return "d" * (size - overhead)
+
+    sizes = [550] * 26 + [690, 1000, 120, 550]
+    for index, size in enumerate(sizes):
+        name = f"b{index:02d}"
+        files.update([skill(name, f"---\nname: {name}\ndescription: {item_of(name, size)}\n---\nb\n", AGENTS)])
+    return files
+
+
+def duplicates_and_bodies() -> dict:
+    """One name in several roots (which copy wins), descriptions taken from the body, and the
+    boolean fields some clients type-check."""
+    G, C, A = ".github/skills", CLAUDE, AGENTS
+    return dict(
+        [
+            skill("a-dup", "---\nname: dup-one\ndescription: from .github\n---\nb\n", G),
+            skill("b-dup", "---\nname: dup-one\ndescription: from .claude\n---\nb\n", C),
+            skill("c-dup", "---\nname: dup-one\ndescription: from .agents\n---\nb\n", A),
+            skill("z-dup", "---\nname: dup-two\ndescription: from .github, folder z\n---\nb\n", G),
+            skill("a-dup2", "---\nname: dup-two\ndescription: from .agents, folder a\n---\nb\n", A),
+            skill("same-folder", "---\nname: same-folder\ndescription: folder in .claude\n---\nb\n", C),
+            skill("same-folder", "---\nname: same-folder\ndescription: folder in .agents\n---\nb\n", A),
+            skill("p01-body-para", "---\nname: p01-body-para\n---\n# Title\n\nline a\nline b\n\nsecond para\n", A),
+            skill("p02-body-long", "---\nname: p02-body-long\n---\n" + ("word " * 300) + "\n", A),
+            skill("p03-body-empty", "---\nname: p03-body-empty\n---\n", A),
+            skill("p04-body-list", "---\nname: p04-body-list\n---\n- item one\n- item two\n", A),
+            skill("p05-body-code", "---\nname: p05-body-code\n---\n```\ncode\n```\nafter code\n", A),
+            skill("p06-dmi-false", "---\nname: p06-dmi-false\ndescription: dmi false\ndisable-model-invocation: false\n---\nb\n", A),
+            skill("p07-uinv-no", "---\nname: p07-uinv-no\ndescription: user-invocable no\nuser-invocable: no\n---\nb\n", A),
+            skill("p08-name-colon", "---\nname: 'ns:tool.v2'\ndescription: colon and dot in the name\n---\nb\n", A),
+            skill("p09-emoji", "---\nname: p09-emoji\ndescription: \"" + "\U0001F600" * 600 + "\"\n---\nb\n", A),
+            skill("p10-quote", "---\nname: p10-quote\ndescription: \"it's \\\"quoted\\\" & <tagged>\"\n---\nb\n", A),
+            skill("p11-body-html", "---\nname: p11-body-html\n---\n<!-- comment -->\nText **bold** and `code`.\n", A),
+        ]
+    )
+
+
 def crowded(count: int = 200, length: int = 300, root: str = CLAUDE) -> dict:
     """More skills than the listing budget holds."""
     return dict(
@@ -194,6 +239,8 @@ SCENARIOS = {
     "agents-crowded": lambda: crowded(200, 300, AGENTS),
     "agents-crowded-mixed": lambda: moved(crowded_mixed(), AGENTS),
     "agents-overflow": lambda: crowded(700, 300, AGENTS),
+    "copilot-budget": copilot_budget,
+    "duplicates-and-bodies": duplicates_and_bodies,
     "shared-tricky": shared_tricky,
     "roots-and-quirks": roots_and_quirks,
     "crowded": crowded,

@@ -78,7 +78,7 @@ class Client:
     # The project's skills roots the client reads (for the check-claims oracle).
     roots: tuple[str, ...] = ()
 
-    def skipped(self, run: "Run") -> set[Path] | None:
+    def skipped(self, run: "Run", project: Path) -> set[Path] | None:
         """The SKILL.md files the client refused to load, as it reported them; `None` when it
         does not say."""
         return None
@@ -186,7 +186,7 @@ class Codex(Client):
     roots = (".agents/skills", ".codex/skills")
     REFUSED = re.compile(r"failed to load skill (?P<path>/\S*SKILL\.md): ")
 
-    def skipped(self, run):
+    def skipped(self, run, project):
         return {Path(match["path"]).resolve() for match in self.REFUSED.finditer(run.stderr)}
 
     def command(self, base, project):
@@ -240,4 +240,84 @@ class Codex(Client):
         return listed
 
 
-CLIENTS = {client.id: client for client in [ClaudeCode(), Codex()]}
+def _walk_texts(value):
+    """Every string inside a decoded JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _walk_texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk_texts(item)
+
+
+class Copilot(Client):
+    id = "copilot"
+    own = frozenset("customize-cloud-agent github-pr-media".split())
+    display = "Copilot"
+    roots = (".github/skills", ".agents/skills", ".claude/skills")
+    FAILED = re.compile(r"^  \S+ (?P<path>\S.*?/SKILL\.md): ", re.M)
+
+    def skipped(self, run, project):
+        # A prompt run drops them silently; `copilot skill list` names them.
+        base = installed(self.id)
+        with tempfile.TemporaryDirectory(prefix="oracle-copilot-home-") as scratch:
+            home = Path(scratch)
+            env = _env(home, project, 9)
+            self.configure(env, home, 9)
+            done = subprocess.run(
+                [self.command(base, project)[0], "skill", "list"],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=180,
+                stdin=subprocess.DEVNULL,
+            )
+        return {(project / match["path"]).resolve() for match in self.FAILED.finditer(done.stderr)}
+
+    def command(self, base, project):
+        binary = base / "node_modules/@github/copilot-linux-x64/copilot"
+        return [str(binary), "-p", "hello", "--allow-all-tools", "--trust-folder", "--disable-client-telemetry", "--no-auto-update", "-s"]
+
+    def configure(self, env, home, port):
+        env.update(
+            COPILOT_OFFLINE="true",
+            COPILOT_PROVIDER_BASE_URL=f"http://127.0.0.1:{port}/v1",
+            COPILOT_PROVIDER_TYPE="openai",
+            COPILOT_PROVIDER_API_KEY="mock-key",
+            COPILOT_MODEL="gpt-5.1",
+            COPILOT_ALLOW_ALL="true",
+            COPILOT_AUTO_UPDATE="false",
+            COPILOT_CACHE_HOME=str(CACHE / "copilot" / ".copilot-cache"),
+        )
+
+    def block(self, requests) -> str:
+        for _, body in requests:
+            for text in _walk_texts(body):
+                at = text.find("<available_skills>")
+                if at >= 0:
+                    return text[at:]
+        raise LookupError("no request holds <available_skills>")
+
+    ENTRY = re.compile(
+        r"<skill>\n  <name>(?P<name>.*?)</name>\n  <description>(?P<description>.*?)</description>\n"
+        r"  <location>(?P<location>[a-z]+)</location>\n</skill>",
+        re.S,
+    )
+
+    def listing(self, requests):
+        # Escaped XML entries, compared as the model sees them (entities kept); past its budget,
+        # one line of names.
+        text = self.block(requests)
+        block = text[: text.index("</available_skills>")]
+        listed = [Listed(match["name"], match["description"]) for match in self.ENTRY.finditer(block)]
+        marker = "Additional skills available (invoke by name): "
+        if marker in block:
+            names = block.split(marker, 1)[1].split("\n", 1)[0]
+            listed += [Listed(name, None) for name in names.split(", ") if name]
+        return listed
+
+
+CLIENTS = {client.id: client for client in [ClaudeCode(), Codex(), Copilot()]}

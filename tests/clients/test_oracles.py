@@ -91,7 +91,7 @@ def _claimed_skips(project: Path, client) -> set[Path]:
 
 
 @pytest.mark.parametrize("client", sorted(c for c in CLIENTS if CLIENTS[c].roots))
-@pytest.mark.parametrize("scenario", ["shared-tricky", "roots-and-quirks"])
+@pytest.mark.parametrize("scenario", ["shared-tricky", "roots-and-quirks", "duplicates-and-bodies"])
 def test_check_claims_a_skip_exactly_where_the_client_skips(client, scenario):
     """`skill-lsp check --target CLIENT` says the client skips a skill for each SKILL.md the
     client refused to load (as it reported), and for no SKILL.md it loaded."""
@@ -103,7 +103,7 @@ def test_check_claims_a_skip_exactly_where_the_client_skips(client, scenario):
         project.mkdir()
         materialise(SCENARIOS[scenario](), project)
         run = CLIENTS[client].run(project)
-        skipped = CLIENTS[client].skipped(run)
+        skipped = CLIENTS[client].skipped(run, project)
         assert skipped is not None
         claimed = _claimed_skips(project, CLIENTS[client])
         # The skills the client reads: <root>/<folder>/SKILL.md, hidden folders aside.
