@@ -8,6 +8,7 @@ pub(crate) mod codex;
 mod collate;
 pub(crate) mod copilot;
 pub(crate) mod js;
+pub(crate) mod opencode;
 
 /// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
 #[must_use]
@@ -17,6 +18,7 @@ pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
         Target::ClaudeCode => claude_code::VERSION,
         Target::Codex => codex::VERSION,
         Target::Copilot => copilot::VERSION,
+        Target::OpenCode => opencode::VERSION,
         _ => return None,
     };
     Some(format!("{} {version}", target.display()))

@@ -354,6 +354,7 @@ mod tests {
             claude,
             codex,
             copilot: Default::default(),
+            opencode: Default::default(),
         }
     }
 
@@ -466,6 +467,7 @@ mod tests {
                 claude: None,
                 codex: None,
                 copilot: None,
+                opencode: None,
             },
         });
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::clients::js::utf16_len;
 use crate::clients::{Fate, Hidden};
-use crate::clients::{claude_code, codex, copilot};
+use crate::clients::{claude_code, codex, copilot, opencode};
 use crate::targets::Target;
 
 use super::Registry;
@@ -88,6 +88,7 @@ pub(crate) fn client_listing(
         Target::ClaudeCode => claude_code_listing(registry, context_window),
         Target::Codex => codex_listing(registry, context_window),
         Target::Copilot => copilot_listing(registry),
+        Target::OpenCode => opencode_listing(registry),
         _ => ClientListing {
             listed: listing(registry),
             ..ClientListing::default()
@@ -357,6 +358,127 @@ fn copilot_listing(registry: &Registry) -> ClientListing {
     }
 }
 
+/// A skill as OpenCode's listing sees it.
+struct OpenCodeSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a opencode::Reading,
+}
+
+/// OpenCode's order of roots: `.claude/skills`, `.agents/skills`, then `.opencode/skills` and
+/// any other root it was given.
+fn opencode_root_rank(root: &Path) -> usize {
+    let mut parts = root
+        .components()
+        .rev()
+        .filter_map(|part| part.as_os_str().to_str());
+    match (parts.next(), parts.next()) {
+        (Some("skills"), Some(".claude")) => 0,
+        (Some("skills"), Some(".agents")) => 1,
+        _ => 2,
+    }
+}
+
+/// OpenCode's listing: `.claude/skills`, `.agents/skills` and `.opencode/skills`, links
+/// followed, each SKILL.md read as OpenCode reads it ([`opencode::read`]); hidden folders count
+/// except under `.opencode`.
+fn opencode_listing(registry: &Registry) -> ClientListing {
+    let mut skills = found_skills(
+        registry,
+        Target::OpenCode,
+        |skill| OpenCodeSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.opencode,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                opencode: Some(reading),
+                ..
+            } => Some(OpenCodeSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    skills.sort_by(|a, b| {
+        opencode_root_rank(a.root)
+            .cmp(&opencode_root_rank(b.root))
+            .then_with(|| a.path.cmp(b.path))
+    });
+    skills.retain(|skill| opencode_root_rank(skill.root) < 2 || !skill.folder.starts_with('.'));
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in &skills {
+        match skill.reading {
+            opencode::Reading::Loaded { name, description } => {
+                loaded.push((skill, name.as_str(), description.as_deref()));
+            }
+            opencode::Reading::Refused(refusal) => omitted.push(Omitted {
+                path: skill.path.to_path_buf(),
+                reason: "not-loaded",
+                why: format!("OpenCode does not load it: {}", refusal.describe()),
+            }),
+        }
+    }
+    let candidates: Vec<opencode::Candidate<'_>> = loaded
+        .iter()
+        .map(|(_, name, description)| opencode::Candidate {
+            name,
+            description: *description,
+        })
+        .collect();
+    let (order, left_out) = opencode::listing(&candidates);
+    let listed = order
+        .into_iter()
+        .map(|index| {
+            let (skill, name, description) = loaded[index];
+            let description = description.unwrap_or_default();
+            Listed {
+                name: name.to_owned(),
+                full_chars: utf16_len(description),
+                truncated: false,
+                description: description.to_owned(),
+                fate: Fate::Full,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(left_out.into_iter().map(|(index, why)| {
+        let (reason, why) = match why {
+            opencode::Omitted::Shadowed(winner) => (
+                "shadowed",
+                format!(
+                    "OpenCode keeps one skill named '{}' and which one varies from run to run; skill-lsp assumes {}",
+                    loaded[index].1,
+                    loaded[winner].0.path.display()
+                ),
+            ),
+            opencode::Omitted::NoDescription => (
+                "no-description",
+                "OpenCode loads it but lists only skills with a description".to_owned(),
+            ),
+        };
+        Omitted {
+            path: loaded[index].0.path.to_path_buf(),
+            reason,
+            why,
+        }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: 0,
+        needed: None,
+    }
+}
+
 /// Claude Code's listing.
 fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
     // Claude Code follows a linked skill folder wherever it leads, which SPEC section 5's loader
@@ -517,6 +639,7 @@ mod tests {
                 claude: Default::default(),
                 codex: Default::default(),
                 copilot: Default::default(),
+                opencode: Default::default(),
             });
         }
         registry

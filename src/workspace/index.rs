@@ -67,19 +67,21 @@ fn probe(
             Err(_) => Some(Refusal::NotAFile),
             Ok(resolved) if !resolved.starts_with(real_root) => {
                 let metadata = source.metadata(&path, folder).ok();
-                let (claude, codex, copilot) = match metadata {
+                let (claude, codex, copilot, opencode) = match metadata {
                     Some(metadata) => (
                         Some(Box::new(metadata.claude)),
                         Some(Box::new(metadata.codex)),
                         Some(Box::new(metadata.copilot)),
+                        Some(Box::new(metadata.opencode)),
                     ),
-                    None => (None, None, None),
+                    None => (None, None, None, None),
                 };
                 Some(Refusal::OutsideRoot {
                     resolved,
                     claude,
                     codex,
                     copilot,
+                    opencode,
                 })
             }
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),

@@ -8,7 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::clients::{claude_code, codex, copilot};
+use crate::clients::{claude_code, codex, copilot, opencode};
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
@@ -79,6 +79,8 @@ pub struct Metadata {
     pub(crate) codex: codex::Reading,
     /// What Copilot reads from the same text.
     pub(crate) copilot: copilot::Reading,
+    /// What OpenCode reads from the same text.
+    pub(crate) opencode: opencode::Reading,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -146,6 +148,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
                 &text[body.as_range()],
                 folder,
                 (claude, codex, copilot),
+                opencode::read(text),
             )
         }
         None => metadata_from(
@@ -158,6 +161,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
                 codex::read(text),
                 copilot::read(text),
             ),
+            opencode::read(text),
         ),
     }
 }
@@ -190,6 +194,7 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
         &text[document.split.body.as_range()],
         folder,
         (claude, codex, copilot),
+        opencode::read(text),
     )
 }
 
@@ -199,6 +204,7 @@ fn metadata_from(
     body: &str,
     folder: &str,
     (claude, codex, copilot): (claude_code::Reading, codex::Reading, copilot::Reading),
+    opencode: opencode::Reading,
 ) -> Metadata {
     let string_entry = |key: &str| {
         mapping
@@ -226,6 +232,7 @@ fn metadata_from(
         claude,
         codex,
         copilot,
+        opencode,
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
-use crate::clients::{claude_code, codex, copilot};
+use crate::clients::{claude_code, codex, copilot, opencode};
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -28,6 +28,8 @@ pub struct Skill {
     pub(crate) codex: codex::Reading,
     /// What Copilot reads from the file.
     pub(crate) copilot: copilot::Reading,
+    /// What OpenCode reads from the file.
+    pub(crate) opencode: opencode::Reading,
 }
 
 impl Skill {
@@ -47,6 +49,7 @@ impl Skill {
             claude: metadata.claude,
             codex: metadata.codex,
             copilot: metadata.copilot,
+            opencode: metadata.opencode,
         }
     }
 }
@@ -63,6 +66,8 @@ pub(crate) enum Refusal {
         codex: Option<Box<codex::Reading>>,
         /// What Copilot, which follows them too, reads there.
         copilot: Option<Box<copilot::Reading>>,
+        /// What OpenCode, which follows them too, reads there.
+        opencode: Option<Box<opencode::Reading>>,
     },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
@@ -243,6 +248,7 @@ mod tests {
                 claude: Default::default(),
                 codex: Default::default(),
                 copilot: Default::default(),
+                opencode: Default::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

@@ -320,4 +320,55 @@ class Copilot(Client):
         return listed
 
 
-CLIENTS = {client.id: client for client in [ClaudeCode(), Codex(), Copilot()]}
+class OpenCode(Client):
+    id = "opencode"
+    own = frozenset(["customize-opencode"])
+    display = "OpenCode"
+
+    def command(self, base, project):
+        binary = base / "node_modules/opencode-linux-x64/bin/opencode"
+        return [str(binary), "run", "-m", "mock/mock-model", "--dir", str(project), "--title", "probe", "hello"]
+
+    def configure(self, env, home, port):
+        config = {
+            "$schema": "https://opencode.ai/config.json",
+            "provider": {
+                "mock": {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "mock-key"},
+                    "models": {"mock-model": {}},
+                }
+            },
+            "model": "mock/mock-model",
+        }
+        env.update(
+            OPENCODE_CONFIG_CONTENT=json.dumps(config),
+            OPENCODE_DISABLE_MODELS_FETCH="1",
+            OPENCODE_DISABLE_AUTOUPDATE="1",
+            OPENCODE_DISABLE_LSP_DOWNLOAD="1",
+            OPENCODE_DISABLE_DEFAULT_PLUGINS="1",
+            OPENCODE_DISABLE_SHARE="1",
+        )
+
+    def block(self, requests) -> str:
+        for _, body in requests:
+            for text in _walk_texts(body):
+                at = text.find("<available_skills>")
+                if at >= 0:
+                    return text[at:]
+        raise LookupError("no request holds <available_skills>")
+
+    ENTRY = re.compile(
+        r"  <skill>\n    <name>(?P<name>.*?)</name>\n    <description>(?P<description>.*?)</description>\n"
+        r"    <location>(?P<location>[^<]*)</location>\n  </skill>",
+        re.S,
+    )
+
+    def listing(self, requests):
+        # Names and descriptions as written (OpenCode escapes only the location).
+        text = self.block(requests)
+        block = text[: text.index("</available_skills>")]
+        return [Listed(match["name"], match["description"]) for match in self.ENTRY.finditer(block)]
+
+
+CLIENTS = {client.id: client for client in [ClaudeCode(), Codex(), Copilot(), OpenCode()]}
