@@ -499,7 +499,7 @@ mod tests {
     fn refused(text: &str) -> Refusal {
         match read(text) {
             Reading::Refused(refusal) => refusal,
-            loaded => panic!("{text:?}: {loaded:?}"),
+            loaded @ Reading::Loaded { .. } => panic!("{text:?}: {loaded:?}"),
         }
     }
 

@@ -199,13 +199,15 @@ fn fields(root: Option<&Node>, body: &str) -> Result<Reading, Refusal> {
         match field(key) {
             None => {}
             Some(node) if is_null(node) => {}
-            Some(node) if node.scalar_type() == Some(ScalarType::Bool) => {
-                if key == "disable-model-invocation" {
-                    hidden = node
-                        .as_str()
-                        .is_some_and(|value| value.eq_ignore_ascii_case("true"));
-                }
+            Some(node)
+                if node.scalar_type() == Some(ScalarType::Bool)
+                    && key == "disable-model-invocation" =>
+            {
+                hidden = node
+                    .as_str()
+                    .is_some_and(|value| value.eq_ignore_ascii_case("true"));
             }
+            Some(node) if node.scalar_type() == Some(ScalarType::Bool) => {}
             Some(_) => {
                 return Err(Refusal::InvalidType(if key == "user-invocable" {
                     "user-invocable"
@@ -394,7 +396,7 @@ mod tests {
     fn refused(text: &str) -> Refusal {
         match read(text) {
             Reading::Refused(refusal) => refusal,
-            loaded => panic!("{text:?}: {loaded:?}"),
+            loaded @ Reading::Loaded { .. } => panic!("{text:?}: {loaded:?}"),
         }
     }
 

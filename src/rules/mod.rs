@@ -109,9 +109,10 @@ impl Checker<'_> {
             .targets
             .iter()
             .map(|&target| match effect(target) {
-                // Codex and Copilot read fields more loosely (or differently) than the rules
-                // assume, and Codex repairs some broken frontmatter: a skip over the file's
-                // content is claimed only when the client's own reading drops the file.
+                // Codex, Copilot and OpenCode read fields more loosely (or differently) than
+                // the rules assume, and Codex and OpenCode repair some broken frontmatter: a
+                // skip over the file's content is claimed only when the client's own reading
+                // drops the file.
                 Effect::Skip
                     if matches!(
                         rule.group(),
@@ -168,7 +169,7 @@ impl Checker<'_> {
 /// Whether a modelled client loads the SKILL.md with this text (`clients`); `None` for the
 /// clients whose reading is not modelled here.
 fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool> {
-    use crate::clients::{codex, copilot};
+    use crate::clients::{codex, copilot, opencode};
     match target {
         Target::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
         // Without a frontmatter name, Copilot makes one of the folder's.
@@ -179,6 +180,10 @@ fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool
             copilot::Reading::Loaded { .. } => true,
             copilot::Reading::Refused(_) => false,
         }),
+        Target::OpenCode => Some(matches!(
+            opencode::read(file),
+            opencode::Reading::Loaded { .. }
+        )),
         _ => None,
     }
 }

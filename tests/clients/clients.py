@@ -33,6 +33,7 @@ PINS = {
 class Listed:
     name: str
     description: str | None  # None: listed by name only
+    path: str | None = None  # the SKILL.md, when the listing shows it
 
 
 @dataclass
@@ -324,6 +325,7 @@ class OpenCode(Client):
     id = "opencode"
     own = frozenset(["customize-opencode"])
     display = "OpenCode"
+    roots = (".claude/skills", ".agents/skills", ".opencode/skills")
 
     def command(self, base, project):
         binary = base / "node_modules/opencode-linux-x64/bin/opencode"
@@ -368,7 +370,10 @@ class OpenCode(Client):
         # Names and descriptions as written (OpenCode escapes only the location).
         text = self.block(requests)
         block = text[: text.index("</available_skills>")]
-        return [Listed(match["name"], match["description"]) for match in self.ENTRY.finditer(block)]
+        return [
+            Listed(match["name"], match["description"], html.unescape(match["location"]))
+            for match in self.ENTRY.finditer(block)
+        ]
 
 
 CLIENTS = {client.id: client for client in [ClaudeCode(), Codex(), Copilot(), OpenCode()]}
