@@ -7,6 +7,7 @@ pub(crate) mod claude_code;
 pub(crate) mod codex;
 mod collate;
 pub(crate) mod copilot;
+pub(crate) mod gemini;
 pub(crate) mod js;
 pub(crate) mod opencode;
 
@@ -19,6 +20,7 @@ pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
         Target::Codex => codex::VERSION,
         Target::Copilot => copilot::VERSION,
         Target::OpenCode => opencode::VERSION,
+        Target::Gemini => gemini::VERSION,
         _ => return None,
     };
     Some(format!("{} {version}", target.display()))

@@ -251,7 +251,7 @@ fn string(node: &Node) -> Option<&str> {
 }
 
 /// Whether a plain scalar is null, a boolean, a number or a date to OpenCode's YAML reader.
-fn resolves_to_other_type(value: &str) -> bool {
+pub(crate) fn resolves_to_other_type(value: &str) -> bool {
     matches!(
         value,
         "" | "~"

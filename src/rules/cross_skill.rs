@@ -355,6 +355,7 @@ mod tests {
             codex,
             copilot: Default::default(),
             opencode: Default::default(),
+            gemini: Default::default(),
         }
     }
 
@@ -468,6 +469,7 @@ mod tests {
                 codex: None,
                 copilot: None,
                 opencode: None,
+                gemini: None,
             },
         });
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);

@@ -109,10 +109,10 @@ impl Checker<'_> {
             .targets
             .iter()
             .map(|&target| match effect(target) {
-                // Codex, Copilot and OpenCode read fields more loosely (or differently) than
-                // the rules assume, and Codex and OpenCode repair some broken frontmatter: a
-                // skip over the file's content is claimed only when the client's own reading
-                // drops the file.
+                // The clients read fields more loosely (or differently) than the rules assume,
+                // and Codex, OpenCode and Gemini CLI recover some broken frontmatter: a skip
+                // over the file's content is claimed only when the client's own reading
+                // (`clients`) drops the file.
                 Effect::Skip
                     if matches!(
                         rule.group(),
@@ -169,7 +169,7 @@ impl Checker<'_> {
 /// Whether a modelled client loads the SKILL.md with this text (`clients`); `None` for the
 /// clients whose reading is not modelled here.
 fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool> {
-    use crate::clients::{codex, copilot, opencode};
+    use crate::clients::{codex, copilot, gemini, opencode};
     match target {
         Target::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
         // Without a frontmatter name, Copilot makes one of the folder's.
@@ -184,6 +184,7 @@ fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool
             opencode::read(file),
             opencode::Reading::Loaded { .. }
         )),
+        Target::Gemini => Some(gemini::read(file).0.is_some()),
         _ => None,
     }
 }

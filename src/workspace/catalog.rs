@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::clients::js::utf16_len;
 use crate::clients::{Fate, Hidden};
-use crate::clients::{claude_code, codex, copilot, opencode};
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::targets::Target;
 
 use super::Registry;
@@ -89,6 +89,7 @@ pub(crate) fn client_listing(
         Target::Codex => codex_listing(registry, context_window),
         Target::Copilot => copilot_listing(registry),
         Target::OpenCode => opencode_listing(registry),
+        Target::Gemini => gemini_listing(registry),
         _ => ClientListing {
             listed: listing(registry),
             ..ClientListing::default()
@@ -479,6 +480,120 @@ fn opencode_listing(registry: &Registry) -> ClientListing {
     }
 }
 
+/// A skill as Gemini CLI's listing sees it.
+struct GeminiSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a gemini::Reading,
+}
+
+/// Gemini CLI's listing: `.gemini/skills`, then `.agents/skills`, links followed, hidden folders
+/// skipped, each SKILL.md read as Gemini CLI reads it ([`gemini::read`]). Within a root it lists
+/// skills in the order the file system returns the folders, which skill-lsp cannot know: it
+/// assumes name order.
+fn gemini_listing(registry: &Registry) -> ClientListing {
+    let mut skills = found_skills(
+        registry,
+        Target::Gemini,
+        |skill| GeminiSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.gemini,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                gemini: Some(reading),
+                ..
+            } => Some(GeminiSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    let rank = |root: &Path| {
+        let mut parts = root
+            .components()
+            .rev()
+            .filter_map(|part| part.as_os_str().to_str());
+        match (parts.next(), parts.next()) {
+            (Some("skills"), Some(".gemini")) => 0,
+            (Some("skills"), Some(".agents")) => 1,
+            _ => 2,
+        }
+    };
+    skills.sort_by(|a, b| {
+        rank(a.root)
+            .cmp(&rank(b.root))
+            .then_with(|| a.path.cmp(b.path))
+    });
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in skills.iter().filter(|skill| !skill.folder.starts_with('.')) {
+        match &skill.reading.0 {
+            Some(reading) => loaded.push((skill, reading)),
+            None => omitted.push(Omitted {
+                path: skill.path.to_path_buf(),
+                reason: "not-loaded",
+                why: "Gemini CLI does not load it: no frontmatter block at the very top, or no name or description line".to_owned(),
+            }),
+        }
+    }
+    let candidates: Vec<gemini::Candidate<'_>> = loaded
+        .iter()
+        .map(|(_, reading)| gemini::Candidate {
+            name: &reading.name,
+        })
+        .collect();
+    let (order, replaced) = gemini::listing(&candidates);
+    let listed = order
+        .into_iter()
+        .map(|index| {
+            let (skill, reading) = loaded[index];
+            Listed {
+                name: reading.name.clone(),
+                full_chars: utf16_len(&reading.description),
+                truncated: false,
+                description: reading.description.clone(),
+                fate: Fate::Full,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(replaced.into_iter().map(|(index, winner)| {
+        let (skill, other) = (loaded[index].0, loaded[winner].0);
+        let why = if skill.root == other.root {
+            // In one root, the copy found last wins, in the file system's folder order.
+            format!(
+                "Gemini CLI keeps one skill named '{}' and which one varies with the order the file system lists folders in; skill-lsp assumes {}",
+                loaded[index].1.name,
+                other.path.display()
+            )
+        } else {
+            format!(
+                "{} has the same name and, found later, replaces it",
+                other.path.display()
+            )
+        };
+        Omitted {
+            path: skill.path.to_path_buf(),
+            reason: "shadowed",
+            why,
+        }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: 0,
+        needed: None,
+    }
+}
+
 /// Claude Code's listing.
 fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
     // Claude Code follows a linked skill folder wherever it leads, which SPEC section 5's loader
@@ -640,6 +755,7 @@ mod tests {
                 codex: Default::default(),
                 copilot: Default::default(),
                 opencode: Default::default(),
+                gemini: Default::default(),
             });
         }
         registry

@@ -67,14 +67,15 @@ fn probe(
             Err(_) => Some(Refusal::NotAFile),
             Ok(resolved) if !resolved.starts_with(real_root) => {
                 let metadata = source.metadata(&path, folder).ok();
-                let (claude, codex, copilot, opencode) = match metadata {
+                let (claude, codex, copilot, opencode, gemini) = match metadata {
                     Some(metadata) => (
                         Some(Box::new(metadata.claude)),
                         Some(Box::new(metadata.codex)),
                         Some(Box::new(metadata.copilot)),
                         Some(Box::new(metadata.opencode)),
+                        Some(Box::new(metadata.gemini)),
                     ),
-                    None => (None, None, None, None),
+                    None => (None, None, None, None, None),
                 };
                 Some(Refusal::OutsideRoot {
                     resolved,
@@ -82,6 +83,7 @@ fn probe(
                     codex,
                     copilot,
                     opencode,
+                    gemini,
                 })
             }
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),

@@ -8,7 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::clients::{claude_code, codex, copilot, opencode};
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
@@ -29,7 +29,7 @@ pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
 /// Which clients scan a default root of a project, by `shared/reference/FIELDS.md` (Claude Code
 /// reads `.claude/skills`; Codex `.agents/skills`; Copilot `.github/skills`, `.claude/skills` and
 /// `.agents/skills`; OpenCode `.opencode/skills`, `.claude/skills` and `.agents/skills`; Gemini
-/// CLI `.gemini/skills`). `None` for a root no client owns (`skills/`, a config root, a folder
+/// CLI `.gemini/skills` and `.agents/skills`; each client's own order is in `workspace::catalog`). `None` for a root no client owns (`skills/`, a config root, a folder
 /// given as a root): every selected target is taken to read it, since that is why it was
 /// selected.
 #[must_use]
@@ -48,6 +48,7 @@ pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
             Target::Codex,
             Target::Copilot,
             Target::OpenCode,
+            Target::Gemini,
         ],
         ".codex" => &[Target::Codex],
         ".github" => &[Target::Copilot],
@@ -81,6 +82,8 @@ pub struct Metadata {
     pub(crate) copilot: copilot::Reading,
     /// What OpenCode reads from the same text.
     pub(crate) opencode: opencode::Reading,
+    /// What Gemini CLI reads from the same text.
+    pub(crate) gemini: gemini::Reading,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -233,6 +236,7 @@ fn metadata_from(
         codex,
         copilot,
         opencode,
+        gemini: gemini::read(text),
     }
 }
 

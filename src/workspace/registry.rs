@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
-use crate::clients::{claude_code, codex, copilot, opencode};
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -30,6 +30,8 @@ pub struct Skill {
     pub(crate) copilot: copilot::Reading,
     /// What OpenCode reads from the file.
     pub(crate) opencode: opencode::Reading,
+    /// What Gemini CLI reads from the file.
+    pub(crate) gemini: gemini::Reading,
 }
 
 impl Skill {
@@ -50,6 +52,7 @@ impl Skill {
             codex: metadata.codex,
             copilot: metadata.copilot,
             opencode: metadata.opencode,
+            gemini: metadata.gemini,
         }
     }
 }
@@ -68,6 +71,8 @@ pub(crate) enum Refusal {
         copilot: Option<Box<copilot::Reading>>,
         /// What OpenCode, which follows them too, reads there.
         opencode: Option<Box<opencode::Reading>>,
+        /// What Gemini CLI, which follows them too, reads there.
+        gemini: Option<Box<gemini::Reading>>,
     },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
@@ -249,6 +254,7 @@ mod tests {
                 codex: Default::default(),
                 copilot: Default::default(),
                 opencode: Default::default(),
+                gemini: Default::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

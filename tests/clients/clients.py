@@ -78,6 +78,9 @@ class Client:
     display: str = ""
     # The project's skills roots the client reads (for the check-claims oracle).
     roots: tuple[str, ...] = ()
+    # Whether the listing's order is the client's own; False when it follows the file system's
+    # directory order, which skill-lsp cannot know (the lines are then compared in name order).
+    ordered: bool = True
 
     def skipped(self, run: "Run", project: Path) -> set[Path] | None:
         """The SKILL.md files the client refused to load, as it reported them; `None` when it
@@ -376,4 +379,57 @@ class OpenCode(Client):
         ]
 
 
-CLIENTS = {client.id: client for client in [ClaudeCode(), Codex(), Copilot(), OpenCode()]}
+class Gemini(Client):
+    id = "gemini"
+    own = frozenset(["skill-creator", "antigravity-support"])
+    display = "Gemini CLI"
+    roots = (".gemini/skills", ".agents/skills")
+    ordered = False
+
+    def command(self, base, project):
+        return ["node", str(base / "node_modules/@google/gemini-cli/bundle/gemini.js"), "-p", "hello", "-o", "text"]
+
+    def configure(self, env, home, port):
+        settings = home / ".gemini"
+        settings.mkdir(parents=True, exist_ok=True)
+        (settings / "settings.json").write_text(
+            json.dumps(
+                {
+                    "security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "telemetry": {"enabled": False},
+                    "privacy": {"usageStatisticsEnabled": False},
+                }
+            )
+        )
+        env.update(
+            GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{port}",
+            GEMINI_API_KEY="mock-key",
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+        )
+
+    def block(self, requests) -> str:
+        for _, body in requests:
+            instruction = body.get("systemInstruction") or {}
+            for text in _walk_texts(instruction):
+                at = text.find("<available_skills>")
+                if at >= 0:
+                    return text[at:]
+        raise LookupError("no request holds <available_skills>")
+
+    ENTRY = re.compile(
+        r"  <skill>\n    <name>(?P<name>.*?)</name>\n    <description>(?P<description>.*?)</description>\n"
+        r"    <location>(?P<location>[^<]*)</location>\n  </skill>",
+        re.S,
+    )
+
+    def listing(self, requests):
+        # Names and descriptions as written: Gemini CLI escapes nothing.
+        text = self.block(requests)
+        block = text[: text.index("</available_skills>")]
+        return [
+            Listed(match["name"], match["description"], match["location"])
+            for match in self.ENTRY.finditer(block)
+        ]
+
+
+CLIENTS = {client.id: client for client in [ClaudeCode(), Codex(), Copilot(), OpenCode(), Gemini()]}
