@@ -1626,11 +1626,8 @@ mod tests {
         // skills-ref strips the name and accepts lowercase letters of any script.
         let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
         check(AS, &padded, &["name-format 2:7-2:14 warning"]);
-        check(
-            &[Target::OpenCode],
-            &padded,
-            &["name-format 2:7-2:14 error", "name-mismatch 2:7-2:14 error"],
-        );
+        // OpenCode 1.18.33 takes any string as the name and lists the skill under it.
+        check(&[Target::OpenCode], &padded, &[]);
         let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
         let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
         let format = diagnostics

@@ -26,12 +26,13 @@ pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
     ".gemini/skills",
 ];
 
-/// Which clients scan a default root of a project, by `shared/reference/FIELDS.md` (Claude Code
-/// reads `.claude/skills`; Codex `.agents/skills`; Copilot `.github/skills`, `.claude/skills` and
-/// `.agents/skills`; OpenCode `.opencode/skills`, `.claude/skills` and `.agents/skills`; Gemini
-/// CLI `.gemini/skills` and `.agents/skills`; each client's own order is in `workspace::catalog`). `None` for a root no client owns (`skills/`, a config root, a folder
-/// given as a root): every selected target is taken to read it, since that is why it was
-/// selected.
+/// Which clients scan a default root of a project, as measured against each client
+/// (`clients`, `tests/clients`): Claude Code reads `.claude/skills`; Codex `.agents/skills` and
+/// `.codex/skills`; Copilot `.github/skills`, `.agents/skills` and `.claude/skills`; OpenCode
+/// `.claude/skills`, `.agents/skills` and `.opencode/skills`; Gemini CLI `.gemini/skills` and
+/// `.agents/skills` (each client's own order is in `workspace::catalog`). `None` for a root no
+/// client owns (`skills/`, a config root, a folder given as a root): every selected target is
+/// taken to read it, since that is why it was selected.
 #[must_use]
 pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
     let mut parts = root
