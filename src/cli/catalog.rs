@@ -5,9 +5,8 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::{CatalogArgs, CatalogFormat, EXIT_TROUBLE, error_line, parse_targets, write_stdout};
-use crate::clients::{Fate, claude_code};
+use crate::clients::Fate;
 use crate::config::Config;
-use crate::targets::Target;
 use crate::workspace::catalog::{client_listing, listing_text, xml};
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Disk, Registry};
@@ -122,8 +121,7 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
                 target: client.as_ref().map(|(target, _)| target.to_string()),
                 measured_with: client
                     .as_ref()
-                    .filter(|(target, _)| *target == Target::ClaudeCode)
-                    .map(|(target, _)| format!("{} {}", target.display(), claude_code::VERSION)),
+                    .and_then(|(target, _)| crate::clients::measured_with(*target)),
                 listed: client.as_ref().map(|(_, listing)| {
                     listing
                         .listed

@@ -4,8 +4,27 @@
 //! each module's `VERSION`.
 
 pub(crate) mod claude_code;
+pub(crate) mod codex;
 mod collate;
+pub(crate) mod copilot;
+pub(crate) mod gemini;
 pub(crate) mod js;
+pub(crate) mod opencode;
+
+/// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
+#[must_use]
+pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
+    use crate::targets::Target;
+    let version = match target {
+        Target::ClaudeCode => claude_code::VERSION,
+        Target::Codex => codex::VERSION,
+        Target::Copilot => copilot::VERSION,
+        Target::OpenCode => opencode::VERSION,
+        Target::Gemini => gemini::VERSION,
+        _ => return None,
+    };
+    Some(format!("{} {version}", target.display()))
+}
 
 /// Why a client keeps a skill it loaded out of the model's listing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +66,8 @@ pub(crate) enum Fate {
     Capped,
     /// Over the listing budget: listed by name only.
     NameOnly,
+    /// Over the listing budget: the text cut shorter to fit.
+    Shortened,
 }
 
 impl Fate {
@@ -56,6 +77,7 @@ impl Fate {
             Fate::Full => "full",
             Fate::Capped => "capped",
             Fate::NameOnly => "name-only",
+            Fate::Shortened => "shortened",
         }
     }
 }

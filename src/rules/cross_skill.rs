@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::Rule;
-use crate::clients::{Fate, claude_code};
+use crate::clients::{Fate, claude_code, codex};
 use crate::diagnostic::{Diagnostic, Related};
 use crate::targets::{Target, join_names};
 use crate::text::TextRange;
@@ -223,6 +223,46 @@ fn catalog_budget(
         } else {
             String::new()
         };
+        // Codex's budget is tokens (four bytes each), its own four skills included.
+        let codex_why = || {
+            format!(
+                "a listing of {} skills, its own {} included, needs about {} tokens and its budget is {budget} tokens (2% of the context window)",
+                count
+                    + listing
+                        .omitted
+                        .iter()
+                        .filter(|item| item.reason == "over-budget")
+                        .count()
+                    + codex::OWN.len(),
+                codex::OWN.len(),
+                listing.needed.unwrap_or_default(),
+            )
+        };
+        if target == Target::Codex {
+            for item in listing
+                .omitted
+                .iter()
+                .filter(|item| item.reason == "over-budget")
+            {
+                let Some(skill) = registry.skill_at(&item.path).filter(|_| {
+                    selected
+                        .get(item.path.as_path())
+                        .is_some_and(|targets| targets.contains(&target))
+                }) else {
+                    continue;
+                };
+                let mut diagnostic = Diagnostic::new(
+                    Rule::CatalogBudget,
+                    name_range(skill),
+                    format!(
+                        "Codex leaves this skill out of its skill listing: even by name only, {}",
+                        codex_why()
+                    ),
+                );
+                diagnostic.targets = vec![target];
+                findings.push((skill.path.clone(), diagnostic));
+            }
+        }
         for item in &listing.listed {
             if !item.truncated
                 || !selected
@@ -236,6 +276,27 @@ fn catalog_budget(
             };
             let shown = item.description.chars().count();
             let (action, why) = match item.fate {
+                Fate::Capped if target == Target::Codex => (
+                    format!(
+                        "cuts this description from {} to {shown} characters",
+                        item.full_chars
+                    ),
+                    format!(
+                        "it lists at most {} characters of a description",
+                        codex::DESCRIPTION_CAP
+                    ),
+                ),
+                Fate::Shortened => (
+                    format!(
+                        "cuts this description from {} to {shown} characters",
+                        item.full_chars
+                    ),
+                    codex_why(),
+                ),
+                Fate::NameOnly if target == Target::Codex => (
+                    "lists this skill by name only, without its description,".to_owned(),
+                    codex_why(),
+                ),
                 Fate::Capped => (
                     if shown == 0 {
                         "drops this description".to_owned()
@@ -245,17 +306,10 @@ fn catalog_budget(
                             item.full_chars
                         )
                     },
-                    if target == Target::ClaudeCode {
-                        format!(
-                            "its cap is {} characters per skill, when_to_use included",
-                            claude_code::SKILL_CAP
-                        )
-                    } else {
-                        format!(
-                            "a listing of {count} skill{} needs about {listed_chars} characters and its budget is about {budget}",
-                            if count == 1 { "" } else { "s" }
-                        )
-                    },
+                    format!(
+                        "its cap is {} characters per skill, when_to_use included",
+                        claude_code::SKILL_CAP
+                    ),
                 ),
                 _ => (
                     "lists this skill by name only, without its description,".to_owned(),
@@ -286,6 +340,7 @@ mod tests {
 
     fn skill(name: &str, folder: &str, root: &str, description: String) -> Skill {
         let claude = claude_code::read(&format!("---\ndescription: {description}\n---\n"));
+        let codex = codex::read(&format!("---\ndescription: {description}\n---\n"));
         Skill {
             name: name.into(),
             description,
@@ -297,6 +352,10 @@ mod tests {
             description_range: Some(TextRange::new(27, 30)),
             name_span: None,
             claude,
+            codex,
+            copilot: Default::default(),
+            opencode: Default::default(),
+            gemini: Default::default(),
         }
     }
 
@@ -407,6 +466,10 @@ mod tests {
             refusal: Refusal::OutsideRoot {
                 resolved: PathBuf::from("/elsewhere/x/SKILL.md"),
                 claude: None,
+                codex: None,
+                copilot: None,
+                opencode: None,
+                gemini: None,
             },
         });
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);
@@ -428,7 +491,24 @@ mod tests {
                 .starts_with("Claude Code cuts this description from 2000 to 1536 characters")
         );
         assert!(check(&registry, &|_| vec![Target::AgentSkills], None).is_empty());
-        let crowded_codex = check(&registry, &|_| vec![Target::Codex], Some(10_000));
-        assert!(crowded_codex[0].1.message.contains("budget is about 800"));
+        let mut registry = Registry::default();
+        for index in 0..60 {
+            registry.add(skill(
+                &format!("s{index}"),
+                &format!("s{index}"),
+                ".agents/skills",
+                "z".repeat(400),
+            ));
+        }
+        let crowded_codex = check(&registry, &|_| vec![Target::Codex], None);
+        assert_eq!(crowded_codex.len(), 60, "{crowded_codex:?}");
+        assert!(
+            crowded_codex[0]
+                .1
+                .message
+                .contains("its budget is 5440 tokens (2% of the context window)"),
+            "{}",
+            crowded_codex[0].1.message
+        );
     }
 }

@@ -389,7 +389,27 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
             |target| match target {
                 Target::ClaudeCode | Target::Gemini => Effect::Load,
+                Target::Codex => Effect::Degrade(
+                    "lists only its first 1,021 characters and '...'",
+                    "list only its first 1,021 characters and '...'",
+                ),
                 other => other.refusal(),
+            },
+            Vec::new(),
+        );
+    } else if crate::clients::js::utf16_len(description) > DESCRIPTION_MAX {
+        // Copilot counts UTF-16 units: a character beyond the Basic Multilingual Plane (most
+        // emoji) counts twice.
+        checker.report(
+            Rule::DescriptionLength,
+            value.range,
+            format!(
+                "description is {} UTF-16 units long (emoji and other characters beyond U+FFFF count twice); Copilot's limit is {DESCRIPTION_MAX}",
+                crate::clients::js::utf16_len(description)
+            ),
+            |target| match target {
+                Target::Copilot => Effect::Skip,
+                _ => Effect::Load,
             },
             Vec::new(),
         );
@@ -655,6 +675,13 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
         move |target| {
             if !target.knows(field) {
                 Effect::Ignore
+            } else if target == Target::Copilot {
+                // Copilot refuses a skill whose switch is anything but a YAML boolean.
+                if value.scalar_type() == Some(crate::document::ScalarType::Null) {
+                    Effect::Load
+                } else {
+                    Effect::Skip
+                }
             } else if target == Target::ClaudeCode
                 && canonical.is_some()
                 && value.style() == Some(Style::Plain)
@@ -1150,7 +1177,7 @@ mod tests {
             &[Target::Codex],
             &fm(&format!("name: pdf\ndescription: {long}\n")),
             &[
-                "description-length 3:1038-3:1123 error: 1109 characters long; the limit is 1024 — Codex skips this skill",
+                "description-length 3:1038-3:1123 warning: 1109 characters long; the limit is 1024 — Codex lists only its first 1,021 characters and '...'",
             ],
         );
         check(
@@ -1599,11 +1626,8 @@ mod tests {
         // skills-ref strips the name and accepts lowercase letters of any script.
         let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
         check(AS, &padded, &["name-format 2:7-2:14 warning"]);
-        check(
-            &[Target::OpenCode],
-            &padded,
-            &["name-format 2:7-2:14 error", "name-mismatch 2:7-2:14 error"],
-        );
+        // OpenCode 1.18.33 takes any string as the name and lists the skill under it.
+        check(&[Target::OpenCode], &padded, &[]);
         let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
         let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
         let format = diagnostics

@@ -159,6 +159,7 @@ fn lint_assumed_closed(checker: &mut Checker<'_>) {
         return;
     };
     let mut inner = Checker {
+        file: checker.file,
         text,
         document: &assumed,
         context: checker.context,
@@ -190,6 +191,7 @@ fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
     // An unclosed block is read as closed here too (see `lint_assumed_closed`).
     let document = parsed.assume_closed(&rewrite.text).unwrap_or(parsed);
     let mut inner = Checker {
+        file: checker.file,
         text: &rewrite.text,
         document: &document,
         context: checker.context,
@@ -548,6 +550,7 @@ fn lint_tolerant(checker: &mut Checker<'_>, tolerant: &Tolerant) {
     let mut document = checker.document.clone();
     document.yaml = Some(tolerant.yaml.clone());
     let mut inner = Checker {
+        file: checker.file,
         text: &tolerant.text,
         document: &document,
         context: checker.context,
@@ -639,7 +642,10 @@ fn duplicate_keys(checker: &mut Checker<'_>, mapping: &Node, prefix: &str) {
                 entry.key.range,
                 format!("the key '{prefix}{key}' appears twice; some loaders keep this one, some the later one"),
                 |target| match target {
-                    Target::AgentSkills | Target::ClaudeUpload | Target::Codex => target.refusal(),
+                    Target::AgentSkills
+                    | Target::ClaudeUpload
+                    | Target::Codex
+                    | Target::Copilot => target.refusal(),
                     _ => Effect::Misread,
                 },
                 vec![fix],
@@ -950,7 +956,7 @@ mod tests {
             assert_eq!(found[0].0, ":");
             assert!(
                 found[0].1.ends_with(
-                    "— skills-ref rejects it; Codex skips this skill; Claude Code loads it"
+                    "— skills-ref rejects it; Claude Code loads it; Codex reads it anyway and lists the skill"
                 ),
                 "{}",
                 found[0].1

@@ -86,6 +86,8 @@ pub(crate) fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity
 /// Collects the findings of one file and words them for the selected targets.
 pub(crate) struct Checker<'a> {
     pub text: &'a str,
+    /// The file's own text, which `text` rewrites for some passes: what clients read.
+    pub file: &'a str,
     pub document: &'a SkillDocument,
     pub context: &'a FileContext<'a>,
     pub diagnostics: Vec<Diagnostic>,
@@ -102,11 +104,33 @@ impl Checker<'_> {
         effect: impl Fn(Target) -> Effect,
         fixes: Vec<Fix>,
     ) {
+        let file = self.file;
         let effects: Vec<(Target, Effect)> = self
             .context
             .targets
             .iter()
-            .map(|&target| (target, effect(target)))
+            .map(|&target| match effect(target) {
+                // The clients read fields more loosely (or differently) than the rules assume,
+                // and Codex, OpenCode and Gemini CLI recover some broken frontmatter: a skip
+                // over the file's content is claimed only when the client's own reading
+                // (`clients`) drops the file.
+                Effect::Skip
+                    if matches!(
+                        rule.group(),
+                        crate::rule_table::Group::File | crate::rule_table::Group::Fields
+                    ) && client_loads(target, file, self.context.folder_name())
+                        == Some(true) =>
+                {
+                    (
+                        target,
+                        Effect::Fine(
+                            "reads it anyway and lists the skill",
+                            "read it anyway and list the skill",
+                        ),
+                    )
+                }
+                effect => (target, effect),
+            })
             .collect();
         if !effects.iter().any(|(_, effect)| effect.affects()) {
             return;
@@ -140,6 +164,29 @@ impl Checker<'_> {
         diagnostic.targets = self.context.targets.to_vec();
         diagnostic.fixes = fixes;
         self.diagnostics.push(diagnostic);
+    }
+}
+
+/// Whether a modelled client loads the SKILL.md with this text (`clients`); `None` for the
+/// clients whose reading is not modelled here.
+fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool> {
+    use crate::clients::{codex, copilot, gemini, opencode};
+    match target {
+        Target::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
+        // Without a frontmatter name, Copilot makes one of the folder's.
+        Target::Copilot => Some(match copilot::read(file) {
+            copilot::Reading::Loaded { name: None, .. } => {
+                folder.is_none_or(|folder| copilot::valid_name(folder).is_ok())
+            }
+            copilot::Reading::Loaded { .. } => true,
+            copilot::Reading::Refused(_) => false,
+        }),
+        Target::OpenCode => Some(matches!(
+            opencode::read(file),
+            opencode::Reading::Loaded { .. }
+        )),
+        Target::Gemini => Some(gemini::read(file).0.is_some()),
+        _ => None,
     }
 }
 
@@ -233,6 +280,7 @@ pub(crate) fn lint_document(
 ) -> Vec<Diagnostic> {
     let mut checker = Checker {
         text,
+        file: text,
         document,
         context,
         diagnostics: Vec::new(),

@@ -3,31 +3,21 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::clients::Fate;
-use crate::clients::claude_code;
 use crate::clients::js::utf16_len;
+use crate::clients::{Fate, Hidden};
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::targets::Target;
 
 use super::Registry;
 use super::loader::root_readers;
 use super::registry::Refusal;
 
-/// Codex's listing budget when it does not know the context window.
-pub(crate) const CODEX_DEFAULT_BUDGET: usize = 8_000;
-/// Characters per token for budget estimates.
-const CHARS_PER_TOKEN: u64 = 4;
-
-/// The listing budget in characters of a client that has one.
+/// The listing budget of a client that has one: Claude Code's in columns, Codex's in tokens.
 #[must_use]
 pub(crate) fn listing_budget(target: Target, context_window: Option<u64>) -> Option<usize> {
-    let chars = |window: u64, percent: u64| {
-        usize::try_from(window * CHARS_PER_TOKEN * percent / 100).unwrap_or(usize::MAX)
-    };
     match target {
         Target::ClaudeCode => Some(claude_code::budget(context_window)),
-        Target::Codex => {
-            Some(context_window.map_or(CODEX_DEFAULT_BUDGET, |window| chars(window, 2)))
-        }
+        Target::Codex => Some(codex::budget(context_window)),
         _ => None,
     }
 }
@@ -52,7 +42,8 @@ pub(crate) struct Listed {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Omitted {
     pub path: PathBuf,
-    /// A stable id: `model-invocation-disabled`, `path-scoped`, `shadowed`.
+    /// A stable id: `model-invocation-disabled`, `path-scoped`, `shadowed`, `not-loaded`,
+    /// `over-budget`.
     pub reason: &'static str,
     /// The same in words.
     pub why: String,
@@ -67,6 +58,9 @@ pub(crate) struct ClientListing {
     pub omitted: Vec<Omitted>,
     /// Characters of the client's own skills listed beside these, counted against its budget.
     pub own_chars: usize,
+    /// What the whole listing would take with every text whole, in the unit of the client's
+    /// budget, when the model computes it (Codex: tokens).
+    pub needed: Option<usize>,
 }
 
 /// Whether `target` reads the skills under `root`: the roots it owns in a workspace; a folder
@@ -83,26 +77,547 @@ struct ClaudeSkill<'a> {
     reading: &'a claude_code::Reading,
 }
 
-/// A client's listing of a registry. Claude Code's is its own model
-/// ([`claude_code::listing`]); the other clients' follow SPEC section 5's reading.
+/// A client's listing of a registry. Claude Code's and Codex's are their own models
+/// ([`claude_code::listing`], [`codex::listing`]); the other clients' follow SPEC section 5's
+/// reading.
 #[must_use]
 pub(crate) fn client_listing(
     registry: &Registry,
     target: Target,
     context_window: Option<u64>,
 ) -> ClientListing {
-    if target != Target::ClaudeCode {
-        return ClientListing {
-            listed: listing(registry, target, context_window),
+    match target {
+        Target::ClaudeCode => claude_code_listing(registry, context_window),
+        Target::Codex => codex_listing(registry, context_window),
+        Target::Copilot => copilot_listing(registry),
+        Target::OpenCode => opencode_listing(registry),
+        Target::Gemini => gemini_listing(registry),
+        _ => ClientListing {
+            listed: listing(registry),
             ..ClientListing::default()
-        };
+        },
     }
-    // Claude Code follows a linked skill folder wherever it leads, which SPEC section 5's loader
-    // refuses.
-    let linked = registry
-        .refused
+}
+
+/// Every SKILL.md of the registry a client that follows links finds, in the loader's order:
+/// registered, shadowed, and linked from outside its root, with the root it was found under.
+fn found_skills<'a, T>(
+    registry: &'a Registry,
+    target: Target,
+    registered: impl Fn(&'a crate::workspace::Skill) -> T,
+    linked: impl Fn(&'a super::registry::Refused) -> Option<T>,
+    root_of: impl Fn(&T) -> (&'a Path, &'a Path),
+) -> Vec<T> {
+    let mut skills: Vec<T> = registry
+        .skills
         .iter()
-        .filter_map(|refused| match &refused.refusal {
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+        .map(registered)
+        .chain(registry.refused.iter().filter_map(linked))
+        .filter(|skill| reads(target, root_of(skill).0, registry.roots.len() == 1))
+        .collect();
+    let root_rank = |skill: &T| {
+        let root = root_of(skill).0;
+        registry
+            .roots
+            .iter()
+            .position(|candidate| candidate == root)
+    };
+    skills.sort_by(|a, b| {
+        root_rank(a)
+            .cmp(&root_rank(b))
+            .then_with(|| root_of(a).1.cmp(root_of(b).1))
+    });
+    skills
+}
+
+/// A skill as Codex's listing sees it.
+struct CodexSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a codex::Reading,
+}
+
+/// Codex's listing: `.agents/skills` and `.codex/skills`, links followed, hidden folders
+/// skipped, each SKILL.md read as Codex reads it ([`codex::read`]).
+fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
+    let skills = found_skills(
+        registry,
+        Target::Codex,
+        |skill| CodexSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.codex,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                codex: Some(reading),
+                ..
+            } => Some(CodexSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in skills.iter().filter(|skill| !skill.folder.starts_with('.')) {
+        match skill.reading {
+            codex::Reading::Loaded { name, description } => loaded.push((
+                skill,
+                name.as_deref().unwrap_or(skill.folder),
+                description.as_str(),
+                format!("{}/SKILL.md", skill.folder),
+            )),
+            codex::Reading::Refused(refusal) => omitted.push(Omitted {
+                path: skill.path.to_path_buf(),
+                reason: "not-loaded",
+                why: format!("Codex does not load it: {}", refusal.describe()),
+                name: None,
+            }),
+        }
+    }
+    let candidates: Vec<codex::Candidate<'_>> = loaded
+        .iter()
+        .map(|(skill, name, description, file)| codex::Candidate {
+            name,
+            description,
+            file,
+            path: skill.path,
+        })
+        .collect();
+    let codex::Listing {
+        lines,
+        left_out,
+        needed,
+    } = codex::listing(&candidates, codex::budget(context_window));
+    let listed = lines
+        .into_iter()
+        .map(|line| {
+            let (skill, name, description, _) = &loaded[line.index];
+            Listed {
+                name: (*name).to_owned(),
+                full_chars: description.chars().count(),
+                truncated: line.fate != Fate::Full,
+                description: line.description.unwrap_or_default(),
+                fate: line.fate,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(left_out.into_iter().map(|index| {
+        Omitted {
+        path: loaded[index].0.path.to_path_buf(),
+        reason: "over-budget",
+        why: "even names alone overflow Codex's listing budget, and this skill's line did not fit"
+            .to_owned(),
+        name: None,
+    }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: codex::OWN
+            .iter()
+            .map(|(name, length)| name.len() + length)
+            .sum(),
+        needed: Some(needed),
+    }
+}
+
+/// A skill as Copilot's listing sees it.
+struct CopilotSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a copilot::Reading,
+}
+
+/// Copilot's order of roots: `.github/skills`, `.agents/skills`, `.claude/skills`, then any
+/// other root it was given.
+fn copilot_root_rank(root: &Path) -> usize {
+    let mut parts = root
+        .components()
+        .rev()
+        .filter_map(|part| part.as_os_str().to_str());
+    match (parts.next(), parts.next()) {
+        (Some("skills"), Some(".github")) => 0,
+        (Some("skills"), Some(".agents")) => 1,
+        (Some("skills"), Some(".claude")) => 2,
+        _ => 3,
+    }
+}
+
+/// Copilot's listing: `.github/skills`, `.agents/skills` and `.claude/skills` in that order,
+/// folders by name, links followed, hidden folders skipped, each SKILL.md read as Copilot reads
+/// it ([`copilot::read`]).
+fn copilot_listing(registry: &Registry) -> ClientListing {
+    let mut skills = found_skills(
+        registry,
+        Target::Copilot,
+        |skill| CopilotSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.copilot,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                copilot: Some(reading),
+                ..
+            } => Some(CopilotSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    skills.sort_by(|a, b| {
+        copilot_root_rank(a.root)
+            .cmp(&copilot_root_rank(b.root))
+            .then_with(|| a.folder.cmp(b.folder))
+    });
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in skills.iter().filter(|skill| !skill.folder.starts_with('.')) {
+        let refusal = match skill.reading {
+            copilot::Reading::Loaded {
+                name,
+                description,
+                hidden,
+            } => match name
+                .clone()
+                .map_or_else(|| copilot::valid_name(skill.folder), Ok)
+            {
+                Ok(name) => {
+                    loaded.push((skill, name, description.as_str(), *hidden));
+                    continue;
+                }
+                Err(_) => "no valid skill name can be made of its folder's name".to_owned(),
+            },
+            copilot::Reading::Refused(refusal) => refusal.describe(),
+        };
+        omitted.push(Omitted {
+            path: skill.path.to_path_buf(),
+            reason: "not-loaded",
+            why: format!("Copilot does not load it: {refusal}"),
+            name: None,
+        });
+    }
+    let candidates: Vec<copilot::Candidate<'_>> = loaded
+        .iter()
+        .map(|(_, name, description, hidden)| copilot::Candidate {
+            name,
+            description,
+            hidden: *hidden,
+        })
+        .collect();
+    let (lines, left_out) = copilot::listing(&candidates);
+    let listed = lines
+        .into_iter()
+        .map(|line| {
+            let (skill, name, description, _) = &loaded[line.index];
+            Listed {
+                name: name.clone(),
+                full_chars: utf16_len(description),
+                truncated: line.fate != Fate::Full,
+                description: line.description.unwrap_or_default(),
+                fate: line.fate,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(left_out.into_iter().map(|(index, why)| {
+        let (reason, why) = match why {
+            copilot::Omitted::Hidden => (
+                Hidden::ModelInvocationDisabled.id(),
+                Hidden::ModelInvocationDisabled.describe().to_owned(),
+            ),
+            copilot::Omitted::Shadowed(winner) => (
+                "shadowed",
+                format!(
+                    "{} holds a skill of the same name, which wins",
+                    loaded[winner].0.path.display()
+                ),
+            ),
+        };
+        Omitted {
+            path: loaded[index].0.path.to_path_buf(),
+            reason,
+            why,
+            name: None,
+        }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: 0,
+        needed: None,
+    }
+}
+
+/// A skill as OpenCode's listing sees it.
+struct OpenCodeSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a opencode::Reading,
+}
+
+/// OpenCode's order of roots: `.claude/skills`, `.agents/skills`, then `.opencode/skills` and
+/// any other root it was given.
+fn opencode_root_rank(root: &Path) -> usize {
+    let mut parts = root
+        .components()
+        .rev()
+        .filter_map(|part| part.as_os_str().to_str());
+    match (parts.next(), parts.next()) {
+        (Some("skills"), Some(".claude")) => 0,
+        (Some("skills"), Some(".agents")) => 1,
+        _ => 2,
+    }
+}
+
+/// OpenCode's listing: `.claude/skills`, `.agents/skills` and `.opencode/skills`, links
+/// followed, each SKILL.md read as OpenCode reads it ([`opencode::read`]); hidden folders count
+/// except under `.opencode`.
+fn opencode_listing(registry: &Registry) -> ClientListing {
+    let mut skills = found_skills(
+        registry,
+        Target::OpenCode,
+        |skill| OpenCodeSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.opencode,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                opencode: Some(reading),
+                ..
+            } => Some(OpenCodeSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    skills.sort_by(|a, b| {
+        opencode_root_rank(a.root)
+            .cmp(&opencode_root_rank(b.root))
+            .then_with(|| a.path.cmp(b.path))
+    });
+    skills.retain(|skill| opencode_root_rank(skill.root) < 2 || !skill.folder.starts_with('.'));
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in &skills {
+        match skill.reading {
+            opencode::Reading::Loaded { name, description } => {
+                loaded.push((skill, name.as_str(), description.as_deref()));
+            }
+            opencode::Reading::Refused(refusal) => omitted.push(Omitted {
+                path: skill.path.to_path_buf(),
+                reason: "not-loaded",
+                why: format!("OpenCode does not load it: {}", refusal.describe()),
+                name: None,
+            }),
+        }
+    }
+    let candidates: Vec<opencode::Candidate<'_>> = loaded
+        .iter()
+        .map(|(_, name, description)| opencode::Candidate {
+            name,
+            description: *description,
+        })
+        .collect();
+    let (order, left_out) = opencode::listing(&candidates);
+    let listed = order
+        .into_iter()
+        .map(|index| {
+            let (skill, name, description) = loaded[index];
+            let description = description.unwrap_or_default();
+            Listed {
+                name: name.to_owned(),
+                full_chars: utf16_len(description),
+                truncated: false,
+                description: description.to_owned(),
+                fate: Fate::Full,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(left_out.into_iter().map(|(index, why)| {
+        let (reason, why) = match why {
+            opencode::Omitted::Shadowed(winner) => (
+                "shadowed",
+                format!(
+                    "OpenCode keeps one skill named '{}' and which one varies from run to run; skill-lsp assumes {}",
+                    loaded[index].1,
+                    loaded[winner].0.path.display()
+                ),
+            ),
+            opencode::Omitted::NoDescription => (
+                "no-description",
+                "OpenCode loads it but lists only skills with a description".to_owned(),
+            ),
+        };
+        Omitted {
+            path: loaded[index].0.path.to_path_buf(),
+            reason,
+            why,
+            name: None,
+        }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: 0,
+        needed: None,
+    }
+}
+
+/// A skill as Gemini CLI's listing sees it.
+struct GeminiSkill<'a> {
+    path: &'a Path,
+    root: &'a Path,
+    folder: &'a str,
+    reading: &'a gemini::Reading,
+}
+
+/// Gemini CLI's listing: `.gemini/skills`, then `.agents/skills`, links followed, hidden folders
+/// skipped, each SKILL.md read as Gemini CLI reads it ([`gemini::read`]). Within a root it lists
+/// skills in the order the file system returns the folders, which skill-lsp cannot know: it
+/// assumes name order.
+fn gemini_listing(registry: &Registry) -> ClientListing {
+    let mut skills = found_skills(
+        registry,
+        Target::Gemini,
+        |skill| GeminiSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.gemini,
+        },
+        |refused| match &refused.refusal {
+            Refusal::OutsideRoot {
+                gemini: Some(reading),
+                ..
+            } => Some(GeminiSkill {
+                path: &refused.path,
+                root: &refused.root,
+                folder: refused.path.parent()?.file_name()?.to_str()?,
+                reading,
+            }),
+            _ => None,
+        },
+        |skill| (skill.root, skill.path),
+    );
+    let rank = |root: &Path| {
+        let mut parts = root
+            .components()
+            .rev()
+            .filter_map(|part| part.as_os_str().to_str());
+        match (parts.next(), parts.next()) {
+            (Some("skills"), Some(".gemini")) => 0,
+            (Some("skills"), Some(".agents")) => 1,
+            _ => 2,
+        }
+    };
+    skills.sort_by(|a, b| {
+        rank(a.root)
+            .cmp(&rank(b.root))
+            .then_with(|| a.path.cmp(b.path))
+    });
+    let mut omitted = Vec::new();
+    let mut loaded = Vec::new();
+    for skill in skills.iter().filter(|skill| !skill.folder.starts_with('.')) {
+        match &skill.reading.0 {
+            Some(reading) => loaded.push((skill, reading)),
+            None => omitted.push(Omitted {
+                path: skill.path.to_path_buf(),
+                reason: "not-loaded",
+                why: "Gemini CLI does not load it: no frontmatter block at the very top, or no name or description line".to_owned(),
+                name: None,
+            }),
+        }
+    }
+    let candidates: Vec<gemini::Candidate<'_>> = loaded
+        .iter()
+        .map(|(_, reading)| gemini::Candidate {
+            name: &reading.name,
+        })
+        .collect();
+    let (order, replaced) = gemini::listing(&candidates);
+    let listed = order
+        .into_iter()
+        .map(|index| {
+            let (skill, reading) = loaded[index];
+            Listed {
+                name: reading.name.clone(),
+                full_chars: utf16_len(&reading.description),
+                truncated: false,
+                description: reading.description.clone(),
+                fate: Fate::Full,
+                path: skill.path.to_path_buf(),
+            }
+        })
+        .collect();
+    omitted.extend(replaced.into_iter().map(|(index, winner)| {
+        let (skill, other) = (loaded[index].0, loaded[winner].0);
+        let why = if skill.root == other.root {
+            // In one root, the copy found last wins, in the file system's folder order.
+            format!(
+                "Gemini CLI keeps one skill named '{}' and which one varies with the order the file system lists folders in; skill-lsp assumes {}",
+                loaded[index].1.name,
+                other.path.display()
+            )
+        } else {
+            format!(
+                "{} has the same name and, found later, replaces it",
+                other.path.display()
+            )
+        };
+        Omitted {
+            path: skill.path.to_path_buf(),
+            reason: "shadowed",
+            why,
+            name: None,
+        }
+    }));
+    ClientListing {
+        listed,
+        omitted,
+        own_chars: 0,
+        needed: None,
+    }
+}
+
+/// Claude Code's listing.
+fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
+    // Claude Code follows a linked skill folder wherever it leads, which SPEC section 5's loader
+    // refuses. Roots in the loader's order, folders in the order each root was scanned.
+    let skills = found_skills(
+        registry,
+        Target::ClaudeCode,
+        |skill| ClaudeSkill {
+            path: &skill.path,
+            root: &skill.root,
+            folder: &skill.folder,
+            reading: &skill.claude,
+        },
+        |refused| match &refused.refusal {
             Refusal::OutsideRoot {
                 claude: Some(reading),
                 ..
@@ -113,28 +628,9 @@ pub(crate) fn client_listing(
                 reading,
             }),
             _ => None,
-        });
-    let mut skills: Vec<ClaudeSkill<'_>> = registry
-        .skills
-        .iter()
-        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
-        .map(|skill| ClaudeSkill {
-            path: &skill.path,
-            root: &skill.root,
-            folder: &skill.folder,
-            reading: &skill.claude,
-        })
-        .chain(linked)
-        .filter(|skill| reads(target, skill.root, registry.roots.len() == 1))
-        .collect();
-    // Roots in the loader's order, folders in the order each root was scanned.
-    let root_rank =
-        |skill: &ClaudeSkill<'_>| registry.roots.iter().position(|root| root == skill.root);
-    skills.sort_by(|a, b| {
-        root_rank(a)
-            .cmp(&root_rank(b))
-            .then_with(|| a.path.cmp(b.path))
-    });
+        },
+        |skill| (skill.root, skill.path),
+    );
     let candidates: Vec<claude_code::Candidate<'_>> = skills
         .iter()
         .map(|skill| claude_code::Candidate {
@@ -185,83 +681,26 @@ pub(crate) fn client_listing(
         listed,
         omitted,
         own_chars: claude_code::OWN_SKILLS_CHARS,
+        needed: None,
     }
 }
 
-/// Simulates a budgeted listing in SPEC section 5's reading: the whole-listing budget shared
-/// evenly among the skills whose descriptions do not fit (Codex).
+/// A listing in SPEC section 5's reading, for the clients not modelled yet: every registered
+/// skill, whole.
 #[must_use]
-fn listing(registry: &Registry, target: Target, context_window: Option<u64>) -> Vec<Listed> {
-    let mut listed: Vec<Listed> = registry
+fn listing(registry: &Registry) -> Vec<Listed> {
+    registry
         .skills
         .iter()
-        .map(|skill| {
-            let description = skill.description.clone();
-            Listed {
-                name: skill.name.clone(),
-                full_chars: description.chars().count(),
-                description,
-                truncated: false,
-                fate: Fate::Full,
-                path: skill.path.clone(),
-            }
+        .map(|skill| Listed {
+            name: skill.name.clone(),
+            full_chars: skill.description.chars().count(),
+            description: skill.description.clone(),
+            truncated: false,
+            fate: Fate::Full,
+            path: skill.path.clone(),
         })
-        .collect();
-    let Some(budget) = listing_budget(target, context_window) else {
-        return listed;
-    };
-    // `- name: ` and a newline per line.
-    let overhead: usize = listed
-        .iter()
-        .map(|item| item.name.chars().count() + 5)
-        .sum();
-    let total: usize = overhead
-        + listed
-            .iter()
-            .map(|item| item.description.chars().count())
-            .sum::<usize>();
-    if total <= budget {
-        return listed;
-    }
-    // Water-filling: short descriptions keep their length, long ones share what is left equally.
-    let mut lengths: Vec<usize> = listed
-        .iter()
-        .map(|item| item.description.chars().count())
-        .collect();
-    lengths.sort_unstable();
-    let mut remaining = budget.saturating_sub(overhead);
-    let mut share = 0;
-    let count = lengths.len();
-    for (index, length) in lengths.iter().enumerate() {
-        let equal = remaining / (count - index);
-        if *length <= equal {
-            remaining -= length;
-        } else {
-            share = equal;
-            break;
-        }
-    }
-    for item in &mut listed {
-        if item.description.chars().count() > share {
-            cut(item, share);
-        }
-    }
-    listed
-}
-
-fn cut(item: &mut Listed, chars: usize) {
-    item.truncated = true;
-    item.fate = Fate::Capped;
-    if chars == 0 {
-        item.description.clear();
-        return;
-    }
-    let keep: String = item
-        .description
-        .chars()
-        .take(chars.saturating_sub(1))
-        .collect();
-    item.description = format!("{}…", keep.trim_end());
+        .collect()
 }
 
 /// The listing as text, in the shape of the system prompt's catalog.
@@ -327,6 +766,10 @@ mod tests {
                 description_range: None,
                 name_span: None,
                 claude: Default::default(),
+                codex: Default::default(),
+                copilot: Default::default(),
+                opencode: Default::default(),
+                gemini: Default::default(),
             });
         }
         registry
@@ -334,8 +777,8 @@ mod tests {
 
     #[test]
     fn budgets() {
-        assert_eq!(listing_budget(Target::Codex, None), Some(8_000));
-        assert_eq!(listing_budget(Target::Codex, Some(100_000)), Some(8_000));
+        assert_eq!(listing_budget(Target::Codex, None), Some(5_440));
+        assert_eq!(listing_budget(Target::Codex, Some(100_000)), Some(2_000));
         assert_eq!(listing_budget(Target::ClaudeCode, None), Some(30_000));
         assert_eq!(
             listing_budget(Target::ClaudeCode, Some(200_000)),
@@ -357,29 +800,6 @@ mod tests {
         assert_eq!((items[0].fate, items[1].fate), (Fate::Capped, Fate::Full));
         assert_eq!(utf16_len(&items[0].description), claude_code::SKILL_CAP);
         assert!(items[0].description.ends_with('…'));
-    }
-
-    #[test]
-    fn over_budget_long_descriptions_share_what_is_left() {
-        let items = listing(
-            &registry(&[100, 900, 900, 900, 900, 900, 900, 900, 900, 900, 900]),
-            Target::Codex,
-            None,
-        );
-        assert!(!items[0].truncated, "short descriptions keep their text");
-        assert!(items[1..].iter().all(|item| item.truncated));
-        let total: usize = items
-            .iter()
-            .map(|item| item.name.len() + 5 + item.description.chars().count())
-            .sum();
-        assert!(total <= 8_000, "{total}");
-        assert_eq!(
-            listing(&registry(&[100, 200]), Target::Codex, None)
-                .iter()
-                .filter(|i| i.truncated)
-                .count(),
-            0
-        );
     }
 
     #[test]

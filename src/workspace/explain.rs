@@ -395,6 +395,15 @@ pub(crate) fn render(views: &[ClientView], markdown: bool, base: Option<&Path>) 
                 "listed as {} by name only: the listing is over its budget",
                 code(name)
             ),
+            Presence::Listed {
+                name,
+                fate: Fate::Shortened,
+                full_chars,
+                ..
+            } => format!(
+                "listed as {}, its text cut to fit the listing's budget ({full_chars} characters in all)",
+                code(name)
+            ),
             Presence::Omitted { why, .. } => format!("not listed: {why}"),
             Presence::NotRead { reads } => {
                 let roots: Vec<String> = reads.iter().map(|root| code(root)).collect();
@@ -579,16 +588,21 @@ mod tests {
                 "---\nname: same\ndescription: Second.\n---\n",
             ),
         ]);
+        // Copilot keeps the first skill of a name; Codex lists both.
         let views = explain(
             &registry,
             &path(".agents/skills", "two"),
-            &[Target::Codex],
+            &[Target::Copilot, Target::Codex],
             None,
         );
         match &views[0].presence {
-            Presence::Dropped { why } => assert!(why.contains("same name `same`"), "{why}"),
+            Presence::Omitted { reason, why } => {
+                assert_eq!(*reason, "shadowed");
+                assert!(why.contains("one/SKILL.md"), "{why}");
+            }
             other => panic!("{other:?}"),
         }
+        assert!(matches!(views[1].presence, Presence::Listed { .. }));
         assert_eq!(skills_named(&registry, "same").len(), 2);
     }
 

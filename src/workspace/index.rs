@@ -65,13 +65,27 @@ fn probe(
         match fs::canonicalize(&path) {
             Err(_) if !on_disk => None,
             Err(_) => Some(Refusal::NotAFile),
-            Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot {
-                resolved,
-                claude: source
-                    .metadata(&path, folder)
-                    .ok()
-                    .map(|metadata| Box::new(metadata.claude)),
-            }),
+            Ok(resolved) if !resolved.starts_with(real_root) => {
+                let metadata = source.metadata(&path, folder).ok();
+                let (claude, codex, copilot, opencode, gemini) = match metadata {
+                    Some(metadata) => (
+                        Some(Box::new(metadata.claude)),
+                        Some(Box::new(metadata.codex)),
+                        Some(Box::new(metadata.copilot)),
+                        Some(Box::new(metadata.opencode)),
+                        Some(Box::new(metadata.gemini)),
+                    ),
+                    None => (None, None, None, None, None),
+                };
+                Some(Refusal::OutsideRoot {
+                    resolved,
+                    claude,
+                    codex,
+                    copilot,
+                    opencode,
+                    gemini,
+                })
+            }
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
             Ok(_) => None,
         }

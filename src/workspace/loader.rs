@@ -8,7 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::clients::claude_code;
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
@@ -26,12 +26,13 @@ pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
     ".gemini/skills",
 ];
 
-/// Which clients scan a default root of a project, by `shared/reference/FIELDS.md` (Claude Code
-/// reads `.claude/skills`; Codex `.agents/skills`; Copilot `.github/skills`, `.claude/skills` and
-/// `.agents/skills`; OpenCode `.opencode/skills`, `.claude/skills` and `.agents/skills`; Gemini
-/// CLI `.gemini/skills`). `None` for a root no client owns (`skills/`, a config root, a folder
-/// given as a root): every selected target is taken to read it, since that is why it was
-/// selected.
+/// Which clients scan a default root of a project, as measured against each client
+/// (`clients`, `tests/clients`): Claude Code reads `.claude/skills`; Codex `.agents/skills` and
+/// `.codex/skills`; Copilot `.github/skills`, `.agents/skills` and `.claude/skills`; OpenCode
+/// `.claude/skills`, `.agents/skills` and `.opencode/skills`; Gemini CLI `.gemini/skills` and
+/// `.agents/skills` (each client's own order is in `workspace::catalog`). `None` for a root no
+/// client owns (`skills/`, a config root, a folder given as a root): every selected target is
+/// taken to read it, since that is why it was selected.
 #[must_use]
 pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
     let mut parts = root
@@ -48,6 +49,7 @@ pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
             Target::Codex,
             Target::Copilot,
             Target::OpenCode,
+            Target::Gemini,
         ],
         ".codex" => &[Target::Codex],
         ".github" => &[Target::Copilot],
@@ -75,6 +77,14 @@ pub struct Metadata {
     pub(crate) name_span: Option<Span>,
     /// What Claude Code reads from the same text, which differs from SPEC section 5's reading.
     pub(crate) claude: claude_code::Reading,
+    /// What Codex reads from the same text.
+    pub(crate) codex: codex::Reading,
+    /// What Copilot reads from the same text.
+    pub(crate) copilot: copilot::Reading,
+    /// What OpenCode reads from the same text.
+    pub(crate) opencode: opencode::Reading,
+    /// What Gemini CLI reads from the same text.
+    pub(crate) gemini: gemini::Reading,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -131,6 +141,8 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
             let claude = claude_code::read_reusing(text, Some((yaml_range, &document)));
+            let codex = codex::read_reusing(text, Some((yaml_range, &document)));
+            let copilot = copilot::read_reusing(text, Some((yaml_range, &document)));
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
@@ -139,10 +151,22 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
                 text,
                 &text[body.as_range()],
                 folder,
-                claude,
+                (claude, codex, copilot),
+                opencode::read(text),
             )
         }
-        None => metadata_from(None, text, text, folder, claude_code::read(text)),
+        None => metadata_from(
+            None,
+            text,
+            text,
+            folder,
+            (
+                claude_code::read(text),
+                codex::read(text),
+                copilot::read(text),
+            ),
+            opencode::read(text),
+        ),
     }
 }
 
@@ -158,7 +182,10 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
     if !agrees {
         return read_metadata(text, folder);
     }
-    let claude = claude_code::read_reusing(text, document.yaml_range().zip(document.yaml.as_ref()));
+    let parsed = document.yaml_range().zip(document.yaml.as_ref());
+    let claude = claude_code::read_reusing(text, parsed);
+    let codex = codex::read_reusing(text, parsed);
+    let copilot = copilot::read_reusing(text, parsed);
     let mapping = document
         .yaml
         .as_ref()
@@ -170,7 +197,8 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
         text,
         &text[document.split.body.as_range()],
         folder,
-        claude,
+        (claude, codex, copilot),
+        opencode::read(text),
     )
 }
 
@@ -179,7 +207,8 @@ fn metadata_from(
     text: &str,
     body: &str,
     folder: &str,
-    claude: claude_code::Reading,
+    (claude, codex, copilot): (claude_code::Reading, codex::Reading, copilot::Reading),
+    opencode: opencode::Reading,
 ) -> Metadata {
     let string_entry = |key: &str| {
         mapping
@@ -205,6 +234,10 @@ fn metadata_from(
         ),
         when_to_use: string_field("when_to_use").map(|text| collapse(&text)),
         claude,
+        codex,
+        copilot,
+        opencode,
+        gemini: gemini::read(text),
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
-use crate::clients::claude_code;
+use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -24,6 +24,14 @@ pub struct Skill {
     pub(crate) name_span: Option<Span>,
     /// What Claude Code reads from the file.
     pub(crate) claude: claude_code::Reading,
+    /// What Codex reads from the file.
+    pub(crate) codex: codex::Reading,
+    /// What Copilot reads from the file.
+    pub(crate) copilot: copilot::Reading,
+    /// What OpenCode reads from the file.
+    pub(crate) opencode: opencode::Reading,
+    /// What Gemini CLI reads from the file.
+    pub(crate) gemini: gemini::Reading,
 }
 
 impl Skill {
@@ -41,6 +49,10 @@ impl Skill {
             description_range: metadata.description_range,
             name_span: metadata.name_span,
             claude: metadata.claude,
+            codex: metadata.codex,
+            copilot: metadata.copilot,
+            opencode: metadata.opencode,
+            gemini: metadata.gemini,
         }
     }
 }
@@ -53,6 +65,14 @@ pub(crate) enum Refusal {
         resolved: PathBuf,
         /// What Claude Code, which follows such links, reads there.
         claude: Option<Box<claude_code::Reading>>,
+        /// What Codex, which follows them too, reads there.
+        codex: Option<Box<codex::Reading>>,
+        /// What Copilot, which follows them too, reads there.
+        copilot: Option<Box<copilot::Reading>>,
+        /// What OpenCode, which follows them too, reads there.
+        opencode: Option<Box<opencode::Reading>>,
+        /// What Gemini CLI, which follows them too, reads there.
+        gemini: Option<Box<gemini::Reading>>,
     },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
@@ -231,6 +251,10 @@ mod tests {
                 description_range: None,
                 name_span: None,
                 claude: Default::default(),
+                codex: Default::default(),
+                copilot: Default::default(),
+                opencode: Default::default(),
+                gemini: Default::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

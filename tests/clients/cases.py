@@ -73,10 +73,151 @@ def tricky() -> dict:
     return files
 
 
-def crowded(count: int = 200, length: int = 300) -> dict:
+AGENTS = ".agents/skills"
+
+
+def moved(files: dict, root: str) -> dict:
+    """The same project with Claude Code's root renamed (other roots dropped)."""
+    out = {}
+    for relative, content in files.items():
+        if relative.startswith(CLAUDE + "/"):
+            out[root + relative[len(CLAUDE) :]] = content
+        elif not relative.startswith((".agents/", "skills/")):
+            out[relative] = content
+    return out
+
+
+def shared_tricky() -> dict:
+    """The tricky skills in .agents/skills, the root every client but Claude Code reads, plus
+    inputs that matter to those clients: quoting, names, lengths, nesting, duplicates."""
+    files = moved(tricky(), AGENTS)
+    long_description = ("long " * 300).strip()
+    files.update(
+        [
+            skill("x01-1024", "---\nname: x01-1024\ndescription: " + "d" * 1024 + "\n---\nb\n", AGENTS),
+            skill("x02-1025", "---\nname: x02-1025\ndescription: " + "e" * 1025 + "\n---\nb\n", AGENTS),
+            skill("x03-1500", "---\nname: x03-1500\ndescription: " + long_description + "\n---\nb\n", AGENTS),
+            skill("x04-noname", "---\ndescription: no name field\n---\nb\n", AGENTS),
+            skill("x05-emptyname", "---\nname: ''\ndescription: empty name\n---\nb\n", AGENTS),
+            skill("x06-quoted-newline", '---\nname: x06-quoted-newline\ndescription: "one\\ntwo"\n---\nb\n', AGENTS),
+            skill("x07-list-desc", "---\nname: x07-list-desc\ndescription:\n  - a\n  - b\n---\nb\n", AGENTS),
+            skill("x08-spacey", "---\nname: x08-spacey\ndescription:    padded    \n---\nb\n", AGENTS),
+            skill("x10-meta", "---\nname: x10-meta\ndescription: with metadata\nmetadata:\n  short-description: short one\n---\nb\n", AGENTS),
+            skill("x11-dupe-a", "---\nname: x11-same\ndescription: first of two\n---\nb\n", AGENTS),
+            skill("x12-xml", "---\nname: x12-xml\ndescription: 'a \"q\" <b> & c'\n---\nb\n", AGENTS),
+            skill("x13-dmi-true", "---\nname: x13-dmi-true\ndescription: dmi true\ndisable-model-invocation: true\n---\nb\n", AGENTS),
+            skill("x14-unknown-key", "---\nname: x14-unknown-key\ndescription: unknown key\nmode: fast\n---\nb\n", AGENTS),
+        ]
+    )
+    return files
+
+
+def roots_and_quirks() -> dict:
+    """Every root a client might read, nesting, ordering of names and the YAML edge cases that
+    split the clients: colons, flow syntax, comments, lengths in bytes and characters."""
+    files = {}
+    for root in ["skills", ".agents/skills", ".claude/skills", ".codex/skills", ".github/skills", ".opencode/skills", ".gemini/skills"]:
+        tag = root.strip(".").split("/")[0]
+        files.update([skill(f"r-{tag}", f"---\nname: r-{tag}\ndescription: in {root}\n---\nb\n", root)])
+    A = AGENTS
+    files.update(
+        [
+            skill("q01-colons", "---\nname: q01-colons\ndescription: a: b: c\n---\nb\n", A),
+            skill("q02-flow-desc", "---\nname: q02-flow-desc\ndescription: [a] b\n---\nFlow body\n", A),
+            skill("q03-broken-other", "---\nname: q03-broken-other\ndescription: fine\nother: [a] b\n---\nb\n", A),
+            skill("q04-comment", "---\nname: q04-comment\ndescription: text # comment\n---\nb\n", A),
+            skill("q05-name64", "---\nname: " + "a" * 64 + "\ndescription: name of 64\n---\nb\n", A),
+            skill("q06-name65", "---\nname: " + "b" * 65 + "\ndescription: name of 65\n---\nb\n", A),
+            skill("q07-name-multibyte", "---\nname: " + "\u00e9" * 40 + "\ndescription: 40 characters, 80 bytes\n---\nb\n", A),
+            skill("q08-desc-multibyte", "---\nname: q08-desc-multibyte\ndescription: " + "\u00e9" * 1030 + "\n---\nb\n", A),
+            skill("q10-outer", "---\nname: q10-outer\ndescription: holds another skill\n---\nb\n", A),
+            skill(".q11-hidden", "---\nname: q11-hidden\ndescription: hidden folder\n---\nb\n", A),
+            skill("q12-dupe-b", "---\nname: q12-same\ndescription: second folder\n---\nb\n", A),
+            skill("q12-dupe-a", "---\nname: q12-same\ndescription: first folder\n---\nb\n", A),
+            skill("q13-sort-e", "---\nname: \u00e9-accent\ndescription: sorts after z in bytes\n---\nb\n", A),
+            skill("q14-sort-z", "---\nname: zz-last\ndescription: z\n---\nb\n", A),
+            skill("q15-tabs", '---\nname: q15-tabs\ndescription: "a\\tb\\u2028c\\u3000d"\n---\nb\n', A),
+            skill("q16-padded", '---\nname: "  q16-padded  "\ndescription: "  lead  trail  "\n---\nb\n', A),
+            skill("q17-blank-block", "---\nname: q17-blank-block\ndescription: |\n\n---\nBlank block body\n", A),
+            skill("q18-name-newline", '---\nname: "q18\\nnewline"\ndescription: name holds a newline\n---\nb\n', A),
+            skill("q19-empty-fm", "---\n---\nEmpty frontmatter body\n", A),
+            skill("q20-empty-file", "", A),
+            skill("q21-space-desc", '---\nname: q21-space-desc\ndescription: "   "\n---\nSpace body\n', A),
+            skill("q22-dash-body", "---\nname: q22-dash-body\ndescription: body has dashes\n---\nb\n---\nmore\n", A),
+            skill("q23-null-name", "---\nname:\ndescription: null name\n---\nb\n", A),
+            skill("q24-number-name", "---\nname: 1.50\ndescription: float name\n---\nb\n", A),
+            skill("q25-anchor", "---\nname: q25-anchor\ndescription: &d anchored\nalias: *d\n---\nb\n", A),
+            skill("q26-dup-key", "---\nname: q26-dup-key\ndescription: first\ndescription: second\n---\nb\n", A),
+            skill("q27-trailing", "---\nname: q27-trailing\ndescription: trailing dashes\n--- \nb\n", A),
+            skill("q28-indented-close", "---\nname: q28-indented-close\ndescription: indented close\n ---\nb\n", A),
+        ]
+    )
+    return files
+
+
+def nested() -> dict:
+    """SKILL.md files deeper than <root>/<folder>/: inside another skill's folder, and in a
+    folder that is no skill."""
+    return dict(
+        [
+            skill("n01-plain", "---\nname: n01-plain\ndescription: one level\n---\nb\n", AGENTS),
+            skill("n02-outer", "---\nname: n02-outer\ndescription: holds another skill\n---\nb\n", AGENTS),
+            skill("n02-outer/inner", "---\nname: n02-inner\ndescription: inside a skill folder\n---\nb\n", AGENTS),
+            skill("n03-group/a/b", "---\nname: n03-deep\ndescription: three levels down\n---\nb\n", AGENTS),
+            skill("n04-last", "---\nname: n04-last\ndescription: sorts last\n---\nb\n", AGENTS),
+        ]
+    )
+
+
+def copilot_budget() -> dict:
+    """Copilot lists skills while their XML fits 15,000 characters: sizes picked so that the
+    27th item fits only if the block's opening tag is not counted, and the 29th (short) only if
+    the listing goes on past the 28th, which does not fit."""
+    files = {}
+
+    def item_of(name: str, size: int) -> str:
+        overhead = len(f"<skill>\n  <name>{name}</name>\n  <description></description>\n  <location>project</location>\n</skill>\n")
+        return "d" * (size - overhead)
+
+    sizes = [550] * 26 + [690, 1000, 120, 550]
+    for index, size in enumerate(sizes):
+        name = f"b{index:02d}"
+        files.update([skill(name, f"---\nname: {name}\ndescription: {item_of(name, size)}\n---\nb\n", AGENTS)])
+    return files
+
+
+def duplicates_and_bodies() -> dict:
+    """One name in several roots (which copy wins), descriptions taken from the body, and the
+    boolean fields some clients type-check."""
+    G, C, A = ".github/skills", CLAUDE, AGENTS
+    return dict(
+        [
+            skill("a-dup", "---\nname: dup-one\ndescription: from .github\n---\nb\n", G),
+            skill("b-dup", "---\nname: dup-one\ndescription: from .claude\n---\nb\n", C),
+            skill("c-dup", "---\nname: dup-one\ndescription: from .agents\n---\nb\n", A),
+            skill("z-dup", "---\nname: dup-two\ndescription: from .github, folder z\n---\nb\n", G),
+            skill("a-dup2", "---\nname: dup-two\ndescription: from .agents, folder a\n---\nb\n", A),
+            skill("same-folder", "---\nname: same-folder\ndescription: folder in .claude\n---\nb\n", C),
+            skill("same-folder", "---\nname: same-folder\ndescription: folder in .agents\n---\nb\n", A),
+            skill("p01-body-para", "---\nname: p01-body-para\n---\n# Title\n\nline a\nline b\n\nsecond para\n", A),
+            skill("p02-body-long", "---\nname: p02-body-long\n---\n" + ("word " * 300) + "\n", A),
+            skill("p03-body-empty", "---\nname: p03-body-empty\n---\n", A),
+            skill("p04-body-list", "---\nname: p04-body-list\n---\n- item one\n- item two\n", A),
+            skill("p05-body-code", "---\nname: p05-body-code\n---\n```\ncode\n```\nafter code\n", A),
+            skill("p06-dmi-false", "---\nname: p06-dmi-false\ndescription: dmi false\ndisable-model-invocation: false\n---\nb\n", A),
+            skill("p07-uinv-no", "---\nname: p07-uinv-no\ndescription: user-invocable no\nuser-invocable: no\n---\nb\n", A),
+            skill("p08-name-colon", "---\nname: 'ns:tool.v2'\ndescription: colon and dot in the name\n---\nb\n", A),
+            skill("p09-emoji", "---\nname: p09-emoji\ndescription: \"" + "\U0001F600" * 600 + "\"\n---\nb\n", A),
+            skill("p10-quote", "---\nname: p10-quote\ndescription: \"it's \\\"quoted\\\" & <tagged>\"\n---\nb\n", A),
+            skill("p11-body-html", "---\nname: p11-body-html\n---\n<!-- comment -->\nText **bold** and `code`.\n", A),
+        ]
+    )
+
+
+def crowded(count: int = 200, length: int = 300, root: str = CLAUDE) -> dict:
     """More skills than the listing budget holds."""
     return dict(
-        skill(f"s{i:03d}", f"---\nname: s{i:03d}\ndescription: {(f'skill {i:03d} ' + 'x' * length)[:length]}\n---\nb\n")
+        skill(f"s{i:03d}", f"---\nname: s{i:03d}\ndescription: {(f'skill {i:03d} ' + 'x' * length)[:length]}\n---\nb\n", root)
         for i in range(count)
     )
 
@@ -94,6 +235,14 @@ def crowded_mixed() -> dict:
 
 SCENARIOS = {
     "tricky": tricky,
+    "nested": nested,
+    "agents-crowded": lambda: crowded(200, 300, AGENTS),
+    "agents-crowded-mixed": lambda: moved(crowded_mixed(), AGENTS),
+    "agents-overflow": lambda: crowded(700, 300, AGENTS),
+    "copilot-budget": copilot_budget,
+    "duplicates-and-bodies": duplicates_and_bodies,
+    "shared-tricky": shared_tricky,
+    "roots-and-quirks": roots_and_quirks,
     "crowded": crowded,
     "crowded-mixed": crowded_mixed,
 }
