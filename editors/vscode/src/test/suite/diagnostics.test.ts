@@ -51,7 +51,10 @@ suite('diagnostics', () => {
       assert.ok(fix?.edit, `no fix among ${JSON.stringify(actions.map((a) => a.title))}`);
       assert.ok(await vscode.workspace.applyEdit(fix.edit));
       assert.strictEqual(document.lineAt(1).text, '  allow_implicit_invocation: false');
-      await waitFor('the explicit-only information after the fix', () => describe(skillDiagnostics(uri)).join() === 'openai-yaml-explicit-only@1:29-1:34');
+      await waitFor(
+        'the explicit-only information after the fix',
+        () => describe(skillDiagnostics(uri)).join() === 'openai-yaml-explicit-only@1:29-1:34',
+      );
       await vscode.commands.executeCommand('workbench.action.files.revert');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -50,7 +50,10 @@ suite('editing', () => {
     const explained = execFileSync(state.serverPath as string, ['explain', 'pdf-tools', '--root', folder], { encoding: 'utf8' });
     // The same words: the hover's Markdown without its marks ends with the command's answer.
     const answer = explained.replace(/^[^\n]*\n\n/, '').trimEnd();
-    const plain = markdown.replace(/\*\*/g, '').replace(/`/g, '').replace(/  \n/g, '\n');
+    const plain = markdown
+      .replace(/\*\*/g, '')
+      .replace(/`/g, '')
+      .replace(/ {2}\n/g, '\n');
     assert.ok(plain.endsWith(answer), `hover:\n${plain}\nexplain:\n${answer}`);
     assert.match(answer, /^Claude Code: /, answer);
   });
