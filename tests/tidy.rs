@@ -341,3 +341,91 @@ fn modules_do_not_depend_on_each_other_in_a_cycle() {
         }
     }
 }
+
+/// The singular claim phrases a message can end with: the fixed ones of `Effect::phrase` and the
+/// first string of every `Effect::Degrade(..)` and `Effect::Fine(..)` in the sources (tests
+/// aside).
+fn claim_phrases() -> std::collections::BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(&Path::new(ROOT).join("src"), &mut files);
+    let mut phrases = std::collections::BTreeSet::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]\nmod ").next().unwrap_or_default();
+        for constructor in ["Effect::Degrade(", "Effect::Fine("] {
+            for (at, _) in code.match_indices(constructor) {
+                let rest = code[at + constructor.len()..].trim_start();
+                if let Some(literal) = rest.strip_prefix('"') {
+                    phrases.insert(literal[..literal.find('"').unwrap()].to_owned());
+                }
+            }
+        }
+        for line in code.lines() {
+            if let Some((_, phrase)) = line
+                .trim()
+                .strip_prefix("(Effect::")
+                .and_then(|rest| rest.split_once(", false) => \""))
+            {
+                phrases.insert(phrase.trim_end_matches("\",").to_owned());
+            }
+        }
+    }
+    phrases
+}
+
+/// Every claim about a client that a message can make is in `tests/clients/claims.json` with the
+/// oracle cases that show it, and every case named there exists: a test function of
+/// `tests/clients`, a skill of its scenarios or a case of its file, or an oracle script.
+#[test]
+fn every_client_claim_is_backed_by_an_oracle_case() {
+    let claims: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(Path::new(ROOT).join("tests/clients/claims.json")).unwrap(),
+    )
+    .unwrap();
+    let claims = claims.as_object().unwrap();
+    let phrases = claim_phrases();
+    assert!(
+        phrases.contains("skips this skill") && phrases.len() > 15,
+        "{phrases:?}"
+    );
+    let listed: std::collections::BTreeSet<String> = claims
+        .keys()
+        .filter(|key| !key.starts_with('_'))
+        .cloned()
+        .collect();
+    let unbacked: Vec<_> = phrases.difference(&listed).collect();
+    let stale: Vec<_> = listed.difference(&phrases).collect();
+    assert!(
+        unbacked.is_empty() && stale.is_empty(),
+        "tests/clients/claims.json is out of step with the messages\nno oracle case: {unbacked:#?}\nno longer said: {stale:#?}"
+    );
+    let cases = fs::read_to_string(Path::new(ROOT).join("tests/clients/cases.py")).unwrap();
+    for phrase in &listed {
+        let evidence = claims[phrase]["evidence"].as_array().unwrap();
+        assert!(!evidence.is_empty(), "{phrase}: no evidence");
+        for item in evidence {
+            let item = item.as_str().unwrap();
+            let (place, case) = item
+                .split_once('#')
+                .map_or((item, None), |(a, b)| (a, Some(b)));
+            let (file, function) = place
+                .split_once("::")
+                .map_or((place, None), |(a, b)| (a, Some(b)));
+            let text = fs::read_to_string(Path::new(ROOT).join(file))
+                .unwrap_or_else(|_| panic!("{phrase}: {file} does not exist"));
+            if let Some(function) = function {
+                assert!(
+                    text.contains(&format!("def {function}(")),
+                    "{phrase}: no {function} in {file}"
+                );
+            }
+            if let Some(case) = case {
+                let quoted = format!("\"{case}\"");
+                assert!(
+                    cases.contains(&quoted) || text.contains(&quoted),
+                    "{phrase}: no case {case} in tests/clients/cases.py or {file}"
+                );
+            }
+        }
+    }
+}

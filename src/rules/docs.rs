@@ -44,7 +44,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
         ),
         Rule::MissingFrontmatter => doc_of(
             "The file has no frontmatter block.",
-            "Without `name` and `description` most clients skip the skill; Claude Code falls back to the folder name and the first paragraph.",
+            "Without `name` and `description` most clients skip the skill; Claude Code falls back to the folder name and the first line of the body.",
             "A SKILL.md that starts with `# My skill`.",
             "Insert a skeleton with `name` from the folder and a `description` to complete.",
         ),

@@ -118,8 +118,8 @@ fn no_name(target: Target) -> Effect {
 fn no_description(target: Target) -> Effect {
     match target {
         Target::ClaudeCode => Effect::Degrade(
-            "uses the first paragraph instead",
-            "use the first paragraph instead",
+            "uses the body's first line instead",
+            "use the body's first line instead",
         ),
         other => other.refusal(),
     }
@@ -682,14 +682,10 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
                 } else {
                     Effect::Skip
                 }
-            } else if target == Target::ClaudeCode
-                && canonical.is_some()
-                && value.style() == Some(Style::Plain)
-            {
-                Effect::Degrade(
-                    "reads it only since v2.1.218",
-                    "read it only since v2.1.218",
-                )
+            } else if target == Target::ClaudeCode && canonical.is_some() {
+                // Claude Code reads `yes`, `On`, `1` and the like, quoted or not, as the
+                // boolean they spell (the oracles' disable-model-invocation cases).
+                Effect::Fine("reads it as meant", "read it as meant")
             } else {
                 Effect::Misread
             }
@@ -1037,7 +1033,9 @@ mod tests {
         check(
             CC,
             &text,
-            &["missing-description 1:1-1:4 warning: Claude Code uses the first paragraph instead$"],
+            &[
+                "missing-description 1:1-1:4 warning: Claude Code uses the body's first line instead$",
+            ],
         );
         assert_eq!(
             fixed(&text, Rule::MissingDescription, AS),
@@ -1095,13 +1093,14 @@ mod tests {
             &[
                 "field-value 4:10-4:16 error: allowed values: fork",
                 "field-value 5:9-5:13 error",
-                "field-value 6:17-6:20 warning",
+                // Claude Code reads `yes` as true: nothing to say for it alone.
             ],
         );
+        // Copilot refuses a quoted boolean (Claude Code reads it as meant).
         let fixed_text = fixed(
             &fm("name: pdf\ndescription: Use when asked.\nuser-invocable: \"false\"\n"),
             Rule::FieldValue,
-            CC,
+            &[Target::Copilot],
         );
         assert!(fixed_text.contains("user-invocable: false\n"));
         check(

@@ -15,8 +15,8 @@ use crate::text::{TextRange, lines_with_ranges};
 pub(super) fn unreadable_frontmatter(target: Target) -> Effect {
     match target {
         Target::ClaudeCode => Effect::Degrade(
-            "loads it without metadata (folder name, first paragraph)",
-            "load it without metadata (folder name, first paragraph)",
+            "loads it without metadata (folder name, first body line)",
+            "load it without metadata (folder name, first body line)",
         ),
         other => other.refusal(),
     }
@@ -55,11 +55,9 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             Rule::Bom,
             bom,
             "a UTF-8 byte-order mark precedes the opening '---'",
+            // Claude Code 2.1.328 skips the mark and reads the skill (the oracles' BOM case).
             |target| match target {
-                Target::ClaudeCode => Effect::Degrade(
-                    "ignored such skills before v2.1.239",
-                    "ignored such skills before v2.1.239",
-                ),
+                Target::ClaudeCode => Effect::Load,
                 other => other.refusal(),
             },
             vec![Fix::new(
