@@ -277,7 +277,7 @@ print(json.dumps({
 EOF
 )
 # ANTHROPIC_API_KEY is blanked so the key can only come from the Set API Key command.
-run_window main trusted 150000 "$VSIX" "$SERVER" "$main_settings" ANTHROPIC_API_KEY= OPENAI_API_KEY= SKILL_LSP_E2E_RECORD="$MODEL_RECORD"
+run_window main trusted 240000 "$VSIX" "$SERVER" "$main_settings" ANTHROPIC_API_KEY= OPENAI_API_KEY= SKILL_LSP_E2E_RECORD="$MODEL_RECORD"
 
 # The planted key must not be in any log: output channels, LSP trace, exthost and server logs.
 KEY_FILE="$WORK/main/out/planted-key.txt"
@@ -314,7 +314,7 @@ EOF
 # A key in the environment: the restricted server must not get it.
 requests_before=0
 [ -f "$MODEL_RECORD" ] && requests_before=$(wc -l <"$MODEL_RECORD")
-run_window restricted untrusted 60000 "$VSIX" "$SERVER" "$restricted_settings" ANTHROPIC_API_KEY=restricted-env-key
+run_window restricted untrusted 120000 "$VSIX" "$SERVER" "$restricted_settings" ANTHROPIC_API_KEY=restricted-env-key
 # The model server appends its record every 50 ms: give a stray request time to show.
 sleep 0.3
 requests_after=0
@@ -346,7 +346,7 @@ print(json.dumps({
 }, indent=2))
 EOF
 )
-run_window bundled trusted 60000 "$PLATFORM_VSIX" "" "$bundled_settings" PATH="$bare_path" HOME="$WORK/bundled/home" \
+run_window bundled trusted 120000 "$PLATFORM_VSIX" "" "$bundled_settings" PATH="$bare_path" HOME="$WORK/bundled/home" \
   ANTHROPIC_API_KEY= OPENAI_API_KEY=
 # The extension's output channel (a log file under the user-data logs) has the --version line.
 version_line=$("$SERVER" --version | head -n 1)
