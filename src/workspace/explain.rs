@@ -351,6 +351,18 @@ fn user_invocation(
     Some(Invocation::yes(format!("as {commands}")))
 }
 
+/// Long texts are shown by their start: the JSON of `explain` has them whole.
+const SHOWN_CHARS: usize = 200;
+
+fn abridged(text: &str) -> String {
+    let length = text.chars().count();
+    if length <= SHOWN_CHARS + 40 {
+        return text.to_owned();
+    }
+    let start: String = text.chars().take(SHOWN_CHARS).collect();
+    format!("{start}… ({length} characters in all)")
+}
+
 /// The answer in words, one paragraph per client; Markdown when `markdown`, else plain text.
 /// The command line and the hover both print this.
 #[must_use]
@@ -429,7 +441,7 @@ pub(crate) fn render(views: &[ClientView], markdown: bool, base: Option<&Path>) 
             ..
         } = &view.presence
         {
-            lines.push(format!("  the model sees: {description}"));
+            lines.push(format!("  the model sees: {}", abridged(description)));
         }
         let can = |invocation: &Invocation| if invocation.can { "yes" } else { "no" };
         lines.push(format!(
@@ -604,6 +616,15 @@ mod tests {
         }
         assert!(matches!(views[1].presence, Presence::Listed { .. }));
         assert_eq!(skills_named(&registry, "same").len(), 2);
+    }
+
+    #[test]
+    fn long_texts_are_shown_by_their_start() {
+        assert_eq!(abridged("short"), "short");
+        let long = "é".repeat(1_000);
+        let shown = abridged(&long);
+        assert!(shown.ends_with("… (1000 characters in all)"), "{shown}");
+        assert_eq!(shown.chars().take_while(|c| *c == 'é').count(), SHOWN_CHARS);
     }
 
     #[test]
