@@ -43,7 +43,7 @@ pub(crate) fn check_file(
     symlink_escapes(registry, targets_for, &mut findings);
     if targets_for(path)
         .iter()
-        .any(|target| matches!(target, Target::ClaudeCode | Target::Codex))
+        .any(|target| matches!(target, Target::ClaudeCode | Target::Codex | Target::Copilot))
     {
         catalog_budget(registry, targets_for, context_window, &mut findings);
     }
@@ -205,7 +205,7 @@ fn catalog_budget(
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
         .map(|skill| (skill.path.as_path(), targets_for(&skill.path)))
         .collect();
-    for target in [Target::ClaudeCode, Target::Codex] {
+    for target in [Target::ClaudeCode, Target::Codex, Target::Copilot] {
         if !selected.values().any(|targets| targets.contains(&target)) {
             continue;
         }
@@ -292,6 +292,12 @@ fn catalog_budget(
                         item.full_chars
                     ),
                     codex_why(),
+                ),
+                Fate::NameOnly if target == Target::Copilot => (
+                    "offers this skill by name only, without its description,".to_owned(),
+                    format!(
+                        "it shows descriptions only while the entries, in name order, fit {budget} characters"
+                    ),
                 ),
                 Fate::NameOnly if target == Target::Codex => (
                     "lists this skill by name only, without its description,".to_owned(),
