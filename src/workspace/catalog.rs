@@ -77,9 +77,9 @@ struct ClaudeSkill<'a> {
     reading: &'a claude_code::Reading,
 }
 
-/// A client's listing of a registry. Claude Code's and Codex's are their own models
-/// ([`claude_code::listing`], [`codex::listing`]); the other clients' follow SPEC section 5's
-/// reading.
+/// A client's listing of a registry, as the client's own model computes it (`clients`: Claude
+/// Code, Codex, Copilot, OpenCode, Gemini CLI); the validators (`agentskills`,
+/// `claude-upload`), which list nothing, get SPEC section 5's reading.
 #[must_use]
 pub(crate) fn client_listing(
     registry: &Registry,
