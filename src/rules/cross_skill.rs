@@ -205,6 +205,14 @@ fn catalog_budget(
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
         .map(|skill| (skill.path.as_path(), targets_for(&skill.path)))
         .collect();
+    // Looked up once per listed skill: a map, not a scan of the registry each time (thousands
+    // of skills can be shortened at once).
+    let skills: HashMap<&Path, &Skill> = registry
+        .skills
+        .iter()
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+        .map(|skill| (skill.path.as_path(), skill))
+        .collect();
     for target in [Target::ClaudeCode, Target::Codex, Target::Copilot] {
         if !selected.values().any(|targets| targets.contains(&target)) {
             continue;
@@ -271,7 +279,7 @@ fn catalog_budget(
             {
                 continue;
             }
-            let Some(skill) = registry.skill_at(&item.path) else {
+            let Some(skill) = skills.get(item.path.as_path()).copied() else {
                 continue;
             };
             let shown = item.description.chars().count();
