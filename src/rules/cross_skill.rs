@@ -43,7 +43,7 @@ pub(crate) fn check_file(
     symlink_escapes(registry, targets_for, &mut findings);
     if targets_for(path)
         .iter()
-        .any(|target| matches!(target, Target::ClaudeCode | Target::Codex))
+        .any(|target| matches!(target, Target::ClaudeCode | Target::Codex | Target::Copilot))
     {
         catalog_budget(registry, targets_for, context_window, &mut findings);
     }
@@ -205,7 +205,15 @@ fn catalog_budget(
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
         .map(|skill| (skill.path.as_path(), targets_for(&skill.path)))
         .collect();
-    for target in [Target::ClaudeCode, Target::Codex] {
+    // Looked up once per listed skill: a map, not a scan of the registry each time (thousands
+    // of skills can be shortened at once).
+    let skills: HashMap<&Path, &Skill> = registry
+        .skills
+        .iter()
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+        .map(|skill| (skill.path.as_path(), skill))
+        .collect();
+    for target in [Target::ClaudeCode, Target::Codex, Target::Copilot] {
         if !selected.values().any(|targets| targets.contains(&target)) {
             continue;
         }
@@ -271,7 +279,7 @@ fn catalog_budget(
             {
                 continue;
             }
-            let Some(skill) = registry.skill_at(&item.path) else {
+            let Some(skill) = skills.get(item.path.as_path()).copied() else {
                 continue;
             };
             let shown = item.description.chars().count();
@@ -292,6 +300,12 @@ fn catalog_budget(
                         item.full_chars
                     ),
                     codex_why(),
+                ),
+                Fate::NameOnly if target == Target::Copilot => (
+                    "offers this skill by name only, without its description,".to_owned(),
+                    format!(
+                        "it shows descriptions only while the entries, in name order, fit {budget} characters"
+                    ),
                 ),
                 Fate::NameOnly if target == Target::Codex => (
                     "lists this skill by name only, without its description,".to_owned(),

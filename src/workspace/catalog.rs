@@ -12,12 +12,14 @@ use super::Registry;
 use super::loader::root_readers;
 use super::registry::Refusal;
 
-/// The listing budget of a client that has one: Claude Code's in columns, Codex's in tokens.
+/// The listing budget of a client that has one: Claude Code's in columns, Codex's in tokens,
+/// Copilot's in UTF-16 units.
 #[must_use]
 pub(crate) fn listing_budget(target: Target, context_window: Option<u64>) -> Option<usize> {
     match target {
         Target::ClaudeCode => Some(claude_code::budget(context_window)),
         Target::Codex => Some(codex::budget(context_window)),
+        Target::Copilot => Some(copilot::BUDGET),
         _ => None,
     }
 }
@@ -77,9 +79,9 @@ struct ClaudeSkill<'a> {
     reading: &'a claude_code::Reading,
 }
 
-/// A client's listing of a registry. Claude Code's and Codex's are their own models
-/// ([`claude_code::listing`], [`codex::listing`]); the other clients' follow SPEC section 5's
-/// reading.
+/// A client's listing of a registry, as the client's own model computes it (`clients`: Claude
+/// Code, Codex, Copilot, OpenCode, Gemini CLI); the validators (`agentskills`,
+/// `claude-upload`), which list nothing, get SPEC section 5's reading.
 #[must_use]
 pub(crate) fn client_listing(
     registry: &Registry,
@@ -784,6 +786,7 @@ mod tests {
             listing_budget(Target::ClaudeCode, Some(200_000)),
             Some(6_000)
         );
+        assert_eq!(listing_budget(Target::Copilot, None), Some(15_000));
         assert_eq!(listing_budget(Target::AgentSkills, None), None);
     }
 
