@@ -121,7 +121,11 @@ pub(crate) fn read_reusing(
     if root.as_ref().is_some_and(repeats_a_key) {
         return Reading::Refused(Refusal::InvalidYaml);
     }
-    match fields(root.as_ref(), &whole[bom + body..]) {
+    // Copilot's YAML ends before the line break that precedes the closing `---`, so a block
+    // scalar that ends the frontmatter loses its last line break, and one followed by another
+    // key keeps it.
+    let ends_block = |node: &Node| whole[node.range.end..range.end].trim().is_empty();
+    match fields(root.as_ref(), &whole[bom + body..], &ends_block) {
         Ok(reading) => reading,
         Err(refusal) => Reading::Refused(refusal),
     }
@@ -164,7 +168,11 @@ fn repeats_a_key(node: &Node) -> bool {
     }
 }
 
-fn fields(root: Option<&Node>, body: &str) -> Result<Reading, Refusal> {
+fn fields(
+    root: Option<&Node>,
+    body: &str,
+    ends_block: &dyn Fn(&Node) -> bool,
+) -> Result<Reading, Refusal> {
     let field = |key: &str| {
         root.and_then(|root| root.get(key))
             .map(|entry| &entry.value)
@@ -190,8 +198,11 @@ fn fields(root: Option<&Node>, body: &str) -> Result<Reading, Refusal> {
             if utf16_len(text) > DESCRIPTION_LIMIT {
                 return Err(Refusal::DescriptionTooLong);
             }
-            // A block scalar's closing line breaks are dropped; other white space stays.
-            text.trim_end_matches(['\n', '\r']).to_owned()
+            if ends_block(node) {
+                text.strip_suffix('\n').unwrap_or(text).to_owned()
+            } else {
+                text.to_owned()
+            }
         }
     };
     let mut hidden = false;
@@ -422,6 +433,11 @@ mod tests {
             "line a line b second"
         );
         assert_eq!(loaded("---\ndescription: |\n  a\n\n  b\n---\n").1, "a\n\nb");
+        // Followed by another key, a block scalar keeps its last line break.
+        assert_eq!(
+            loaded("---\ndescription: >\n  a\n  b\nlicense: MIT\n---\n").1,
+            "a b\n"
+        );
     }
 
     #[test]

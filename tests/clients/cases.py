@@ -66,6 +66,8 @@ def tricky() -> dict:
             (f"{CLAUDE}/c41-linked", ("link", "../../elsewhere/c41-linked")),
             ("elsewhere/c41-linked/SKILL.md", b"---\nname: c41-linked\ndescription: symlinked folder\n---\nb\n"),
             # Other clients' roots, which Claude Code does not read.
+            skill("c45-folded-then-key", "---\nname: c45-folded-then-key\ndescription: >\n  folded then\n  another key\nlicense: MIT\n---\nb\n"),
+            skill("c46-literal-then-key", "---\nname: c46-literal-then-key\ndescription: |\n  literal then\n  another key\nlicense: MIT\n---\nb\n"),
             skill("c44-meta-string", "---\nname: c44-meta-string\ndescription: metadata as text\nmetadata: just text\n---\nb\n"),
             skill("c42-agents-root", "---\nname: c42-agents-root\ndescription: in .agents/skills\n---\nb\n", ".agents/skills"),
             skill("c43-plain-root", "---\nname: c43-plain-root\ndescription: in skills/\n---\nb\n", "skills"),
