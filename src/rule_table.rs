@@ -99,6 +99,18 @@ rules! {
     SymlinkEscape => "symlink-escape", Warning, Workspace;
     CatalogBudget => "catalog-budget", Warning, Workspace;
     UnknownMention => "unknown-mention", Warning, Workspace;
+    ManifestJson => "manifest-json", Error, Plugin;
+    ManifestSchema => "manifest-schema", Error, Plugin;
+    ManifestUnknownKey => "manifest-unknown-key", Warning, Plugin;
+    ManifestPath => "manifest-path", Error, Plugin;
+    ManifestRecommended => "manifest-recommended", Warning, Plugin;
+    PluginNameKebab => "plugin-name-kebab", Warning, Plugin;
+    PluginIdChars => "plugin-id-chars", Error, Plugin;
+    DesktopName => "desktop-name", Warning, Plugin;
+    MarketplaceDuplicatePlugin => "marketplace-duplicate-plugin", Error, Plugin;
+    MarketplaceVersionSkew => "marketplace-version-skew", Warning, Plugin;
+    DirectoryReadme => "directory-readme", Error, Plugin;
+    DirectoryLicense => "directory-license", Error, Plugin;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +119,8 @@ pub enum Group {
     Fields,
     Body,
     Workspace,
+    /// Claude Code plugin and marketplace manifests (`.claude-plugin/*.json`).
+    Plugin,
 }
 
 impl Group {
@@ -117,6 +131,7 @@ impl Group {
             Group::Fields => "Fields",
             Group::Body => "Body and folder",
             Group::Workspace => "Workspace",
+            Group::Plugin => "Plugin and marketplace manifests",
         }
     }
 }

@@ -9,7 +9,13 @@ pub(super) fn run(rule: Option<&str>) -> u8 {
     let mut out = String::new();
     match rule {
         None => {
-            for group in [Group::File, Group::Fields, Group::Body, Group::Workspace] {
+            for group in [
+                Group::File,
+                Group::Fields,
+                Group::Body,
+                Group::Workspace,
+                Group::Plugin,
+            ] {
                 let _ = writeln!(out, "{}", group.title());
                 for rule in Rule::ALL.iter().filter(|rule| rule.group() == group) {
                     let _ = writeln!(
