@@ -72,6 +72,7 @@ fn front_ends_reach_the_rules_only_through_the_engine() {
         let text = fs::read_to_string(&file).unwrap();
         for word in [
             "rules::lint_",
+            "plugins::lint_",
             "rules::cross_skill::",
             "NearNames",
             "rules.apply(",

@@ -41,10 +41,12 @@ pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
     publish_if_current(backend, uri, snapshot.document.version, items).await;
 }
 
-/// Whether the server has diagnostics for a document: a SKILL.md or an eval set (no other
-/// Markdown or JSON).
+/// Whether the server has diagnostics for a document: a SKILL.md, an eval set or a plugin
+/// manifest (no other Markdown or JSON).
 fn is_checked(snapshot: &Snapshot) -> bool {
-    snapshot.document.is_skill_file() || snapshot.document.is_eval_set()
+    snapshot.document.is_skill_file()
+        || snapshot.document.is_eval_set()
+        || snapshot.document.is_manifest()
 }
 
 /// Everything published for one open document: a SKILL.md's findings from the engine, then the

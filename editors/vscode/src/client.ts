@@ -38,8 +38,13 @@ export const SKILL_SELECTOR: { scheme: string; pattern: string }[] = [{ scheme: 
 const CONFIG_GLOB = '**/{skill-lsp.toml,.skill-lsp.toml}';
 /** A skill's trigger eval set: the server checks and completes it when it is open. */
 export const EVAL_SET_SELECTOR = { scheme: 'file', language: 'json', pattern: '**/evals/triggers.json' };
-/** What the language client syncs: the skills and their eval sets. */
-const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR];
+/** Claude Code plugin manifests, checked as `claude plugin validate` does. */
+export const MANIFEST_SELECTOR = [
+  { scheme: 'file', pattern: '**/.claude-plugin/plugin.json' },
+  { scheme: 'file', pattern: '**/.claude-plugin/marketplace.json' },
+];
+/** What the language client syncs: the skills, their eval sets and plugin manifests. */
+const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR, ...MANIFEST_SELECTOR];
 
 /**
  * Tells the server, in `initialize`, that this client implements the `skillLsp.runTriggerEvals`
