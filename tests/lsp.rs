@@ -1306,3 +1306,55 @@ fn the_server_logs_one_line_with_its_version_and_what_it_indexed() {
     );
     client.shutdown();
 }
+
+#[test]
+fn a_plugin_manifest_gets_findings_completion_and_hover() {
+    let mut client = Client::start(&[("plugin/skills/greet/SKILL.md", GOOD)], json!({}));
+    let text = "{\n  \"name\": \"my-plugin\",\n  \"version\": 1,\n  \"skills\": \"./skills/missing\",\n  \n}\n";
+    let uri = client.open("plugin/.claude-plugin/plugin.json", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    // Half typed: the comma before the closing brace is a syntax error, and nothing else is
+    // judged until the JSON reads.
+    assert_eq!(rules(&diagnostics), vec!["manifest-json"]);
+    // Finish the object: the schema and the path are judged.
+    let fixed = text.replace("  \n}", "  \"description\": \"Greets.\"\n}");
+    client.change(&uri, 2, json!([{"text": fixed}]));
+    let diagnostics = client.diagnostics(&uri, Some(2));
+    assert_eq!(
+        rules(&diagnostics),
+        vec!["manifest-schema", "manifest-path"]
+    );
+    assert_eq!(diagnostics[0]["range"]["start"], pos(&fixed, "1,"));
+    assert_eq!(
+        diagnostics[1]["range"]["start"],
+        pos(&fixed, "\"./skills/missing\"")
+    );
+    // Keys not yet there, where a key goes.
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 2}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"author") && labels.contains(&"commands"),
+        "{labels:?}"
+    );
+    assert!(
+        !labels.contains(&"name") && !labels.contains(&"version"),
+        "{labels:?}"
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(&fixed, "skills")}),
+    );
+    assert!(
+        hover["contents"].to_string().contains("SKILL.md"),
+        "{hover}"
+    );
+    client.shutdown();
+}

@@ -164,7 +164,7 @@ impl Checker<'_> {
                 Value::Object(members) if key == "commands" => {
                     strings.extend(members.iter().filter_map(|command| {
                         command.value.get("source").map(|source| &source.value)
-                    }))
+                    }));
                 }
                 Value::Object(_) => {}
                 _ => strings.push(&member.value),
@@ -374,12 +374,12 @@ impl Checker<'_> {
             }
         }
         if self.schema_errors == before {
-            self.version_skew(entry, plugin_root_set);
+            self.version_skew(entry);
         }
     }
 
     /// An entry's version that its own plugin.json contradicts: plugin.json wins at install.
-    fn version_skew(&mut self, entry: &Node, plugin_root_set: bool) {
+    fn version_skew(&mut self, entry: &Node) {
         let Some(version) = entry.get("version") else {
             return;
         };
@@ -393,8 +393,7 @@ impl Checker<'_> {
             return;
         }
         // Bare names resolve under metadata.pluginRoot; skill-lsp leaves them unchecked.
-        if !source.starts_with("./") && !(source == ".") {
-            let _ = plugin_root_set;
+        if !source.starts_with("./") && source != "." {
             return;
         }
         let marketplace_root = super::root_of(self.context.path);
@@ -846,7 +845,7 @@ impl Checker<'_> {
             Value::String(path) => {
                 // A bare name resolves under metadata.pluginRoot when there is one.
                 let bare = !path.contains('/') && !path.contains('\\') && !path.is_empty();
-                if !path.starts_with("./") && !(bare && plugin_root_set) {
+                if !(path.starts_with("./") || bare && plugin_root_set) {
                     self.schema(
                         value.range,
                         format!("the source '{path}' must start with './' (a folder in this marketplace) or be a source object"),
