@@ -105,6 +105,9 @@ rules! {
     ManifestPath => "manifest-path", Error, Plugin;
     ManifestRecommended => "manifest-recommended", Warning, Plugin;
     PluginNameKebab => "plugin-name-kebab", Warning, Plugin;
+    PluginNameReserved => "plugin-name-reserved", Error, Plugin;
+    PluginNameBrand => "plugin-name-brand", Warning, Plugin;
+    ManifestExperimental => "manifest-experimental", Warning, Plugin;
     PluginIdChars => "plugin-id-chars", Error, Plugin;
     DesktopName => "desktop-name", Warning, Plugin;
     MarketplaceDuplicatePlugin => "marketplace-duplicate-plugin", Error, Plugin;

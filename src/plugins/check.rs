@@ -89,6 +89,16 @@ impl Checker<'_> {
         }
         self.fields(root, Scope::Plugin, "");
         self.unknown_keys(root, Scope::Plugin, "");
+        for key in ["monitors", "themes"] {
+            if let Some(member) = root.get(key) {
+                self.push(
+                    Rule::ManifestExperimental,
+                    member.key_range,
+                    format!("{key} is an experimental component; declare it under experimental.{key}, as the top-level key will stop loading in a future release"),
+                    WARNS,
+                );
+            }
+        }
         self.paths(root);
         if self.schema_errors == 0 {
             self.plugin_advice(root);
@@ -105,6 +115,7 @@ impl Checker<'_> {
         if let Some(name) =
             name.and_then(|name| name.value.as_str().map(|text| (text, name.value.range)))
         {
+            self.brand(name.0, name.1);
             if !is_kebab(name.0) {
                 self.push(
                     Rule::PluginNameKebab,
@@ -331,15 +342,20 @@ impl Checker<'_> {
             .and_then(|plugins| plugins.value.items())
             .map(|items| items.iter().collect())
             .unwrap_or_default();
+        // Anthropic's own marketplaces may list plugins with its names.
+        let first_party = root
+            .get("name")
+            .and_then(|name| name.value.as_str())
+            .is_some_and(|name| FIRST_PARTY_MARKETPLACES.contains(&name.to_lowercase().as_str()));
         for (index, entry) in entries.iter().enumerate() {
-            self.entry(entry, index, plugin_root_set);
+            self.entry(entry, index, plugin_root_set, first_party);
         }
         if self.schema_errors == 0 {
             self.marketplace_advice(root, &entries);
         }
     }
 
-    fn entry(&mut self, entry: &Node, index: usize, plugin_root_set: bool) {
+    fn entry(&mut self, entry: &Node, index: usize, plugin_root_set: bool, first_party: bool) {
         let prefix = format!("plugins[{index}].");
         if entry.members().is_none() {
             self.schema(
@@ -359,6 +375,9 @@ impl Checker<'_> {
             if let Some(text) = name.value.as_str().filter(|text| !text.is_empty()) {
                 self.id_chars(text, name.value.range, "plugin");
                 self.desktop_name(text, name.value.range, "this entry");
+                if !first_party {
+                    self.brand(text, name.value.range);
+                }
             }
         }
         if let Some(source) = entry.get("source") {
@@ -482,6 +501,25 @@ impl Checker<'_> {
                     .to_owned(),
                 WARNS,
             );
+        }
+    }
+
+    /// A plugin name that passes for, or reads as, one of Anthropic's own.
+    fn brand(&mut self, name: &str, range: TextRange) {
+        match brand(name) {
+            Some(Brand::Reserved) => self.push(
+                Rule::PluginNameReserved,
+                range,
+                format!("the plugin name '{name}' passes as one of Anthropic's own: a third party's plugin name may not start with 'claude-', 'anthropic-', 'anthropics-' or 'cc-plugin-', be 'claude', 'anthropic', 'anthropics', 'claude-code' or 'claude-mods', or put 'official' next to 'claude' or 'anthropic'"),
+                REJECTS,
+            ),
+            Some(Brand::Reads) => self.push(
+                Rule::PluginNameBrand,
+                range,
+                format!("the plugin name '{name}' reads as one of Anthropic's own; name it for what it does"),
+                WARNS,
+            ),
+            None => {}
         }
     }
 
@@ -845,7 +883,7 @@ impl Checker<'_> {
             Value::String(path) => {
                 // A bare name resolves under metadata.pluginRoot when there is one.
                 let bare = !path.contains('/') && !path.contains('\\') && !path.is_empty();
-                if !(path.starts_with("./") || bare && plugin_root_set) {
+                if !(path.starts_with("./") || path == "." || bare && plugin_root_set) {
                     self.schema(
                         value.range,
                         format!("the source '{path}' must start with './' (a folder in this marketplace) or be a source object"),
@@ -1069,6 +1107,96 @@ fn impersonates(name: &str) -> bool {
         }
     }
     false
+}
+
+/// Anthropic's own marketplaces, whose entries may use its names (Claude Code 2.1.328).
+const FIRST_PARTY_MARKETPLACES: &[&str] = &[
+    "claude-code-marketplace",
+    "claude-code-plugins",
+    "claude-plugins-official",
+    "anthropic-marketplace",
+    "anthropic-plugins",
+    "agent-skills",
+    "anthropic-agent-skills",
+    "life-sciences",
+    "knowledge-work-plugins",
+    "claude-for-legal",
+    "claude-for-financial-services",
+    "financial-services-plugins",
+    "first-party-plugins",
+    "claude-tag-plugins",
+    "healthcare",
+];
+
+/// How a plugin name stands against Anthropic's marks.
+#[derive(Debug, PartialEq, Eq)]
+enum Brand {
+    /// Refused: it passes as one of Anthropic's own.
+    Reserved,
+    /// Allowed with a warning: a word of it is one of the marks.
+    Reads,
+}
+
+/// Claude Code 2.1.328's reading of a plugin name: its words (runs of ASCII letters and digits,
+/// lowercased) joined one by one from the start; a joined prefix that is a mark (or the builtin
+/// lead "cc-plugin"), or a whole name that is a mark or a product, is reserved, as is "official"
+/// beside "claude" or "anthropic". Names with other characters are folded by Claude Code first
+/// (look-alike letters to ASCII); skill-lsp reads them as written.
+fn brand(name: &str) -> Option<Brand> {
+    const MARKS: &[&str] = &["claude", "anthropic", "anthropics"];
+    const PREFIXES: &[&str] = &["claude", "anthropic", "anthropics", "ccplugin"];
+    const WHOLE: &[&str] = &[
+        "claude",
+        "anthropic",
+        "anthropics",
+        "claudecode",
+        "claudemods",
+    ];
+    // The longest of those, joined: past it no prefix can match.
+    const LONGEST: usize = 10;
+    let lower = name.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let mut joined = String::new();
+    for (index, word) in words.iter().enumerate() {
+        joined.push_str(word);
+        let set = if index + 1 == words.len() {
+            WHOLE
+        } else {
+            PREFIXES
+        };
+        if set.contains(&joined.as_str()) {
+            return Some(Brand::Reserved);
+        }
+        if joined.len() > LONGEST {
+            break;
+        }
+    }
+    if beside_official(&lower) || beside_official(&words.concat()) {
+        return Some(Brand::Reserved);
+    }
+    words
+        .iter()
+        .any(|word| MARKS.contains(word))
+        .then_some(Brand::Reads)
+}
+
+/// "official", then only characters other than ASCII letters and digits, then "claude" or
+/// "anthropic"; or the reverse.
+fn beside_official(text: &str) -> bool {
+    let after = |from: usize| text[from..].trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    let follows = |first: &str, second: &[&str]| {
+        text.match_indices(first).any(|(at, _)| {
+            second
+                .iter()
+                .any(|word| after(at + first.len()).starts_with(word))
+        })
+    };
+    follows("official", &["anthropic", "claude"])
+        || follows("anthropic", &["official"])
+        || follows("claude", &["official"])
 }
 
 fn is_control_or_bidi(c: char) -> bool {
@@ -1406,6 +1534,27 @@ mod tests {
             "team-marketplace",
         ] {
             assert!(!impersonates(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn plugin_names_are_judged_against_anthropics_marks() {
+        for name in [
+            "claude-hud",
+            "claude",
+            "Claude_Code",
+            "cc-plugin-x",
+            "anthropics-tools",
+            "official-claude-kit",
+            "claudeofficial",
+        ] {
+            assert_eq!(brand(name), Some(Brand::Reserved), "{name}");
+        }
+        for name in ["doc-claude-md", "cattery-claude", "seo-geo-claude-skills"] {
+            assert_eq!(brand(name), Some(Brand::Reads), "{name}");
+        }
+        for name in ["claudette", "my-tools", "claude2go", "ccplugin"] {
+            assert_eq!(brand(name), None, "{name}");
         }
     }
 

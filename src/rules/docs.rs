@@ -294,6 +294,24 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "`\"name\": \"MyPlugin\"`",
             "Rename to `my-plugin` (every skill's and command's prefix changes with it).",
         ),
+        Rule::PluginNameReserved => doc_of(
+            "A plugin's name (plugin.json's `name`, or a marketplace entry's) passes as one of Anthropic's own: it starts with `claude-`, `anthropic-`, `anthropics-` or `cc-plugin-` (any separator or case), is `claude`, `anthropic`, `anthropics`, `claude-code` or `claude-mods`, or puts `official` next to `claude` or `anthropic`. Entries of Anthropic's own marketplaces are exempt. Checked in plugin.json only when its schema is otherwise valid, as Claude Code does.",
+            "`claude plugin validate` rejects a third party's plugin so named (Claude Code 2.1.328).",
+            "`\"name\": \"claude-hud\"`",
+            "Name the plugin for what it does: `hud`, `status-hud`.",
+        ),
+        Rule::PluginNameBrand => doc_of(
+            "A plugin's name has `claude`, `anthropic` or `anthropics` as one of its words, elsewhere than at the start (`doc-claude-md`).",
+            "It reads as one of Anthropic's own; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"name\": \"seo-claude-skills\"`",
+            "Name the plugin for what it does: `seo-skills`.",
+        ),
+        Rule::ManifestExperimental => doc_of(
+            "plugin.json declares an experimental component (`monitors`, `themes`) at the top level instead of under `experimental`.",
+            "The top-level key still loads but will stop in a future release; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"monitors\": \"./monitors/monitors.json\"`",
+            "Move it: `\"experimental\": { \"monitors\": \"./monitors/monitors.json\" }`.",
+        ),
         Rule::PluginIdChars => doc_of(
             "A marketplace's name, or a plugin entry's, cannot be part of a plugin id `plugin@marketplace`: it must start with a letter or digit and hold only letters, digits, `.`, `_` and `-`.",
             "Claude Code cannot install plugins from such a marketplace, or such an entry; `claude plugin validate` rejects it.",
