@@ -45,7 +45,18 @@ pub(super) fn check(
             ));
         }
         Ok(root) => match kind {
-            ManifestKind::Plugin => checker.plugin(&root),
+            ManifestKind::Plugin => {
+                // Claude Code strips a byte-order mark; the plugin directory's reader does not.
+                if context.profile == Some(Profile::Directory) && text.starts_with('\u{feff}') {
+                    checker.push(
+                        Rule::ManifestJson,
+                        TextRange::new(0, 3),
+                        "plugin.json starts with a UTF-8 byte-order mark, which Claude Code skips but the plugin directory's reader does not".to_owned(),
+                        DIRECTORY,
+                    );
+                }
+                checker.plugin(&root);
+            }
             ManifestKind::Marketplace => checker.marketplace(&root),
         },
     }
@@ -1455,6 +1466,14 @@ mod tests {
     }
 
     #[test]
+    fn the_directory_refuses_a_byte_order_mark_that_claude_code_skips() {
+        let text = "\u{feff}{\"name\":\"a\",\"version\":\"1\",\"description\":\"d\",\"author\":{\"name\":\"a\"},\"license\":\"MIT\"}";
+        assert_eq!(lint(PLUGIN, text, &Fake::default(), None), vec![]);
+        let found = lint(PLUGIN, text, &Fake::default(), Some(Profile::Directory));
+        assert_eq!(found[0], (Rule::ManifestJson, "\u{feff}".to_owned()));
+    }
+
+    #[test]
     fn broken_json_is_reported_where_it_breaks() {
         let found = lint(PLUGIN, "{\"name\":\"a\",}", &Fake::default(), None);
         assert_eq!(found, vec![(Rule::ManifestJson, "}".to_owned())]);
@@ -1555,6 +1574,48 @@ mod tests {
         }
         for name in ["claudette", "my-tools", "claude2go", "ccplugin"] {
             assert_eq!(brand(name), None, "{name}");
+        }
+    }
+
+    /// Every prefix of a manifest, and every byte of it replaced by a troublesome one, is
+    /// checked without a panic, and every range lies on character boundaries of the text.
+    #[test]
+    fn no_input_panics_and_every_range_is_on_char_boundaries() {
+        let files = Fake::default().folder("p/skills/x");
+        let plugin = r#"{"name":"é-plugin","version":"1","author":{"name":"ä"},"skills":["./skills/x","../y"],
+            "commands":{"a":{"source":"./a.md"}},"mcpServers":[{"s":{}},"./m.json"],"dependencies":["a@b",{"name":"c"}]}"#;
+        let market = r#"{"name":"mk","owner":{"name":"o"},"metadata":{"pluginRoot":"./p"},
+            "plugins":[{"name":"a","source":"./p","version":"2"},{"name":"ü","source":{"source":"github"}},"x"]}"#;
+        for (path, text) in [(PLUGIN, plugin), (MARKETPLACE, market)] {
+            let mut inputs: Vec<Vec<u8>> = (0..=text.len())
+                .map(|end| text.as_bytes()[..end].to_vec())
+                .collect();
+            for at in 0..text.len() {
+                for byte in [b'"', b'{', b']', b'\\', 0xFF, 0xC3] {
+                    let mut bytes = text.as_bytes().to_vec();
+                    bytes[at] = byte;
+                    inputs.push(bytes);
+                }
+            }
+            for bytes in inputs {
+                let context = ManifestContext {
+                    path: Path::new(path),
+                    profile: Some(Profile::Directory),
+                    files: &files,
+                };
+                let (text, found) = lint_manifest(&bytes, &context).unwrap();
+                for diagnostic in found {
+                    let range = diagnostic.range;
+                    assert!(
+                        range.end <= text.len(),
+                        "{range:?} past the end of {text:?}"
+                    );
+                    assert!(
+                        text.is_char_boundary(range.start) && text.is_char_boundary(range.end),
+                        "{range:?} in {text:?}"
+                    );
+                }
+            }
         }
     }
 

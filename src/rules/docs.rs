@@ -259,7 +259,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "Shorten descriptions to the trigger essentials.",
         ),
         Rule::ManifestJson => doc_of(
-            "`.claude-plugin/plugin.json` or `.claude-plugin/marketplace.json` is not valid JSON (reported where reading stopped). Comments and trailing commas count: Claude Code reads manifests with `JSON.parse`. A leading byte-order mark is allowed.",
+            "`.claude-plugin/plugin.json` or `.claude-plugin/marketplace.json` is not valid JSON (reported where reading stopped). Comments and trailing commas count: Claude Code reads manifests with `JSON.parse`. A leading byte-order mark is allowed, except with `--profile directory`: the plugin directory's reader refuses it in plugin.json.",
             "`claude plugin validate` rejects the file and Claude Code cannot load the plugin or the marketplace.",
             "`{ \"name\": \"my-plugin\", }`",
             "Remove the trailing comma or comment, or close what is open.",

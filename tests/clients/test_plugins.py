@@ -85,6 +85,9 @@ DIRECTORY_CODES = {
     "README_MISSING": "directory-readme",
     "README_TRIVIAL": "directory-readme",
     "LICENSE_MISSING": "directory-license",
+    # skill-lsp reports these as manifest-json (a byte-order mark under --profile directory, or
+    # JSON that does not parse): compared through the verdict, not as a directory problem.
+    "MANIFEST_INVALID_JSON": None,
 }
 NESTED = re.compile(r"^plugins\[\d+\] plugin\.json \u2192 ")
 
@@ -133,21 +136,22 @@ def claude_side(binary: Path, manifest: Path) -> dict:
     problems = Counter(classify(item["message"], "error") + ":error" for item in errors)
     problems += Counter(classify(item["message"], "warning") + ":warning" for item in warnings)
     directory = (runs["directory"].get("directory") or {}).get("findings") or []
-    blocking = Counter(
+    blocking_items = [item for item in directory if item.get("blocking")]
+    blocking = {
         DIRECTORY_CODES.get(item["code"], "directory-other:" + item["code"]) + ":error"
-        for item in directory
-        if item.get("blocking")
-    )
+        for item in blocking_items
+        if DIRECTORY_CODES.get(item["code"], "") is not None
+    }
     strict_own = runs["strict"]["manifest"]
     strict_problems = [i for i in strict_own["errors"] + strict_own["warnings"] if not NESTED.match(i["path"])]
     return {
         "passes": {
             "plain": not errors,
             "strict": not strict_problems,
-            "directory": not errors and not blocking,
+            "directory": not errors and not blocking_items,
         },
         "problems": set(problems),
-        "directory": set(blocking),
+        "directory": blocking,
         "exit": {mode: runs[mode]["exit"] for mode in MODES},
     }
 
