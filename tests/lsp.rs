@@ -1356,5 +1356,14 @@ fn a_plugin_manifest_gets_findings_completion_and_hover() {
         hover["contents"].to_string().contains("SKILL.md"),
         "{hover}"
     );
+    // On the name: the skills the plugin gives Claude Code, as plugin:skill.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(&fixed, "name")}),
+    );
+    assert!(
+        hover["contents"].to_string().contains("my-plugin:greet"),
+        "{hover}"
+    );
     client.shutdown();
 }

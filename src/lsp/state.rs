@@ -577,6 +577,10 @@ impl crate::plugins::Files for EditorFiles<'_> {
     fn read(&self, path: &Path) -> Option<String> {
         crate::workspace::read::DiskFiles.read(path)
     }
+
+    fn folders(&self, path: &Path) -> Vec<String> {
+        crate::workspace::read::DiskFiles.folders(path)
+    }
 }
 
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.

@@ -372,10 +372,9 @@ impl Checker<'_> {
             self.schema(
                 entry.range,
                 format!(
-                    "{prefix} is {}, not an object with a name and a source",
+                    "plugins[{index}] is {}, not an object with a name and a source",
                     article(entry)
-                )
-                .replacen(". is", " is", 1),
+                ),
             );
             return;
         }
@@ -1370,6 +1369,13 @@ mod tests {
         }
         fn read(&self, path: &Path) -> Option<String> {
             self.0.get(path).cloned().flatten()
+        }
+        fn folders(&self, path: &Path) -> Vec<String> {
+            self.0
+                .iter()
+                .filter(|(file, text)| text.is_none() && file.parent() == Some(path))
+                .filter_map(|(file, _)| file.file_name()?.to_str().map(str::to_owned))
+                .collect()
         }
     }
 

@@ -409,14 +409,14 @@ pub const MARKETPLACE_METADATA: &[&str] = &["pluginRoot", "version", "descriptio
 
 /// The fields of `scope` (for an entry: the manifest's and the entry's own).
 pub fn fields(scope: Scope) -> impl Iterator<Item = &'static Field> {
-    let (first, second, third): (&[Field], &[Field], &[Field]) = match scope {
-        Scope::Plugin => (MANIFEST, LISTING, &[]),
-        Scope::Marketplace => (MARKETPLACE, &[], &[]),
-        Scope::Entry => (ENTRY_ONLY, MANIFEST, &[]),
+    // An entry may inline the whole manifest, so it has the manifest's keys (its required
+    // `name` included) after its own.
+    let (first, second): (&[Field], &[Field]) = match scope {
+        Scope::Plugin => (MANIFEST, LISTING),
+        Scope::Marketplace => (MARKETPLACE, &[]),
+        Scope::Entry => (ENTRY_ONLY, MANIFEST),
     };
-    // An entry's `name` is the entry's own (required): ENTRY_ONLY comes first, but holds no
-    // `name`, so the manifest's required `name` applies to entries too.
-    first.iter().chain(second).chain(third)
+    first.iter().chain(second)
 }
 
 /// The field `key` of `scope`.

@@ -97,6 +97,8 @@ pub trait Files {
     fn kind(&self, path: &Path) -> Option<EntryKind>;
     /// The text of the file at `path`, or `None` when it cannot be read as text.
     fn read(&self, path: &Path) -> Option<String>;
+    /// The names of the folders directly inside `path` (links followed), in any order.
+    fn folders(&self, path: &Path) -> Vec<String>;
 }
 
 /// What a manifest's checks need besides its text.
@@ -119,6 +121,81 @@ pub fn lint_manifest(
     let text = String::from_utf8_lossy(bytes).into_owned();
     let diagnostics = check::check(&text, kind, context);
     Some((text, diagnostics))
+}
+
+/// The skills a plugin gives Claude Code, as `plugin:skill`, sorted as Claude Code lists them
+/// (UTF-16 code units). Measured on Claude Code 2.1.328 (`claude plugin validate --json`,
+/// `provides.skills`): every folder of `skills/` that holds a SKILL.md, by folder name; each
+/// `skills` path of plugin.json that is itself a skill folder, by its frontmatter `name` (its
+/// folder name without one); each folder holding SKILL.md directly inside any other `skills`
+/// path, by folder name. Empty when plugin.json has no string `name`.
+#[must_use]
+pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<String> {
+    let Ok(root) = json::parse(text) else {
+        return Vec::new();
+    };
+    let Some(plugin) = root.get("name").and_then(|name| name.value.as_str()) else {
+        return Vec::new();
+    };
+    let plugin_root = root_of(manifest);
+    let is_skill = |folder: &Path| files.kind(&folder.join("SKILL.md")) == Some(EntryKind::File);
+    let skills_in = |folder: &Path| -> Vec<String> {
+        files
+            .folders(folder)
+            .into_iter()
+            .filter(|name| is_skill(&folder.join(name)))
+            .collect()
+    };
+    let mut names = skills_in(&plugin_root.join("skills"));
+    let paths: Vec<&str> = match root.get("skills").map(|member| &member.value) {
+        Some(node) => match node.items() {
+            Some(items) => items.iter().filter_map(json::Node::as_str).collect(),
+            None => node.as_str().into_iter().collect(),
+        },
+        None => Vec::new(),
+    };
+    for path in paths {
+        // `./x` and `x` name the same folder; dropping the `.` keeps the paths comparable.
+        let folder: PathBuf = std::iter::once(plugin_root.as_path())
+            .chain(
+                Path::new(path)
+                    .components()
+                    .filter(|part| !matches!(part, std::path::Component::CurDir))
+                    .map(|part| Path::new(part.as_os_str())),
+            )
+            .collect();
+        if is_skill(&folder) {
+            let declared = files
+                .read(&folder.join("SKILL.md"))
+                .and_then(|text| frontmatter_name(&text));
+            let folder_name = folder
+                .file_name()
+                .and_then(|name| name.to_str())
+                .map(str::to_owned);
+            names.extend(declared.or(folder_name));
+        } else {
+            names.extend(skills_in(&folder));
+        }
+    }
+    let mut ids: Vec<String> = names
+        .into_iter()
+        .map(|name| format!("{plugin}:{name}"))
+        .collect();
+    ids.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    ids.dedup();
+    ids
+}
+
+/// A SKILL.md's frontmatter `name`, when it has a string one.
+fn frontmatter_name(text: &str) -> Option<String> {
+    let document = crate::document::SkillDocument::parse(text);
+    let entries = document.mapping()?.as_mapping()?;
+    entries
+        .iter()
+        .rev()
+        .find(|entry| entry.key.as_str() == Some("name"))
+        .and_then(|entry| entry.value.as_str())
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -144,5 +221,74 @@ mod tests {
             root_of(Path::new("a/b/.claude-plugin/plugin.json")),
             Path::new("a/b")
         );
+    }
+
+    /// A folder tree: each path a file with its text, folders implied.
+    struct Tree(Vec<(&'static str, &'static str)>);
+
+    impl Files for Tree {
+        fn kind(&self, path: &Path) -> Option<EntryKind> {
+            let path = path.to_str()?;
+            if self.0.iter().any(|(file, _)| *file == path) {
+                Some(EntryKind::File)
+            } else if self
+                .0
+                .iter()
+                .any(|(file, _)| file.starts_with(&format!("{path}/")))
+            {
+                Some(EntryKind::Folder)
+            } else {
+                None
+            }
+        }
+        fn read(&self, path: &Path) -> Option<String> {
+            let path = path.to_str()?;
+            self.0
+                .iter()
+                .find(|(file, _)| *file == path)
+                .map(|(_, text)| (*text).to_owned())
+        }
+        fn folders(&self, path: &Path) -> Vec<String> {
+            let prefix = format!("{}/", path.display());
+            let mut names: Vec<String> = self
+                .0
+                .iter()
+                .filter_map(|(file, _)| file.strip_prefix(&prefix))
+                .filter_map(|rest| rest.split_once('/').map(|(name, _)| name.to_owned()))
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        }
+    }
+
+    /// The cases measured on Claude Code 2.1.328's `provides.skills`.
+    #[test]
+    fn provided_skills_follow_claude_codes_listing() {
+        let tree = Tree(vec![
+            (
+                "p/skills/foo/SKILL.md",
+                "---\nname: Zed\ndescription: d\n---\n",
+            ),
+            ("p/skills/Apple/SKILL.md", "---\ndescription: d\n---\n"),
+            (
+                "p/skills/nested/deeper/SKILL.md",
+                "---\nname: deeper\n---\n",
+            ),
+            ("p/extra2/x/SKILL.md", "---\nname: ex\n---\n"),
+            ("p/extra2/y/SKILL.md", "---\nname: y\n---\n"),
+        ]);
+        let manifest = Path::new("p/.claude-plugin/plugin.json");
+        let provided = |text: &str| provided_skills(manifest, text, &tree);
+        assert_eq!(provided(r#"{"name": "pv"}"#), ["pv:Apple", "pv:foo"]);
+        assert_eq!(
+            provided(r#"{"name": "pv", "skills": "./skills/foo"}"#),
+            ["pv:Apple", "pv:Zed", "pv:foo"]
+        );
+        assert_eq!(
+            provided(r#"{"name": "pv", "skills": ["./extra2", "."]}"#),
+            ["pv:Apple", "pv:foo", "pv:x", "pv:y"]
+        );
+        assert!(provided(r#"{"skills": "./extra2"}"#).is_empty());
     }
 }

@@ -77,6 +77,17 @@ impl crate::plugins::Files for DiskFiles {
             .ok()
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
     }
+
+    fn folders(&self, path: &Path) -> Vec<String> {
+        let Ok(entries) = fs::read_dir(path) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter(|entry| fs::metadata(entry.path()).is_ok_and(|metadata| metadata.is_dir()))
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect()
+    }
 }
 
 /// Opens `path` for reading without waiting: opening a FIFO for reading blocks until a writer

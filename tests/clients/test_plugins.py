@@ -144,7 +144,9 @@ def claude_side(binary: Path, manifest: Path) -> dict:
     }
     strict_own = runs["strict"]["manifest"]
     strict_problems = [i for i in strict_own["errors"] + strict_own["warnings"] if not NESTED.match(i["path"])]
+    provides = runs["plain"].get("provides") or {}
     return {
+        "skills": provides.get("skills"),
         "passes": {
             "plain": not errors,
             "strict": not strict_problems,
@@ -184,13 +186,101 @@ def our_side(manifest: Path) -> dict:
     }
 
 
+class Server:
+    """skill-lsp's language server over stdio, enough of LSP to open a manifest and hover."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        self.next_id = 0
+        # Markdown hovers keep each skill id in its own code span.
+        capabilities = {"textDocument": {"hover": {"contentFormat": ["markdown"]}}}
+        self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities})
+        self.notify("initialized", {})
+
+    def send(self, message: dict) -> None:
+        body = json.dumps(message).encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def notify(self, method: str, params: dict) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: dict):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            length = 0
+            while (line := self.process.stdout.readline().strip()) != b"":
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(self.process.stdout.read(length))
+            if message.get("id") == self.next_id and "method" not in message:
+                return message.get("result")
+
+    def close(self) -> None:
+        self.request("shutdown", {})
+        self.notify("exit", {})
+        self.process.wait(timeout=30)
+
+
+def provided_by_skill_lsp(server: Server, manifest: Path) -> list[str] | None:
+    """The skills the server's hover on plugin.json's top-level name lists, or None when it has
+    no such hover (no top-level name key found)."""
+    text = manifest.read_text(encoding="utf-8", errors="replace")
+    try:
+        root = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        return None
+    if not isinstance(root, dict) or not isinstance(root.get("name"), str):
+        return None
+    # The top-level "name" key: the first one at nesting depth 1.
+    depth, at, in_string, escaped = 0, None, False, False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            if depth == 1 and text.startswith('"name"', index) and text[index + 6 :].lstrip().startswith(":"):
+                at = index + 1
+                break
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+    if at is None:
+        return None
+    line = text.count("\n", 0, at)
+    character = len(text[text.rfind("\n", 0, at) + 1 : at].encode("utf-16-le")) // 2
+    uri = manifest.resolve().as_uri()
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+    hover = server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+    server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    value = json.dumps(hover or {})
+    if "provides no skills" in value:
+        return []
+    return re.findall(r"`([^`]+:[^`]+)`", value.split("provides the skills", 1)[-1]) if "provides the skills" in value else None
+
+
 # ---- the comparison ----
 
 
-def differences(binary: Path, manifest: Path) -> list[str]:
+def differences(binary: Path, manifest: Path, server: Server | None = None) -> list[str]:
     claude = claude_side(binary, manifest)
     ours = our_side(manifest)
     found = []
+    # The skills a plugin provides: Claude lists them when the manifest passes its schema.
+    if server is not None and manifest.name == "plugin.json" and claude["skills"] is not None:
+        provided = provided_by_skill_lsp(server, manifest)
+        if provided is not None and provided != claude["skills"]:
+            found.append(f"provides: Claude {claude['skills']}, skill-lsp {provided}")
     for mode in MODES:
         if claude["passes"][mode] != ours["passes"][mode]:
             verdict = "passes" if claude["passes"][mode] else "fails"
@@ -266,7 +356,11 @@ if pytest is not None:
         binary = claude_binary()
         if binary is None:
             pytest.fail(f"Claude Code {VERSION} is not installed: run scripts/ci_clients.sh")
-        found = set(differences(binary, copied(case, tmp_path)))
+        server = Server()
+        try:
+            found = set(differences(binary, copied(case, tmp_path), server))
+        finally:
+            server.close()
         expected = known(case)
         assert found - expected == set(), f"unexplained differences: {sorted(found - expected)}"
         assert expected - found == set(), f"known differences that no longer occur: {sorted(expected - found)}"
@@ -294,14 +388,27 @@ def explained(difference: str) -> bool:
 
 def measure(binary: Path, root: Path) -> dict:
     manifests = manifests_under(root)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda path: (path, differences(binary, path)), manifests))
+    servers = [Server(), Server()]
+    free = list(servers)
+
+    def check(path: Path) -> tuple[Path, list[str]]:
+        server = free.pop()
+        try:
+            return path, differences(binary, path, server)
+        finally:
+            free.append(server)
+
+    with ThreadPoolExecutor(max_workers=len(servers)) as pool:
+        results = list(pool.map(check, manifests))
+    for server in servers:
+        server.close()
     figures = {
         "client": f"claude-code {VERSION}",
         "manifests": len(manifests),
         "repositories": len({path.relative_to(root).parts[0] for path in manifests}),
         "agree": {mode: 0 for mode in MODES},
         "same_problems": 0,
+        "same_skills": 0,
         "explained": Counter(),
     }
     unexplained = {}
@@ -309,6 +416,7 @@ def measure(binary: Path, root: Path) -> dict:
         for mode in MODES:
             figures["agree"][mode] += not any(item.startswith(f"{mode}:") for item in found)
         figures["same_problems"] += not any(item.startswith("only") for item in found)
+        figures["same_skills"] += not any(item.startswith("provides:") for item in found)
         rest = []
         for item in found:
             pattern = next((e["pattern"] for e in KNOWN.get("patterns", []) if re.search(e["pattern"], item)), None)

@@ -47,7 +47,10 @@ pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
             let range = member.key_range;
             if range.start <= offset && offset <= range.end {
                 let field = fields::lookup(scope, &member.key)?;
-                let value = markdown(field);
+                let mut value = markdown(field);
+                if scope == Scope::Plugin && matches!(field.key, "name" | "skills") {
+                    value.push_str(&provided(snapshot));
+                }
                 let contents = super::markup(&value, snapshot.caps.hover_markdown).map_or_else(
                     || HoverContents::Scalar(MarkedString::String(super::plain(&value))),
                     HoverContents::Markup,
@@ -60,6 +63,24 @@ pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
         }
     }
     None
+}
+
+/// The skills the plugin gives Claude Code (`plugin:skill`), as a hover paragraph.
+fn provided(snapshot: &Snapshot) -> String {
+    let Some(path) = snapshot.document.path.as_deref() else {
+        return String::new();
+    };
+    let skills = crate::plugins::provided_skills(
+        path,
+        &snapshot.document.text,
+        &crate::workspace::read::DiskFiles,
+    );
+    if skills.is_empty() {
+        "\n\nThe plugin provides no skills.".to_owned()
+    } else {
+        let listed: Vec<String> = skills.iter().map(|skill| format!("`{skill}`")).collect();
+        format!("\n\nThe plugin provides the skills {}.", listed.join(", "))
+    }
 }
 
 /// Where the cursor is, read from the text before it (which need not parse): the scope of the
