@@ -128,7 +128,8 @@ pub fn lint_manifest(
 /// `provides.skills`): every folder of `skills/` that holds a SKILL.md, by folder name; each
 /// `skills` path of plugin.json that is itself a skill folder, by its frontmatter `name` (its
 /// folder name without one); each folder holding SKILL.md directly inside any other `skills`
-/// path, by folder name. Empty when plugin.json has no string `name`.
+/// path, by folder name; the plugin's root when it holds a SKILL.md, by its frontmatter `name`.
+/// Empty when plugin.json has no string `name`.
 #[must_use]
 pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<String> {
     let Ok(root) = json::parse(text) else {
@@ -146,7 +147,17 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
             .filter(|name| is_skill(&folder.join(name)))
             .collect()
     };
+    let named = |folder: &Path| -> Option<String> {
+        files
+            .read(&folder.join("SKILL.md"))
+            .and_then(|text| frontmatter_name(&text))
+            .or_else(|| folder.file_name()?.to_str().map(str::to_owned))
+    };
     let mut names = skills_in(&plugin_root.join("skills"));
+    // A plugin whose root holds a SKILL.md is a skill itself.
+    if is_skill(&plugin_root) {
+        names.extend(named(&plugin_root));
+    }
     let paths: Vec<&str> = match root.get("skills").map(|member| &member.value) {
         Some(node) => match node.items() {
             Some(items) => items.iter().filter_map(json::Node::as_str).collect(),
@@ -165,14 +176,7 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
             )
             .collect();
         if is_skill(&folder) {
-            let declared = files
-                .read(&folder.join("SKILL.md"))
-                .and_then(|text| frontmatter_name(&text));
-            let folder_name = folder
-                .file_name()
-                .and_then(|name| name.to_str())
-                .map(str::to_owned);
-            names.extend(declared.or(folder_name));
+            names.extend(named(&folder));
         } else {
             names.extend(skills_in(&folder));
         }
@@ -290,5 +294,11 @@ mod tests {
             ["pv:Apple", "pv:foo", "pv:x", "pv:y"]
         );
         assert!(provided(r#"{"skills": "./extra2"}"#).is_empty());
+        let single = Tree(vec![("q/SKILL.md", "---\nname: humanize\n---\n")]);
+        let manifest = Path::new("q/.claude-plugin/plugin.json");
+        assert_eq!(
+            provided_skills(manifest, r#"{"name": "hz"}"#, &single),
+            ["hz:humanize"]
+        );
     }
 }
