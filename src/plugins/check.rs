@@ -900,18 +900,7 @@ impl Checker<'_> {
                     );
                 }
             }
-            Value::Object(_) => {
-                if value
-                    .get("source")
-                    .and_then(|kind| kind.value.as_str())
-                    .is_none()
-                {
-                    self.schema(
-                        opening(value),
-                        format!("{key} must say what kind of source it is, such as \"source\": \"github\""),
-                    );
-                }
-            }
+            Value::Object(_) => self.source_object(key, value),
             _ => self.schema(
                 value.range,
                 format!(
@@ -919,6 +908,69 @@ impl Checker<'_> {
                     article(value)
                 ),
             ),
+        }
+    }
+
+    /// A source object: a kind Claude Code knows, with the fields that kind needs.
+    fn source_object(&mut self, key: &str, value: &Node) {
+        let Some(kind) = value.get("source") else {
+            self.schema(
+                opening(value),
+                format!("{key} must say what kind of source it is, such as \"source\": \"github\""),
+            );
+            return;
+        };
+        let Some((_, required)) = kind
+            .value
+            .as_str()
+            .and_then(|name| SOURCE_KINDS.iter().find(|(known, _)| *known == name))
+        else {
+            let known: Vec<&str> = SOURCE_KINDS.iter().map(|(name, _)| *name).collect();
+            self.schema(
+                kind.value.range,
+                format!("{key}.source must be one of {}", known.join(", ")),
+            );
+            return;
+        };
+        for field in *required {
+            match value.get(field) {
+                None => self.schema(
+                    opening(value),
+                    format!("{key} has no {field} (required for this kind of source)"),
+                ),
+                Some(member) => match member.value.as_str() {
+                    None => self.schema(
+                        member.value.range,
+                        format!(
+                            "{key}.{field} must be a string, not {}",
+                            article(&member.value)
+                        ),
+                    ),
+                    Some("") if matches!(*field, "path" | "command") => {
+                        self.schema(member.value.range, format!("{key}.{field} is empty"));
+                    }
+                    Some(_) => {}
+                },
+            }
+        }
+        for (field, digits, what) in [
+            ("sha", 40, "a full 40-character lowercase git commit SHA"),
+            ("sha256", 64, "a 64-character hexadecimal SHA-256 digest"),
+        ] {
+            let Some(member) = value.get(field) else {
+                continue;
+            };
+            let ok = member.value.as_str().is_some_and(|text| {
+                text.len() == digits
+                    && text.bytes().all(|b| {
+                        b.is_ascii_digit()
+                            || b.is_ascii_lowercase() && b.is_ascii_hexdigit()
+                            || field == "sha256" && b.is_ascii_hexdigit()
+                    })
+            });
+            if !ok {
+                self.schema(member.value.range, format!("{key}.{field} must be {what}"));
+            }
         }
     }
 
@@ -1040,6 +1092,17 @@ fn marketplace_name_problem(name: &str) -> Option<&'static str> {
         None
     }
 }
+
+/// The kinds of source object a marketplace entry may have, and the string fields each needs
+/// (Claude Code 2.1.328; `unsupported` is a placeholder Claude Code writes, never authored).
+const SOURCE_KINDS: &[(&str, &[&str])] = &[
+    ("npm", &["package"]),
+    ("url", &["url"]),
+    ("github", &["repo"]),
+    ("git-subdir", &["url", "path"]),
+    ("archive", &["url"]),
+    ("command", &["command"]),
+];
 
 /// The marketplace names Anthropic uses itself: allowed, whatever they look like.
 const OFFICIAL_MARKETPLACES: &[&str] = &[
