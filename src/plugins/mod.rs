@@ -128,7 +128,7 @@ pub fn lint_manifest(
 /// `provides.skills`): every folder of `skills/` that holds a SKILL.md, by folder name; each
 /// `skills` path of plugin.json that is itself a skill folder, by its frontmatter `name` (its
 /// folder name without one); each folder holding SKILL.md directly inside any other `skills`
-/// path, by folder name; the plugin's root when it holds a SKILL.md, by its frontmatter `name`.
+/// path, by folder name; the plugin's root when its SKILL.md has a frontmatter `name`, by it.
 /// Empty when plugin.json has no string `name`.
 #[must_use]
 pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<String> {
@@ -154,9 +154,14 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
             .or_else(|| folder.file_name()?.to_str().map(str::to_owned))
     };
     let mut names = skills_in(&plugin_root.join("skills"));
-    // A plugin whose root holds a SKILL.md is a skill itself.
+    // A plugin whose root holds a SKILL.md with a frontmatter name is a skill itself (a root
+    // SKILL.md without frontmatter, a README by another name, is not listed).
     if is_skill(&plugin_root) {
-        names.extend(named(&plugin_root));
+        names.extend(
+            files
+                .read(&plugin_root.join("SKILL.md"))
+                .and_then(|text| frontmatter_name(&text)),
+        );
     }
     let paths: Vec<&str> = match root.get("skills").map(|member| &member.value) {
         Some(node) => match node.items() {
@@ -300,5 +305,8 @@ mod tests {
             provided_skills(manifest, r#"{"name": "hz"}"#, &single),
             ["hz:humanize"]
         );
+        let readme = Tree(vec![("r/SKILL.md", "# Not a skill\n")]);
+        let manifest = Path::new("r/.claude-plugin/plugin.json");
+        assert!(provided_skills(manifest, r#"{"name": "r"}"#, &readme).is_empty());
     }
 }
