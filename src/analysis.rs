@@ -16,6 +16,7 @@ use std::sync::{Arc, OnceLock};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::document::mentions::Mention;
+use crate::plugins::{Files, ManifestContext, Profile};
 use crate::rules::suggest::{NearIndex, NearNames};
 use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
 use crate::targets::{Target, default_targets_for};
@@ -93,6 +94,8 @@ pub(crate) struct Engine {
     pub client_rules: RuleSettings,
     /// The model's context window in tokens, for `catalog-budget`.
     pub context_window: Option<u64>,
+    /// The extra checks of `claude plugin validate --profile` for plugin manifests.
+    pub plugin_profile: Option<Profile>,
 }
 
 impl Engine {
@@ -111,6 +114,27 @@ impl Engine {
             .clone()
             .or_else(|| self.config.targets.clone())
             .unwrap_or_else(|| default_targets_for(path))
+    }
+
+    /// The findings of one plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`),
+    /// levels applied, with the text their ranges refer to; `None` when `path` is no manifest.
+    /// `files` answers for the plugin's paths (the disk, or the editor's view of it).
+    #[must_use]
+    pub(crate) fn lint_manifest(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        files: &dyn Files,
+    ) -> Option<(String, Vec<Diagnostic>)> {
+        let context = ManifestContext {
+            path,
+            profile: self.plugin_profile,
+            files,
+        };
+        let (text, mut diagnostics) = crate::plugins::lint_manifest(bytes, &context)?;
+        self.finish(&mut diagnostics);
+        rules::sort(&mut diagnostics);
+        Some((text, diagnostics))
     }
 
     /// The file, field and body rules of one SKILL.md's bytes, and what the loader and the

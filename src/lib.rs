@@ -16,6 +16,7 @@ pub mod diagnostic;
 mod document;
 mod field_table;
 pub mod lsp;
+pub mod plugins;
 mod rule_table;
 pub mod rules;
 pub mod targets;

@@ -103,6 +103,21 @@ rules! {
     OpenaiYamlIgnored => "openai-yaml-ignored", Warning, Codex;
     OpenaiYamlIcon => "openai-yaml-icon", Warning, Codex;
     OpenaiYamlExplicitOnly => "openai-yaml-explicit-only", Info, Codex;
+    ManifestJson => "manifest-json", Error, Plugin;
+    ManifestSchema => "manifest-schema", Error, Plugin;
+    ManifestUnknownKey => "manifest-unknown-key", Warning, Plugin;
+    ManifestPath => "manifest-path", Error, Plugin;
+    ManifestRecommended => "manifest-recommended", Warning, Plugin;
+    PluginNameKebab => "plugin-name-kebab", Warning, Plugin;
+    PluginNameReserved => "plugin-name-reserved", Error, Plugin;
+    PluginNameBrand => "plugin-name-brand", Warning, Plugin;
+    ManifestExperimental => "manifest-experimental", Warning, Plugin;
+    PluginIdChars => "plugin-id-chars", Error, Plugin;
+    DesktopName => "desktop-name", Warning, Plugin;
+    MarketplaceDuplicatePlugin => "marketplace-duplicate-plugin", Error, Plugin;
+    MarketplaceVersionSkew => "marketplace-version-skew", Warning, Plugin;
+    DirectoryReadme => "directory-readme", Error, Plugin;
+    DirectoryLicense => "directory-license", Error, Plugin;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +128,8 @@ pub enum Group {
     Workspace,
     /// Codex's `agents/openai.yaml` beside a SKILL.md.
     Codex,
+    /// Claude Code plugin and marketplace manifests (`.claude-plugin/*.json`).
+    Plugin,
 }
 
 impl Group {
@@ -124,6 +141,7 @@ impl Group {
             Group::Body => "Body and folder",
             Group::Workspace => "Workspace",
             Group::Codex => "Codex agents/openai.yaml",
+            Group::Plugin => "Plugin and marketplace manifests",
         }
     }
 }

@@ -1127,3 +1127,78 @@ fn config_roots_join_the_workspace_registry() {
         assert_eq!(duplicates, expected, "{args:?}");
     }
 }
+
+/// Claude's three modes of `claude plugin validate` as `check` maps them: errors fail, `--strict`
+/// fails on warnings too, `--profile directory` adds the plugin directory's requirements. The
+/// plugin is copied out of this repository: the directory checks read the README and LICENSE of
+/// the git repository a plugin sits in.
+#[test]
+fn plugin_manifests_follow_claudes_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("plugin");
+    fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+    let manifest = plugin.join(".claude-plugin/plugin.json");
+    let code = |args: &[&str]| run_in(dir.path(), args).status.code();
+    // Complete but for an author: a warning only.
+    fs::write(
+        &manifest,
+        r#"{"name": "notes", "version": "1.0.0", "description": "Takes notes."}"#,
+    )
+    .unwrap();
+    assert_eq!(code(&["check", "plugin"]), Some(0));
+    assert_eq!(code(&["check", "--strict", "plugin"]), Some(1));
+    let (directory, _) = {
+        let output = run_in(
+            dir.path(),
+            &[
+                "check",
+                "--format",
+                "json",
+                "--profile",
+                "directory",
+                "plugin",
+            ],
+        );
+        let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+        (value, output.status.code())
+    };
+    let rules: Vec<&str> = directory["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "manifest-recommended",
+            "directory-readme",
+            "directory-license"
+        ]
+    );
+    // A manifest given by path, and one piped in with its name, are checked the same.
+    let output = run_in(dir.path(), &["check", "plugin/.claude-plugin/plugin.json"]);
+    assert!(
+        stdout(&output).contains("manifest-recommended"),
+        "{}",
+        stdout(&output)
+    );
+    let mut child = Command::new(BIN)
+        .args([
+            "check",
+            "--stdin",
+            "--stdin-filename",
+            "plugin/.claude-plugin/plugin.json",
+        ])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"{\"name\": 1}").unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert_eq!(piped.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&piped.stdout).contains("manifest-schema"));
+    // --fix leaves manifests alone.
+    assert_eq!(code(&["check", "--fix", "plugin"]), Some(0));
+}

@@ -62,6 +62,16 @@ fn char_column(lines: &[&str], line: u64, utf16: u64) -> u64 {
     chars + 1
 }
 
+/// A plugin manifest: the server checks it as `check` does.
+fn is_manifest(path: &Path) -> bool {
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|folder| folder == ".claude-plugin")
+        && path
+            .file_name()
+            .is_some_and(|name| name == "plugin.json" || name == "marketplace.json")
+}
+
 fn skill_files(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -80,7 +90,8 @@ fn skill_files(dir: &Path) -> Vec<PathBuf> {
             } else if (path
                 .file_name()
                 .is_some_and(|name| name.eq_ignore_ascii_case("SKILL.md"))
-                || path.ends_with("agents/openai.yaml"))
+                || path.ends_with("agents/openai.yaml")
+                || is_manifest(&path))
                 && path.is_file()
             {
                 found.push(path);

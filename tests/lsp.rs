@@ -894,6 +894,17 @@ fn yaml_errors(diagnostics: &[Value]) -> usize {
         .count()
 }
 
+/// Whether a folder holds a `.claude-plugin` folder anywhere.
+fn holds_a_manifest(dir: &Path) -> bool {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|entry| {
+            let path = entry.path();
+            path.is_dir() && (entry.file_name() == ".claude-plugin" || holds_a_manifest(&path))
+        })
+}
+
 /// Runs every quick fix of every finding in one fixture, opened as a workspace of its own;
 /// returns the rules whose fixes were checked and adds what went wrong to `failures`.
 #[allow(
@@ -911,6 +922,10 @@ fn check_fixture_quick_fixes(
     copy_tree(fixture, dir.path());
     let mut files = Vec::new();
     skill_files(dir.path(), dir.path(), &mut files);
+    // A fixture of plugin manifests only: manifest findings have no quick fixes.
+    if files.is_empty() && holds_a_manifest(dir.path()) {
+        return exercised;
+    }
     assert!(
         !files.is_empty() || name == "skill-md-case",
         "{name}: no skill file"
@@ -1379,6 +1394,67 @@ fn the_server_logs_one_line_with_its_version_and_what_it_indexed() {
         line.contains("2 skills in 1 workspace folder; ")
             && line.ends_with(": 2 from skills, .claude/skills"),
         "{line}"
+    );
+    client.shutdown();
+}
+
+#[test]
+fn a_plugin_manifest_gets_findings_completion_and_hover() {
+    let mut client = Client::start(&[("plugin/skills/greet/SKILL.md", GOOD)], json!({}));
+    let text = "{\n  \"name\": \"my-plugin\",\n  \"version\": 1,\n  \"skills\": \"./skills/missing\",\n  \n}\n";
+    let uri = client.open("plugin/.claude-plugin/plugin.json", text);
+    let diagnostics = client.diagnostics(&uri, Some(1));
+    // Half typed: the comma before the closing brace is a syntax error, and nothing else is
+    // judged until the JSON reads.
+    assert_eq!(rules(&diagnostics), vec!["manifest-json"]);
+    // Finish the object: the schema and the path are judged.
+    let fixed = text.replace("  \n}", "  \"description\": \"Greets.\"\n}");
+    client.change(&uri, 2, json!([{"text": fixed}]));
+    let diagnostics = client.diagnostics(&uri, Some(2));
+    assert_eq!(
+        rules(&diagnostics),
+        vec!["manifest-schema", "manifest-path"]
+    );
+    assert_eq!(diagnostics[0]["range"]["start"], pos(&fixed, "1,"));
+    assert_eq!(
+        diagnostics[1]["range"]["start"],
+        pos(&fixed, "\"./skills/missing\"")
+    );
+    // Keys not yet there, where a key goes.
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 2}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"author") && labels.contains(&"commands"),
+        "{labels:?}"
+    );
+    assert!(
+        !labels.contains(&"name") && !labels.contains(&"version"),
+        "{labels:?}"
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(&fixed, "skills")}),
+    );
+    assert!(
+        hover["contents"].to_string().contains("SKILL.md"),
+        "{hover}"
+    );
+    // On the name: the skills the plugin gives Claude Code, as plugin:skill.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(&fixed, "name")}),
+    );
+    assert!(
+        hover["contents"].to_string().contains("my-plugin:greet"),
+        "{hover}"
     );
     client.shutdown();
 }

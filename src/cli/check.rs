@@ -16,9 +16,11 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
 use crate::workspace::Registry;
-use crate::workspace::discovery::{discover, path_order_key, root_of, walk};
+use crate::workspace::discovery::{
+    OPENAI_YAML, discover, is_openai_yaml, path_order_key, root_of, walk,
+};
 use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
-use crate::workspace::read::read_bytes;
+use crate::workspace::read::{DiskFiles, read_bytes};
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
     if args.stdin {
@@ -64,9 +66,16 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     }
     // The walk comes after any fixes, which may have renamed files (`skill-md-case`).
     run.engine.context_window = args.context_window;
+    run.engine.plugin_profile = plugin_profile(args);
     let mut output = Output::new(format_of(args), args.strict);
     trouble |= check_files(&run, &paths, &mut output, KEPT_IN_MEMORY);
     output.finish(trouble)
+}
+
+fn plugin_profile(args: &CheckArgs) -> Option<crate::plugins::Profile> {
+    args.profile.map(|profile| match profile {
+        super::PluginProfile::Directory => crate::plugins::Profile::Directory,
+    })
 }
 
 fn format_of(args: &CheckArgs) -> Format {
@@ -96,15 +105,20 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let run = match settings(args.config.as_deref(), start, &args.targets) {
+    let mut run = match settings(args.config.as_deref(), start, &args.targets) {
         Ok(run) => run,
         Err(message) => {
             error_line(&message);
             return EXIT_TROUBLE;
         }
     };
+    run.engine.plugin_profile = plugin_profile(args);
     let display = display_path(&path);
     let mut output = Output::new(format_of(args), args.strict);
+    if let Some((text, diagnostics)) = run.engine.lint_manifest(&path, &bytes, &DiskFiles) {
+        output.add(Checked::new(&output, &display, text, diagnostics));
+        return output.finish(false);
+    }
     let analysis = run.lint_and_read(&display, bytes);
     let is_skill = analysis.metadata.is_some();
     let mut checked = Checked::new(&output, &display, analysis.text, analysis.diagnostics);
@@ -238,12 +252,30 @@ fn check_files(
     let spool = Spool::new(keep_in_memory);
     // The first pass starts while the walk goes on: each file found is linted on the pool.
     let found: Mutex<Vec<(PathBuf, PathBuf, FirstPass)>> = Mutex::new(Vec::new());
+    let manifests: Mutex<Vec<(PathBuf, Result<Checked, String>)>> = Mutex::new(Vec::new());
+    // Codex's files beside the skills, linted when their SKILL.md is written out.
+    let openai: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
     let mut walk_errors = Vec::new();
     rayon::in_place_scope(|scope| {
         walk_errors = walk(paths, &|path, is_link| {
-            let (found, spool, output) = (&found, &spool, &*output);
+            let (found, spool, output, manifests) = (&found, &spool, &*output, &manifests);
+            if is_openai_yaml(&path) {
+                openai
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(path);
+                return;
+            }
             scope.spawn(move |_| {
                 let display = display_path(&path);
+                if crate::plugins::manifest_kind(&path).is_some() {
+                    let checked = check_manifest(run, output, &display, &path);
+                    manifests
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((display, checked));
+                    return;
+                }
                 let mut pass = first_pass(run, output, spool, &display, &path);
                 pass.plain = !is_link && pass.metadata.is_some();
                 found
@@ -265,6 +297,14 @@ fn check_files(
     let mut found = found
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut manifests = manifests
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let openai = openai
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    manifests.sort_by_cached_key(|(display, _)| path_order_key(display));
+    manifests.dedup_by(|a, b| a.0 == b.0);
     // Equal paths are the same file found twice, so which copy comes first does not matter.
     found.par_sort_by_cached_key(|(display, _, _)| path_order_key(display));
     found.dedup_by(|a, b| a.0 == b.0);
@@ -325,9 +365,14 @@ fn check_files(
                 Ok(checked) => {
                     let skill = checked.skill;
                     output.add(checked);
-                    if skill {
-                        if let Some(openai) = check_openai_yaml(run, output, display, path) {
-                            output.add(openai);
+                    let file = path.parent().map(|folder| folder.join(OPENAI_YAML));
+                    if let Some(file) = file.filter(|file| skill && openai.contains(file)) {
+                        match check_openai_yaml(run, output, display, path, &file) {
+                            Ok(checked) => output.add(checked),
+                            Err(message) => {
+                                error_line(&message);
+                                trouble = true;
+                            }
                         }
                     }
                 }
@@ -338,26 +383,38 @@ fn check_files(
             }
         }
     }
+    // Plugin manifests come after the skills, in path order among themselves: no workspace
+    // rule joins them to a skill, so they need no second pass.
+    for (_, result) in manifests {
+        match result {
+            Ok(checked) => output.add(checked),
+            Err(message) => {
+                error_line(&message);
+                trouble = true;
+            }
+        }
+    }
     trouble
 }
 
-/// Codex's `agents/openai.yaml` beside a checked SKILL.md, when there is one: it sorts right
-/// after the SKILL.md (`S` before `a`), so the output stays in path order.
+/// Codex's `agents/openai.yaml` of a checked SKILL.md's folder (`file`, found by the walk):
+/// it sorts right after the SKILL.md (`S` before `a`), so the output stays in path order.
 fn check_openai_yaml(
     run: &LintSettings,
     output: &Output,
     display: &Path,
     path: &Path,
-) -> Option<Checked> {
-    let skill_dir = path.parent()?;
-    let file = skill_dir.join(rules::openai_yaml::PATH);
-    let bytes = read_bytes(&file).ok()?;
+    file: &Path,
+) -> Result<Checked, String> {
+    let skill_dir = path.parent().unwrap_or(Path::new("."));
+    let shown = display
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(rules::openai_yaml::PATH);
+    let bytes = read_checked(&shown, file)?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let name = crate::workspace::loader::read_metadata(
-        &String::from_utf8_lossy(&read_bytes(path).ok()?),
-        "",
-    )
-    .name;
+    let skill = read_bytes(path).unwrap_or_default();
+    let name = crate::workspace::loader::read_metadata(&String::from_utf8_lossy(&skill), "").name;
     let name = (!name.is_empty()).then_some(name);
     let diagnostics = run.engine.lint_openai_yaml(
         &text,
@@ -365,10 +422,23 @@ fn check_openai_yaml(
         &|path: &Path| path.is_file(),
         name.as_deref(),
     );
-    let shown = display.parent()?.join(rules::openai_yaml::PATH);
-    let mut checked = Checked::new(output, &shown, text, diagnostics);
-    checked.skill = false;
-    Some(checked)
+    Ok(Checked::new(output, &shown, text, diagnostics))
+}
+
+/// Checks one plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`) and renders
+/// its findings.
+fn check_manifest(
+    run: &LintSettings,
+    output: &Output,
+    display: &Path,
+    path: &Path,
+) -> Result<Checked, String> {
+    let bytes = read_checked(display, path)?;
+    let (text, diagnostics) = run
+        .engine
+        .lint_manifest(display, &bytes, &DiskFiles)
+        .unwrap_or_default();
+    Ok(Checked::new(output, display, text, diagnostics))
 }
 
 /// Reads a file for `check`, naming a dangling symlink for what it is.

@@ -84,6 +84,13 @@ pub(crate) enum CheckFormat {
     Sarif,
 }
 
+/// The extra checks `claude plugin validate --profile` selects, for plugin manifests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PluginProfile {
+    /// What the plugin directory requires of a submission: a README and a license.
+    Directory,
+}
+
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
     /// Files or folders to check (default: the current folder).
@@ -112,6 +119,9 @@ pub(crate) struct CheckArgs {
     /// Context window in tokens, for `catalog-budget` (default: each client's default).
     #[arg(long, value_name = "N")]
     pub(crate) context_window: Option<u64>,
+    /// Plugin manifests: also run the checks of `claude plugin validate --profile P`.
+    #[arg(long, value_enum, value_name = "P")]
+    pub(crate) profile: Option<PluginProfile>,
 }
 
 #[derive(clap::Args, Debug)]

@@ -15,6 +15,7 @@ pub(super) fn run(rule: Option<&str>) -> u8 {
                 Group::Body,
                 Group::Workspace,
                 Group::Codex,
+                Group::Plugin,
             ] {
                 let _ = writeln!(out, "{}", group.title());
                 for rule in Rule::ALL.iter().filter(|rule| rule.group() == group) {

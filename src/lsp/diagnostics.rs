@@ -41,11 +41,14 @@ pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
     publish_if_current(backend, uri, snapshot.document.version, items).await;
 }
 
-/// Whether the server has diagnostics for a document: a SKILL.md, an eval set or a skill's
-/// `agents/openai.yaml` (no other Markdown, JSON or YAML).
+/// Whether the server has diagnostics for a document: a SKILL.md, an eval set, a skill's
+/// `agents/openai.yaml` or a plugin manifest (no other Markdown, JSON or YAML).
 fn is_checked(snapshot: &Snapshot) -> bool {
     let document = &snapshot.document;
-    document.is_skill_file() || document.is_eval_set() || document.is_openai_yaml()
+    document.is_skill_file()
+        || document.is_eval_set()
+        || document.is_openai_yaml()
+        || document.is_manifest()
 }
 
 /// Everything published for one open document: a SKILL.md's findings from the engine, then the

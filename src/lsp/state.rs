@@ -303,6 +303,15 @@ impl DocumentText {
             .is_some_and(|path| path.ends_with(crate::agent::eval::set::TRIGGERS_FILE))
     }
 
+    /// Whether the document is a plugin manifest, `.claude-plugin/plugin.json` or
+    /// `.claude-plugin/marketplace.json`.
+    #[must_use]
+    pub(crate) fn is_manifest(&self) -> bool {
+        self.path
+            .as_deref()
+            .is_some_and(|path| crate::plugins::manifest_kind(path).is_some())
+    }
+
     /// Whether the document is a SKILL.md (by its file name, whatever its languageId).
     #[must_use]
     pub(crate) fn is_skill_file(&self) -> bool {
@@ -314,7 +323,7 @@ impl DocumentText {
     pub(crate) fn is_openai_yaml(&self) -> bool {
         self.path
             .as_deref()
-            .is_some_and(|path| path.ends_with(crate::rules::openai_yaml::PATH))
+            .is_some_and(crate::workspace::discovery::is_openai_yaml)
     }
 }
 
@@ -533,6 +542,16 @@ pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec
     if document.is_openai_yaml() {
         return analyze_openai_yaml(&document.text, &path, context);
     }
+    if document.is_manifest() {
+        let files = EditorFiles {
+            open_paths: &context.open_paths,
+        };
+        return context
+            .engine
+            .lint_manifest(&path, document.text.as_bytes(), &files)
+            .map(|(_, diagnostics)| diagnostics)
+            .unwrap_or_default();
+    }
     let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let open_paths = &context.open_paths;
     let exists = |relative: &Path| {
@@ -572,6 +591,31 @@ fn analyze_openai_yaml(text: &str, path: &Path, context: &AnalysisContext) -> Ve
     context
         .engine
         .lint_openai_yaml(text, skill_dir, &exists, name.as_deref())
+}
+
+/// The files a manifest points to as the editor sees them: the disk, and an open buffer counts
+/// as a file even before it is saved (as `broken-link` counts it for a SKILL.md).
+struct EditorFiles<'a> {
+    open_paths: &'a [PathBuf],
+}
+
+impl crate::plugins::Files for EditorFiles<'_> {
+    fn kind(&self, path: &Path) -> Option<crate::plugins::EntryKind> {
+        crate::workspace::read::DiskFiles.kind(path).or_else(|| {
+            self.open_paths
+                .iter()
+                .any(|open| open == path)
+                .then_some(crate::plugins::EntryKind::File)
+        })
+    }
+
+    fn read(&self, path: &Path) -> Option<String> {
+        crate::workspace::read::DiskFiles.read(path)
+    }
+
+    fn folders(&self, path: &Path) -> Vec<String> {
+        crate::workspace::read::DiskFiles.folders(path)
+    }
 }
 
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.

@@ -16,7 +16,7 @@ use crate::text::TextRange;
 use super::Rule;
 
 /// Where Codex looks for the file, relative to the skill folder.
-pub(crate) const PATH: &str = "agents/openai.yaml";
+pub(crate) const PATH: &str = crate::workspace::discovery::OPENAI_YAML;
 
 /// The `interface` strings and the longest value Codex keeps, in characters (`None`: no limit).
 const INTERFACE: [(&str, Option<usize>); 6] = [

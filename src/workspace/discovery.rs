@@ -21,6 +21,15 @@ pub(crate) struct Discovered {
     pub files: Vec<PathBuf>,
 }
 
+/// Codex's file beside a SKILL.md, relative to the skill folder.
+pub(crate) const OPENAI_YAML: &str = "agents/openai.yaml";
+
+/// Whether `path` is a skill's `agents/openai.yaml`.
+#[must_use]
+pub(crate) fn is_openai_yaml(path: &Path) -> bool {
+    path.ends_with(OPENAI_YAML)
+}
+
 /// `SKILL.md` in any case: the miscased names are found so that `skill-md-case` can report them.
 #[must_use]
 pub(crate) fn is_skill_file_name(name: &str) -> bool {
@@ -64,8 +73,13 @@ pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
 #[must_use]
 pub(crate) fn discover(paths: &[PathBuf]) -> Discovered {
     let files = Mutex::new(Vec::new());
-    // Walk errors are not reported here (`check --fix` skips what it cannot read).
-    let _ = walk(paths, &|path, _| lock(&files).push(path));
+    // Walk errors are not reported here (`check --fix` skips what it cannot read). Plugin
+    // manifests have no fixes, so `--fix` is handed SKILL.md files only.
+    let _ = walk(paths, &|path, _| {
+        if crate::plugins::manifest_kind(&path).is_none() && !is_openai_yaml(&path) {
+            lock(&files).push(path);
+        }
+    });
     let mut files = files
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -80,7 +94,9 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Walks each path and hands every SKILL.md (and whether it is itself a symlink) to `on_file`
+/// Walks each path and hands every SKILL.md and every plugin manifest
+/// (`.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`), and whether it is itself a
+/// symlink, to `on_file`
 /// on the walker's own threads, so that
 /// reading and linting overlap the walk. Returns what could not be read, sorted. A file may be
 /// visited twice when two paths overlap; callers that care deduplicate.
@@ -116,7 +132,9 @@ pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) 
                 match result {
                     Ok(entry) => {
                         let is_candidate = entry.file_type().is_some_and(|kind| !kind.is_dir())
-                            && entry.file_name().to_str().is_some_and(is_skill_file_name);
+                            && (entry.file_name().to_str().is_some_and(is_skill_file_name)
+                                || crate::plugins::manifest_kind(entry.path()).is_some()
+                                || is_openai_yaml(entry.path()));
                         if is_candidate {
                             let is_link = entry.path_is_symlink();
                             on_file(entry.into_path(), is_link);

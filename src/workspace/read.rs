@@ -56,6 +56,40 @@ pub(crate) fn read_text(path: &Path) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8"))
 }
 
+/// The disk as the plugin manifest checks see it: what is at a path (links followed), and the
+/// text of a neighbouring manifest or README, read as any file here is.
+pub(crate) struct DiskFiles;
+
+impl crate::plugins::Files for DiskFiles {
+    fn kind(&self, path: &Path) -> Option<crate::plugins::EntryKind> {
+        let metadata = fs::metadata(path).ok()?;
+        Some(if metadata.is_file() {
+            crate::plugins::EntryKind::File
+        } else if metadata.is_dir() {
+            crate::plugins::EntryKind::Folder
+        } else {
+            crate::plugins::EntryKind::Other
+        })
+    }
+
+    fn read(&self, path: &Path) -> Option<String> {
+        read_bytes(path)
+            .ok()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn folders(&self, path: &Path) -> Vec<String> {
+        let Ok(entries) = fs::read_dir(path) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter(|entry| fs::metadata(entry.path()).is_ok_and(|metadata| metadata.is_dir()))
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect()
+    }
+}
+
 /// Opens `path` for reading without waiting: opening a FIFO for reading blocks until a writer
 /// comes, so where the system allows, the file is opened non-blocking (which changes nothing
 /// for a regular file) and judged by what was opened; elsewhere it is judged before opening.

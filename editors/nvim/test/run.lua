@@ -859,6 +859,49 @@ test("agents/openai.yaml: attached with Codex's findings and the quick fix; othe
   eq(#skill_clients(other), 0, 'clients attached to ' .. other_rel)
 end)
 
+test('.claude-plugin manifests: attached with their findings and key completion; other JSON left alone', function()
+  local rel = 'tools/.claude-plugin/plugin.json'
+  vim.fn.mkdir(vim.fs.dirname(path(rel)), 'p')
+  local fd = assert(io.open(path(rel), 'w'))
+  fd:write('{\n  "name": "tools",\n  "version": 1,\n  \n}\n')
+  fd:close()
+  local manifest = edit(rel)
+  eq(vim.bo[manifest].filetype, 'json', 'filetype')
+  wait_for(5000, function()
+    return #skill_clients(manifest) == 1
+  end, 'the client to attach to ' .. rel)
+  eq(skill_clients(manifest)[1].id, skill_clients(good)[1].id, 'the same client as the SKILL.md files')
+  -- The comma before the closing brace: a syntax error first, where reading stopped.
+  wait_for(5000, function()
+    return vim.deep_equal(codes(manifest), { 'manifest-json' })
+  end, 'the manifest-json diagnostic (last seen: ' .. vim.inspect(codes(manifest)) .. ')')
+  eq(vim.diagnostic.get(manifest)[1].lnum, 4, 'on the closing brace')
+  -- Typed into valid JSON: the schema is judged.
+  vim.api.nvim_buf_set_lines(manifest, 3, 4, false, { '  "description": "Tools."' })
+  wait_for(5000, function()
+    return vim.deep_equal(codes(manifest), { 'manifest-schema' })
+  end, 'the manifest-schema diagnostic (last seen: ' .. vim.inspect(codes(manifest)) .. ')')
+  local client = skill_clients(manifest)[1]
+  local result = client:request_sync('textDocument/completion', {
+    textDocument = { uri = vim.uri_from_bufnr(manifest) },
+    position = { line = 3, character = 0 },
+  }, 5000, manifest)
+  local labels = vim.tbl_map(function(item)
+    return item.label
+  end, (result and result.result) or {})
+  check(vim.tbl_contains(labels, 'author'), 'author offered: %s', vim.inspect(labels))
+  check(not vim.tbl_contains(labels, 'name'), 'name not offered again: %s', vim.inspect(labels))
+
+  -- A plugin.json outside .claude-plugin is not a manifest.
+  local other = 'tools/plugin.json'
+  fd = assert(io.open(path(other), 'w'))
+  fd:write('{ not json\n')
+  fd:close()
+  local buf = edit(other)
+  vim.wait(200)
+  eq(#skill_clients(buf), 0, 'clients attached to ' .. other)
+end)
+
 test('code lens runs the evals: live results, report buffer, lens and diagnostic updated', function()
   vim.cmd.buffer(good)
   vim.api.nvim_win_set_cursor(0, { 3, 0 })

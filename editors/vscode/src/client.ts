@@ -40,8 +40,13 @@ const CONFIG_GLOB = '**/{skill-lsp.toml,.skill-lsp.toml}';
 export const EVAL_SET_SELECTOR = { scheme: 'file', language: 'json', pattern: '**/evals/triggers.json' };
 /** Codex's `agents/openai.yaml` beside a SKILL.md: the server lints it when it is open. */
 export const OPENAI_YAML_SELECTOR = { scheme: 'file', pattern: '**/agents/openai.yaml' };
-/** What the language client syncs: the skills, their eval sets and their Codex metadata. */
-const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR, OPENAI_YAML_SELECTOR];
+/** Claude Code plugin manifests, checked as `claude plugin validate` does. */
+export const MANIFEST_SELECTOR = [
+  { scheme: 'file', pattern: '**/.claude-plugin/plugin.json' },
+  { scheme: 'file', pattern: '**/.claude-plugin/marketplace.json' },
+];
+/** What the language client syncs: the skills, their eval sets, their Codex metadata and plugin manifests. */
+const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR, OPENAI_YAML_SELECTOR, ...MANIFEST_SELECTOR];
 
 /**
  * Tells the server, in `initialize`, that this client implements the `skillLsp.runTriggerEvals`

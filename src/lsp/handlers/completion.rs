@@ -316,6 +316,10 @@ pub(crate) fn completion(
         let items = super::eval_set::complete(snapshot, offset);
         return Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)));
     }
+    if snapshot.document.is_manifest() {
+        let items = super::manifest::complete(snapshot, offset);
+        return Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)));
+    }
     let targets = snapshot.context.targets(snapshot.document.path.as_deref());
     let items = complete(snapshot, &targets, offset);
     Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)))

@@ -19,6 +19,9 @@ fn contents(value: String, markdown: bool) -> HoverContents {
 
 pub(crate) fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
     let offset = snapshot.offset(params.text_document_position_params.position);
+    if snapshot.document.is_manifest() {
+        return Ok(super::manifest::hover_at(snapshot, offset));
+    }
     Ok(hover_at(snapshot, offset))
 }
 

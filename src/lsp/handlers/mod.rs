@@ -9,6 +9,7 @@ pub(crate) mod eval_set;
 pub(crate) mod hover;
 pub(crate) mod inlay_hints;
 pub(crate) mod links;
+pub(crate) mod manifest;
 pub(crate) mod names;
 pub(crate) mod rename;
 pub(crate) mod symbols;

@@ -58,6 +58,24 @@ function M.is_openai_yaml(bufnr)
   return file ~= nil and file:match('/agents/openai%.yaml$') ~= nil
 end
 
+--- Whether the buffer is a Claude Code plugin manifest, `.claude-plugin/plugin.json` or
+--- `.claude-plugin/marketplace.json` (the server checks it as `claude plugin validate` does).
+--- @param bufnr integer
+--- @return boolean
+function M.is_manifest(bufnr)
+  local file = file_of(bufnr)
+  return file ~= nil
+    and (file:match('/%.claude%-plugin/plugin%.json$') ~= nil or file:match('/%.claude%-plugin/marketplace%.json$') ~= nil)
+end
+
+--- Whether the server attaches to the buffer: a SKILL.md, an eval set, an openai.yaml or a plugin
+--- manifest.
+--- @param bufnr integer
+--- @return boolean
+function M.is_served(bufnr)
+  return M.is_skill_file(bufnr) or M.is_eval_set(bufnr) or M.is_openai_yaml(bufnr) or M.is_manifest(bufnr)
+end
+
 --- The SKILL.md that a SKILL.md or eval-set buffer belongs to, or nil.
 --- @param bufnr integer
 --- @return string?
@@ -145,15 +163,15 @@ end
 function M.base()
   return {
     cmd = { 'skill-lsp' },
-    -- json only for `<skill>/evals/triggers.json` and yaml only for `<skill>/agents/openai.yaml`:
-    -- root_dir keeps every other JSON and YAML file out.
+    -- json only for `<skill>/evals/triggers.json` and `.claude-plugin/*.json` manifests, yaml
+    -- only for `<skill>/agents/openai.yaml`: root_dir keeps every other JSON and YAML file out.
     filetypes = { 'markdown', 'json', 'yaml' },
     -- Informational only: with a root_dir function Neovim ignores root_markers.
     root_markers = vim.iter(M.root_markers):flatten():totable(),
     -- The Neovim 0.11 signature: not calling on_dir keeps the server off the buffer, which is
     -- how plain Markdown files stay untouched.
     root_dir = function(bufnr, on_dir)
-      if M.is_skill_file(bufnr) or M.is_eval_set(bufnr) or M.is_openai_yaml(bufnr) then
+      if M.is_served(bufnr) then
         on_dir(M.find_root(bufnr))
       end
     end,

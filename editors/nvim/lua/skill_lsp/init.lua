@@ -16,7 +16,7 @@ local M = {}
 --- @field agent? skill_lsp.AgentOptions
 --- @field on_attach? fun(client: vim.lsp.Client, bufnr: integer)
 --- @field capabilities? table
---- @field filetypes? string[]             default { 'markdown', 'json', 'yaml' } (json: evals/triggers.json, yaml: agents/openai.yaml only)
+--- @field filetypes? string[]             default { 'markdown', 'json', 'yaml' } (json: evals/triggers.json and .claude-plugin manifests, yaml: agents/openai.yaml only)
 --- @field codelens? boolean                default true: show and refresh code lenses in SKILL.md buffers
 --- @field enable? boolean                 default true: start for SKILL.md buffers right away
 
@@ -24,7 +24,7 @@ local M = {}
 local function enable_legacy(cfg)
   local group = vim.api.nvim_create_augroup('skill_lsp', { clear = true })
   local function start(bufnr)
-    if not (config.is_skill_file(bufnr) or config.is_eval_set(bufnr)) then
+    if not config.is_served(bufnr) then
       return
     end
     if not vim.tbl_contains(cfg.filetypes, vim.bo[bufnr].filetype) then

@@ -62,6 +62,17 @@ suite('diagnostics', () => {
     }
   });
 
+  test('a .claude-plugin/plugin.json gets the findings claude plugin validate would give', async () => {
+    const { document } = await open('plugin/.claude-plugin/plugin.json');
+    assert.strictEqual(document.languageId, 'json');
+    const found = await waitFor('skill-lsp diagnostics on plugin.json', () => {
+      const described = describe(skillDiagnostics(document.uri));
+      return described.length >= 2 ? described : undefined;
+    });
+    // `"version": 1` is not a string; `./skills/missing` is not in the plugin.
+    assert.deepStrictEqual(found, ['manifest-path@3:12-3:30', 'manifest-schema@2:13-2:14']);
+  });
+
   test('a good SKILL.md gets none', async () => {
     const { document } = await open('skills/pdf-tools/SKILL.md');
     // The broken file proved the server answers; give this one's pull time to land too.
