@@ -11,7 +11,7 @@ use crate::targets::{Target, join_names};
 
 use super::catalog::{ClientListing, client_listing};
 use super::loader::{DEFAULT_ROOTS, root_readers};
-use super::registry::{Refusal, Registry};
+use super::registry::{Refusal, Registry, Skill};
 
 /// The clients that list skills to a model, in the order answers are given.
 pub(crate) const CLIENTS: [Target; 5] = [
@@ -109,12 +109,17 @@ pub(crate) fn default_roots_of(target: Target) -> Vec<&'static str> {
         .collect()
 }
 
-/// Every SKILL.md the registry knows: registered, shadowed or refused.
-pub(crate) fn skills_in(registry: &Registry) -> impl Iterator<Item = &Path> {
+/// The skills the loader read: the winners and the ones a skill of the same name shadows.
+fn registered(registry: &Registry) -> impl Iterator<Item = &Skill> {
     registry
         .skills
         .iter()
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+}
+
+/// Every SKILL.md the registry knows: registered, shadowed or refused.
+pub(crate) fn skills_in(registry: &Registry) -> impl Iterator<Item = &Path> {
+    registered(registry)
         .map(|skill| skill.path.as_path())
         .chain(
             registry
@@ -137,11 +142,7 @@ pub(crate) fn skills_named(registry: &Registry, name: &str) -> Vec<PathBuf> {
             paths.push(path.to_path_buf());
         }
     };
-    for skill in registry
-        .skills
-        .iter()
-        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
-    {
+    for skill in registered(registry) {
         if skill.name == name
             || skill.folder == name
             || listed_as(&skill.folder, skill.claude.display_name.as_deref())
@@ -222,10 +223,7 @@ fn view(registry: &Registry, path: &Path, target: Target, listing: &ClientListin
 
 /// The root a SKILL.md of the registry was found under.
 fn root_of(registry: &Registry, path: &Path) -> Option<PathBuf> {
-    registry
-        .skills
-        .iter()
-        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+    registered(registry)
         .find(|skill| skill.path == path)
         .map(|skill| skill.root.clone())
         .or_else(|| {
@@ -314,10 +312,7 @@ fn user_invocation(
     let Some(listed_as) = listed_as else {
         return Some(Invocation::no("Claude Code does not load it"));
     };
-    let reading = registry
-        .skills
-        .iter()
-        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+    let reading = registered(registry)
         .find(|skill| skill.path == path)
         .map(|skill| &skill.claude)
         .or_else(|| {
