@@ -276,6 +276,17 @@ fn next_break(text: &str, from: usize) -> Option<(usize, usize)> {
     Some((at, at + width))
 }
 
+/// The length in bytes of a UTF-8 byte-order mark at the start of `text` (0 or 3): the readers
+/// that skip it start there.
+#[must_use]
+pub(crate) fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
 /// How many lines [`lines_with_ranges`] yields, counted without visiting each line: every
 /// line break ends one, and text after the last break (or no text at all) is one more.
 #[must_use]

@@ -73,11 +73,7 @@ pub(crate) fn read_reusing(
     whole: &str,
     parsed: Option<(TextRange, &yaml::YamlDocument)>,
 ) -> Reading {
-    let bom = if whole.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    };
+    let bom = crate::text::bom_len(whole);
     let text = &whole[bom..];
     let (reused, mapping, body, ignored);
     match split(text) {

@@ -96,11 +96,7 @@ pub(crate) fn read_reusing(
     whole: &str,
     parsed: Option<(TextRange, &yaml::YamlDocument)>,
 ) -> Reading {
-    let bom = if whole.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    };
+    let bom = crate::text::bom_len(whole);
     let Some((range, body)) = split(&whole[bom..]) else {
         return Reading::Refused(Refusal::MissingFrontmatter);
     };

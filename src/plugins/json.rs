@@ -106,7 +106,7 @@ const MAX_DEPTH: usize = 128;
 /// # Errors
 /// A [`SyntaxError`] at the first byte that breaks the grammar.
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let start = crate::text::bom_len(text);
     let mut reader = Reader {
         bytes: text.as_bytes(),
         text,

@@ -48,8 +48,7 @@ pub(crate) fn check(
     exists: &dyn Fn(&Path) -> bool,
     skill_name: Option<&str>,
 ) -> Vec<Diagnostic> {
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let document = yaml::parse(text, TextRange::new(start, text.len()));
+    let document = yaml::parse(text, TextRange::new(crate::text::bom_len(text), text.len()));
     let mut out = Vec::new();
     if let Some(error) = &document.error {
         let at = error.offset.min(text.len());
