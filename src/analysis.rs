@@ -83,6 +83,17 @@ pub(crate) struct WorkspaceBatch {
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
 }
 
+/// What [`Engine::scan_skill_files`] found in one skill's folder.
+#[derive(Debug, Default)]
+pub(crate) struct SkillScan {
+    /// The other files with findings: path, text (empty for binaries), findings.
+    pub files: Vec<(PathBuf, String, Vec<Diagnostic>)>,
+    /// `capability-mismatch`, on the SKILL.md's description.
+    pub mismatch: Vec<Diagnostic>,
+    /// One piece of evidence per capability the skill shows, the notable first.
+    pub evidence: Vec<crate::security::Evidence>,
+}
+
 /// What decides a run's findings besides the files: targets, rule levels, the context window.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Engine {
@@ -265,6 +276,67 @@ impl Engine {
         let mut diagnostics = rules::openai_yaml::check(text, skill_dir, exists, skill_name);
         self.finish(&mut diagnostics);
         diagnostics
+    }
+
+    /// The security findings of the files a skill ships besides its SKILL.md, and what the
+    /// skill can do: `files` are the skill's other files (path as the caller names them, bytes),
+    /// `skill_text` the SKILL.md's text and `own` the capabilities its own blocks showed
+    /// ([`FileAnalysis::evidence`]). `capability-mismatch` is judged here, against the
+    /// description, since only the whole folder shows what a skill does.
+    #[must_use]
+    pub(crate) fn scan_skill_files(
+        &self,
+        skill_md: &Path,
+        skill_text: &str,
+        own: Vec<crate::security::Evidence>,
+        files: Vec<(PathBuf, Vec<u8>)>,
+    ) -> SkillScan {
+        use crate::security::{self, FileKind};
+        let targets = self.targets_for(skill_md);
+        let document = crate::document::SkillDocument::parse_frontmatter(skill_text);
+        let description = document
+            .field("description")
+            .and_then(|entry| entry.value.as_str())
+            .unwrap_or_default();
+        let folder = skill_md.parent().unwrap_or(Path::new(""));
+        let mut evidence = own;
+        let mut scanned = Vec::new();
+        for (path, bytes) in files {
+            // Judged by where the file sits in the skill: a skill kept under a `tests/` folder
+            // of its repository is no test.
+            let kind = security::kind_of(path.strip_prefix(folder).unwrap_or(&path), &bytes);
+            let text = match kind {
+                FileKind::Binary | FileKind::Compiled(_) => String::new(),
+                _ => String::from_utf8_lossy(&bytes).into_owned(),
+            };
+            let scan = security::scan(&path, &text, kind, 0, description);
+            evidence.extend(scan.evidence);
+            let mut diagnostics = scan.diagnostics;
+            for diagnostic in &mut diagnostics {
+                diagnostic.targets.clone_from(&targets);
+            }
+            self.finish(&mut diagnostics);
+            if !diagnostics.is_empty() {
+                rules::sort(&mut diagnostics);
+                scanned.push((path, text, diagnostics));
+            }
+        }
+        evidence.sort_by_key(|evidence| (evidence.capability, !evidence.notable));
+        let mut mismatch: Vec<Diagnostic> = document
+            .field("description")
+            .and_then(|entry| security::mismatch(description, entry.value.range, folder, &evidence))
+            .into_iter()
+            .collect();
+        for diagnostic in &mut mismatch {
+            diagnostic.targets.clone_from(&targets);
+        }
+        self.finish(&mut mismatch);
+        evidence.dedup_by_key(|evidence| evidence.capability);
+        SkillScan {
+            files: scanned,
+            mismatch,
+            evidence,
+        }
     }
 
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.

@@ -83,6 +83,9 @@ pub struct Diagnostic {
     /// The preferred fix first.
     pub fixes: Vec<Fix>,
     pub(crate) related: Vec<Related>,
+    /// The reason of the allow comment that suppresses it (security rules): kept so that
+    /// `check --format json` lists it, left out of every other output and of the exit code.
+    pub(crate) suppressed: Option<String>,
 }
 
 impl Diagnostic {
@@ -96,6 +99,7 @@ impl Diagnostic {
             targets: Vec::new(),
             fixes: Vec::new(),
             related: Vec::new(),
+            suppressed: None,
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod lsp;
 pub mod plugins;
 mod rule_table;
 pub mod rules;
+pub mod security;
 pub mod targets;
 mod text;
 pub mod workspace;

@@ -118,6 +118,16 @@ rules! {
     MarketplaceVersionSkew => "marketplace-version-skew", Warning, Plugin;
     DirectoryReadme => "directory-readme", Error, Plugin;
     DirectoryLicense => "directory-license", Error, Plugin;
+    HiddenText => "hidden-text", Error, Security;
+    PromptInjection => "prompt-injection", Error, Security;
+    RemoteCode => "remote-code", Error, Security;
+    CredentialAccess => "credential-access", Warning, Security;
+    Exfiltration => "exfiltration", Error, Security;
+    Persistence => "persistence", Warning, Security;
+    Destructive => "destructive", Error, Security;
+    Obfuscation => "obfuscation", Warning, Security;
+    Permissions => "permissions", Warning, Security;
+    CapabilityMismatch => "capability-mismatch", Warning, Security;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +140,9 @@ pub enum Group {
     Codex,
     /// Claude Code plugin and marketplace manifests (`.claude-plugin/*.json`).
     Plugin,
+    /// What a skill's files can do to the user's machine (`security`); a finding's severity is
+    /// graded by where its text sits, up to the rule's default.
+    Security,
 }
 
 impl Group {
@@ -142,6 +155,7 @@ impl Group {
             Group::Workspace => "Workspace",
             Group::Codex => "Codex agents/openai.yaml",
             Group::Plugin => "Plugin and marketplace manifests",
+            Group::Security => "Security",
         }
     }
 }

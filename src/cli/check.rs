@@ -136,6 +136,8 @@ struct Checked {
     failed_strict: bool,
     failed: bool,
     skill: bool,
+    /// A file a skill ships besides its SKILL.md (security rules): not counted as a checked file.
+    part_of_skill: bool,
 }
 
 impl Checked {
@@ -146,7 +148,14 @@ impl Checked {
             return checked;
         }
         rules::sort(&mut diagnostics);
-        for diagnostic in &diagnostics {
+        // Suppressed findings are listed by JSON only, and count nowhere.
+        if output.format != Format::Json {
+            diagnostics.retain(|diagnostic| diagnostic.suppressed.is_none());
+            if diagnostics.is_empty() {
+                return checked;
+            }
+        }
+        for diagnostic in diagnostics.iter().filter(|d| d.suppressed.is_none()) {
             checked.summary.add(diagnostic.severity);
             checked.fixable += usize::from(diagnostic.fixes.first().is_some_and(|fix| fix.safe));
             checked.failed |= diagnostic.severity == Severity::Error;
@@ -185,7 +194,7 @@ impl Output {
     }
 
     fn add(&mut self, checked: Checked) {
-        self.totals.files_checked += 1;
+        self.totals.files_checked += usize::from(!checked.part_of_skill);
         self.totals.skills_checked += usize::from(checked.skill);
         self.totals.summary.merge(checked.summary);
         self.totals.fixable += checked.fixable;
@@ -197,6 +206,15 @@ impl Output {
         }
         if self.pending.len() >= FLUSH_BYTES {
             write_stdout(&std::mem::take(&mut self.pending));
+        }
+    }
+
+    /// Records what a skill can do, for the formats that report it.
+    fn capabilities(&mut self, skill: &Path, evidence: &[crate::security::Evidence]) {
+        if self.format == Format::Json && !evidence.is_empty() {
+            self.totals
+                .capabilities
+                .push((skill.to_path_buf(), evidence.to_vec()));
         }
     }
 
@@ -235,6 +253,9 @@ struct FirstPass {
     error: Option<String>,
     /// A regular file, no symlink, as the walk listed it, and read.
     plain: bool,
+    /// For a skill's SKILL.md: the capabilities its own blocks show; its folder's other files
+    /// are scanned in the second pass.
+    evidence: Option<Vec<crate::security::Evidence>>,
 }
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
@@ -340,31 +361,44 @@ fn check_files(
         .zip(first.chunks_mut(CHUNK))
         .zip(file_keys.chunks(CHUNK))
     {
-        let done: Vec<Result<Checked, String>> = chunk
+        let done: Vec<(Result<Checked, String>, Option<FolderScan>)> = chunk
             .par_iter()
             .zip(passes.par_iter_mut())
             .zip(chunk_keys)
             .map(|(((display, path), pass), key)| {
                 if let Some(error) = pass.error.take() {
-                    return Err(error);
+                    return (Err(error), None);
                 }
-                let extra = workspaces.findings_of(run, key, &pass.mentions);
+                let folder = pass
+                    .evidence
+                    .take()
+                    .filter(|_| path.file_name().is_some_and(|name| name == "SKILL.md"))
+                    .map(|own| scan_folder(run, output, display, path, own));
+                let mut extra = workspaces.findings_of(run, key, &pass.mentions);
+                extra.extend(
+                    folder
+                        .iter()
+                        .flat_map(|folder| folder.mismatch.iter().cloned()),
+                );
                 if extra.is_empty() {
                     if let Some((mut checked, kept)) = pass.checked.take() {
                         if let Some(text) = spool.take(kept) {
                             checked.text = text;
-                            return Ok(checked);
+                            return (Ok(checked), folder);
                         }
                     }
                 }
-                check_one(run, output, display, path, extra)
+                (check_one(run, output, display, path, extra), folder)
             })
             .collect();
-        for ((display, path), result) in chunk.iter().zip(done) {
+        for ((display, path), (result, folder)) in chunk.iter().zip(done) {
             match result {
                 Ok(checked) => {
                     let skill = checked.skill;
                     output.add(checked);
+                    if let Some(folder) = &folder {
+                        output.capabilities(display, &folder.evidence);
+                    }
                     let file = path.parent().map(|folder| folder.join(OPENAI_YAML));
                     if let Some(file) = file.filter(|file| skill && openai.contains(file)) {
                         match check_openai_yaml(run, output, display, path, &file) {
@@ -374,6 +408,10 @@ fn check_files(
                                 trouble = true;
                             }
                         }
+                    }
+                    // A skill's other files follow its SKILL.md, in path order among themselves.
+                    for checked in folder.into_iter().flat_map(|folder| folder.files) {
+                        output.add(checked);
                     }
                 }
                 Err(message) => {
@@ -458,7 +496,8 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
-/// what the loader registers from it (only for a `SKILL.md`) and its mentions too.
+/// what the loader registers from it (only for a `SKILL.md`), its mentions and the
+/// capabilities its blocks show too.
 fn render(
     run: &LintSettings,
     output: &Output,
@@ -466,18 +505,29 @@ fn render(
     path: &Path,
     bytes: Vec<u8>,
     extra: Vec<Diagnostic>,
-) -> (Checked, Option<Metadata>, Vec<Mention>) {
+) -> (
+    Checked,
+    Option<Metadata>,
+    Vec<Mention>,
+    Vec<crate::security::Evidence>,
+) {
     let rules::FileAnalysis {
         text,
         mut diagnostics,
         metadata,
         mentions,
+        evidence,
     } = run.lint_and_read(display, bytes);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
     diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
     checked.skill = is_loader_file && metadata.is_some();
-    (checked, metadata.filter(|_| is_loader_file), mentions)
+    (
+        checked,
+        metadata.filter(|_| is_loader_file),
+        mentions,
+        evidence,
+    )
 }
 
 /// The first pass over one file: lint it, keep what the loader and the workspace rules need,
@@ -498,12 +548,15 @@ fn first_pass(
                 checked: None,
                 error: Some(error),
                 plain: false,
+                evidence: None,
             };
         }
     };
-    let (mut checked, metadata, mentions) = render(run, output, display, path, bytes, Vec::new());
+    let (mut checked, metadata, mentions, evidence) =
+        render(run, output, display, path, bytes, Vec::new());
     let text = std::mem::take(&mut checked.text);
     FirstPass {
+        evidence: metadata.is_some().then_some(evidence),
         metadata,
         mentions,
         checked: spool.keep(text).map(|kept| (checked, kept)),
@@ -522,6 +575,51 @@ fn check_one(
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
     Ok(render(run, output, display, path, bytes, extra).0)
+}
+
+/// The security scan of a checked skill's folder: its other files rendered, the
+/// `capability-mismatch` finding of its SKILL.md, and what the skill can do.
+struct FolderScan {
+    mismatch: Vec<Diagnostic>,
+    files: Vec<Checked>,
+    evidence: Vec<crate::security::Evidence>,
+}
+
+/// Reads the files a skill ships besides its SKILL.md (`path`) and scans them; `display` names
+/// the SKILL.md as the output does, and the other files are named from it.
+fn scan_folder(
+    run: &LintSettings,
+    output: &Output,
+    display: &Path,
+    path: &Path,
+    own: Vec<crate::security::Evidence>,
+) -> FolderScan {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let shown_folder = display.parent().unwrap_or(Path::new(""));
+    let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::skill_files(folder)
+        .into_iter()
+        .filter_map(|file| {
+            let relative = file.strip_prefix(folder).ok()?.to_path_buf();
+            Some((shown_folder.join(relative), read_bytes(&file).ok()?))
+        })
+        .collect();
+    let skill_text = String::from_utf8_lossy(&read_bytes(path).unwrap_or_default()).into_owned();
+    let scan = run
+        .engine
+        .scan_skill_files(display, &skill_text, own, files);
+    FolderScan {
+        mismatch: scan.mismatch,
+        files: scan
+            .files
+            .into_iter()
+            .map(|(file, text, diagnostics)| {
+                let mut checked = Checked::new(output, &file, text, diagnostics);
+                checked.part_of_skill = true;
+                checked
+            })
+            .collect(),
+        evidence: scan.evidence,
+    }
 }
 
 /// The loader's source for the registries of a `check` run: the metadata the first pass read

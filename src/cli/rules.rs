@@ -16,6 +16,7 @@ pub(super) fn run(rule: Option<&str>) -> u8 {
                 Group::Workspace,
                 Group::Codex,
                 Group::Plugin,
+                Group::Security,
             ] {
                 let _ = writeln!(out, "{}", group.title());
                 for rule in Rule::ALL.iter().filter(|rule| rule.group() == group) {

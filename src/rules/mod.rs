@@ -232,7 +232,7 @@ pub(crate) fn lint_and_read(
     match String::from_utf8(bytes) {
         Ok(text) => {
             let document = SkillDocument::parse(&text);
-            let diagnostics = lint_document(&text, &document, context);
+            let (diagnostics, evidence) = lint_document_with_evidence(&text, &document, context);
             let metadata = crate::workspace::loader::read_metadata_parsed(&text, &document, folder);
             let mentions = crate::document::mentions::body_mentions(&text, &document.body);
             FileAnalysis {
@@ -240,6 +240,7 @@ pub(crate) fn lint_and_read(
                 diagnostics,
                 metadata: Some(metadata),
                 mentions,
+                evidence,
             }
         }
         Err(error) => {
@@ -249,6 +250,7 @@ pub(crate) fn lint_and_read(
                 diagnostics,
                 metadata: None,
                 mentions: Vec::new(),
+                evidence: Vec::new(),
             }
         }
     }
@@ -263,6 +265,8 @@ pub(crate) struct FileAnalysis {
     pub(crate) metadata: Option<crate::workspace::loader::Metadata>,
     /// Skill mentions in the body.
     pub mentions: Vec<crate::document::mentions::Mention>,
+    /// What the SKILL.md's own blocks show the skill can do (`security`).
+    pub(crate) evidence: Vec<crate::security::Evidence>,
 }
 
 /// Lints one SKILL.md's text.
@@ -278,6 +282,15 @@ pub(crate) fn lint_document(
     document: &SkillDocument,
     context: &FileContext<'_>,
 ) -> Vec<Diagnostic> {
+    lint_document_with_evidence(text, document, context).0
+}
+
+/// [`lint_document`], with the capabilities the security rules saw in the file's blocks.
+fn lint_document_with_evidence(
+    text: &str,
+    document: &SkillDocument,
+    context: &FileContext<'_>,
+) -> (Vec<Diagnostic>, Vec<crate::security::Evidence>) {
     let mut checker = Checker {
         text,
         file: text,
@@ -289,8 +302,13 @@ pub(crate) fn lint_document(
     fields::check(&mut checker);
     body::check(&mut checker);
     let mut diagnostics = checker.diagnostics;
+    let security = crate::security::skill_findings(context.path, text, document);
+    diagnostics.extend(security.diagnostics.into_iter().map(|mut diagnostic| {
+        diagnostic.targets = context.targets.to_vec();
+        diagnostic
+    }));
     sort(&mut diagnostics);
-    diagnostics
+    (diagnostics, security.evidence)
 }
 
 /// Deterministic order: position, then rule.

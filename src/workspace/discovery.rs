@@ -69,6 +69,58 @@ pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
     key
 }
 
+/// Files over this size are not read by the security rules.
+const SCANNED_MAX_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The files a skill ships besides its SKILL.md, sorted: everything under its folder that git
+/// would keep, without following links, leaving out folders of nested skills (they are skills
+/// of their own), `agents/openai.yaml` (linted on its own), the folders `check` skips, Python's
+/// `__pycache__` next to its sources, and files over 4 MiB.
+#[must_use]
+pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
+    let root = folder.to_path_buf();
+    let walker = WalkBuilder::new(folder)
+        .hidden(false)
+        .ignore(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            if !is_dir || entry.depth() == 0 {
+                return true;
+            }
+            let name = entry.file_name().to_str().unwrap_or("");
+            !(SKIPPED_DIRS.contains(&name)
+                || name == "__pycache__"
+                || entry.path().join("SKILL.md").is_file()
+                || entry.path() == root.join("agents/openai.yaml"))
+        })
+        .build();
+    let mut files: Vec<PathBuf> = walker
+        .filter_map(Result::ok)
+        .filter(|entry| entry.depth() > 0 && entry.file_type().is_some_and(|kind| kind.is_file()))
+        .filter(|entry| {
+            entry
+                .metadata()
+                .is_ok_and(|meta| meta.len() <= SCANNED_MAX_BYTES)
+        })
+        .map(ignore::DirEntry::into_path)
+        .filter(|path| {
+            let relative = path.strip_prefix(folder).unwrap_or(path);
+            !(relative
+                .parent()
+                .is_none_or(|parent| parent.as_os_str().is_empty())
+                && is_skill_path(relative))
+                && relative != Path::new(OPENAI_YAML)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 /// Walks each path: a file is taken as it is, a folder is searched recursively.
 #[must_use]
 pub(crate) fn discover(paths: &[PathBuf]) -> Discovered {

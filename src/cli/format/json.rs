@@ -12,7 +12,31 @@ struct Output {
     version: u32,
     diagnostics: &'static str,
     checked: Checked,
+    /// What each checked skill can do, from its files (security rules).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    capabilities: Vec<JsonSkill>,
     summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonSkill {
+    skill: String,
+    capabilities: Vec<JsonCapability>,
+}
+
+#[derive(Serialize)]
+struct JsonCapability {
+    kind: &'static str,
+    path: String,
+    line: u32,
+    evidence: String,
+}
+
+#[derive(Serialize)]
+struct JsonRelated {
+    path: String,
+    range: JsonRange,
+    message: String,
 }
 
 #[derive(Serialize)]
@@ -81,6 +105,11 @@ struct JsonDiagnostic<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix>,
     targets: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated>,
+    /// The reason of the allow comment that suppresses it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suppressed: Option<&'a str>,
 }
 
 fn range(file: &FileReport, range: crate::text::TextRange) -> JsonRange {
@@ -123,6 +152,25 @@ fn diagnostic<'a>(file: &FileReport, diagnostic: &'a Diagnostic) -> JsonDiagnost
             .iter()
             .map(|target| target.id())
             .collect(),
+        related: diagnostic
+            .related
+            .iter()
+            .map(|related| {
+                let at = |point: crate::text::Point| JsonPosition {
+                    line: point.line + 1,
+                    column: point.char + 1,
+                };
+                JsonRelated {
+                    path: related.path.to_string_lossy().replace('\\', "/"),
+                    range: JsonRange {
+                        start: at(related.span.start),
+                        end: at(related.span.end),
+                    },
+                    message: related.message.clone(),
+                }
+            })
+            .collect(),
+        suppressed: diagnostic.suppressed.as_deref(),
     }
 }
 
@@ -139,6 +187,22 @@ fn document(totals: &Totals) -> String {
             files: totals.files_checked,
             skills: totals.skills_checked,
         },
+        capabilities: totals
+            .capabilities
+            .iter()
+            .map(|(skill, evidence)| JsonSkill {
+                skill: skill.to_string_lossy().replace('\\', "/"),
+                capabilities: evidence
+                    .iter()
+                    .map(|evidence| JsonCapability {
+                        kind: evidence.capability.as_str(),
+                        path: evidence.path.to_string_lossy().replace('\\', "/"),
+                        line: evidence.line(),
+                        evidence: evidence.snippet.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
         summary: Summary {
             errors: summary.errors,
             warnings: summary.warnings,

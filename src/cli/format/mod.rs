@@ -91,13 +91,15 @@ impl Summary {
 }
 
 /// What the closing part of the output reports, known once every file has been rendered.
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone)]
 pub(crate) struct Totals {
     pub summary: Summary,
     /// Findings whose first fix is safe (`--fix` applies it).
     pub fixable: usize,
     pub files_checked: usize,
     pub skills_checked: usize,
+    /// What each checked skill can do (`--format json`): the SKILL.md and its evidence.
+    pub capabilities: Vec<(PathBuf, Vec<crate::security::Evidence>)>,
 }
 
 /// The output formats of `check`.

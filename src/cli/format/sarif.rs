@@ -64,7 +64,27 @@ fn result(file: &FileReport, diagnostic: &Diagnostic) -> Value {
     if !fixes.is_empty() {
         value["fixes"] = Value::Array(fixes);
     }
+    if let Some(reason) = &diagnostic.suppressed {
+        value["suppressions"] = json!([{"kind": "inSource", "justification": reason}]);
+    }
     value
+}
+
+/// GitHub code scanning ranks security alerts by this score (critical from 9.0, high from 7.0,
+/// medium from 4.0): what the worst finding of each rule can do.
+fn security_severity(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::Exfiltration => "9.3",
+        Rule::RemoteCode => "9.0",
+        Rule::Destructive => "8.5",
+        Rule::HiddenText | Rule::PromptInjection => "8.0",
+        Rule::CredentialAccess => "6.5",
+        Rule::Persistence => "6.0",
+        Rule::CapabilityMismatch => "5.5",
+        Rule::Obfuscation => "5.0",
+        Rule::Permissions => "4.0",
+        _ => return None,
+    })
 }
 
 /// Stands for the streamed `results` array in the document.
@@ -77,13 +97,17 @@ fn document() -> String {
         .iter()
         .map(|rule| {
             let doc = rule.doc();
-            json!({
+            let mut value = json!({
                 "id": rule.as_str(),
                 "shortDescription": {"text": doc.summary},
                 "fullDescription": {"text": doc.why},
                 "help": {"text": format!("{} Fix: {}", doc.summary, doc.fix)},
                 "defaultConfiguration": {"level": level(rule.default_severity())},
-            })
+            });
+            if let Some(score) = security_severity(*rule) {
+                value["properties"] = json!({"security-severity": score, "tags": ["security"]});
+            }
+            value
         })
         .collect();
     let sarif = json!({

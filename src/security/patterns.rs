@@ -1,0 +1,616 @@
+//! The table of what the security rules look for: one entry per pattern, with the rule it
+//! belongs to, how sure a match is in each kind of place, and the words of its finding.
+//!
+//! Every regular expression is matched against a whole file at once; a match is then placed
+//! (`Place`) and graded. Patterns are line-bound (`[^\n]`) so that a match never joins two
+//! unrelated commands.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::diagnostic::Severity;
+use crate::rule_table::Rule;
+
+/// What a match contributes beyond its own finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Only its finding.
+    Plain,
+    /// Reads a secret: a strong source is a secret by itself (SSH keys, cloud credentials), a
+    /// weak one often is not (an API-key variable a client needs, a `.env` file).
+    Source { strong: bool },
+    /// Sends data out: a suspicious sink is where stolen data goes (paste sites, request
+    /// catchers, raw IP addresses), a plain one is any upload.
+    Sink { suspicious: bool },
+    /// Shows a capability and nothing else.
+    Uses(Capability),
+}
+
+/// What a skill's files can do to the user's machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Capability {
+    Network,
+    Shell,
+    ReadsOutside,
+    WritesOutside,
+    Secrets,
+    Persistence,
+}
+
+impl Capability {
+    pub const ALL: [Capability; 6] = [
+        Capability::Network,
+        Capability::Shell,
+        Capability::ReadsOutside,
+        Capability::WritesOutside,
+        Capability::Secrets,
+        Capability::Persistence,
+    ];
+
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Capability::Network => "network",
+            Capability::Shell => "shell",
+            Capability::ReadsOutside => "reads-outside",
+            Capability::WritesOutside => "writes-outside",
+            Capability::Secrets => "secrets",
+            Capability::Persistence => "persistence",
+        }
+    }
+
+    /// The words of the capability summary.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Capability::Network => "talks to the network",
+            Capability::Shell => "runs shell commands",
+            Capability::ReadsOutside => "reads files outside the project",
+            Capability::WritesOutside => "writes files outside the project",
+            Capability::Secrets => "reads secrets",
+            Capability::Persistence => "installs itself to run again later",
+        }
+    }
+}
+
+/// How sure a match is, by where it sits. `None`: no finding there.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Grades {
+    /// A script the skill ships, or a fenced block of a language the agent runs.
+    pub code: Option<Severity>,
+    /// Frontmatter values and prose a reader sees.
+    pub prose: Option<Severity>,
+    /// Markdown a reader does not see rendered: HTML comments, link titles, image alt text.
+    pub hidden: Option<Severity>,
+}
+
+const CODE_WARN: Grades = Grades {
+    code: Some(Severity::Warning),
+    prose: None,
+    hidden: None,
+};
+/// A command hidden in a comment is not run, but an agent told to run it would.
+const CODE_ERROR: Grades = Grades {
+    code: Some(Severity::Error),
+    prose: None,
+    hidden: Some(Severity::Warning),
+};
+/// Scripts only: in Markdown, the same command is how a README says to install something.
+const SCRIPT_WARN: Grades = Grades {
+    code: Some(Severity::Warning),
+    prose: None,
+    hidden: None,
+};
+/// Evidence only: a capability and a source or sink, no finding of its own.
+const SILENT: Grades = Grades {
+    code: None,
+    prose: None,
+    hidden: None,
+};
+
+/// A second look at a match, for what a regular expression without look-around cannot say.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Refine {
+    None,
+    /// A download into an interpreter: an error from a raw IP address or plain `http://`
+    /// (nothing vouches for what comes back), a warning from a named host over HTTPS.
+    ByHost,
+    /// A raw IP URL: loopback and private addresses are the user's own machines.
+    PublicAddress,
+    /// `rm -rf "$VAR/"`: fine when the unit sets the variable itself.
+    UnsetVariable,
+    /// An executed string: fine when it is a literal.
+    ComputedArgument,
+    /// A path that matters only when the same line writes to it.
+    Written,
+    /// A `.env` file, not `.env.example` and the like.
+    EnvFile,
+    /// A stored credential only matters where the line reads it (`cat`, `open`, `cp`, …),
+    /// not where a list names files to protect.
+    Read,
+    /// `security find-generic-password -s NAME` reads one entry the skill stored itself: a weak
+    /// source; the whole keychain is a strong one.
+    WholeKeychain,
+    /// `/dev/tcp/HOST/PORT` and the like: loopback and private hosts are the user's own.
+    PublicHost,
+    /// The start of an encoded run: a finding only when the run goes on for 400 characters
+    /// (checked by hand, since a counted repetition that long would slow every scan).
+    LongBlob,
+}
+
+pub(crate) struct Pattern {
+    pub rule: Rule,
+    pub regex: &'static str,
+    pub grades: Grades,
+    pub role: Role,
+    pub refine: Refine,
+    /// What the text does, as the finding's subject: "pipes a download into a shell".
+    pub what: &'static str,
+    /// What could happen to the user.
+    pub harm: &'static str,
+}
+
+const DOWNLOADER: &str = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)";
+const INTERPRETER: &str = r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)";
+
+/// The pattern table. Order matters only for ties at one position (the first wins).
+pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    let pipe = format!(
+        r"(?i)\b{DOWNLOADER}\b(?:[^\n|;&]|\\\r?\n)*\|\s*(?:sudo\s+(?:-[a-z]+\s+)*)?(?:env\s+)?{INTERPRETER}\b"
+    );
+    let substitution = format!(
+        r#"(?i)(?:\b(?:ba|z)?sh\s+(?:-c\s+)?|\b(?:python[0-9.]*|node|perl|ruby)\s+-[ce]\s+|\beval\s+|\bsource\s+|\.\s+)["']?(?:\$\(|<\(|`)\s*{DOWNLOADER}\b"#
+    );
+    vec![
+        // remote-code
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: leak(pipe),
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::ByHost,
+            what: "pipes a download straight into an interpreter",
+            harm: "whatever the server sends at that moment runs with the user's permissions, unseen",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: leak(substitution),
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::ByHost,
+            what: "runs the output of a download",
+            harm: "whatever the server sends at that moment runs with the user's permissions, unseen",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r"(?i)\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:downloadstring|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod)|downloadstring\s*\([^\n]*\)[^\n]{0,20}\|\s*(?:iex|invoke-expression)",
+            grades: CODE_ERROR,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::None,
+            what: "runs a downloaded PowerShell script in memory",
+            harm: "whatever the server sends runs with the user's permissions and never touches the disk where it could be reviewed",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r"(?i)\b(?:exec|eval)\s*\(\s*(?:[\w.]*urlopen\s*\(|requests\.get\s*\(|await\s+\(?\s*await\s+fetch|\(?\s*await\s+fetch|urllib\.request)",
+            grades: CODE_ERROR,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::None,
+            what: "executes code fetched from the network",
+            harm: "whatever the server sends runs inside the script with the user's permissions",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r#"(?i)\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python[0-9.]*|perl|node)\b|\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b(?:64|32|16|85)decode|bytes\.fromhex|codecs\.decode|zlib\.decompress|marshal\.loads|__import__\s*\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\))|\b(?:eval|Function)\s*\(\s*(?:atob|unescape|String\.fromCharCode|Buffer\.from\s*\([^\n)]*['"](?:base64|hex)['"]\s*\))|\bxxd\s+-r\s+-p\b[^\n]*\|\s*(?:ba|z)?sh\b|\bprintf\s+['"]\\x[0-9a-fA-F]{2}[^\n]*\|\s*(?:ba|z)?sh\b"#,
+            grades: CODE_ERROR,
+            role: Role::Plain,
+            refine: Refine::None,
+            what: "decodes hidden text and runs it",
+            harm: "the code that runs cannot be read in the skill, which is what it is hidden for",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r"(?i)\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|bun|gem|go|cargo)\s+(?:install|add|i|get)\b[^\n]*?\bhttps?://(?:\d{1,3}\.){3}\d{1,3}\b",
+            grades: CODE_ERROR,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::PublicAddress,
+            what: "installs a package from a raw IP address",
+            harm: "the package comes from an unnamed machine outside any registry and its install scripts run with the user's permissions",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r"(?i)\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|bun|gem)\s+(?:install|add|i)\b[^\n]*?\bhttp://[a-z][^\s/]*",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::None,
+            what: "installs a package over plain HTTP",
+            harm: "anyone on the network path can swap the package, and its install scripts run with the user's permissions",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r"(?i)\b(?:ba)?sh\s+-i\s*[>&]+\s*/dev/tcp/|/dev/tcp/(?:\d{1,3}\.){3}\d{1,3}/\d+[^\n]*(?:0>&1|<&|>&)|\bnc(?:at)?\b[^\n]*\s-(?:[a-z]*e|c)\s+(?:/bin/)?(?:ba)?sh\b|\bos\.dup2\s*\(\s*\w+\.fileno\(\)|\bsocat\b[^\n]*\bexec:[^\n]*\bsh\b",
+            grades: CODE_ERROR,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::None,
+            what: "opens a reverse shell",
+            harm: "a remote machine gets a shell on the user's computer",
+        },
+        // credential-access: strong sources
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r#"(?i)(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|homedir\(\)|home\(\)|expanduser\(\s*["']~)[^\n]{0,24}?[/\\]\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b"#,
+            grades: CODE_WARN,
+            role: Role::Source { strong: true },
+            refine: Refine::Read,
+            what: "reads the user's SSH keys",
+            harm: "whoever gets these keys can log in to every server and repository the user can",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r"(?i)\.aws[/\\]credentials\b|\.config[/\\]gh[/\\]hosts\.yml|\.git-credentials\b|\.config[/\\]gcloud[/\\](?:credentials|application_default|access_tokens)|\.azure[/\\](?:accesstokens|msal_token)|\.docker[/\\]config\.json|\.kube[/\\]config\b|\.netrc\b|\.pypirc\b",
+            grades: CODE_WARN,
+            role: Role::Source { strong: true },
+            refine: Refine::Read,
+            what: "reads stored cloud or developer credentials",
+            harm: "these files hold tokens that act as the user on their cloud accounts and repositories",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r"(?i)\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+/list\b|\bvaultcmd\b|login\.keychain",
+            grades: CODE_WARN,
+            role: Role::Source { strong: true },
+            refine: Refine::WholeKeychain,
+            what: "reads passwords from the system keychain",
+            harm: "the keychain holds the user's saved passwords for every site and service",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r"(?i)(?:google[/\\ ]chrome|chromium|brave|microsoft[/\\ ]edge|\.mozilla|firefox|opera)[^\n]{0,80}(?:login data|cookies|web data|local state|logins\.json|key4\.db|cookies\.sqlite)|\bwallet\.dat\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|local extension settings",
+            grades: CODE_WARN,
+            role: Role::Source { strong: true },
+            refine: Refine::None,
+            what: "reads browser passwords, cookies or wallets",
+            harm: "saved passwords and session cookies let anyone act as the user on every site they are logged in to",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r"(?i)\.claude[/\\]\.credentials\.json|\.claude\.json\b|\.codex[/\\]auth\.json|\.gemini[/\\]oauth_creds\.json|\.config[/\\]github-copilot[/\\]|opencode[/\\]auth\.json|\.copilot[/\\]config\.json|/etc/shadow\b",
+            grades: CODE_WARN,
+            role: Role::Source { strong: true },
+            refine: Refine::Read,
+            what: "reads the agent's own login or the system's password file",
+            harm: "these files hold the tokens the user's agents and system log in with",
+        },
+        // credential-access: weak sources, findings only together with a sink (see `exfiltration`)
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r#"(?i)\bprintenv\s*(?:$|[|>;)&])|(?:^|[;&|(]|\$\(|`)\s*env\s*(?:$|[|>;)`])|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
+            grades: SILENT,
+            role: Role::Source { strong: false },
+            refine: Refine::None,
+            what: "dumps every environment variable",
+            harm: "the environment holds the user's API keys and tokens",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r#"(?i)(?:\bopen|read_?file(?:sync)?|\bcat|\bload_dotenv|\bdotenv|\bsource|Get-Content|\bfs\.\w+)\b[^\n]{0,40}?[\w./\\~-]*\.env\b[\w.-]*"#,
+            grades: SILENT,
+            role: Role::Source { strong: false },
+            refine: Refine::EnvFile,
+            what: "reads a .env file",
+            harm: "a project's .env file holds its API keys and passwords",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r#"(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\s*\(\s*|process\.env\.|process\.env\[\s*|\$\{?|\$env:|getenv\s*\(\s*)["']?[A-Z][A-Z0-9_]*(?:API_KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS)\b"#,
+            grades: SILENT,
+            role: Role::Source { strong: false },
+            refine: Refine::None,
+            what: "reads an API key or token from the environment",
+            harm: "the key acts as the user on that service",
+        },
+        // exfiltration sinks
+        Pattern {
+            rule: Rule::Exfiltration,
+            regex: r"(?i)(?:https?://|\b(?:curl|wget|nc|ncat)\b[^\n]*\s)[\w.-]*(?:webhook\.site|requestbin|pipedream\.net|\.oast\.(?:fun|pro|live|site|online|me)|interact\.sh|burpcollaborator|ngrok(?:-free)?\.(?:io|app|dev)|pastebin\.com|paste\.ee|hastebin\.com|transfer\.sh|0x0\.st|termbin\.com|file\.io|ix\.io)\b|\bnc(?:at)?\s+(?:-[a-z]+\s+)*(?:\d{1,3}\.){3}\d{1,3}\s+\d+|/dev/(?:tcp|udp)/[\w.-]+/\d+",
+            grades: CODE_WARN,
+            role: Role::Sink { suspicious: true },
+            refine: Refine::PublicHost,
+            what: "sends data to a paste site, request catcher or raw socket",
+            harm: "what reaches it is readable by whoever holds the address, outside any service the user chose",
+        },
+        Pattern {
+            rule: Rule::Exfiltration,
+            regex: r"(?i)https?://(?:\d{1,3}\.){3}\d{1,3}\b",
+            grades: SILENT,
+            role: Role::Sink { suspicious: true },
+            refine: Refine::PublicAddress,
+            what: "talks to a raw IP address",
+            harm: "an unnamed machine outside any service the user chose receives the request",
+        },
+        Pattern {
+            rule: Rule::Exfiltration,
+            regex: r#"(?i)\b(?:dig|nslookup|host|drill)\s+[^\n]*(?:\$\(|\$\{?\w+\}?\.|`)[^\n]*\.[a-z]{2,}"#,
+            grades: CODE_WARN,
+            role: Role::Sink { suspicious: true },
+            refine: Refine::None,
+            what: "sends data out inside DNS lookups",
+            harm: "data hidden in host names leaves through any firewall that allows name lookups",
+        },
+        Pattern {
+            rule: Rule::Exfiltration,
+            regex: r#"(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|-X\s*POST|--request\s+POST|--json)\b|\bwget\b[^\n]*--post-(?:data|file)|\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\burlopen\s*\([^\n]*data\s*=|\bfetch\s*\([^\n]*method\s*:\s*['"](?:POST|PUT|PATCH)|\baxios\.(?:post|put|patch)\s*\(|\bInvoke-(?:WebRequest|RestMethod)\b[^\n]*-Method\s+(?:Post|Put)|\.sendall?\s*\(|\bsmtplib\.|\bftplib\.|\bscp\s+[^\n]*\s[\w.-]+@[\w.-]+:|\bgh\s+gist\s+create\b|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com|api\.telegram\.org/bot"#,
+            grades: SILENT,
+            role: Role::Sink { suspicious: false },
+            refine: Refine::None,
+            what: "uploads data",
+            harm: "the data leaves the user's machine",
+        },
+        // persistence
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)(?:~|\$\{?HOME\}?|%USERPROFILE%|expanduser\([^\n)]*|home\(\)[^\n]{0,8})[/\\]?\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin|profile|config/fish/config\.fish)\b|\$PROFILE\b",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
+            what: "writes to a shell start-up file",
+            harm: "what it adds runs in every new terminal the user opens, long after the skill is gone",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)\bcrontab\s+(?:-\s|-$|[^-\s])|\(\s*crontab\s+-l\b|/etc/cron\.|/var/spool/cron|\bschtasks\s+/create\b|\bRegister-ScheduledTask\b|CurrentVersion\\Run\b|Start Menu\\Programs\\Startup",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::None,
+            what: "schedules itself to run again",
+            harm: "the scheduled command keeps running on the user's machine after the skill is gone",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)/etc/systemd/system/|\.config/systemd/user/|\bsystemctl\s+(?:--user\s+)?enable\b|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)\b|/etc/rc\.local|/etc/init\.d/",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::None,
+            what: "installs a service that starts with the system",
+            harm: "the service runs on every boot or login, long after the skill is gone",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)\.git[/\\]hooks[/\\]\w|\bcore\.hooksPath\b",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
+            what: "installs a git hook",
+            harm: "the hook runs on every commit or checkout in that repository",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)\.claude[/\\]settings(?:\.local)?\.json|\.claude[/\\]hooks\b|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|\.cursor[/\\]mcp\.json|claude_desktop_config\.json|\.copilot[/\\]mcp-config\.json",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
+            what: "changes the agent's own settings or hooks",
+            harm: "the change outlives the skill: hooks run in every later session, and settings can widen what the agent may do unasked",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)(?:~|\$\{?HOME\}?|homedir\(\)|home\(\))[^\n]{0,6}[/\\]\.(?:claude|codex|agents|gemini|opencode|copilot|config[/\\]opencode)[/\\]skills\b",
+            grades: SCRIPT_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
+            what: "writes into the user's skill folders",
+            harm: "a skill it drops there loads in every later session of every project, long after this one is gone",
+        },
+        // destructive
+        Pattern {
+            rule: Rule::Destructive,
+            regex: r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*\s+|--recursive\s+|-[a-z]+\s+)+(?:--no-preserve-root\s+)?["']?(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?)["']?(?:\s*$|\s*[;&|)]|\s+#)"#,
+            grades: CODE_ERROR,
+            role: Role::Plain,
+            refine: Refine::None,
+            what: "deletes the whole disk or home folder",
+            harm: "every file the user can write is gone",
+        },
+        Pattern {
+            rule: Rule::Destructive,
+            regex: r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*\s+|--recursive\s+|-[a-z]+\s+)+["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/\*?["']?(?:\s*$|\s*[;&|)]|\s+#)"#,
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::UnsetVariable,
+            what: "deletes a folder named by a variable it never sets",
+            harm: "when the variable is empty the command becomes 'rm -rf /' and deletes every file the user can write",
+        },
+        Pattern {
+            rule: Rule::Destructive,
+            regex: r"(?i)\bmkfs(?:\.[a-z0-9]+)?\s+/dev/|\bdd\s[^\n]*\bof=/dev/(?:sd|nvme|hd|disk|rdisk|mmcblk|xvd|vd)|>\s*/dev/(?:sd[a-z]|nvme\d|disk\d)\b|\bwipefs\s+-a\b|\bshred\s[^\n]*/dev/|\bformat\s+[a-z]:\s*/[qy]",
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::None,
+            what: "overwrites a disk",
+            harm: "everything on that disk is lost",
+        },
+        Pattern {
+            rule: Rule::Destructive,
+            regex: r"(?i)\bch(?:mod|own)\s+(?:-R|--recursive)\s+\S+\s+/(?:\s*$|\s*[;&|])|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bRemove-Item\b[^\n]*-Recurse[^\n]*\s(?:[A-Z]:\\|\$env:USERPROFILE|~)\s*(?:$|[;|])|\bdel\s+/[sq]\s+/[sq]\s+[a-z]:\\\s*$",
+            grades: CODE_ERROR,
+            role: Role::Plain,
+            refine: Refine::None,
+            what: "wrecks the system",
+            harm: "the machine is left unusable or its files open to every user",
+        },
+        Pattern {
+            rule: Rule::Destructive,
+            regex: r"(?i)\bgit\s+push\s+(?:[^\n]*\s)?(?:-f|--force|--force-with-lease)\b[^\n]*\b(?:main|master)\b|\bgit\s+push\s+[^\n]*\s\+(?:main|master)\b|\bgit\s+push\s+[^\n]*\b(?:main|master)\b[^\n]*\s(?:-f|--force)\b",
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::None,
+            what: "force-pushes to the default branch",
+            harm: "commits other people pushed are erased from the shared history",
+        },
+        // obfuscation
+        Pattern {
+            rule: Rule::Obfuscation,
+            regex: r"[A-Za-z0-9+/]{64}|(?:\\x[0-9a-fA-F]{2}){8}",
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::LongBlob,
+            what: "holds a long encoded blob",
+            harm: "nobody reviewing the skill can read what it holds, which is the usual reason to hide a payload",
+        },
+        Pattern {
+            rule: Rule::Obfuscation,
+            regex: r"\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e|\bString\.fromCharCode\s*\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,|\b(?:exec|eval)\s*\(\s*(?:''|\x22\x22)\.join\s*\(|\b(?:exec|eval)\s*\([^\n]{0,30}\[::-1\]|\bgetattr\s*\(\s*__builtins__",
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::None,
+            what: "builds code out of pieces and runs it",
+            harm: "what runs cannot be read in the skill",
+        },
+        Pattern {
+            rule: Rule::Obfuscation,
+            regex: r"\beval\s*\(|\bnew\s+Function\s*\(",
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::ComputedArgument,
+            what: "runs a computed string as code",
+            harm: "what runs is decided when the script runs, not when it is reviewed",
+        },
+        // capabilities only
+        Pattern {
+            rule: Rule::CapabilityMismatch,
+            regex: r#"(?i)\b(?:curl|wget|requests\.(?:get|post|put|delete|patch|request|Session)|httpx\.|urllib\.request|urlopen|http\.client|aiohttp|axios|XMLHttpRequest|socket\.(?:socket|create_connection)|net\.connect|Invoke-(?:WebRequest|RestMethod)|https?\.(?:get|request)\s*\(|fetch\s*\(\s*["'`]https?:)"#,
+            grades: SILENT,
+            role: Role::Uses(Capability::Network),
+            refine: Refine::None,
+            what: "talks to the network",
+            harm: "",
+        },
+        Pattern {
+            rule: Rule::CapabilityMismatch,
+            regex: r"\b(?:subprocess\.|os\.system\s*\(|os\.popen\s*\(|child_process|execSync\s*\(|spawnSync\s*\(|Popen\s*\(|Start-Process\b|Runtime\.getRuntime\(\)\.exec)",
+            grades: SILENT,
+            role: Role::Uses(Capability::Shell),
+            refine: Refine::None,
+            what: "runs commands",
+            harm: "",
+        },
+        Pattern {
+            rule: Rule::CapabilityMismatch,
+            regex: r#"(?:~/|\$\{?HOME\}?/|expanduser\(|Path\.home\(\)|os\.homedir\(\)|%USERPROFILE%|\$env:USERPROFILE|["'\s]/etc/|["'\s]/var/|["'\s]/usr/local/)"#,
+            grades: SILENT,
+            role: Role::Uses(Capability::ReadsOutside),
+            refine: Refine::None,
+            what: "uses files outside the project",
+            harm: "",
+        },
+    ]
+});
+
+/// Each pattern compiled alone. Not one `RegexSet`: a set of this many patterns outgrows the
+/// lazy DFA's cache and falls back to the PikeVM (over 90 % of the time of a `check` in a
+/// profile), while each pattern alone is searched by its literal prefilter or its own DFA.
+pub(crate) struct Compiled {
+    pub each: Vec<Regex>,
+}
+
+pub(crate) static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    let sources: Vec<String> = PATTERNS
+        .iter()
+        .map(|pattern| multi_line(pattern.regex))
+        .collect();
+    Compiled {
+        each: sources
+            .iter()
+            .map(|source| Regex::new(source).expect("security pattern compiles"))
+            .collect(),
+    }
+});
+
+/// `^` and `$` mean line starts and ends in the table, and `\b` is an ASCII word boundary: a
+/// Unicode one stops the lazy DFA at the first non-ASCII byte and leaves the file to a much
+/// slower engine (a 600 KB manual took seconds instead of milliseconds).
+fn multi_line(source: &str) -> String {
+    let source = ascii_boundaries(source);
+    match source.strip_prefix("(?i)") {
+        Some(rest) => format!("(?im){rest}"),
+        None => format!("(?m){source}"),
+    }
+}
+
+fn ascii_boundaries(source: &str) -> String {
+    source.replace(r"\b", r"(?-u:\b)")
+}
+
+/// Compiles one of the security module's expressions, with ASCII word boundaries.
+pub(crate) fn compile(source: &str) -> Regex {
+    Regex::new(&ascii_boundaries(source)).expect("security pattern compiles")
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// A line reads a file.
+pub(crate) static READS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|gpg|openssl|curl|wget|nc|open|read|read_text|read_bytes|readFile|readFileSync|readlines|load|Get-Content|gc|type|copy|Copy-Item|get_contents|file_get_contents|slurp|IO\.read|File\.read|fs\.\w+|glob|walk|listdir|scandir|find|ls|grep|strings|ssh-add)\b|<\s*["'~$]|@["'~$]"#,
+    )
+});
+
+/// A line writes to a file: redirection, `tee`, or a write call of a common language.
+pub(crate) static WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r#"(?i)>>?|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|open\s*\([^\n]*['"][wa]\+?b?['"]|write_text|write_bytes|writeFile|appendFile|\.write\s*\(|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bgit\s+config\b|\bchmod\s+\+x|\bcrontab\b|\bcat\s*<<|shutil\.copy|copyFile|symlink"#,
+    )
+});
+
+/// Phrases that try to take over the agent or hide from the user. Matched in prose, frontmatter,
+/// hidden Markdown and the strings of scripts, never in code spans or blocks quoted as examples.
+pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    [
+        (
+            r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original|safety|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|guardrails|polic(?:y|ies))",
+            "tells the agent to drop its instructions",
+        ),
+        (
+            r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|show)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|report)\s+(?:this|it|these|any\s+of\s+this)\s+to\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these)\s+(?:hidden\s+|secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out)\b",
+            "tells the agent to hide what it does from the user",
+        ),
+        (
+            r"(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for)\s+(?:the\s+user\s+)?(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|permission|approval|consent)\b|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|permission|approval|consent)\b",
+            "tells the agent to act without the user's approval",
+        ),
+        (
+            r"(?i)</?(?:system|system-reminder|system_prompt|tool_result|function_results|function_calls|antml:[a-z_]+)>|<\|im_(?:start|end)\|>|<\|system\|>|\[/?INST\]|\[SYSTEM\]|^\s*#{1,3}\s*system\s*(?:prompt|message|override)?\s*:",
+            "imitates the markup of system or tool messages",
+        ),
+        (
+            r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|god|unrestricted|unfiltered)\s+mode\b|\b(?:dan|jailbreak|unrestricted|unfiltered)\s+mode\s+(?:enabled|activated|on)\b|\b(?:new|updated|real|actual)\s+system\s+(?:instructions|prompt)\s*:",
+            "tries to switch the agent into another mode",
+        ),
+    ]
+    .into_iter()
+    .map(|(source, what)| (compile(source), what))
+    .collect()
+});
+
+/// Words that address an agent: in text a reader does not see, they are instructions smuggled
+/// past the reader.
+pub(crate) static ADDRESSES_AGENT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(?:^|<!--|\n)\s*(?:claude|assistant|agent|ai|llm|model|codex|copilot|gemini)\s*[:,]|\b(?:you\s+(?:must|should|will|shall)\s+(?:now\s+)?(?:run|execute|send|upload|read|delete|install|ignore|always|never|not\s+tell)|always\s+run|run\s+the\s+following|execute\s+the\s+following)\b",
+    )
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles() {
+        assert_eq!(COMPILED.each.len(), PATTERNS.len());
+        assert!(!INJECTION.is_empty());
+        let _ = (&*WRITES, &*READS, &*ADDRESSES_AGENT);
+    }
+}
