@@ -83,6 +83,27 @@ pub(crate) struct WorkspaceBatch {
     findings: HashMap<PathBuf, Vec<Diagnostic>>,
 }
 
+/// Whether `path` is `__pycache__/NAME.TAG.pyc` beside a `NAME.py` of `names`.
+fn has_python_source(path: &Path, names: &std::collections::HashSet<PathBuf>) -> bool {
+    let Some(cache) = path
+        .parent()
+        .filter(|parent| parent.ends_with("__pycache__"))
+    else {
+        return false;
+    };
+    let Some(stem) = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.strip_suffix(".pyc"))
+        .and_then(|name| name.split('.').next())
+    else {
+        return false;
+    };
+    cache
+        .parent()
+        .is_some_and(|folder| names.contains(&folder.join(format!("{stem}.py"))))
+}
+
 /// What [`Engine::scan_skill_files`] found in one skill's folder.
 #[derive(Debug, Default)]
 pub(crate) struct SkillScan {
@@ -301,7 +322,14 @@ impl Engine {
         let folder = skill_md.parent().unwrap_or(Path::new(""));
         let mut evidence = own;
         let mut scanned = Vec::new();
+        let names: std::collections::HashSet<PathBuf> =
+            files.iter().map(|(path, _)| path.clone()).collect();
         for (path, bytes) in files {
+            // Bytecode Python wrote next to its source is the source, compiled; bytecode
+            // without its source is code nobody can read.
+            if has_python_source(&path, &names) {
+                continue;
+            }
             // Judged by where the file sits in the skill: a skill kept under a `tests/` folder
             // of its repository is no test.
             let kind = security::kind_of(path.strip_prefix(folder).unwrap_or(&path), &bytes);
@@ -309,7 +337,7 @@ impl Engine {
                 FileKind::Binary | FileKind::Compiled(_) => String::new(),
                 _ => String::from_utf8_lossy(&bytes).into_owned(),
             };
-            let scan = security::scan(&path, &text, kind, 0, description);
+            let scan = security::scan(&path, &text, kind, 0);
             evidence.extend(scan.evidence);
             let mut diagnostics = scan.diagnostics;
             for diagnostic in &mut diagnostics {

@@ -252,16 +252,9 @@ struct Hit {
 }
 
 /// Scans one file of a skill. `path` names it in related information; `body_start` is where a
-/// SKILL.md's body begins (0 for other files); `description` is the skill's, which makes a
-/// capability it declares (a backup skill reading `~/.ssh`) information rather than a warning.
+/// SKILL.md's body begins (0 for other files).
 #[must_use]
-pub(crate) fn scan(
-    path: &Path,
-    text: &str,
-    kind: FileKind,
-    body_start: usize,
-    description: &str,
-) -> Scan {
+pub(crate) fn scan(path: &Path, text: &str, kind: FileKind, body_start: usize) -> Scan {
     let mut scan = Scan::default();
     match kind {
         FileKind::Compiled(what) => {
@@ -279,7 +272,6 @@ pub(crate) fn scan(
         FileKind::Binary => return scan,
         _ => {}
     }
-    let declared = |capability: Capability| declares(description, capability);
     let places = OnceCell::new();
     let place_at = |offset: usize| -> Place {
         places
@@ -303,7 +295,7 @@ pub(crate) fn scan(
     if kind == FileKind::Skill {
         dynamic_context(text, body_start, &mut scan.diagnostics);
     }
-    let hits = pattern_hits(text, &place_at, &places, &declared);
+    let hits = pattern_hits(text, &place_at, &places);
     if kind == FileKind::Script && is_shell_script(path, text) {
         scan.evidence.push(evidence(
             path,
@@ -351,7 +343,6 @@ fn pattern_hits(
     text: &str,
     place_at: &dyn Fn(usize) -> Place,
     places: &OnceCell<Places>,
-    declared: &dyn Fn(Capability) -> bool,
 ) -> Vec<Hit> {
     let mut hits = Vec::new();
     for (index, pattern) in PATTERNS.iter().enumerate() {
@@ -360,7 +351,21 @@ fn pattern_hits(
             let place = place_at(range.start);
             let mut grade = match place {
                 Place::Script | Place::Block(_) => pattern.grades.code,
-                Place::Frontmatter | Place::Prose => pattern.grades.prose,
+                Place::Prose => pattern.grades.prose,
+                // A command in a code span or the frontmatter is what the text tells the agent
+                // to do, unless the sentence presents it as something to avoid or look for.
+                Place::Span | Place::Frontmatter => {
+                    if places::BAD_EXAMPLE.is_match(line_of(text, range))
+                        || places::introduced_as_bad(&text[..range.start])
+                        || places::heading_marks_bad(&text[..range.start])
+                    {
+                        continue;
+                    }
+                    pattern.grades.prose.or(pattern
+                        .grades
+                        .code
+                        .map(|severity| severity.min(Severity::Warning)))
+                }
                 Place::Hidden => pattern.grades.hidden,
                 Place::Quoted | Place::Comment => continue,
             };
@@ -370,6 +375,7 @@ fn pattern_hits(
                 continue;
             }
             if matches!(pattern.rule, Rule::RemoteCode | Rule::Destructive)
+                && matches!(place, Place::Script | Place::Block(_))
                 && in_unrun_string(text, range.start)
             {
                 continue;
@@ -380,19 +386,6 @@ fn pattern_hits(
                 continue;
             };
             grade = severity;
-            // What the description declares (a backup skill reading ~/.ssh, a dotfiles skill
-            // editing ~/.zshrc) is information, not a warning.
-            let capability = match pattern.rule {
-                Rule::Persistence => Some(Capability::Persistence),
-                Rule::CredentialAccess => Some(Capability::Secrets),
-                _ => None,
-            };
-            let severity = match (grade, capability) {
-                (Some(Severity::Warning), Some(capability)) if declared(capability) => {
-                    Some(Severity::Info)
-                }
-                _ => grade,
-            };
             if matches!(pattern.refine, Refine::LongBlob) {
                 let end = text.as_bytes()[range.end..]
                     .iter()
@@ -407,7 +400,7 @@ fn pattern_hits(
                 pattern: index,
                 range,
                 place,
-                severity,
+                severity: grade,
             });
         }
     }
@@ -418,9 +411,45 @@ fn pattern_hits(
     hits
 }
 
+/// The line holding `range`.
+fn line_of(text: &str, range: TextRange) -> &str {
+    let start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |at| range.end + at);
+    &text[start..end]
+}
+
+/// Lines `range` starts on and the `after` lines that follow it.
+fn lines_from(text: &str, range: TextRange, after: usize) -> &str {
+    let start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
+    let mut end = range.end;
+    for _ in 0..=after {
+        match text[end..].find('\n') {
+            Some(at) => end += at + 1,
+            None => {
+                end = text.len();
+                break;
+            }
+        }
+    }
+    &text[start..end.min(text.len())]
+}
+
+/// The program a place belongs to, for joining a secret read with a send: a block, a script,
+/// or the instructions of the text itself (prose, code spans, frontmatter).
+fn unit_of(place: Place) -> Option<u32> {
+    match place {
+        Place::Block(number) => Some(number),
+        Place::Script => Some(0),
+        Place::Prose | Place::Span | Place::Frontmatter => Some(u32::MAX),
+        Place::Quoted | Place::Hidden | Place::Comment => None,
+    }
+}
+
 /// A regular expression's source: escapes a command never holds.
 fn is_regex_source(matched: &str) -> bool {
-    [r"\.", r"\s", r"\|", r"\b", r"\w", r"\d", r"\(", "[^", r"\/"]
+    [r"\.", r"\s", r"\b", r"\w", r"\d", "[^"]
         .iter()
         .any(|escape| matched.contains(escape))
 }
@@ -492,7 +521,8 @@ fn refine(
                 "-c" | "-m" | "-e" | "-p" | "-E" | "-pe" | "-ne" | "-r"
             ) || (!first.is_empty()
                 && !first.starts_with('-')
-                && !first.starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'']));
+                && !first
+                    .starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'', '`']));
             if reads_data {
                 return None;
             }
@@ -508,13 +538,16 @@ fn refine(
             })
         }
         Refine::Read => {
-            let line_start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
-            let line_end = text[range.end..]
-                .find('\n')
-                .map_or(text.len(), |at| range.end + at);
-            patterns::READS
-                .is_match(&text[line_start..line_end])
-                .then_some(grade)
+            // A list of files to protect or look for (a deny list, a scanner's table) names
+            // them without reading them.
+            let line = line_of(text, range).trim_end();
+            let listed = line.ends_with(',') || line.ends_with('[') || line.ends_with("],");
+            let protects = patterns::PROTECTS.is_match(line);
+            if (listed || protects) && !patterns::READS.is_match(line) {
+                None
+            } else {
+                Some(grade)
+            }
         }
         Refine::WholeKeychain => {
             let line_end = text[range.end..]
@@ -573,12 +606,10 @@ fn refine(
             }
         }
         Refine::Written => {
-            let line_start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
-            let line_end = text[range.end..]
-                .find('\n')
-                .map_or(text.len(), |at| range.end + at);
+            // The path is often named a few lines before it is written (`for rc in ~/.bashrc`,
+            // `path = home / ".claude" / "settings.json"`).
             patterns::WRITES
-                .is_match(&text[line_start..line_end])
+                .is_match(lines_from(text, range, 24))
                 .then_some(grade)
         }
         Refine::LongBlob => {
@@ -628,7 +659,13 @@ fn is_local_host(host: &str) -> bool {
 
 /// The first IP address of a URL in `text` that is not the user's own machine or network.
 fn public_ip(text: &str) -> Option<&str> {
-    let at = text.find("://")? + 3;
+    let at = text.find("://").map_or_else(
+        || {
+            text.find(|ch: char| ch.is_ascii_digit())
+                .unwrap_or(text.len())
+        },
+        |at| at + 3,
+    );
     let host: &str = text[at..]
         .split(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
         .next()?;
@@ -654,21 +691,13 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
     // Findings of strong sources that an exfiltration error already names.
     let mut explained = Vec::new();
     let units = {
-        let mut units: Vec<Place> = hits
-            .iter()
-            .map(|hit| hit.place)
-            .filter(|place| place.runs())
-            .collect();
-        units.dedup();
-        units.sort_by_key(|place| match place {
-            Place::Block(number) => *number,
-            _ => 0,
-        });
+        let mut units: Vec<u32> = hits.iter().filter_map(|hit| unit_of(hit.place)).collect();
+        units.sort_unstable();
         units.dedup();
         units
     };
     for unit in units {
-        let in_unit = |hit: &&Hit| hit.place == unit;
+        let in_unit = |hit: &&Hit| unit_of(hit.place) == Some(unit);
         let role = |hit: &Hit| PATTERNS[hit.pattern].role;
         let strong: Vec<&Hit> = hits
             .iter()
@@ -709,12 +738,46 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
                     .map(|sink| (*source, *sink))
             })
         }
+        let runs: Vec<&Hit> = hits
+            .iter()
+            .filter(in_unit)
+            .filter(|hit| role(hit) == Role::Runs)
+            .collect();
+        let downloads: Vec<&Hit> = hits
+            .iter()
+            .filter(in_unit)
+            .filter(|hit| role(hit) == Role::Uses(Capability::Network))
+            .collect();
+        if let Some((download, run)) = near(&downloads, &runs, &line) {
+            let mut diagnostic = Diagnostic::new(
+                Rule::RemoteCode,
+                run.range,
+                format!(
+                    "{} runs code it downloaded (line {}) — whatever the server sends at that moment runs inside the script with the user's permissions, unseen; ship the code in the skill instead",
+                    capitalize(run.place.subject()),
+                    line(download) + 1,
+                ),
+            );
+            diagnostic.severity = Severity::Error;
+            diagnostic.related.push(Related {
+                path: path.to_path_buf(),
+                span: Span::of(text, download.range),
+                message: "the code is downloaded here".to_owned(),
+            });
+            scan.diagnostics.push(diagnostic);
+        }
         let sinks: Vec<&Hit> = suspicious.iter().chain(&plain).copied().collect();
         let bulk_weak: Vec<&Hit> = bulk_weak.into_iter().copied().collect();
+        // Instructions in prose are weaker evidence than a program: a warning at most.
+        let worst = if unit == u32::MAX {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         let pair = if let Some((source, sink)) = near(&strong, &sinks, &line) {
-            Some((source, sink, Severity::Error))
+            Some((source, sink, worst))
         } else if let Some((source, sink)) = near(&weak, &suspicious, &line) {
-            Some((source, sink, Severity::Error))
+            Some((source, sink, worst))
         } else {
             near(&bulk_weak, &plain, &line).map(|(source, sink)| (source, sink, Severity::Warning))
         };
@@ -726,7 +789,7 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
                 sink.range,
                 format!(
                     "{} {} (line {line}) and sends data out here ('{}') — {}, and this can carry it to another machine; keep secrets out of anything the skill uploads, or drop the upload",
-                    capitalize(unit.subject()),
+                    capitalize(sink.place.subject()),
                     source_pattern.what,
                     hidden::abridge(&text[sink.range.as_range()], 60),
                     source_pattern.harm,
@@ -760,7 +823,7 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
                 notable = suspicious;
                 Some(Capability::Network)
             }
-            Role::Plain => {
+            Role::Plain | Role::Runs => {
                 notable = false;
                 None
             }
@@ -799,10 +862,49 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
         );
         diagnostic.severity = severity;
         scan.diagnostics.push(diagnostic);
+        if pattern.what.starts_with("decodes") {
+            scan.diagnostics.extend(encoded_payload(text, hit.range));
+        }
     }
     scan.evidence
         .sort_by_key(|evidence| (evidence.capability, !evidence.notable));
     scan.evidence.dedup_by_key(|evidence| evidence.capability);
+}
+
+/// The encoded text a decode-and-run line carries (40 characters or more of base64 or hex):
+/// besides running it, the line hides it.
+fn encoded_payload(text: &str, range: TextRange) -> Option<Diagnostic> {
+    let start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |at| range.end + at);
+    let line = &text[start..end];
+    let mut run_start = None;
+    let mut best: Option<(usize, usize)> = None;
+    for (at, byte) in line.bytes().enumerate().chain([(line.len(), b' ')]) {
+        let encoded = byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'=');
+        match (encoded, run_start) {
+            (true, None) => run_start = Some(at),
+            (false, Some(from)) => {
+                if at - from >= 40 && best.is_none_or(|(a, b)| b - a < at - from) {
+                    best = Some((from, at));
+                }
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    let (from, to) = best?;
+    let mut diagnostic = Diagnostic::new(
+        Rule::Obfuscation,
+        TextRange::new(start + from, start + to),
+        format!(
+            "{} characters of encoded text that the line decodes and runs — nobody reviewing the skill can read what runs; ship readable source instead",
+            to - from
+        ),
+    );
+    diagnostic.severity = Severity::Warning;
+    Some(diagnostic)
 }
 
 fn writes_on_line(text: &str, range: TextRange) -> bool {
@@ -854,14 +956,18 @@ fn injection(
     for (regex, what) in patterns::INJECTION.iter() {
         for found in regex.find_iter(text) {
             let place = place_at(found.start());
+            let markup = what.starts_with("imitates");
             let severity = match place {
                 Place::Hidden => Severity::Error,
                 Place::Frontmatter | Place::Prose | Place::Block(_) => Severity::Warning,
                 Place::Script if kind == FileKind::Script => Severity::Warning,
+                // Fake tool output inside an "expected output" block reads, to the model, as
+                // the real thing.
+                Place::Quoted if markup => Severity::Warning,
                 _ => continue,
             };
-            if quoted(text, found.start(), found.end())
-                || !injection_applies(text, found.start(), found.end(), what)
+            if (!markup && quoted(text, found.start(), found.end()))
+                || !injection_applies(text, found.start(), found.end(), what, kind)
             {
                 continue;
             }
@@ -883,7 +989,7 @@ fn injection(
 /// The second look at an injection phrase: "do not tell the user to run it" asks the agent to
 /// act, not to hide; skipping the user's approval matters where the sentence does something
 /// the user would want to approve.
-fn injection_applies(text: &str, start: usize, end: usize, what: &str) -> bool {
+fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: FileKind) -> bool {
     static ACTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         patterns::compile(
             r"(?i)\b(?:run|runs|execute|delete|remove|install|push|send|upload|post|pay|purchase|buy|transfer|overwrite|drop|deploy|rm|curl|download|publish|email|share|modify|commit|merge|force)\b",
@@ -893,7 +999,7 @@ fn injection_applies(text: &str, start: usize, end: usize, what: &str) -> bool {
     if what.contains("hide") && after.starts_with("to ") {
         return false;
     }
-    if what.contains("approval") {
+    if what.contains("approval") && kind != FileKind::Script {
         let sentence_start = text[..start]
             .rfind(['.', '\n', '!', '?'])
             .map_or(0, |at| at + 1);
@@ -932,23 +1038,24 @@ fn hidden_instructions(
     let Some(places) = places.get() else {
         return;
     };
-    let mut seen = Vec::new();
-    for found in patterns::ADDRESSES_AGENT.find_iter(&text[body_start..]) {
-        let offset = body_start + found.start();
-        if place_at(offset) != Place::Hidden {
+    // Regions holding words addressed to the agent, or a phrase `injection` already reported.
+    let mut regions: Vec<std::ops::Range<usize>> = patterns::ADDRESSES_AGENT
+        .find_iter(&text[body_start..])
+        .map(|found| body_start + found.start())
+        .chain(
+            out.iter()
+                .filter(|diagnostic| diagnostic.rule == Rule::PromptInjection)
+                .map(|diagnostic| diagnostic.range.start),
+        )
+        .filter(|&offset| place_at(offset) == Place::Hidden)
+        .filter_map(|offset| places.region_at(offset))
+        .collect();
+    regions.sort_by_key(|region| region.start);
+    regions.dedup();
+    for region in regions {
+        if text[region.clone()].contains("skill-lsp:") {
             continue;
         }
-        let Some(region) = places.region_at(offset) else {
-            continue;
-        };
-        // An injection phrase in the same place is already an error of its own.
-        let injected = out.iter().any(|diagnostic| {
-            diagnostic.rule == Rule::PromptInjection && region.contains(&diagnostic.range.start)
-        });
-        if injected || seen.contains(&region.start) || text[region.clone()].contains("skill-lsp:") {
-            continue;
-        }
-        seen.push(region.start);
         let mut diagnostic = Diagnostic::new(
             Rule::HiddenText,
             TextRange::new(region.start, region.end),
@@ -1008,11 +1115,7 @@ fn dynamic_context(text: &str, body_start: usize, out: &mut Vec<Diagnostic>) {
 #[must_use]
 pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) -> Scan {
     let body_start = document.body.range.start.min(text.len());
-    let description = document
-        .field("description")
-        .and_then(|entry| entry.value.as_str())
-        .unwrap_or_default();
-    let mut scan = scan(path, text, FileKind::Skill, body_start, description);
+    let mut scan = scan(path, text, FileKind::Skill, body_start);
     let mut extra = Vec::new();
     permissions::check(text, document, &mut extra);
     if let Some(entry) = document.field("name") {
@@ -1032,7 +1135,7 @@ static MENTIONS: std::sync::LazyLock<[(Capability, regex::Regex); 6]> = std::syn
             (
                 Capability::Network,
                 words(
-                    r"(?i)network|internet|online|\bweb|https?|\burl|\bapis?\b|server|upload|download|fetch|remote|cloud|send|\bpost|webhook|sync|socket|connect|deploy|publish|notif|slack|discord|telegram|e-?mail|share|report|telemetry|monitor|scrap|crawl|search|request|endpoint|service",
+                    r"(?i)network|internet|server|upload|remote|cloud|webhook|\bsync|socket|endpoint|telemetry|analytics|\bapis?\b|\bip\b|\bhosts?\b|slack|discord|telegram|e-?mail|notif",
                 ),
             ),
             (
@@ -1050,7 +1153,7 @@ static MENTIONS: std::sync::LazyLock<[(Capability, regex::Regex); 6]> = std::syn
             (
                 Capability::Secrets,
                 words(
-                    r"(?i)credential|secret|password|token|\bkeys?\b|api.?key|ssh|aws|auth|login|keychain|vault|cert|account|backup|migrat|dotfile|\.env|environment",
+                    r"(?i)credential|secret|password|\bssh\b|\baws\b|gcloud|azure|kube|keychain|vault|backup|migrat|dotfile",
                 ),
             ),
             (

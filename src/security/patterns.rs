@@ -25,6 +25,8 @@ pub(crate) enum Role {
     Sink { suspicious: bool },
     /// Shows a capability and nothing else.
     Uses(Capability),
+    /// Runs a string as code; with a download in the same program, it runs the download.
+    Runs,
 }
 
 /// What a skill's files can do to the user's machine.
@@ -248,7 +250,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r"(?i)\.aws[/\\]credentials\b|\.config[/\\]gh[/\\]hosts\.yml|\.git-credentials\b|\.config[/\\]gcloud[/\\](?:credentials|application_default|access_tokens)|\.azure[/\\](?:accesstokens|msal_token)|\.docker[/\\]config\.json|\.kube[/\\]config\b|\.netrc\b|\.pypirc\b",
+            regex: r#"(?i)\.aws[/\\]credentials\b|\.config[/\\]gh[/\\]hosts\.yml|\.git-credentials\b|\.config[/\\]gcloud[/\\](?:credentials|application_default|access_tokens)|\.azure[/\\](?:accesstokens|msal_token)|\.docker[/\\]config\.json|\.kube[/\\]config\b|\.netrc\b|\.pypirc\b|\.npmrc\b|\bfind\s+(?:~|\$\{?HOME\}?|/)\S*\s[^\n]*-i?name\s+["']?(?:\.env|\*\.pem|\*\.key|id_\w+|credentials)"#,
             grades: CODE_WARN,
             role: Role::Source { strong: true },
             refine: Refine::Read,
@@ -266,7 +268,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r"(?i)(?:google[/\\ ]chrome|chromium|brave|microsoft[/\\ ]edge|\.mozilla|firefox|opera)[^\n]{0,80}(?:login data|cookies|web data|local state|logins\.json|key4\.db|cookies\.sqlite)|\bwallet\.dat\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|local extension settings",
+            regex: r"(?i)\blogin data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\blocal state\b|(?:chrome|chromium|brave|edge)[^\n]{0,60}\bcookies\b|\bwallet\.dat\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|local extension settings",
             grades: CODE_WARN,
             role: Role::Source { strong: true },
             refine: Refine::None,
@@ -285,8 +287,8 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // credential-access: weak sources, findings only together with a sink (see `exfiltration`)
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r#"(?i)\bprintenv\s*(?:$|[|>;)&])|(?:^|[;&|(]|\$\(|`)\s*env\s*(?:$|[|>;)`])|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
-            grades: SILENT,
+            regex: r#"(?i)(?:^|[;&(]|\$\(|`)\s*(?:printenv|env|set)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bdict\s*\(\s*os\.environ\s*\)|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
+            grades: CODE_WARN,
             role: Role::Source { strong: false },
             refine: Refine::None,
             what: "dumps every environment variable",
@@ -331,6 +333,15 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Exfiltration,
+            regex: r#"["'](?:\d{1,3}\.){3}\d{1,3}["']"#,
+            grades: SILENT,
+            role: Role::Sink { suspicious: true },
+            refine: Refine::PublicAddress,
+            what: "talks to a raw IP address",
+            harm: "an unnamed machine outside any service the user chose receives the data",
+        },
+        Pattern {
+            rule: Rule::Exfiltration,
             regex: r#"(?i)\b(?:dig|nslookup|host|drill)\s+[^\n]*(?:\$\(|\$\{?\w+\}?\.|`)[^\n]*\.[a-z]{2,}"#,
             grades: CODE_WARN,
             role: Role::Sink { suspicious: true },
@@ -340,7 +351,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Exfiltration,
-            regex: r#"(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|-X\s*POST|--request\s+POST|--json)\b|\bwget\b[^\n]*--post-(?:data|file)|\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\burlopen\s*\([^\n]*data\s*=|\bfetch\s*\([^\n]*method\s*:\s*['"](?:POST|PUT|PATCH)|\baxios\.(?:post|put|patch)\s*\(|\bInvoke-(?:WebRequest|RestMethod)\b[^\n]*-Method\s+(?:Post|Put)|\.sendall?\s*\(|\bsmtplib\.|\bftplib\.|\bscp\s+[^\n]*\s[\w.-]+@[\w.-]+:|\bgh\s+gist\s+create\b|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com|api\.telegram\.org/bot"#,
+            regex: r#"(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|-X\s*POST|--request\s+POST|--json)\b|\bwget\b[^\n]*--post-(?:data|file)|\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\burlopen\s*\([^\n]*data\s*=|\bfetch\s*\([^)]{0,200}?method\s*:\s*['"](?:POST|PUT|PATCH)|https?://[^\s"'`)]+\?[\w.-]+=(?:<|\{|\$)|\bsendto\s*\(|\baxios\.(?:post|put|patch)\s*\(|\bInvoke-(?:WebRequest|RestMethod)\b[^\n]*-Method\s+(?:Post|Put)|\.sendall?\s*\(|\bsmtplib\.|\bftplib\.|\bscp\s+[^\n]*\s[\w.-]+@[\w.-]+:|\bgh\s+gist\s+create\b|discord(?:app)?\.com/api/webhooks|hooks\.slack\.com|api\.telegram\.org/bot"#,
             grades: SILENT,
             role: Role::Sink { suspicious: false },
             refine: Refine::None,
@@ -356,6 +367,15 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             refine: Refine::Written,
             what: "writes to a shell start-up file",
             harm: "what it adds runs in every new terminal the user opens, long after the skill is gone",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)\bauthorized_keys2?\b",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
+            what: "adds a key to the user's SSH logins",
+            harm: "whoever holds that key can log in to the user's machine from then on",
         },
         Pattern {
             rule: Rule::Persistence,
@@ -386,7 +406,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Persistence,
-            regex: r"(?i)\.claude[/\\]settings(?:\.local)?\.json|\.claude[/\\]hooks\b|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|\.cursor[/\\]mcp\.json|claude_desktop_config\.json|\.copilot[/\\]mcp-config\.json",
+            regex: r#"(?i)\.claude[/\\]settings(?:\.local)?\.json|\.claude["']?\s*[/,]\s*["']settings(?:\.local)?\.json|\.claude[/\\]hooks\b|\.codex[/\\]config\.toml|\.gemini[/\\]settings\.json|\.cursor[/\\]mcp\.json|claude_desktop_config\.json|\.copilot[/\\]mcp-config\.json"#,
             grades: CODE_WARN,
             role: Role::Uses(Capability::Persistence),
             refine: Refine::Written,
@@ -405,7 +425,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // destructive
         Pattern {
             rule: Rule::Destructive,
-            regex: r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*\s+|--recursive\s+|-[a-z]+\s+)+(?:--no-preserve-root\s+)?["']?(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?)["']?(?:\s*$|\s*[;&|)]|\s+#)"#,
+            regex: r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*\s+|--recursive\s+|-[a-z]+\s+)+(?:--no-preserve-root\s+)?["']?(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?)["']?(?:\s|$|[;&|)`])"#,
             grades: CODE_ERROR,
             role: Role::Plain,
             refine: Refine::None,
@@ -414,7 +434,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Destructive,
-            regex: r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*\s+|--recursive\s+|-[a-z]+\s+)+["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/\*?["']?(?:\s*$|\s*[;&|)]|\s+#)"#,
+            regex: r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*\s+|--recursive\s+|-[a-z]+\s+)+["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/\*?["']?(?:\s|$|[;&|)`])"#,
             grades: CODE_WARN,
             role: Role::Plain,
             refine: Refine::UnsetVariable,
@@ -423,7 +443,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Destructive,
-            regex: r"(?i)\bmkfs(?:\.[a-z0-9]+)?\s+/dev/|\bdd\s[^\n]*\bof=/dev/(?:sd|nvme|hd|disk|rdisk|mmcblk|xvd|vd)|>\s*/dev/(?:sd[a-z]|nvme\d|disk\d)\b|\bwipefs\s+-a\b|\bshred\s[^\n]*/dev/|\bformat\s+[a-z]:\s*/[qy]",
+            regex: r"(?i)\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+)*/dev/|\bdd\s[^\n]*\bof=/dev/(?:sd|nvme|hd|disk|rdisk|mmcblk|xvd|vd)|>\s*/dev/(?:sd[a-z]|nvme\d|disk\d)\b|\bwipefs\s+-a\b|\bshred\s[^\n]*/dev/|\bformat\s+[a-z]:\s*/[qy]",
             grades: CODE_WARN,
             role: Role::Plain,
             refine: Refine::None,
@@ -432,7 +452,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Destructive,
-            regex: r"(?i)\bch(?:mod|own)\s+(?:-R|--recursive)\s+\S+\s+/(?:\s*$|\s*[;&|])|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bRemove-Item\b[^\n]*-Recurse[^\n]*\s(?:[A-Z]:\\|\$env:USERPROFILE|~)\s*(?:$|[;|])|\bdel\s+/[sq]\s+/[sq]\s+[a-z]:\\\s*$",
+            regex: r#"(?i)\bch(?:mod|own)\s+(?:-R|--recursive)\s+\S+\s+/(?:\s|$|[;&|`])|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bRemove-Item\b[^\n]*?["'\s](?:[a-z]:\\\*?|\$env:(?:USERPROFILE|HOMEDRIVE)\\?\*?|~[\\/]?\*?)["'\s][^\n]*-Recurse|\bRemove-Item\b[^\n]*-Recurse[^\n]*?["'\s](?:[a-z]:\\\*?|\$env:USERPROFILE\\?\*?|~[\\/]?\*?)(?:["'\s]|$)|\bshutil\.rmtree\s*\(\s*(?:os\.path\.expanduser\s*\(\s*)?["']~/?["']|\bdel\s+/[sq]\s+/[sq]\s+[a-z]:\\\s*$"#,
             grades: CODE_ERROR,
             role: Role::Plain,
             refine: Refine::None,
@@ -452,7 +472,11 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         Pattern {
             rule: Rule::Obfuscation,
             regex: r"[A-Za-z0-9+/]{64}|(?:\\x[0-9a-fA-F]{2}){8}",
-            grades: CODE_WARN,
+            grades: Grades {
+                code: Some(Severity::Warning),
+                prose: Some(Severity::Warning),
+                hidden: Some(Severity::Warning),
+            },
             role: Role::Plain,
             refine: Refine::LongBlob,
             what: "holds a long encoded blob",
@@ -460,7 +484,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Obfuscation,
-            regex: r"\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e|\bString\.fromCharCode\s*\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,|\b(?:exec|eval)\s*\(\s*(?:''|\x22\x22)\.join\s*\(|\b(?:exec|eval)\s*\([^\n]{0,30}\[::-1\]|\bgetattr\s*\(\s*__builtins__",
+            regex: r#"\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e|\bString\.fromCharCode\s*\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,|\b(?:exec|eval)\s*\(\s*(?:''|\x22\x22)\.join\s*\(|\b(?:exec|eval)\s*\([^\n]{0,30}\[::-1\]|\bgetattr\s*\(\s*__builtins__|\(\s*0\s*,\s*eval\s*\)|\beval\s+["']?\$\{?[A-Za-z_]|(?i:-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/]{40}|-WindowStyle\s+Hidden\b[^\n]*-(?:e|ec|enc|encodedcommand)\b)"#,
             grades: CODE_WARN,
             role: Role::Plain,
             refine: Refine::None,
@@ -475,6 +499,15 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             refine: Refine::ComputedArgument,
             what: "runs a computed string as code",
             harm: "what runs is decided when the script runs, not when it is reviewed",
+        },
+        Pattern {
+            rule: Rule::RemoteCode,
+            regex: r#"\b(?:exec|eval)\s*\(\s*[A-Za-z_]|\bnew\s+Function\s*\(|\bFunction\s*\(\s*["']"#,
+            grades: SILENT,
+            role: Role::Runs,
+            refine: Refine::ComputedArgument,
+            what: "runs a computed string as code",
+            harm: "",
         },
         // capabilities only
         Pattern {
@@ -558,6 +591,13 @@ pub(crate) static READS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A line that names files to protect or look for rather than to use.
+pub(crate) static PROTECTS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:pattern|patterns|deny|denied|block|blocked|protect|protected|sensitive|never|forbid|forbidden|exclude|ignore|skip|dangerous|suspicious|detect|flag|watch)\b",
+    )
+});
+
 /// A line writes to a file: redirection, `tee`, or a write call of a common language.
 pub(crate) static WRITES: LazyLock<Regex> = LazyLock::new(|| {
     compile(
@@ -574,16 +614,24 @@ pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::ne
             "tells the agent to drop its instructions",
         ),
         (
+            r"(?i)\b(?:overrides?|replaces?|supersedes?|takes\s+precedence\s+over)\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:system\s+prompt|previous\s+instructions|other\s+instructions|developer\s+instructions|user'?s?\s+instructions)\b",
+            "tells the agent to put the skill above its instructions",
+        ),
+        (
             r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|show)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|report)\s+(?:this|it|these|any\s+of\s+this)\s+to\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these)\s+(?:hidden\s+|secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out)\b",
             "tells the agent to hide what it does from the user",
         ),
         (
-            r"(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for)\s+(?:the\s+user\s+)?(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|permission|approval|consent)\b|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|permission|approval|consent)\b",
+            r"(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for)\s+(?:the\s+user\s+)?(?:for\s+)?(?:the\s+user'?s?\s+)?(?:confirmation|permission|approval|consent)\b|\b(?:do\s+not|don'?t|never|won'?t|will\s+not)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|permission|approval|consent)\b",
             "tells the agent to act without the user's approval",
         ),
         (
             r"(?i)</?(?:system|system-reminder|system_prompt|tool_result|function_results|function_calls|antml:[a-z_]+)>|<\|im_(?:start|end)\|>|<\|system\|>|\[/?INST\]|\[SYSTEM\]|^\s*#{1,3}\s*system\s*(?:prompt|message|override)?\s*:",
             "imitates the markup of system or tool messages",
+        ),
+        (
+            r"(?:^|[\x22'>]\s*)(?:IMPORTANT\s+)?SYSTEM(?:\s+(?:NOTICE|MESSAGE|OVERRIDE|PROMPT|INSTRUCTION))?(?:\s+FOR\s+THE\s+(?:ASSISTANT|AGENT|AI|MODEL))?\s*:",
+            "imitates a system message",
         ),
         (
             r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|god|unrestricted|unfiltered)\s+mode\b|\b(?:dan|jailbreak|unrestricted|unfiltered)\s+mode\s+(?:enabled|activated|on)\b|\b(?:new|updated|real|actual)\s+system\s+(?:instructions|prompt)\s*:",
@@ -599,7 +647,7 @@ pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::ne
 /// past the reader.
 pub(crate) static ADDRESSES_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(?:^|<!--|\n)\s*(?:claude|assistant|agent|ai|llm|model|codex|copilot|gemini)\s*[:,]|\b(?:you\s+(?:must|should|will|shall)\s+(?:now\s+)?(?:run|execute|send|upload|read|delete|install|ignore|always|never|not\s+tell)|always\s+run|run\s+the\s+following|execute\s+the\s+following)\b",
+        r"(?i)(?:^|<!--|\n)\s*(?:claude|assistant|agent|ai|llm|model|codex|copilot|gemini)\s*[:,]|\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:agent|assistant|ai|model|llm|claude)\b|\b(?:you\s+(?:must|should|will|shall)\s+(?:now\s+)?(?:run|execute|send|upload|read|delete|install|ignore|always|never|not\s+tell)|always\s+run|run\s+the\s+following|execute\s+the\s+following)\b",
     )
 });
 

@@ -15,9 +15,12 @@ pub(crate) enum Place {
     /// Markdown a reader sees rendered (and any text that is not Markdown or a script).
     #[default]
     Prose,
-    /// Quoted rather than run: a code span, a block of a data language (`text`, `json`, …),
-    /// or a block the text introduces as a bad example.
+    /// Quoted rather than run: a block of a data language (`text`, `json`, …), or a block the
+    /// text introduces as a bad example.
     Quoted,
+    /// A code span in prose: a command the text may tell the agent to run ("first run
+    /// `curl … | sh`") or one it only names ("never run `curl … | sh`").
+    Span,
     /// Markdown a reader does not see rendered: an HTML comment, a link title, image alt text.
     Hidden,
     /// A fenced block of a language the agent runs; the number tells blocks apart, since a
@@ -41,7 +44,7 @@ impl Place {
     pub(crate) fn subject(self) -> &'static str {
         match self {
             Place::Frontmatter => "the frontmatter",
-            Place::Prose | Place::Quoted => "the text",
+            Place::Prose | Place::Quoted | Place::Span => "the text",
             Place::Hidden => "text hidden from readers of the rendered page",
             Place::Block(_) => "this code block",
             Place::Script | Place::Comment => "this script",
@@ -93,10 +96,17 @@ impl Places {
         let mut start = 0;
         for line in text.split_inclusive('\n') {
             let trimmed = line.trim_start();
+            // A block comment that closes on its line and is followed by code (a minified
+            // file's banner) does not make the line a comment.
+            let closed_then_code = trimmed.starts_with("/*")
+                && trimmed
+                    .split_once("*/")
+                    .is_some_and(|(_, rest)| !rest.trim().is_empty());
             let is_comment = ["#", "//", "REM ", "rem ", "::", "/*", "* ", "*/"]
                 .iter()
                 .any(|marker| trimmed.starts_with(marker))
-                && !trimmed.starts_with("#!");
+                && !trimmed.starts_with("#!")
+                && !closed_then_code;
             if is_comment {
                 ranges.push((start..start + line.len(), Place::Comment));
             }
@@ -146,7 +156,7 @@ impl Places {
                         ranges.push((start..span.end, place));
                     }
                 }
-                Event::Code(_) if block.is_none() => ranges.push((span, Place::Quoted)),
+                Event::Code(_) if block.is_none() => ranges.push((span, Place::Span)),
                 Event::Start(Tag::Image { title, .. }) => {
                     image_depth += 1;
                     push_title(text, &span, &title, &mut ranges);
@@ -168,7 +178,8 @@ impl Places {
             let end = memchr::memmem::find(&text.as_bytes()[start + 4..], b"-->")
                 .map_or(text.len(), |at| start + 4 + at + 3);
             let inside_code = ranges.iter().any(|(range, place)| {
-                range.contains(&start) && matches!(place, Place::Quoted | Place::Block(_))
+                range.contains(&start)
+                    && matches!(place, Place::Quoted | Place::Block(_) | Place::Span)
             });
             if !inside_code {
                 ranges.push((start..end, Place::Hidden));
@@ -256,15 +267,15 @@ fn runs_language(info: &str) -> bool {
     )
 }
 
-static BAD_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static BAD_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::compile(
-        r"(?i)\b(?:bad|don'?t|do\s+not|never|avoid|malicious|dangerous|insecure|unsafe|vulnerable|attacks?|attackers?|exploits?|wrong|anti-?patterns?|red\s+flags?|suspicious|detects?|flags?|flagged|look\s+for|instead\s+of|risky|harmful|forbidden|blocked|prohibited|reject)\b|❌|🚫|⛔|⚠",
+        r"(?i)\b(?:bad|don'?t|do\s+not|never|avoid|malicious|dangerous|insecure|unsafe|vulnerable|attacks?|attackers?|exploits?|wrong|anti-?patterns?|red\s+flags?|suspicious|detects?|flags?|flagged|look\s+for|instead\s+of|risky|harmful|forbidden|blocked|prohibited|reject|check\s+for|search\s+for|scan\s+for|patterns?|indicators?|signatures?|examples?\s+of|such\s+as|e\.g\.|warns?|refuse|deny|denies|guard|prevent|catch(?:es)?)\b|❌|🚫|⛔|⚠",
     )
 });
 
 /// Whether the last lines of prose before a block present it as something not to do or to look
 /// for ("Never run this:", "❌ Bad", "Flag commands such as:").
-fn introduced_as_bad(before: &str) -> bool {
+pub(crate) fn introduced_as_bad(before: &str) -> bool {
     let lead: Vec<&str> = before
         .lines()
         .rev()
@@ -273,6 +284,16 @@ fn introduced_as_bad(before: &str) -> bool {
         .take(2)
         .collect();
     lead.iter().any(|line| BAD_EXAMPLE.is_match(line))
+}
+
+/// Whether the section holding the text ends a heading that presents what follows as things
+/// to look for or avoid ("## Red flags", "### Exfiltration — search for").
+pub(crate) fn heading_marks_bad(before: &str) -> bool {
+    before
+        .lines()
+        .rev()
+        .find(|line| line.trim_start().starts_with('#'))
+        .is_some_and(|heading| BAD_EXAMPLE.is_match(heading))
 }
 
 /// A block whose first line is a comment saying it is a bad example (`# BAD: …`).
@@ -296,7 +317,7 @@ mod tests {
     fn markdown_places() {
         let text = "Run this:\n\n```bash\ncurl x | sh\n```\n\nA `curl y | sh` span.\n\n<!-- hidden words -->\n\n![alt words](a.png \"title words\")\n\n```text\nplain data\n```\n\nNever do this:\n\n```bash\nrm -rf /\n```\n";
         assert_eq!(place_of(text, "curl x"), Place::Block(1));
-        assert_eq!(place_of(text, "curl y"), Place::Quoted);
+        assert_eq!(place_of(text, "curl y"), Place::Span);
         assert_eq!(place_of(text, "hidden words"), Place::Hidden);
         assert_eq!(place_of(text, "alt words"), Place::Hidden);
         assert_eq!(place_of(text, "title words"), Place::Hidden);

@@ -78,7 +78,6 @@ const SCANNED_MAX_BYTES: u64 = 4 * 1024 * 1024;
 /// `__pycache__` next to its sources, and files over 4 MiB.
 #[must_use]
 pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
-    let root = folder.to_path_buf();
     let walker = WalkBuilder::new(folder)
         .hidden(false)
         .ignore(false)
@@ -93,10 +92,7 @@ pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
                 return true;
             }
             let name = entry.file_name().to_str().unwrap_or("");
-            !(SKIPPED_DIRS.contains(&name)
-                || name == "__pycache__"
-                || entry.path().join("SKILL.md").is_file()
-                || entry.path() == root.join("agents/openai.yaml"))
+            !(SKIPPED_DIRS.contains(&name) || entry.path().join("SKILL.md").is_file())
         })
         .build();
     let mut files: Vec<PathBuf> = walker
