@@ -175,7 +175,12 @@ fn is_docs(path: &Path) -> bool {
         "LICENSE",
         "NOTICE",
     ];
-    for_people.iter().any(|prefix| name.starts_with(prefix))
+    // At the top of the skill (the repository's own files) or in a folder of documentation;
+    // `references/install.md` is for the agent.
+    let top = path
+        .parent()
+        .is_none_or(|parent| parent.as_os_str().is_empty());
+    (top && (name.contains("README") || for_people.iter().any(|prefix| name.starts_with(prefix))))
         || path.parent().is_some_and(|parent| {
             parent.components().any(|component| {
                 matches!(
@@ -227,6 +232,8 @@ pub struct Evidence {
     /// Unusual for most skills: a strong secret, a suspicious destination, persistence. Only
     /// notable evidence can make `capability-mismatch` fire.
     pub(crate) notable: bool,
+    /// Shown by a script the skill ships, rather than by instructions a reader can see.
+    pub(crate) in_script: bool,
 }
 
 impl Evidence {
@@ -303,6 +310,7 @@ pub(crate) fn scan(path: &Path, text: &str, kind: FileKind, body_start: usize) -
             Capability::Shell,
             TextRange::new(0, 0),
             false,
+            true,
         ));
     }
     judge(path, text, &hits, &mut scan);
@@ -328,6 +336,7 @@ fn evidence(
     capability: Capability,
     range: TextRange,
     notable: bool,
+    in_script: bool,
 ) -> Evidence {
     Evidence {
         capability,
@@ -335,6 +344,7 @@ fn evidence(
         span: Span::of(text, range),
         snippet: hidden::abridge(&text[range.as_range()], 60),
         notable,
+        in_script,
     }
 }
 
@@ -350,6 +360,7 @@ fn pattern_hits(
             let mut range = TextRange::new(found.start(), found.end());
             let place = place_at(range.start);
             let mut grade = match place {
+                Place::Block(_) | Place::Span if !pattern.grades.markdown => None,
                 Place::Script | Place::Block(_) => pattern.grades.code,
                 Place::Prose => pattern.grades.prose,
                 // A command in a code span or the frontmatter is what the text tells the agent
@@ -531,6 +542,9 @@ fn refine(
                 .match_indices("http://")
                 .any(|(at, _)| !is_local_host(&lower[at + 7..]));
             let untrusted = public_ip(matched).is_some() || plain_http;
+            if !untrusted && VENDOR_INSTALLERS.iter().any(|host| lower.contains(host)) {
+                return Some(grade.map(|_| Severity::Info));
+            }
             Some(if untrusted {
                 grade.map(|_| Severity::Error)
             } else {
@@ -594,6 +608,10 @@ fn refine(
             }
         }
         Refine::ComputedArgument => {
+            // `new Function("a", "b", body)`: the first arguments name parameters.
+            if matched.contains("Function") {
+                return Some(grade.map(|_| Severity::Warning));
+            }
             let before = text[..range.start].chars().next_back();
             if before.is_some_and(|ch| ch == '.' || ch.is_alphanumeric() || ch == '_') {
                 return None;
@@ -641,6 +659,44 @@ fn refine(
         }
     }
 }
+
+/// Installers that tools publish on their own domain and document as the way to install them:
+/// piping one into a shell is still unreviewed code, but it is the vendor's own, so it is
+/// information rather than a warning. Any other host is a warning, a raw address or plain HTTP
+/// an error.
+const VENDOR_INSTALLERS: &[&str] = &[
+    "://astral.sh/",
+    "://bun.sh/",
+    "://sh.rustup.rs",
+    "://get.docker.com",
+    "://deno.land/",
+    "://raw.githubusercontent.com/homebrew/",
+    "://raw.githubusercontent.com/nvm-sh/",
+    "://get.pnpm.io/",
+    "://install.python-poetry.org",
+    "://ollama.com/install.sh",
+    "://claude.ai/install.sh",
+    "://opencode.ai/install",
+    "://starship.rs/",
+    "://tailscale.com/install.sh",
+    "://get.k3s.io",
+    "://mise.run",
+    "://pixi.sh/",
+    "://get.volta.sh",
+    "://fly.io/install.sh",
+    "://cli.github.com/",
+    "://aka.ms/",
+    "://foundry.paradigm.xyz",
+    "://raw.githubusercontent.com/helm/",
+    "://sdk.cloud.google.com",
+    "://awscli.amazonaws.com/",
+    "://get.helm.sh/",
+    "://install.determinate.systems/",
+    "://nixos.org/nix/install",
+    "://docs.astral.sh/",
+    "://cursor.com/install",
+    "://gemini.google.com/",
+];
 
 /// Whether a host (the text right after `://` or `/dev/tcp/`) is the user's own machine or
 /// local network.
@@ -834,8 +890,14 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
             }
             // One piece of evidence per capability and file, notable first.
             if seen.insert((capability, notable)) {
-                scan.evidence
-                    .push(evidence(path, text, capability, hit.range, notable));
+                scan.evidence.push(evidence(
+                    path,
+                    text,
+                    capability,
+                    hit.range,
+                    notable,
+                    hit.place == Place::Script,
+                ));
             }
         }
         let Some(severity) = hit.severity else {
@@ -1000,9 +1062,7 @@ fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: Fil
         return false;
     }
     if what.contains("approval") && kind != FileKind::Script {
-        let sentence_start = text[..start]
-            .rfind(['.', '\n', '!', '?'])
-            .map_or(0, |at| at + 1);
+        let sentence_start = text[..start].rfind(['.', '!', '?']).map_or(0, |at| at + 1);
         let sentence_end = text[end..]
             .find(['.', '\n', '!', '?'])
             .map_or(text.len(), |at| end + at);
@@ -1186,7 +1246,9 @@ pub(crate) fn mismatch(
 ) -> Option<Diagnostic> {
     let unmentioned: Vec<&Evidence> = evidence
         .iter()
-        .filter(|evidence| evidence.notable && !declares(description, evidence.capability))
+        .filter(|evidence| {
+            evidence.notable && evidence.in_script && !declares(description, evidence.capability)
+        })
         .collect();
     let first = unmentioned.first()?;
     let what: Vec<&str> = {

@@ -85,30 +85,36 @@ pub(crate) struct Grades {
     pub prose: Option<Severity>,
     /// Markdown a reader does not see rendered: HTML comments, link titles, image alt text.
     pub hidden: Option<Severity>,
+    /// Whether `code` also holds for blocks and code spans of Markdown, or for scripts only.
+    pub markdown: bool,
 }
 
 const CODE_WARN: Grades = Grades {
     code: Some(Severity::Warning),
     prose: None,
     hidden: None,
+    markdown: true,
 };
 /// A command hidden in a comment is not run, but an agent told to run it would.
 const CODE_ERROR: Grades = Grades {
     code: Some(Severity::Error),
     prose: None,
     hidden: Some(Severity::Warning),
+    markdown: true,
 };
 /// Scripts only: in Markdown, the same command is how a README says to install something.
 const SCRIPT_WARN: Grades = Grades {
     code: Some(Severity::Warning),
     prose: None,
     hidden: None,
+    markdown: false,
 };
 /// Evidence only: a capability and a source or sink, no finding of its own.
 const SILENT: Grades = Grades {
     code: None,
     prose: None,
     hidden: None,
+    markdown: true,
 };
 
 /// A second look at a match, for what a regular expression without look-around cannot say.
@@ -388,7 +394,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Persistence,
-            regex: r"(?i)/etc/systemd/system/|\.config/systemd/user/|\bsystemctl\s+(?:--user\s+)?enable\b|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)\b|/etc/rc\.local|/etc/init\.d/",
+            regex: r"(?i)/etc/systemd/system/|\.config/systemd/user/|\bsystemctl\s+(?:--user\s+)?enable\b|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)\b|/etc/rc\.local|/etc/init\.d/|\.config/autostart\b|X-GNOME-Autostart",
             grades: CODE_WARN,
             role: Role::Uses(Capability::Persistence),
             refine: Refine::None,
@@ -476,6 +482,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
                 code: Some(Severity::Warning),
                 prose: Some(Severity::Warning),
                 hidden: Some(Severity::Warning),
+                markdown: true,
             },
             role: Role::Plain,
             refine: Refine::LongBlob,

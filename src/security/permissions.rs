@@ -10,7 +10,7 @@ use crate::text::TextRange;
 pub(crate) fn check(text: &str, document: &SkillDocument, out: &mut Vec<Diagnostic>) {
     if let Some(entry) = document.field("allowed-tools") {
         for (tool, range) in tools(text, &entry.value) {
-            if let Some(why) = unrestricted(&tool) {
+            if let Some((why, severity)) = unrestricted(&tool) {
                 let mut diagnostic = Diagnostic::new(
                     Rule::Permissions,
                     range,
@@ -18,7 +18,7 @@ pub(crate) fn check(text: &str, document: &SkillDocument, out: &mut Vec<Diagnost
                         "'allowed-tools' pre-approves '{tool}', {why} — while the skill is active the agent runs such commands without asking the user; name the commands the skill needs, such as 'Bash(git status:*)'"
                     ),
                 );
-                diagnostic.severity = Severity::Warning;
+                diagnostic.severity = severity;
                 out.push(diagnostic);
             }
         }
@@ -44,8 +44,12 @@ pub(crate) fn check(text: &str, document: &SkillDocument, out: &mut Vec<Diagnost
     }
 }
 
-/// Why a tool entry grants too much, or `None`.
-fn unrestricted(tool: &str) -> Option<&'static str> {
+/// Why a tool entry grants too much, and how much that matters, or `None`.
+fn unrestricted(tool: &str) -> Option<(&'static str, Severity)> {
+    unrestricted_because(tool).map(|why| (why, Severity::Warning))
+}
+
+fn unrestricted_because(tool: &str) -> Option<&'static str> {
     let compact: String = tool.chars().filter(|ch| !ch.is_whitespace()).collect();
     let (name, inner) = match compact.split_once('(') {
         Some((name, rest)) => (name, Some(rest.trim_end_matches(')'))),
@@ -62,8 +66,9 @@ fn unrestricted(tool: &str) -> Option<&'static str> {
         let command = inner.split(':').next().unwrap_or("").trim_end_matches('*');
         return match command {
             "" => Some("every shell command"),
-            "sh" | "bash" | "zsh" | "sudo" | "eval" | "exec" | "env" | "xargs" | "python"
-            | "python3" | "node" | "perl" | "ruby" | "pwsh" | "powershell" => {
+            "sudo" | "doas" | "su" => Some("a command that runs anything with root privileges"),
+            "sh" | "bash" | "zsh" | "eval" | "exec" | "env" | "xargs" | "python" | "python3"
+            | "node" | "perl" | "ruby" | "pwsh" | "powershell" => {
                 Some("a command that runs any other command")
             }
             "curl" | "wget" | "nc" | "ncat" | "ssh" | "scp" => {

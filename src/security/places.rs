@@ -156,7 +156,15 @@ impl Places {
                         ranges.push((start..span.end, place));
                     }
                 }
-                Event::Code(_) if block.is_none() => ranges.push((span, Place::Span)),
+                // In Markdown written for people, a code span is shown, not run.
+                Event::Code(_) if block.is_none() => ranges.push((
+                    span,
+                    if blocks_run {
+                        Place::Span
+                    } else {
+                        Place::Quoted
+                    },
+                )),
                 Event::Start(Tag::Image { title, .. }) => {
                     image_depth += 1;
                     push_title(text, &span, &title, &mut ranges);
