@@ -340,6 +340,7 @@ impl Engine {
             let scan = security::scan(&path, &text, kind, 0);
             evidence.extend(scan.evidence);
             let mut diagnostics = scan.diagnostics;
+            security::declared_as_information(description, &mut diagnostics);
             for diagnostic in &mut diagnostics {
                 diagnostic.targets.clone_from(&targets);
             }

@@ -391,6 +391,9 @@ fn pattern_hits(
             {
                 continue;
             }
+            if matches!(place, Place::Script | Place::Block(_)) && in_heredoc(text, range.start) {
+                continue;
+            }
             let unit = unit_text(text, place, range.start, places);
             let Some(severity) = refine(pattern.refine, found.as_str(), text, range, unit, grade)
             else {
@@ -456,6 +459,44 @@ fn unit_of(place: Place) -> Option<u32> {
         Place::Prose | Place::Span | Place::Frontmatter => Some(u32::MAX),
         Place::Quoted | Place::Hidden | Place::Comment => None,
     }
+}
+
+/// Whether `offset` sits in the body of a here-document that a command other than a shell or
+/// an interpreter reads (`cat <<'EOF'`): text, not commands.
+fn in_heredoc(text: &str, offset: usize) -> bool {
+    static OPENS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        patterns::compile(r#"<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?"#)
+    });
+    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let mut seen_lines = 0;
+    for line in text[..line_start].lines().rev() {
+        seen_lines += 1;
+        if seen_lines > 200 {
+            return false;
+        }
+        let Some(captures) = OPENS.captures(line) else {
+            continue;
+        };
+        let word = &captures[1];
+        // The closing word between the opening and the offset ends the document.
+        let body_start = text[..line_start]
+            .rfind(line)
+            .map_or(line_start, |at| at + line.len());
+        if text[body_start..line_start]
+            .lines()
+            .any(|between| between.trim() == word)
+        {
+            return false;
+        }
+        let command = line[..captures.get(0).map_or(0, |m| m.start())].trim();
+        let runs = [
+            "sh", "bash", "zsh", "python", "python3", "node", "perl", "ruby", "eval",
+        ]
+        .iter()
+        .any(|interpreter| command.split_whitespace().any(|word| word == *interpreter));
+        return !runs;
+    }
+    false
 }
 
 /// A regular expression's source: escapes a command never holds.
@@ -631,24 +672,34 @@ fn refine(
                 .then_some(grade)
         }
         Refine::LongBlob => {
-            let run_end = |from: usize, allowed: &dyn Fn(u8) -> bool| {
-                text.as_bytes()[from..]
-                    .iter()
-                    .position(|&byte| !allowed(byte))
-                    .map_or(text.len(), |at| from + at)
-            };
-            // Only the first match of a run reports it.
+            // Only the first match of a run reports it; the others stop here, before the run is
+            // measured (a megabyte-long run is one finding, not thousands of scans).
             let before = text.as_bytes()[..range.start].last().copied();
             let base64 = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/';
             let escaped = |byte: u8| byte.is_ascii_hexdigit() || byte == b'\\' || byte == b'x';
-            let (continues, end) = if matched.starts_with("\\x") {
-                (before.is_some_and(escaped), run_end(range.start, &escaped))
+            let allowed: &dyn Fn(u8) -> bool = if matched.starts_with("\\x") {
+                &escaped
             } else {
-                (before.is_some_and(base64), run_end(range.start, &base64))
+                &base64
             };
+            if before.is_some_and(allowed) {
+                return None;
+            }
+            let run = &text.as_bytes()[range.start..];
+            let end = run
+                .iter()
+                .position(|&byte| !allowed(byte))
+                .unwrap_or(run.len());
+            // Encoded data mixes many symbols; a long word, a row of one letter or a hash
+            // repeated is not a payload.
+            let mut seen = [false; 256];
+            for &byte in &run[..end.min(4096)] {
+                seen[usize::from(byte)] = true;
+            }
+            let symbols = seen.iter().filter(|&&seen| seen).count();
             // A data URI of an image or font is an asset, not a payload.
             let data_uri = text[..range.start].ends_with(";base64,");
-            (!continues && !data_uri && end - range.start >= 400).then_some(grade)
+            (!data_uri && end >= 400 && symbols >= 20).then_some(grade)
         }
         Refine::EnvFile => {
             let tail = matched.rsplit(".env").next().unwrap_or("");
@@ -804,7 +855,17 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
             .filter(in_unit)
             .filter(|hit| role(hit) == Role::Uses(Capability::Network))
             .collect();
-        if let Some((download, run)) = near(&downloads, &runs, &line) {
+        // A minified bundle is one long line: everything in it is "near", so it is left to
+        // the obfuscation rule; and prose that names `fetch` and `eval()` runs nothing.
+        let readable = |hit: &&Hit| line_of(text, hit.range).len() <= 1_000;
+        let runs: Vec<&Hit> = runs.into_iter().filter(readable).collect();
+        let downloads: Vec<&Hit> = downloads.into_iter().filter(readable).collect();
+        let found = if unit == u32::MAX {
+            None
+        } else {
+            near(&downloads, &runs, &line)
+        };
+        if let Some((download, run)) = found {
             let mut diagnostic = Diagnostic::new(
                 Rule::RemoteCode,
                 run.range,
@@ -1185,6 +1246,12 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
     }
     allow::apply(text, &mut extra);
     scan.diagnostics.extend(extra);
+    if let Some(description) = document
+        .field("description")
+        .and_then(|entry| entry.value.as_str())
+    {
+        declared_as_information(description, &mut scan.diagnostics);
+    }
     scan
 }
 
@@ -1225,6 +1292,39 @@ static MENTIONS: std::sync::LazyLock<[(Capability, regex::Regex); 6]> = std::syn
         ]
     },
 );
+
+/// Words by which a description declares the persistence or the credential use its files show:
+/// a crontab writer, a launchd helper, a PATH fixer, an SSH key setup. Narrower than
+/// [`MENTIONS`]: "settings", "install" or "AWS" alone declare nothing.
+static DECLARES: std::sync::LazyLock<[(Rule, regex::Regex); 2]> = std::sync::LazyLock::new(|| {
+    [
+        (
+            Rule::Persistence,
+            patterns::compile(
+                r"(?i)\bcron(?:tab)?\b|\bschedul(?:e|es|ed|ing)\s+(?:a\s+|the\s+|their\s+|your\s+)?(?:jobs?|tasks?|runs?|scripts?|backups?)|on a schedule|on boot|at (?:login|boot)|start(?:s|ed)? (?:on|at) (?:boot|login)|startup file|launchd|launch ?agents?|systemd|\bservices?\b|autostart|\bgit hooks?\b|hookspath|pre-commit|\bPATH\b|bashrc|zshrc|shell (?:profile|startup|config)|dotfiles?|new (?:agent )?skill|skill folder",
+            ),
+        ),
+        (
+            Rule::CredentialAccess,
+            patterns::compile(
+                r"(?i)\bssh[- ]keys?\b|\bssh[- ]agent\b|backups?\b|\brotat|dotfiles?|aws (?:cli|profiles?|credentials)|gcloud|kubectl|kubeconfig|docker login|npm (?:publish|login)|gh auth|credential (?:helper|manager)",
+            ),
+        ),
+    ]
+});
+
+/// Turns warnings of persistence and credential use that the description declares into
+/// information: the skill says it does this, and the capability summary still shows it.
+pub(crate) fn declared_as_information(description: &str, diagnostics: &mut [Diagnostic]) {
+    for diagnostic in diagnostics {
+        let declared = DECLARES
+            .iter()
+            .any(|(rule, words)| *rule == diagnostic.rule && words.is_match(description));
+        if declared && diagnostic.severity == Severity::Warning {
+            diagnostic.severity = Severity::Info;
+        }
+    }
+}
 
 /// Whether a description speaks of a capability.
 #[must_use]

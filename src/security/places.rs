@@ -142,6 +142,7 @@ impl Places {
                     let quoted = !runs
                         || !blocks_run
                         || introduced_as_bad(&text[body_start..span.start])
+                        || heading_marks_bad(&text[body_start..span.start])
                         || first_line_marks_bad(&text[span.clone()]);
                     block = Some((span.start, quoted));
                 }
@@ -277,7 +278,7 @@ fn runs_language(info: &str) -> bool {
 
 pub(crate) static BAD_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::compile(
-        r"(?i)\b(?:bad|don'?t|do\s+not|never|avoid|malicious|dangerous|insecure|unsafe|vulnerable|attacks?|attackers?|exploits?|wrong|anti-?patterns?|red\s+flags?|suspicious|detects?|flags?|flagged|look\s+for|instead\s+of|risky|harmful|forbidden|blocked|prohibited|reject|check\s+for|search\s+for|scan\s+for|patterns?|indicators?|signatures?|examples?\s+of|such\s+as|e\.g\.|warns?|refuse|deny|denies|guard|prevent|catch(?:es)?)\b|❌|🚫|⛔|⚠",
+        r"(?i)\b(?:bad|don'?t|do\s+not|never|avoid|malicious|dangerous|insecure|unsafe|vulnerable|attacks?|attackers?|exploits?|wrong|anti-?patterns?|red\s+flags?|suspicious|detects?|flags?|flagged|look\s+for|instead\s+of|risky|harmful|forbidden|blocked|prohibited|reject|check\s+for|search\s+for|scan\s+for|patterns?|indicators?|signatures?|examples?\s+of|such\s+as|e\.g\.|warns?|refuse|deny|denies|guard|prevent|catch(?:es)?|threats?|iocs?)\b|❌|🚫|⛔|⚠",
     )
 });
 
