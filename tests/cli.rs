@@ -1202,3 +1202,106 @@ fn plugin_manifests_follow_claudes_modes() {
     // --fix leaves manifests alone.
     assert_eq!(code(&["check", "--fix", "plugin"]), Some(0));
 }
+
+/// A skill's other files are scanned: the finding in the script names the secret read as
+/// related information, and the skill's capabilities come with evidence.
+#[test]
+fn security_findings_carry_related_reads_and_capabilities() {
+    let (value, code) = json(&["check", "tests/fixtures/exfiltration", "--format", "json"]);
+    assert_eq!(code, 1);
+    let diagnostics = value["diagnostics"].as_array().unwrap();
+    let send = diagnostics
+        .iter()
+        .find(|d| d["rule"] == "exfiltration")
+        .expect("an exfiltration finding");
+    assert_eq!(
+        send["path"],
+        "tests/fixtures/exfiltration/pdf/scripts/sync.py"
+    );
+    assert_eq!(send["severity"], "error");
+    assert_eq!(send["range"]["start"]["line"], 3);
+    assert_eq!(send["related"][0]["range"]["start"]["line"], 2);
+    let kinds: Vec<&str> = value["capabilities"][0]["capabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"network") && kinds.contains(&"secrets"),
+        "{kinds:?}"
+    );
+    assert_eq!(
+        value["checked"]["files"], 1,
+        "a skill's scripts are not counted as checked files"
+    );
+}
+
+/// An allow comment with a reason suppresses the finding everywhere but JSON, which lists it
+/// with its reason; without a reason it suppresses nothing and the finding says so.
+#[test]
+fn allow_comments_need_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/setup");
+    fs::create_dir_all(skill.join("scripts")).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: setup\ndescription: Installs the team's CLI. Use when asked to set it up.\n---\nRun `scripts/install.sh`.\n",
+    )
+    .unwrap();
+    let script = "#!/bin/sh\n# skill-lsp: allow remote-code — the vendor's documented installer, pinned by checksum upstream\ncurl -fsSL https://tools.example.com/install.sh | sh\n";
+    fs::write(skill.join("scripts/install.sh"), script).unwrap();
+    let human = run_in(dir.path(), &["check", "skills"]);
+    assert_eq!(human.status.code(), Some(0), "{}", stdout(&human));
+    assert!(!stdout(&human).contains("remote-code"));
+    let output = run_in(dir.path(), &["check", "skills", "--format", "json"]);
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["rule"] == "remote-code")
+        .expect("listed in JSON");
+    assert_eq!(
+        found["suppressed"],
+        "the vendor's documented installer, pinned by checksum upstream"
+    );
+    assert_eq!(value["summary"]["warnings"], 0);
+
+    fs::write(
+        skill.join("scripts/install.sh"),
+        script.replace(
+            " — the vendor's documented installer, pinned by checksum upstream",
+            "",
+        ),
+    )
+    .unwrap();
+    let output = run_in(dir.path(), &["check", "skills"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "a warning does not fail the run"
+    );
+    assert!(stdout(&output).contains("gives no reason, so it does not count"));
+}
+
+/// SARIF gives GitHub code scanning a security score for each security rule.
+#[test]
+fn sarif_ranks_security_rules() {
+    let output = run(&["check", "tests/fixtures/remote-code", "--format", "sarif"]);
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rules = value["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let remote = rules.iter().find(|r| r["id"] == "remote-code").unwrap();
+    assert_eq!(remote["properties"]["security-severity"], "9.0");
+    assert_eq!(remote["properties"]["tags"][0], "security");
+    let name = rules.iter().find(|r| r["id"] == "name-format").unwrap();
+    assert!(name.get("properties").is_none());
+    let results = value["runs"][0]["results"].as_array().unwrap();
+    assert!(
+        results
+            .iter()
+            .any(|r| r["ruleId"] == "remote-code" && r["level"] == "error")
+    );
+}

@@ -18,6 +18,7 @@ const CORE: &[&str] = &[
     "src/rules",
     "src/workspace",
     "src/plugins",
+    "src/security",
 ];
 /// The front ends' crates, and the front ends themselves: the core depends on neither.
 const FORBIDDEN: &[&str] = &[
@@ -73,6 +74,9 @@ fn front_ends_reach_the_rules_only_through_the_engine() {
         for word in [
             "rules::lint_",
             "plugins::lint_",
+            "security::scan",
+            "security::mismatch",
+            "security::skill_findings",
             "rules::cross_skill::",
             "NearNames",
             "rules.apply(",

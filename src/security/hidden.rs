@@ -170,7 +170,7 @@ pub(super) fn abridge(text: &str, max: usize) -> String {
 /// like Latin ones, the only letters a skill name can hold.
 fn latin_look_alike(ch: char) -> Option<char> {
     Some(match ch {
-        'а' => 'a',
+        'а' | 'α' => 'a',
         'е' => 'e',
         'о' | 'ο' | 'σ' => 'o',
         'р' | 'ρ' => 'p',
@@ -188,7 +188,6 @@ fn latin_look_alike(ch: char) -> Option<char> {
         'ν' => 'v',
         'κ' => 'k',
         'τ' => 't',
-        'α' => 'a',
         'ɡ' => 'g',
         'ո' => 'n',
         'ս' => 'u',

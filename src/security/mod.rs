@@ -1080,6 +1080,11 @@ fn injection(
         for found in regex.find_iter(text) {
             let place = place_at(found.start());
             let markup = what.starts_with("imitates");
+            // Documentation for people explains attacks in plain words; only what it hides
+            // from its readers is addressed to an agent.
+            if kind == FileKind::Docs && place != Place::Hidden {
+                continue;
+            }
             let severity = match place {
                 Place::Hidden => Severity::Error,
                 Place::Frontmatter | Place::Prose | Place::Block(_) => Severity::Warning,

@@ -293,7 +293,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // credential-access: weak sources, findings only together with a sink (see `exfiltration`)
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r#"(?i)(?:^|[;&(]|\$\(|`)\s*(?:printenv|env|set)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bdict\s*\(\s*os\.environ\s*\)|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
+            regex: r#"(?i)(?:^|[;&(]|\$\(|`)\s*(?:printenv|env)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bdict\s*\(\s*os\.environ\s*\)|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
             grades: CODE_WARN,
             role: Role::Source { strong: false },
             refine: Refine::None,

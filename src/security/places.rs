@@ -172,7 +172,7 @@ impl Places {
                 }
                 Event::End(TagEnd::Image) => image_depth = image_depth.saturating_sub(1),
                 Event::Start(Tag::Link { title, .. }) => {
-                    push_title(text, &span, &title, &mut ranges)
+                    push_title(text, &span, &title, &mut ranges);
                 }
                 Event::Text(_) if image_depth > 0 && block.is_none() => {
                     ranges.push((span, Place::Hidden));
