@@ -358,6 +358,14 @@ fn pattern_hits(
     for (index, pattern) in PATTERNS.iter().enumerate() {
         for found in COMPILED.each[index].find_iter(text) {
             let mut range = TextRange::new(found.start(), found.end());
+            // The rest of an encoded run is the first match's: skip it before any other look.
+            if matches!(pattern.refine, Refine::LongBlob)
+                && text.as_bytes()[..range.start].last().is_some_and(|&byte| {
+                    byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'\\')
+                })
+            {
+                continue;
+            }
             let place = place_at(range.start);
             let mut grade = match place {
                 Place::Block(_) | Place::Span if !pattern.grades.markdown => None,
@@ -366,9 +374,13 @@ fn pattern_hits(
                 // A command in a code span or the frontmatter is what the text tells the agent
                 // to do, unless the sentence presents it as something to avoid or look for.
                 Place::Span | Place::Frontmatter => {
+                    let before = &text[crate::text::floor_char_boundary(
+                        text,
+                        range.start.saturating_sub(20 * LINE_WINDOW),
+                    )..range.start];
                     if places::BAD_EXAMPLE.is_match(line_of(text, range))
-                        || places::introduced_as_bad(&text[..range.start])
-                        || places::heading_marks_bad(&text[..range.start])
+                        || places::introduced_as_bad(before)
+                        || places::heading_marks_bad(before)
                     {
                         continue;
                     }
@@ -426,11 +438,19 @@ fn pattern_hits(
 }
 
 /// The line holding `range`.
+/// At most this many bytes on each side of a match count as its line: context checks on a
+/// megabyte-long line would otherwise scan it once per match.
+const LINE_WINDOW: usize = 1_000;
+
 fn line_of(text: &str, range: TextRange) -> &str {
-    let start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
-    let end = text[range.end..]
+    let floor = crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
+    let ceiling = crate::text::floor_char_boundary(text, range.end.saturating_add(LINE_WINDOW));
+    let start = text[floor..range.start]
+        .rfind('\n')
+        .map_or(floor, |at| floor + at + 1);
+    let end = text[range.end..ceiling]
         .find('\n')
-        .map_or(text.len(), |at| range.end + at);
+        .map_or(ceiling, |at| range.end + at);
     &text[start..end]
 }
 
