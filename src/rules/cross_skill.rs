@@ -231,28 +231,30 @@ fn catalog_budget(
         } else {
             String::new()
         };
-        // Codex's budget is tokens (four bytes each), its own four skills included.
-        let codex_why = || {
-            format!(
-                "a listing of {} skills, its own {} included, needs about {} tokens and its budget is {budget} tokens (2% of the context window)",
-                count
-                    + listing
-                        .omitted
-                        .iter()
-                        .filter(|item| item.reason == "over-budget")
-                        .count()
-                    + codex::OWN.len(),
-                codex::OWN.len(),
-                listing.needed.unwrap_or_default(),
-            )
-        };
-        if target == Target::Codex {
-            for item in listing
+        let over_budget = || {
+            listing
                 .omitted
                 .iter()
                 .filter(|item| item.reason == "over-budget")
-            {
-                let Some(skill) = registry.skill_at(&item.path).filter(|_| {
+        };
+        // Codex's budget is tokens (four bytes each), its own four skills included. The same
+        // words close every Codex finding: written once, not once per skill (thousands of
+        // skills can be over the budget at once).
+        let codex_why = if target == Target::Codex {
+            format!(
+                "a listing of {} skills, its own {} included, needs about {} tokens and its budget is {budget} tokens (2% of the context window)",
+                count + over_budget().count() + codex::OWN.len(),
+                codex::OWN.len(),
+                listing.needed.unwrap_or_default(),
+            )
+        } else {
+            String::new()
+        };
+        if target == Target::Codex {
+            // Through the map of paths, as the listed skills below: `Registry::skill_at` scans
+            // the registry, once per over-budget skill.
+            for item in over_budget() {
+                let Some(skill) = skills.get(item.path.as_path()).copied().filter(|_| {
                     selected
                         .get(item.path.as_path())
                         .is_some_and(|targets| targets.contains(&target))
@@ -263,8 +265,7 @@ fn catalog_budget(
                     Rule::CatalogBudget,
                     name_range(skill),
                     format!(
-                        "Codex leaves this skill out of its skill listing: even by name only, {}",
-                        codex_why()
+                        "Codex leaves this skill out of its skill listing: even by name only, {codex_why}"
                     ),
                 );
                 diagnostic.targets = vec![target];
@@ -299,7 +300,7 @@ fn catalog_budget(
                         "cuts this description from {} to {shown} characters",
                         item.full_chars
                     ),
-                    codex_why(),
+                    codex_why.clone(),
                 ),
                 Fate::NameOnly if target == Target::Copilot => (
                     "offers this skill by name only, without its description,".to_owned(),
@@ -309,7 +310,7 @@ fn catalog_budget(
                 ),
                 Fate::NameOnly if target == Target::Codex => (
                     "lists this skill by name only, without its description,".to_owned(),
-                    codex_why(),
+                    codex_why.clone(),
                 ),
                 Fate::Capped => (
                     if shown == 0 {
