@@ -15,11 +15,14 @@ use crate::analysis::RegistryView;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
+use crate::targets::TargetSet;
 use crate::workspace::Registry;
 use crate::workspace::discovery::{
     OPENAI_YAML, discover, is_openai_yaml, path_order_key, root_of, walk,
 };
-use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
+use crate::workspace::loader::{
+    Disk, Metadata, Source, add_readings, clean, roots_for, workspace_of_skill,
+};
 use crate::workspace::read::{DiskFiles, read_bytes};
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
@@ -119,7 +122,7 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         output.add(Checked::new(&output, &display, text, diagnostics));
         return output.finish(false);
     }
-    let analysis = run.lint_and_read(&display, bytes);
+    let analysis = run.lint_and_read(&display, bytes, TargetSet::NONE);
     let is_skill = analysis.metadata.is_some();
     let mut checked = Checked::new(&output, &display, analysis.text, analysis.diagnostics);
     checked.skill = is_skill;
@@ -239,10 +242,11 @@ struct FirstPass {
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
 /// as soon as the walk finds it, keeping what the loader registers from it and its rendered findings; the registries
-/// of the workspaces the files belong to are then built from those parses (no file is read
-/// twice); the second pass writes the files in path order, each with the findings of the
-/// workspace rules added, linting again only a file that has such findings or whose output
-/// was over the budget. Returns whether some file or folder could not be read.
+/// of the workspaces the files belong to are then built from those parses (a file is read
+/// again only for a client reading the first pass did not take, `Registry::read_clients`); the
+/// second pass writes the files in path order, each with the findings of the workspace rules
+/// added, linting again only a file that has such findings or whose output was over the
+/// budget. Returns whether some file or folder could not be read.
 fn check_files(
     run: &LintSettings,
     paths: &[PathBuf],
@@ -414,7 +418,12 @@ fn check_openai_yaml(
     let bytes = read_checked(&shown, file)?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let skill = read_bytes(path).unwrap_or_default();
-    let name = crate::workspace::loader::read_metadata(&String::from_utf8_lossy(&skill), "").name;
+    let name = crate::workspace::loader::read_metadata(
+        &String::from_utf8_lossy(&skill),
+        "",
+        TargetSet::NONE,
+    )
+    .name;
     let name = (!name.is_empty()).then_some(name);
     let diagnostics = run.engine.lint_openai_yaml(
         &text,
@@ -458,21 +467,22 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
-/// what the loader registers from it (only for a `SKILL.md`) and its mentions too.
+/// what the loader registers from it (only for a `SKILL.md`, with the readings of `clients`)
+/// and its mentions too.
 fn render(
     run: &LintSettings,
     output: &Output,
-    display: &Path,
-    path: &Path,
+    (display, path): (&Path, &Path),
     bytes: Vec<u8>,
     extra: Vec<Diagnostic>,
+    clients: TargetSet,
 ) -> (Checked, Option<Metadata>, Vec<Mention>) {
     let rules::FileAnalysis {
         text,
         mut diagnostics,
         metadata,
         mentions,
-    } = run.lint_and_read(display, bytes);
+    } = run.lint_and_read(display, bytes, clients);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
     diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
@@ -501,7 +511,11 @@ fn first_pass(
             };
         }
     };
-    let (mut checked, metadata, mentions) = render(run, output, display, path, bytes, Vec::new());
+    // The readings the workspace rules will likely want, taken from this parse: the file's own
+    // targets' (a registry reads any other it needs again, `Registry::read_clients`).
+    let clients = run.engine.listed_clients_of(display);
+    let (mut checked, metadata, mentions) =
+        render(run, output, (display, path), bytes, Vec::new(), clients);
     let text = std::mem::take(&mut checked.text);
     FirstPass {
         metadata,
@@ -521,7 +535,7 @@ fn check_one(
     extra: Vec<Diagnostic>,
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
-    Ok(render(run, output, display, path, bytes, extra).0)
+    Ok(render(run, output, (display, path), bytes, extra, TargetSet::NONE).0)
 }
 
 /// The loader's source for the registries of a `check` run: the metadata the first pass read
@@ -547,15 +561,21 @@ impl Source for Linted<'_> {
         self.plain.contains(self.keys.key(path).as_os_str())
     }
 
-    fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
+    fn metadata(&self, path: &Path, folder: &str, clients: TargetSet) -> std::io::Result<Metadata> {
         let known = self
             .metadata
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(self.keys.key(path).as_os_str());
         match known {
-            Some(metadata) => Ok(metadata),
-            None => Disk.metadata(path, folder),
+            Some(mut metadata) => {
+                let missing = clients.without(metadata.readings.clients());
+                if !missing.is_empty() {
+                    add_readings(&mut metadata.readings, &self.read(path)?, missing);
+                }
+                Ok(metadata)
+            }
+            None => Disk.metadata(path, folder, clients),
         }
     }
 }
@@ -670,7 +690,9 @@ impl Workspaces {
                 .iter()
                 .map(|root| clean(root))
                 .collect();
-            let registry = Registry::scan(&roots, source);
+            // Read with no client's readings but those the first pass took: which listings the
+            // workspace rules compute is known once the registry's members are.
+            let mut registry = Registry::scan_for(&roots, source, TargetSet::NONE);
             // A workspace whose checked files the loader cannot read (not UTF-8, say) has
             // nothing to say about them.
             let unreadable: HashSet<OsString> = registry
@@ -690,6 +712,7 @@ impl Workspaces {
             {
                 continue;
             }
+            registry.read_clients(run.engine.listed_clients(&registry), source);
             let index = built.registries.len();
             for (path, diagnostic) in run.engine.workspace_findings_all(&registry) {
                 let path = key(&path);
