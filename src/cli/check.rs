@@ -245,8 +245,9 @@ struct FirstPass {
 /// of the workspaces the files belong to are then built from those parses (a file is read
 /// again only for a client reading the first pass did not take, `Registry::read_clients`); the
 /// second pass writes the files in path order, each with the findings of the workspace rules
-/// added, linting again only a file that has such findings or whose output was over the
-/// budget. Returns whether some file or folder could not be read.
+/// added, linting again only a file that has such findings and findings of its own, or whose
+/// output could not be kept (a file with only such findings is read again for their
+/// positions). Returns whether some file or folder could not be read.
 fn check_files(
     run: &LintSettings,
     paths: &[PathBuf],
@@ -353,13 +354,17 @@ fn check_files(
                     return Err(error);
                 }
                 let extra = workspaces.findings_of(run, key, &pass.mentions);
-                if extra.is_empty() {
-                    if let Some((mut checked, kept)) = pass.checked.take() {
+                match pass.checked.take() {
+                    Some((mut checked, kept)) if extra.is_empty() => {
                         if let Some(text) = spool.take(kept) {
                             checked.text = text;
                             return Ok(checked);
                         }
                     }
+                    Some((checked, _)) if checked.summary.is_empty() => {
+                        return render_workspace_findings(output, display, path, &checked, extra);
+                    }
+                    _ => {}
                 }
                 check_one(run, output, display, path, extra)
             })
@@ -524,6 +529,27 @@ fn first_pass(
         error: None,
         plain: false,
     }
+}
+
+/// Renders a file whose first pass (`first`) found nothing of its own with the workspace
+/// findings `extra`, which are then all its findings: its text is read again for their
+/// positions, but not linted again (`catalog-budget` over a client's whole listing can give
+/// every file of a large workspace a finding). Its own findings are thus those of the text the
+/// first pass read, as for every file without workspace findings.
+fn render_workspace_findings(
+    output: &Output,
+    display: &Path,
+    path: &Path,
+    first: &Checked,
+    extra: Vec<Diagnostic>,
+) -> Result<Checked, String> {
+    let bytes = read_checked(display, path)?;
+    // The text as the linter takes it: the file's own, or a lossy decoding of it.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
+    let mut checked = Checked::new(output, display, text, extra);
+    checked.skill = first.skill;
+    Ok(checked)
 }
 
 /// Lints one file again, with the workspace findings `extra` added, and renders it.
@@ -787,6 +813,80 @@ mod tests {
         let trouble = check_files(&run, &[root.to_path_buf()], &mut output, keep_in_memory);
         let tail = output.format.tail(&output.totals, output.any);
         (output.pending + &tail, trouble)
+    }
+
+    #[test]
+    fn a_file_with_only_workspace_findings_renders_as_when_linted_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = dir.path().join("skills");
+        let files: [(&str, &[u8]); 3] = [
+            (
+                "plain",
+                b"---\nname: plain\ndescription: Does plain things. Use when asked.\n---\nBody.\n",
+            ),
+            (
+                "wide",
+                "---\nname: wide\ndescription: Café ✓ 文字 things. Use when asked.\n---\nBody.\n"
+                    .as_bytes(),
+            ),
+            (
+                "crlf",
+                b"---\r\nname: crlf\r\ndescription: Does crlf things. Use when asked.\r\n---\r\nBody.\r\n",
+            ),
+        ];
+        let run = settings(None, &skills, &[]).unwrap();
+        for format in [
+            Format::Json,
+            Format::Human { colour: false },
+            Format::Sarif,
+            Format::Github,
+        ] {
+            let output = Output::new(format, false);
+            for (folder, bytes) in files {
+                let path = skills.join(folder).join("SKILL.md");
+                write(&path, bytes);
+                let first = first_pass(&run, &output, &Spool::new(usize::MAX), &path, &path);
+                let (first, _) = first.checked.unwrap();
+                assert!(
+                    first.summary.is_empty(),
+                    "{folder} has no finding of its own"
+                );
+                let text = String::from_utf8(bytes.to_vec()).unwrap();
+                let description = text.find("Does").or_else(|| text.find("Café")).unwrap();
+                let extra = || {
+                    let mut finding = Diagnostic::new(
+                        crate::rules::Rule::CatalogBudget,
+                        crate::text::TextRange::new(description, text.find(" Use").unwrap()),
+                        "Codex cuts this description in its skill listing",
+                    );
+                    finding.targets = vec![crate::targets::Target::Codex];
+                    vec![finding.clone(), finding]
+                };
+                let alone =
+                    render_workspace_findings(&output, &path, &path, &first, extra()).unwrap();
+                let again = check_one(&run, &output, &path, &path, extra()).unwrap();
+                assert_eq!(alone.text, again.text, "{folder}");
+                assert!(alone.text.contains("Codex cuts"), "{}", alone.text);
+                assert_eq!(
+                    (
+                        alone.skill,
+                        alone.fixable,
+                        alone.failed,
+                        alone.failed_strict
+                    ),
+                    (
+                        again.skill,
+                        again.fixable,
+                        again.failed,
+                        again.failed_strict
+                    )
+                );
+                assert_eq!(
+                    (alone.summary.warnings, alone.summary.errors),
+                    (again.summary.warnings, again.summary.errors)
+                );
+            }
+        }
     }
 
     #[test]
