@@ -19,7 +19,7 @@ use crate::document::mentions::Mention;
 use crate::plugins::{Files, ManifestContext, Profile};
 use crate::rules::suggest::{NearIndex, NearNames};
 use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
-use crate::targets::{Target, default_targets_for};
+use crate::targets::{Target, TargetSet, default_targets_for};
 use crate::workspace::{Registry, Skill};
 
 /// A registry as the engine analyses files against it: the registry, shared, with the index
@@ -170,14 +170,16 @@ impl Engine {
     }
 
     /// The file, field and body rules of one SKILL.md's bytes, and what the loader and the
-    /// workspace rules need from the same parse. `exists` answers for paths relative to the
-    /// skill folder (the disk for `check`, the disk and open buffers for an editor).
+    /// workspace rules need from the same parse, with the readings of `clients`. `exists`
+    /// answers for paths relative to the skill folder (the disk for `check`, the disk and open
+    /// buffers for an editor).
     #[must_use]
     pub(crate) fn lint_file(
         &self,
         path: &Path,
         bytes: Vec<u8>,
         exists: &dyn Fn(&Path) -> bool,
+        clients: TargetSet,
     ) -> FileAnalysis {
         let targets = self.targets_for(path);
         let context = FileContext {
@@ -190,9 +192,24 @@ impl Engine {
             .and_then(Path::file_name)
             .and_then(|name| name.to_str())
             .unwrap_or_default();
-        let mut analysis = rules::lint_and_read(bytes, &context, folder);
+        let mut analysis = rules::lint_and_read(bytes, &context, folder, clients);
         self.finish(&mut analysis.diagnostics);
         analysis
+    }
+
+    /// The clients whose own readings of the SKILL.md at `path` the workspace rules are likely
+    /// to need, as far as the file alone tells: its selected targets that `catalog-budget`
+    /// lists. A registry needing others adds them ([`Engine::listed_clients`]).
+    #[must_use]
+    pub(crate) fn listed_clients_of(&self, path: &Path) -> TargetSet {
+        rules::cross_skill::listed_among(&self.targets_for(path))
+    }
+
+    /// The clients whose listing of `registry` the workspace rules compute: the readings its
+    /// skills need ([`Registry::read_clients`]).
+    #[must_use]
+    pub(crate) fn listed_clients(&self, registry: &Registry) -> TargetSet {
+        rules::cross_skill::listed_clients(registry, &|path: &Path| self.targets_for(path))
     }
 
     /// The registry-wide findings (`duplicate-name`, `symlink-escape`, `catalog-budget`) of
@@ -258,7 +275,8 @@ impl Engine {
         registry: Option<&RegistryView>,
         batch: Option<&WorkspaceBatch>,
     ) -> FileAnalysis {
-        let mut analysis = self.lint_file(path, bytes, exists);
+        // The loader's reading is for `check`'s registries: an editor's come from its index.
+        let mut analysis = self.lint_file(path, bytes, exists, TargetSet::NONE);
         if let Some(registry) = registry {
             let more = self.workspace_findings(registry, path, &analysis.mentions, batch);
             analysis.diagnostics.extend(more);
@@ -399,7 +417,7 @@ mod tests {
     fn skill(name: &str, description: &str) -> Skill {
         let text = format!("---\nname: {name}\ndescription: {description}\n---\n");
         Skill::new(
-            read_metadata(&text, "pdf"),
+            read_metadata(&text, "pdf", TargetSet::ALL),
             "skills/pdf/SKILL.md".into(),
             "skills".into(),
             "pdf".into(),

@@ -80,6 +80,43 @@ impl fmt::Display for Target {
     }
 }
 
+/// A set of targets, as bits. The loader is told with one which clients' own readings of a
+/// SKILL.md to compute (`workspace::loader`): each costs a parse, and only that client's
+/// listing uses it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TargetSet(u8);
+
+impl TargetSet {
+    pub(crate) const NONE: TargetSet = TargetSet(0);
+    pub(crate) const ALL: TargetSet = TargetSet((1 << ALL_TARGETS.len()) - 1);
+
+    #[must_use]
+    pub(crate) fn of(targets: impl IntoIterator<Item = Target>) -> Self {
+        targets.into_iter().fold(Self::NONE, TargetSet::with)
+    }
+
+    #[must_use]
+    pub(crate) fn with(self, target: Target) -> Self {
+        TargetSet(self.0 | 1 << target as u8)
+    }
+
+    #[must_use]
+    pub(crate) fn contains(self, target: Target) -> bool {
+        self.0 & 1 << target as u8 != 0
+    }
+
+    /// The targets of `self` that `other` lacks.
+    #[must_use]
+    pub(crate) fn without(self, other: TargetSet) -> Self {
+        TargetSet(self.0 & !other.0)
+    }
+
+    #[must_use]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
 /// The targets that own the folder a skill sits in (SPEC section 4, "Selected targets").
 #[must_use]
 pub(crate) fn default_targets_for(path: &Path) -> Vec<Target> {
@@ -188,6 +225,22 @@ pub(crate) fn consequence(effects: &[(Target, Effect)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn target_sets_hold_each_target_alone() {
+        for target in ALL_TARGETS {
+            let one = TargetSet::of([target]);
+            assert!(TargetSet::ALL.contains(target) && one.contains(target));
+            assert_eq!(one.with(target), one);
+            for other in ALL_TARGETS.into_iter().filter(|other| *other != target) {
+                assert!(!one.contains(other), "{target} {other}");
+                assert_eq!(one.with(other).without(one), TargetSet::of([other]));
+                assert_eq!(one.without(TargetSet::of([other])), one);
+            }
+        }
+        assert!(TargetSet::NONE.is_empty() && !TargetSet::ALL.is_empty());
+        assert_eq!(TargetSet::of(ALL_TARGETS), TargetSet::ALL);
+    }
 
     #[test]
     fn folders_pick_their_owner() {

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::{CatalogArgs, CatalogFormat, EXIT_TROUBLE, error_line, parse_targets, write_stdout};
 use crate::clients::Fate;
 use crate::config::Config;
+use crate::targets::TargetSet;
 use crate::workspace::catalog::{client_listing, listing_text, xml};
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Disk, Registry};
@@ -90,7 +91,8 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let registry = Registry::scan(&roots, &Disk);
+    // Only the chosen client's reading: the others' would be read for nothing.
+    let registry = Registry::scan_for(&roots, &Disk, TargetSet::of(target));
     let client = target.map(|target| {
         (
             target,

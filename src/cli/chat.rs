@@ -13,6 +13,7 @@ use crate::agent::session::{DEFAULT_MAX_TURNS, max_tokens};
 use crate::agent::tools::summary;
 use crate::agent::{Agent, AgentEvent, Session};
 use crate::config::Config;
+use crate::targets::TargetSet;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Disk, Registry};
 
@@ -114,7 +115,7 @@ fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
     let root =
         std::fs::canonicalize(&root).map_err(|error| format!("{}: {error}", root.display()))?;
     let config = Config::discover(&root).map_err(|error| error.to_string())?;
-    let registry = Registry::scan(&roots_for(&root, &config.roots), &Disk);
+    let registry = Registry::scan_for(&roots_for(&root, &config.roots), &Disk, TargetSet::NONE);
     let env = |name: &str| std::env::var(name).ok();
     let provider = provider::from_env(&env, args.model.as_deref(), config.agent.model.as_deref())
         .map_err(|error| error.to_string())?;

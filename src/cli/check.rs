@@ -15,11 +15,14 @@ use crate::analysis::RegistryView;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
+use crate::targets::TargetSet;
 use crate::workspace::Registry;
 use crate::workspace::discovery::{
     OPENAI_YAML, discover, is_openai_yaml, path_order_key, root_of, walk,
 };
-use crate::workspace::loader::{Disk, Metadata, Source, clean, roots_for, workspace_of_skill};
+use crate::workspace::loader::{
+    Disk, Metadata, Source, add_readings, clean, roots_for, workspace_of_skill,
+};
 use crate::workspace::read::{DiskFiles, read_bytes};
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
@@ -119,7 +122,7 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         output.add(Checked::new(&output, &display, text, diagnostics));
         return output.finish(false);
     }
-    let analysis = run.lint_and_read(&display, bytes);
+    let analysis = run.lint_and_read(&display, bytes, TargetSet::NONE);
     let is_skill = analysis.metadata.is_some();
     let mut checked = Checked::new(&output, &display, analysis.text, analysis.diagnostics);
     checked.skill = is_skill;
@@ -138,6 +141,8 @@ struct Checked {
     skill: bool,
     /// A file a skill ships besides its SKILL.md (security rules): not counted as a checked file.
     part_of_skill: bool,
+    /// Holds findings an allow comment suppressed (listed by JSON only).
+    suppressed: bool,
 }
 
 impl Checked {
@@ -148,6 +153,7 @@ impl Checked {
             return checked;
         }
         rules::sort(&mut diagnostics);
+        checked.suppressed = diagnostics.iter().any(|d| d.suppressed.is_some());
         // Suppressed findings are listed by JSON only, and count nowhere.
         if output.format != Format::Json {
             diagnostics.retain(|diagnostic| diagnostic.suppressed.is_none());
@@ -260,10 +266,12 @@ struct FirstPass {
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
 /// as soon as the walk finds it, keeping what the loader registers from it and its rendered findings; the registries
-/// of the workspaces the files belong to are then built from those parses (no file is read
-/// twice); the second pass writes the files in path order, each with the findings of the
-/// workspace rules added, linting again only a file that has such findings or whose output
-/// was over the budget. Returns whether some file or folder could not be read.
+/// of the workspaces the files belong to are then built from those parses (a file is read
+/// again only for a client reading the first pass did not take, `Registry::read_clients`); the
+/// second pass writes the files in path order, each with the findings of the workspace rules
+/// added, linting again only a file that has such findings and findings of its own, or whose
+/// output could not be kept (a file with only such findings is read again for their
+/// positions). Returns whether some file or folder could not be read.
 fn check_files(
     run: &LintSettings,
     paths: &[PathBuf],
@@ -380,13 +388,20 @@ fn check_files(
                         .iter()
                         .flat_map(|folder| folder.mismatch.iter().cloned()),
                 );
-                if extra.is_empty() {
-                    if let Some((mut checked, kept)) = pass.checked.take() {
+                match pass.checked.take() {
+                    Some((mut checked, kept)) if extra.is_empty() => {
                         if let Some(text) = spool.take(kept) {
                             checked.text = text;
                             return (Ok(checked), folder);
                         }
                     }
+                    Some((checked, _)) if checked.summary.is_empty() && !checked.suppressed => {
+                        return (
+                            render_workspace_findings(output, display, path, &checked, extra),
+                            folder,
+                        );
+                    }
+                    _ => {}
                 }
                 (check_one(run, output, display, path, extra), folder)
             })
@@ -452,7 +467,12 @@ fn check_openai_yaml(
     let bytes = read_checked(&shown, file)?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let skill = read_bytes(path).unwrap_or_default();
-    let name = crate::workspace::loader::read_metadata(&String::from_utf8_lossy(&skill), "").name;
+    let name = crate::workspace::loader::read_metadata(
+        &String::from_utf8_lossy(&skill),
+        "",
+        TargetSet::NONE,
+    )
+    .name;
     let name = (!name.is_empty()).then_some(name);
     let diagnostics = run.engine.lint_openai_yaml(
         &text,
@@ -496,15 +516,15 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
-/// what the loader registers from it (only for a `SKILL.md`), its mentions and the
-/// capabilities its blocks show too.
+/// what the loader registers from it (only for a `SKILL.md`, with the readings of `clients`),
+/// its mentions and the capabilities its blocks show too.
 fn render(
     run: &LintSettings,
     output: &Output,
-    display: &Path,
-    path: &Path,
+    (display, path): (&Path, &Path),
     bytes: Vec<u8>,
     extra: Vec<Diagnostic>,
+    clients: TargetSet,
 ) -> (
     Checked,
     Option<Metadata>,
@@ -517,7 +537,7 @@ fn render(
         metadata,
         mentions,
         evidence,
-    } = run.lint_and_read(display, bytes);
+    } = run.lint_and_read(display, bytes, clients);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
     diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
@@ -552,8 +572,11 @@ fn first_pass(
             };
         }
     };
+    // The readings the workspace rules will likely want, taken from this parse: the file's own
+    // targets' (a registry reads any other it needs again, `Registry::read_clients`).
+    let clients = run.engine.listed_clients_of(display);
     let (mut checked, metadata, mentions, evidence) =
-        render(run, output, display, path, bytes, Vec::new());
+        render(run, output, (display, path), bytes, Vec::new(), clients);
     let text = std::mem::take(&mut checked.text);
     FirstPass {
         evidence: metadata.is_some().then_some(evidence),
@@ -565,6 +588,27 @@ fn first_pass(
     }
 }
 
+/// Renders a file whose first pass (`first`) found nothing of its own with the workspace
+/// findings `extra`, which are then all its findings: its text is read again for their
+/// positions, but not linted again (`catalog-budget` over a client's whole listing can give
+/// every file of a large workspace a finding). Its own findings are thus those of the text the
+/// first pass read, as for every file without workspace findings.
+fn render_workspace_findings(
+    output: &Output,
+    display: &Path,
+    path: &Path,
+    first: &Checked,
+    extra: Vec<Diagnostic>,
+) -> Result<Checked, String> {
+    let bytes = read_checked(display, path)?;
+    // The text as the linter takes it: the file's own, or a lossy decoding of it.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
+    let mut checked = Checked::new(output, display, text, extra);
+    checked.skill = first.skill;
+    Ok(checked)
+}
+
 /// Lints one file again, with the workspace findings `extra` added, and renders it.
 fn check_one(
     run: &LintSettings,
@@ -574,7 +618,7 @@ fn check_one(
     extra: Vec<Diagnostic>,
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
-    Ok(render(run, output, display, path, bytes, extra).0)
+    Ok(render(run, output, (display, path), bytes, extra, TargetSet::NONE).0)
 }
 
 /// The security scan of a checked skill's folder: its other files rendered, the
@@ -645,15 +689,21 @@ impl Source for Linted<'_> {
         self.plain.contains(self.keys.key(path).as_os_str())
     }
 
-    fn metadata(&self, path: &Path, folder: &str) -> std::io::Result<Metadata> {
+    fn metadata(&self, path: &Path, folder: &str, clients: TargetSet) -> std::io::Result<Metadata> {
         let known = self
             .metadata
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(self.keys.key(path).as_os_str());
         match known {
-            Some(metadata) => Ok(metadata),
-            None => Disk.metadata(path, folder),
+            Some(mut metadata) => {
+                let missing = clients.without(metadata.readings.clients());
+                if !missing.is_empty() {
+                    add_readings(&mut metadata.readings, &self.read(path)?, missing);
+                }
+                Ok(metadata)
+            }
+            None => Disk.metadata(path, folder, clients),
         }
     }
 }
@@ -768,7 +818,9 @@ impl Workspaces {
                 .iter()
                 .map(|root| clean(root))
                 .collect();
-            let registry = Registry::scan(&roots, source);
+            // Read with no client's readings but those the first pass took: which listings the
+            // workspace rules compute is known once the registry's members are.
+            let mut registry = Registry::scan_for(&roots, source, TargetSet::NONE);
             // A workspace whose checked files the loader cannot read (not UTF-8, say) has
             // nothing to say about them.
             let unreadable: HashSet<OsString> = registry
@@ -788,6 +840,7 @@ impl Workspaces {
             {
                 continue;
             }
+            registry.read_clients(run.engine.listed_clients(&registry), source);
             let index = built.registries.len();
             for (path, diagnostic) in run.engine.workspace_findings_all(&registry) {
                 let path = key(&path);
@@ -862,6 +915,80 @@ mod tests {
         let trouble = check_files(&run, &[root.to_path_buf()], &mut output, keep_in_memory);
         let tail = output.format.tail(&output.totals, output.any);
         (output.pending + &tail, trouble)
+    }
+
+    #[test]
+    fn a_file_with_only_workspace_findings_renders_as_when_linted_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = dir.path().join("skills");
+        let files: [(&str, &[u8]); 3] = [
+            (
+                "plain",
+                b"---\nname: plain\ndescription: Does plain things. Use when asked.\n---\nBody.\n",
+            ),
+            (
+                "wide",
+                "---\nname: wide\ndescription: Café ✓ 文字 things. Use when asked.\n---\nBody.\n"
+                    .as_bytes(),
+            ),
+            (
+                "crlf",
+                b"---\r\nname: crlf\r\ndescription: Does crlf things. Use when asked.\r\n---\r\nBody.\r\n",
+            ),
+        ];
+        let run = settings(None, &skills, &[]).unwrap();
+        for format in [
+            Format::Json,
+            Format::Human { colour: false },
+            Format::Sarif,
+            Format::Github,
+        ] {
+            let output = Output::new(format, false);
+            for (folder, bytes) in files {
+                let path = skills.join(folder).join("SKILL.md");
+                write(&path, bytes);
+                let first = first_pass(&run, &output, &Spool::new(usize::MAX), &path, &path);
+                let (first, _) = first.checked.unwrap();
+                assert!(
+                    first.summary.is_empty(),
+                    "{folder} has no finding of its own"
+                );
+                let text = String::from_utf8(bytes.to_vec()).unwrap();
+                let description = text.find("Does").or_else(|| text.find("Café")).unwrap();
+                let extra = || {
+                    let mut finding = Diagnostic::new(
+                        crate::rules::Rule::CatalogBudget,
+                        crate::text::TextRange::new(description, text.find(" Use").unwrap()),
+                        "Codex cuts this description in its skill listing",
+                    );
+                    finding.targets = vec![crate::targets::Target::Codex];
+                    vec![finding.clone(), finding]
+                };
+                let alone =
+                    render_workspace_findings(&output, &path, &path, &first, extra()).unwrap();
+                let again = check_one(&run, &output, &path, &path, extra()).unwrap();
+                assert_eq!(alone.text, again.text, "{folder}");
+                assert!(alone.text.contains("Codex cuts"), "{}", alone.text);
+                assert_eq!(
+                    (
+                        alone.skill,
+                        alone.fixable,
+                        alone.failed,
+                        alone.failed_strict
+                    ),
+                    (
+                        again.skill,
+                        again.fixable,
+                        again.failed,
+                        again.failed_strict
+                    )
+                );
+                assert_eq!(
+                    (alone.summary.warnings, alone.summary.errors),
+                    (again.summary.warnings, again.summary.errors)
+                );
+            }
+        }
     }
 
     #[test]

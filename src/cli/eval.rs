@@ -20,6 +20,7 @@ use crate::agent::eval::{
 };
 use crate::agent::provider;
 use crate::config::Config;
+use crate::targets::TargetSet;
 use crate::workspace::loader::{roots_for, workspace_of_skill};
 use crate::workspace::{Disk, Registry};
 
@@ -230,7 +231,11 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     let workspace = std::fs::canonicalize(&workspace)
         .map_err(|error| vec![format!("{}: {error}", workspace.display())])?;
     let config = Config::discover(&workspace).map_err(|error| vec![error.to_string()])?;
-    let registry = Registry::scan(&roots_for(&workspace, &config.roots), &Disk);
+    let registry = Registry::scan_for(
+        &roots_for(&workspace, &config.roots),
+        &Disk,
+        TargetSet::NONE,
+    );
 
     // The skills under test, in the order given (or catalog order).
     let mut names: Vec<String> = Vec::new();

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::config::Config;
+use crate::targets::TargetSet;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Disk, Registry};
 
@@ -20,7 +21,7 @@ pub(super) fn run(name: &str, root: Option<&Path>) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let registry = Registry::scan(&roots_for(root, &config.roots), &Disk);
+    let registry = Registry::scan_for(&roots_for(root, &config.roots), &Disk, TargetSet::NONE);
     match registry.load(name, &Disk) {
         Ok(content) => {
             write_stdout(&content);

@@ -9,6 +9,7 @@ use crate::analysis::Engine;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::rules;
+use crate::targets::TargetSet;
 
 /// Settings shared by every file of a run: the engine, which decides every finding.
 pub(super) struct LintSettings {
@@ -18,15 +19,21 @@ pub(super) struct LintSettings {
 impl LintSettings {
     /// Lints one file's bytes with this run's settings (file rules only: `--fix` and `--stdin`).
     pub(super) fn lint(&self, path: &Path, bytes: &[u8]) -> (String, Vec<Diagnostic>) {
-        let analysis = self.lint_and_read(path, bytes.to_vec());
+        let analysis = self.lint_and_read(path, bytes.to_vec(), TargetSet::NONE);
         (analysis.text, analysis.diagnostics)
     }
 
-    /// Lints one file and reads its loader metadata from the same parse.
-    pub(super) fn lint_and_read(&self, path: &Path, bytes: Vec<u8>) -> rules::FileAnalysis {
+    /// Lints one file and reads its loader metadata from the same parse, with the readings of
+    /// `clients`.
+    pub(super) fn lint_and_read(
+        &self,
+        path: &Path,
+        bytes: Vec<u8>,
+        clients: TargetSet,
+    ) -> rules::FileAnalysis {
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let exists = |relative: &Path| skill_dir.join(relative).exists();
-        self.engine.lint_file(path, bytes, &exists)
+        self.engine.lint_file(path, bytes, &exists, clients)
     }
 }
 

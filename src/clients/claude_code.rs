@@ -60,7 +60,8 @@ pub(crate) struct Reading {
     pub(crate) hidden_from_user: bool,
 }
 
-/// Reads a SKILL.md as Claude Code does.
+/// Reads a SKILL.md as Claude Code does (the loader reads it through [`read_reusing`]).
+#[cfg(test)]
 #[must_use]
 pub(crate) fn read(text: &str) -> Reading {
     read_reusing(text, None)

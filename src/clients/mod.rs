@@ -11,10 +11,13 @@ pub(crate) mod gemini;
 pub(crate) mod js;
 pub(crate) mod opencode;
 
+use crate::document::yaml::YamlDocument;
+use crate::targets::{Target, TargetSet};
+use crate::text::TextRange;
+
 /// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
 #[must_use]
-pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
-    use crate::targets::Target;
+pub(crate) fn measured_with(target: Target) -> Option<String> {
     let version = match target {
         Target::ClaudeCode => claude_code::VERSION,
         Target::Codex => codex::VERSION,
@@ -24,6 +27,78 @@ pub(crate) fn measured_with(target: crate::targets::Target) -> Option<String> {
         _ => return None,
     };
     Some(format!("{} {version}", target.display()))
+}
+
+/// What the modelled clients read from one SKILL.md, each its own way: only the clients asked
+/// for are read (each reading costs a parse of the frontmatter, or more), and only a client's
+/// listing uses its reading (`workspace::catalog`).
+///
+/// `None`: the client was not asked for. Boxed, so that a skill read for no client (most of
+/// them, in most runs) keeps five pointers, not five readings' room.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Readings {
+    pub(crate) claude: Option<Box<claude_code::Reading>>,
+    pub(crate) codex: Option<Box<codex::Reading>>,
+    pub(crate) copilot: Option<Box<copilot::Reading>>,
+    pub(crate) opencode: Option<Box<opencode::Reading>>,
+    pub(crate) gemini: Option<Box<gemini::Reading>>,
+}
+
+impl Readings {
+    /// The readings of the `clients` among the modelled ones from `text`; `parsed` is a parse
+    /// of its frontmatter that Claude Code, Codex and Copilot reuse when they find the same
+    /// block.
+    #[must_use]
+    pub(crate) fn read(
+        text: &str,
+        parsed: Option<(TextRange, &YamlDocument)>,
+        clients: TargetSet,
+    ) -> Self {
+        let mut readings = Readings::default();
+        readings.add(text, parsed, clients);
+        readings
+    }
+
+    /// Adds the readings of the `clients` it lacks, from the same `text` as the others.
+    pub(crate) fn add(
+        &mut self,
+        text: &str,
+        parsed: Option<(TextRange, &YamlDocument)>,
+        clients: TargetSet,
+    ) {
+        let wanted = clients.without(self.clients());
+        if wanted.contains(Target::ClaudeCode) {
+            self.claude = Some(Box::new(claude_code::read_reusing(text, parsed)));
+        }
+        if wanted.contains(Target::Codex) {
+            self.codex = Some(Box::new(codex::read_reusing(text, parsed)));
+        }
+        if wanted.contains(Target::Copilot) {
+            self.copilot = Some(Box::new(copilot::read_reusing(text, parsed)));
+        }
+        if wanted.contains(Target::OpenCode) {
+            self.opencode = Some(Box::new(opencode::read(text)));
+        }
+        if wanted.contains(Target::Gemini) {
+            self.gemini = Some(Box::new(gemini::read(text)));
+        }
+    }
+
+    /// The clients read.
+    #[must_use]
+    pub(crate) fn clients(&self) -> TargetSet {
+        TargetSet::of(
+            [
+                (Target::ClaudeCode, self.claude.is_some()),
+                (Target::Codex, self.codex.is_some()),
+                (Target::Copilot, self.copilot.is_some()),
+                (Target::OpenCode, self.opencode.is_some()),
+                (Target::Gemini, self.gemini.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(target, read)| read.then_some(target)),
+        )
+    }
 }
 
 /// Why a client keeps a skill it loaded out of the model's listing.

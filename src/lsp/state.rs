@@ -17,7 +17,7 @@ use crate::analysis::{Engine, RegistryView, WorkspaceBatch};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleSettings};
-use crate::targets::Target;
+use crate::targets::{Target, TargetSet};
 use crate::workspace::discovery::is_skill_path;
 use crate::workspace::loader::roots_for;
 use crate::workspace::{Registry, Source, WorkspaceIndex};
@@ -41,7 +41,9 @@ impl FolderState {
             tracing::warn!("ignoring config: {error}");
             Config::default()
         });
-        let index = WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source);
+        // Every client's reading: the hover on a name says what each client does.
+        let index =
+            WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source, TargetSet::ALL);
         let registry = RegistryView::from(index.registry());
         Self {
             folder,
@@ -583,7 +585,7 @@ fn analyze_openai_yaml(text: &str, path: &Path, context: &AnalysisContext) -> Ve
         .map(|skill| skill.name.clone())
         .or_else(|| {
             let text = std::fs::read_to_string(&skill_file).ok()?;
-            Some(crate::workspace::loader::read_metadata(&text, "").name)
+            Some(crate::workspace::loader::read_metadata(&text, "", TargetSet::NONE).name)
         })
         .filter(|name| !name.is_empty());
     let open_paths = &context.open_paths;

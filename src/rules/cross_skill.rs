@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::Rule;
 use crate::clients::{Fate, claude_code, codex};
 use crate::diagnostic::{Diagnostic, Related};
-use crate::targets::{Target, join_names};
+use crate::targets::{Target, TargetSet, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{client_listing, listing_budget};
 use crate::workspace::loader::root_readers;
@@ -41,10 +41,7 @@ pub(crate) fn check_file(
     let mut findings = Vec::new();
     duplicate_names(registry, targets_for, &mut findings);
     symlink_escapes(registry, targets_for, &mut findings);
-    if targets_for(path)
-        .iter()
-        .any(|target| matches!(target, Target::ClaudeCode | Target::Codex | Target::Copilot))
-    {
+    if !listed_among(&targets_for(path)).is_empty() {
         catalog_budget(registry, targets_for, context_window, &mut findings);
     }
     findings
@@ -193,18 +190,60 @@ fn symlink_escapes(
     }
 }
 
+/// The clients with a listing budget, whose listings `catalog-budget` computes.
+const BUDGETED: [Target; 3] = [Target::ClaudeCode, Target::Codex, Target::Copilot];
+
+/// The selected targets of each registered skill.
+fn selected_targets<'a>(
+    registry: &'a Registry,
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+) -> HashMap<&'a Path, Vec<Target>> {
+    registry
+        .skills
+        .iter()
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+        .map(|skill| (skill.path.as_path(), targets_for(&skill.path)))
+        .collect()
+}
+
+/// The budgeted clients selected for some skill: the listings `catalog-budget` computes.
+fn listed_of(selected: &HashMap<&Path, Vec<Target>>) -> TargetSet {
+    TargetSet::of(
+        BUDGETED
+            .into_iter()
+            .filter(|target| selected.values().any(|targets| targets.contains(target))),
+    )
+}
+
+/// The clients whose listing of `registry` the workspace rules compute, so whose readings its
+/// skills need ([`Registry::read_clients`]).
+#[must_use]
+pub(crate) fn listed_clients(
+    registry: &Registry,
+    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+) -> TargetSet {
+    listed_of(&selected_targets(registry, targets_for))
+}
+
+/// The clients among `targets` (one file's) whose listing the workspace rules would compute:
+/// the readings a front end that reads each file before it builds registries takes at once.
+#[must_use]
+pub(crate) fn listed_among(targets: &[Target]) -> TargetSet {
+    TargetSet::of(
+        BUDGETED
+            .into_iter()
+            .filter(|target| targets.contains(target)),
+    )
+}
+
 fn catalog_budget(
     registry: &Registry,
     targets_for: &dyn Fn(&Path) -> Vec<Target>,
     context_window: Option<u64>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
-    let selected: HashMap<&Path, Vec<Target>> = registry
-        .skills
-        .iter()
-        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
-        .map(|skill| (skill.path.as_path(), targets_for(&skill.path)))
-        .collect();
+    let selected = selected_targets(registry, targets_for);
+    let listed = listed_of(&selected);
     // Looked up once per listed skill: a map, not a scan of the registry each time (thousands
     // of skills can be shortened at once).
     let skills: HashMap<&Path, &Skill> = registry
@@ -213,8 +252,8 @@ fn catalog_budget(
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
         .map(|skill| (skill.path.as_path(), skill))
         .collect();
-    for target in [Target::ClaudeCode, Target::Codex, Target::Copilot] {
-        if !selected.values().any(|targets| targets.contains(&target)) {
+    for target in BUDGETED {
+        if !listed.contains(target) {
             continue;
         }
         let listing = client_listing(registry, target, context_window);
@@ -231,28 +270,30 @@ fn catalog_budget(
         } else {
             String::new()
         };
-        // Codex's budget is tokens (four bytes each), its own four skills included.
-        let codex_why = || {
-            format!(
-                "a listing of {} skills, its own {} included, needs about {} tokens and its budget is {budget} tokens (2% of the context window)",
-                count
-                    + listing
-                        .omitted
-                        .iter()
-                        .filter(|item| item.reason == "over-budget")
-                        .count()
-                    + codex::OWN.len(),
-                codex::OWN.len(),
-                listing.needed.unwrap_or_default(),
-            )
-        };
-        if target == Target::Codex {
-            for item in listing
+        let over_budget = || {
+            listing
                 .omitted
                 .iter()
                 .filter(|item| item.reason == "over-budget")
-            {
-                let Some(skill) = registry.skill_at(&item.path).filter(|_| {
+        };
+        // Codex's budget is tokens (four bytes each), its own four skills included. The same
+        // words close every Codex finding: written once, not once per skill (thousands of
+        // skills can be over the budget at once).
+        let codex_why = if target == Target::Codex {
+            format!(
+                "a listing of {} skills, its own {} included, needs about {} tokens and its budget is {budget} tokens (2% of the context window)",
+                count + over_budget().count() + codex::OWN.len(),
+                codex::OWN.len(),
+                listing.needed.unwrap_or_default(),
+            )
+        } else {
+            String::new()
+        };
+        if target == Target::Codex {
+            // Through the map of paths, as the listed skills below: `Registry::skill_at` scans
+            // the registry, once per over-budget skill.
+            for item in over_budget() {
+                let Some(skill) = skills.get(item.path.as_path()).copied().filter(|_| {
                     selected
                         .get(item.path.as_path())
                         .is_some_and(|targets| targets.contains(&target))
@@ -263,8 +304,7 @@ fn catalog_budget(
                     Rule::CatalogBudget,
                     name_range(skill),
                     format!(
-                        "Codex leaves this skill out of its skill listing: even by name only, {}",
-                        codex_why()
+                        "Codex leaves this skill out of its skill listing: even by name only, {codex_why}"
                     ),
                 );
                 diagnostic.targets = vec![target];
@@ -299,7 +339,7 @@ fn catalog_budget(
                         "cuts this description from {} to {shown} characters",
                         item.full_chars
                     ),
-                    codex_why(),
+                    codex_why.clone(),
                 ),
                 Fate::NameOnly if target == Target::Copilot => (
                     "offers this skill by name only, without its description,".to_owned(),
@@ -309,7 +349,7 @@ fn catalog_budget(
                 ),
                 Fate::NameOnly if target == Target::Codex => (
                     "lists this skill by name only, without its description,".to_owned(),
-                    codex_why(),
+                    codex_why.clone(),
                 ),
                 Fate::Capped => (
                     if shown == 0 {
@@ -365,11 +405,13 @@ mod tests {
             name_range: Some(TextRange::new(10, 13)),
             description_range: Some(TextRange::new(27, 30)),
             name_span: None,
-            claude,
-            codex,
-            copilot: Default::default(),
-            opencode: Default::default(),
-            gemini: Default::default(),
+            readings: crate::clients::Readings {
+                claude: Some(Box::new(claude)),
+                codex: Some(Box::new(codex)),
+                copilot: Some(Default::default()),
+                opencode: Some(Default::default()),
+                gemini: Some(Default::default()),
+            },
         }
     }
 
@@ -479,11 +521,7 @@ mod tests {
             root: PathBuf::from("skills"),
             refusal: Refusal::OutsideRoot {
                 resolved: PathBuf::from("/elsewhere/x/SKILL.md"),
-                claude: None,
-                codex: None,
-                copilot: None,
-                opencode: None,
-                gemini: None,
+                readings: None,
             },
         });
         let findings = check(&registry, &|_| vec![Target::AgentSkills], None);

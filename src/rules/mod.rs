@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::document::SkillDocument;
-use crate::targets::{Effect, Target, consequence};
+use crate::targets::{Effect, Target, TargetSet, consequence};
 use crate::text::TextRange;
 
 pub use crate::rule_table::{Group, Rule};
@@ -222,18 +222,21 @@ pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagn
     }
 }
 
-/// Lints one SKILL.md's bytes and reads what the loader would register from it, parsing once.
+/// Lints one SKILL.md's bytes and reads what the loader would register from it, with the
+/// readings of `clients`, parsing once.
 #[must_use]
 pub(crate) fn lint_and_read(
     bytes: Vec<u8>,
     context: &FileContext<'_>,
     folder: &str,
+    clients: TargetSet,
 ) -> FileAnalysis {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let document = SkillDocument::parse(&text);
             let (diagnostics, evidence) = lint_document_with_evidence(&text, &document, context);
-            let metadata = crate::workspace::loader::read_metadata_parsed(&text, &document, folder);
+            let metadata =
+                crate::workspace::loader::read_metadata_parsed(&text, &document, folder, clients);
             let mentions = crate::document::mentions::body_mentions(&text, &document.body);
             FileAnalysis {
                 text,

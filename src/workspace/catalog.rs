@@ -9,7 +9,7 @@ use crate::clients::{claude_code, codex, copilot, gemini, opencode};
 use crate::targets::Target;
 
 use super::Registry;
-use super::loader::root_readers;
+use super::loader::client_reads;
 use super::registry::Refusal;
 
 /// The listing budget of a client that has one: Claude Code's in columns, Codex's in tokens,
@@ -65,12 +65,6 @@ pub(crate) struct ClientListing {
     pub needed: Option<usize>,
 }
 
-/// Whether `target` reads the skills under `root`: the roots it owns in a workspace; a folder
-/// given as the only root stands for every client.
-fn reads(target: Target, root: &Path, only_root: bool) -> bool {
-    only_root || root_readers(root).is_some_and(|readers| readers.contains(&target))
-}
-
 /// A skill as Claude Code's listing sees it: registered, or linked from outside its root.
 struct ClaudeSkill<'a> {
     path: &'a Path,
@@ -103,10 +97,12 @@ pub(crate) fn client_listing(
 
 /// Every SKILL.md of the registry a client that follows links finds, in the loader's order:
 /// registered, shadowed, and linked from outside its root, with the root it was found under.
+/// `registered` and `linked` give `None` for a file without the client's reading (one that went
+/// away before it could be read for this client, see [`Registry::read_clients`]).
 fn found_skills<'a, T>(
     registry: &'a Registry,
     target: Target,
-    registered: impl Fn(&'a crate::workspace::Skill) -> T,
+    registered: impl Fn(&'a crate::workspace::Skill) -> Option<T>,
     linked: impl Fn(&'a super::registry::Refused) -> Option<T>,
     root_of: impl Fn(&T) -> (&'a Path, &'a Path),
 ) -> Vec<T> {
@@ -114,9 +110,9 @@ fn found_skills<'a, T>(
         .skills
         .iter()
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
-        .map(registered)
+        .filter_map(registered)
         .chain(registry.refused.iter().filter_map(linked))
-        .filter(|skill| reads(target, root_of(skill).0, registry.roots.len() == 1))
+        .filter(|skill| client_reads(target, root_of(skill).0, registry.roots.len() == 1))
         .collect();
     let root_rank = |skill: &T| {
         let root = root_of(skill).0;
@@ -147,21 +143,23 @@ fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientList
     let skills = found_skills(
         registry,
         Target::Codex,
-        |skill| CodexSkill {
-            path: &skill.path,
-            root: &skill.root,
-            folder: &skill.folder,
-            reading: &skill.codex,
+        |skill| {
+            Some(CodexSkill {
+                path: &skill.path,
+                root: &skill.root,
+                folder: &skill.folder,
+                reading: skill.readings.codex.as_deref()?,
+            })
         },
         |refused| match &refused.refusal {
             Refusal::OutsideRoot {
-                codex: Some(reading),
+                readings: Some(readings),
                 ..
             } => Some(CodexSkill {
                 path: &refused.path,
                 root: &refused.root,
                 folder: refused.path.parent()?.file_name()?.to_str()?,
-                reading,
+                reading: readings.codex.as_deref()?,
             }),
             _ => None,
         },
@@ -263,21 +261,23 @@ fn copilot_listing(registry: &Registry) -> ClientListing {
     let mut skills = found_skills(
         registry,
         Target::Copilot,
-        |skill| CopilotSkill {
-            path: &skill.path,
-            root: &skill.root,
-            folder: &skill.folder,
-            reading: &skill.copilot,
+        |skill| {
+            Some(CopilotSkill {
+                path: &skill.path,
+                root: &skill.root,
+                folder: &skill.folder,
+                reading: skill.readings.copilot.as_deref()?,
+            })
         },
         |refused| match &refused.refusal {
             Refusal::OutsideRoot {
-                copilot: Some(reading),
+                readings: Some(readings),
                 ..
             } => Some(CopilotSkill {
                 path: &refused.path,
                 root: &refused.root,
                 folder: refused.path.parent()?.file_name()?.to_str()?,
-                reading,
+                reading: readings.copilot.as_deref()?,
             }),
             _ => None,
         },
@@ -396,21 +396,23 @@ fn opencode_listing(registry: &Registry) -> ClientListing {
     let mut skills = found_skills(
         registry,
         Target::OpenCode,
-        |skill| OpenCodeSkill {
-            path: &skill.path,
-            root: &skill.root,
-            folder: &skill.folder,
-            reading: &skill.opencode,
+        |skill| {
+            Some(OpenCodeSkill {
+                path: &skill.path,
+                root: &skill.root,
+                folder: &skill.folder,
+                reading: skill.readings.opencode.as_deref()?,
+            })
         },
         |refused| match &refused.refusal {
             Refusal::OutsideRoot {
-                opencode: Some(reading),
+                readings: Some(readings),
                 ..
             } => Some(OpenCodeSkill {
                 path: &refused.path,
                 root: &refused.root,
                 folder: refused.path.parent()?.file_name()?.to_str()?,
-                reading,
+                reading: readings.opencode.as_deref()?,
             }),
             _ => None,
         },
@@ -506,21 +508,23 @@ fn gemini_listing(registry: &Registry) -> ClientListing {
     let mut skills = found_skills(
         registry,
         Target::Gemini,
-        |skill| GeminiSkill {
-            path: &skill.path,
-            root: &skill.root,
-            folder: &skill.folder,
-            reading: &skill.gemini,
+        |skill| {
+            Some(GeminiSkill {
+                path: &skill.path,
+                root: &skill.root,
+                folder: &skill.folder,
+                reading: skill.readings.gemini.as_deref()?,
+            })
         },
         |refused| match &refused.refusal {
             Refusal::OutsideRoot {
-                gemini: Some(reading),
+                readings: Some(readings),
                 ..
             } => Some(GeminiSkill {
                 path: &refused.path,
                 root: &refused.root,
                 folder: refused.path.parent()?.file_name()?.to_str()?,
-                reading,
+                reading: readings.gemini.as_deref()?,
             }),
             _ => None,
         },
@@ -613,21 +617,23 @@ fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> Clie
     let skills = found_skills(
         registry,
         Target::ClaudeCode,
-        |skill| ClaudeSkill {
-            path: &skill.path,
-            root: &skill.root,
-            folder: &skill.folder,
-            reading: &skill.claude,
+        |skill| {
+            Some(ClaudeSkill {
+                path: &skill.path,
+                root: &skill.root,
+                folder: &skill.folder,
+                reading: skill.readings.claude.as_deref()?,
+            })
         },
         |refused| match &refused.refusal {
             Refusal::OutsideRoot {
-                claude: Some(reading),
+                readings: Some(readings),
                 ..
             } => Some(ClaudeSkill {
                 path: &refused.path,
                 root: &refused.root,
                 folder: refused.path.parent()?.file_name()?.to_str()?,
-                reading,
+                reading: readings.claude.as_deref()?,
             }),
             _ => None,
         },
@@ -767,11 +773,13 @@ mod tests {
                 name_range: None,
                 description_range: None,
                 name_span: None,
-                claude: Default::default(),
-                codex: Default::default(),
-                copilot: Default::default(),
-                opencode: Default::default(),
-                gemini: Default::default(),
+                readings: crate::clients::Readings {
+                    claude: Some(Default::default()),
+                    codex: Some(Default::default()),
+                    copilot: Some(Default::default()),
+                    opencode: Some(Default::default()),
+                    gemini: Some(Default::default()),
+                },
             });
         }
         registry
@@ -795,7 +803,7 @@ mod tests {
         let mut registry = registry(&[0, 0]);
         for (skill, length) in registry.skills.iter_mut().zip([2_000, 100]) {
             skill.root = PathBuf::from(".claude/skills");
-            skill.claude.text = "d".repeat(length);
+            skill.readings.claude.as_mut().unwrap().text = "d".repeat(length);
         }
         registry.roots = vec![PathBuf::from("skills"), PathBuf::from(".claude/skills")];
         let listing = client_listing(&registry, Target::ClaudeCode, Some(10_000_000));
@@ -803,6 +811,102 @@ mod tests {
         assert_eq!((items[0].fate, items[1].fate), (Fate::Capped, Fate::Full));
         assert_eq!(utf16_len(&items[0].description), claude_code::SKILL_CAP);
         assert!(items[0].description.ends_with('…'));
+    }
+
+    /// A registry read without client readings, then given one client's (as `check` reads
+    /// them), lists as the registry read with every client's, and reads no file of a root the
+    /// client does not read.
+    #[cfg(unix)]
+    #[test]
+    fn readings_added_later_list_as_readings_read_at_once() {
+        use crate::targets::TargetSet;
+        use crate::workspace::loader::{Disk, roots_for};
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let long = "Fills forms. ".repeat(200);
+        for root in [
+            "skills",
+            ".claude/skills",
+            ".agents/skills",
+            ".codex/skills",
+            ".github/skills",
+            ".opencode/skills",
+            ".gemini/skills",
+        ] {
+            for (folder, text) in [
+                (
+                    "pdf",
+                    format!("---\nname: pdf\ndescription: {long}\n---\nBody\n"),
+                ),
+                (
+                    "colon",
+                    "---\nname: colon\ndescription: Use when: x\n---\nB\n".into(),
+                ),
+                ("bare", "No frontmatter at all.\n".into()),
+            ] {
+                write(&format!("{root}/{folder}/SKILL.md"), &text);
+            }
+        }
+        write(
+            "outside/linked/SKILL.md",
+            "---\nname: linked\ndescription: Out.\n---\n",
+        );
+        for root in [".claude/skills", ".agents/skills", "skills"] {
+            std::os::unix::fs::symlink(
+                dir.path().join("outside/linked"),
+                dir.path().join(root).join("linked"),
+            )
+            .unwrap();
+        }
+        for roots in [
+            roots_for(dir.path(), &[]),
+            vec![dir.path().join(".claude/skills")],
+        ] {
+            let whole = Registry::scan(&roots, &Disk);
+            for target in [
+                Target::ClaudeCode,
+                Target::Codex,
+                Target::Copilot,
+                Target::OpenCode,
+                Target::Gemini,
+            ] {
+                let mut later = Registry::scan_for(&roots, &Disk, TargetSet::NONE);
+                later.read_clients(TargetSet::of([target]), &Disk);
+                let listed = client_listing(&later, target, None).listed;
+                assert!(
+                    listed
+                        .iter()
+                        .any(|item| item.path.ends_with("linked/SKILL.md")),
+                    "the linked skill is read too: {target} {listed:?}"
+                );
+                for window in [None, Some(1_000_000)] {
+                    assert_eq!(
+                        client_listing(&later, target, window),
+                        client_listing(&whole, target, window),
+                        "{target} {roots:?}"
+                    );
+                }
+                for skill in &later.skills {
+                    assert_eq!(
+                        skill.readings.clients().contains(target),
+                        client_reads(target, &skill.root, roots.len() == 1),
+                        "{target} {}",
+                        skill.path.display()
+                    );
+                }
+                // Read at once for the one client, as `catalog --target` does.
+                let one = Registry::scan_for(&roots, &Disk, TargetSet::of([target]));
+                assert_eq!(
+                    client_listing(&one, target, None),
+                    client_listing(&whole, target, None),
+                    "{target} {roots:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -145,7 +145,14 @@ pub(crate) fn skills_named(registry: &Registry, name: &str) -> Vec<PathBuf> {
     for skill in registered(registry) {
         if skill.name == name
             || skill.folder == name
-            || listed_as(&skill.folder, skill.claude.display_name.as_deref())
+            || listed_as(
+                &skill.folder,
+                skill
+                    .readings
+                    .claude
+                    .as_ref()
+                    .and_then(|reading| reading.display_name.as_deref()),
+            )
         {
             push(&skill.path);
         }
@@ -314,16 +321,16 @@ fn user_invocation(
     };
     let reading = registered(registry)
         .find(|skill| skill.path == path)
-        .map(|skill| &skill.claude)
+        .and_then(|skill| skill.readings.claude.as_deref())
         .or_else(|| {
             registry
                 .refused
                 .iter()
                 .find_map(|refused| match &refused.refusal {
                     Refusal::OutsideRoot {
-                        claude: Some(reading),
+                        readings: Some(readings),
                         ..
-                    } if refused.path == path => Some(reading.as_ref()),
+                    } if refused.path == path => readings.claude.as_deref(),
                     _ => None,
                 })
         })?;
@@ -460,6 +467,7 @@ pub(crate) fn render(views: &[ClientView], markdown: bool, base: Option<&Path>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::targets::TargetSet;
     use crate::workspace::Skill;
     use crate::workspace::loader::read_metadata;
 
@@ -473,7 +481,7 @@ mod tests {
         for (root, folder, text) in skills {
             let root = Path::new("/w").join(root);
             registry.add(Skill::new(
-                read_metadata(text, folder),
+                read_metadata(text, folder, TargetSet::ALL),
                 root.join(folder).join("SKILL.md"),
                 root,
                 (*folder).to_owned(),

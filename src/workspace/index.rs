@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::loader::{Metadata, Source};
+use super::loader::{Metadata, Source, add_readings, client_reads};
 use super::registry::{Refusal, Refused, Registry, Skill};
+use crate::clients::Readings;
+use crate::targets::{ALL_TARGETS, TargetSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Slot {
@@ -20,6 +22,8 @@ struct Slot {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WorkspaceIndex {
     roots: Vec<PathBuf>,
+    /// The clients whose own readings each skill is read with.
+    clients: TargetSet,
     slots: BTreeMap<(usize, String), Slot>,
 }
 
@@ -30,13 +34,15 @@ fn real_root(root: &Path) -> Option<PathBuf> {
 
 /// Whether `<root>/<folder>/SKILL.md` may be registered, and what it says; `real_root` is
 /// [`real_root`] of `root`, resolved once per scan rather than once per skill. `plain_folder`
-/// says whether the folder is a real folder (no link) when the caller's listing already knows.
+/// says whether the folder is a real folder (no link) when the caller's listing already knows;
+/// `clients` whose readings to take.
 fn probe(
     root: &Path,
     real_root: Option<&Path>,
     folder: &str,
     plain_folder: Option<bool>,
     source: &dyn Source,
+    clients: TargetSet,
 ) -> Option<Slot> {
     let folder_path = root.join(folder);
     let path = folder_path.join("SKILL.md");
@@ -65,27 +71,13 @@ fn probe(
         match fs::canonicalize(&path) {
             Err(_) if !on_disk => None,
             Err(_) => Some(Refusal::NotAFile),
-            Ok(resolved) if !resolved.starts_with(real_root) => {
-                let metadata = source.metadata(&path, folder).ok();
-                let (claude, codex, copilot, opencode, gemini) = match metadata {
-                    Some(metadata) => (
-                        Some(Box::new(metadata.claude)),
-                        Some(Box::new(metadata.codex)),
-                        Some(Box::new(metadata.copilot)),
-                        Some(Box::new(metadata.opencode)),
-                        Some(Box::new(metadata.gemini)),
-                    ),
-                    None => (None, None, None, None, None),
-                };
-                Some(Refusal::OutsideRoot {
-                    resolved,
-                    claude,
-                    codex,
-                    copilot,
-                    opencode,
-                    gemini,
-                })
-            }
+            Ok(resolved) if !resolved.starts_with(real_root) => Some(Refusal::OutsideRoot {
+                resolved,
+                readings: source
+                    .metadata(&path, folder, clients)
+                    .ok()
+                    .map(|metadata| Box::new(metadata.readings)),
+            }),
             Ok(resolved) if !resolved.is_file() => Some(Refusal::NotAFile),
             Ok(_) => None,
         }
@@ -93,7 +85,7 @@ fn probe(
     let state = match refusal {
         Some(refusal) => Err(refusal),
         None => source
-            .metadata(&path, folder)
+            .metadata(&path, folder, clients)
             .map_err(|error| Refusal::Unreadable {
                 reason: error.to_string(),
             }),
@@ -102,11 +94,13 @@ fn probe(
 }
 
 impl WorkspaceIndex {
-    /// Scans each root in order; missing roots hold no skills.
+    /// Scans each root in order, reading each skill with the readings of `clients`; missing
+    /// roots hold no skills.
     #[must_use]
-    pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
+    pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source, clients: TargetSet) -> Self {
         let mut index = WorkspaceIndex {
             roots: roots.to_vec(),
+            clients,
             slots: BTreeMap::new(),
         };
         let mut candidates = Vec::new();
@@ -142,6 +136,7 @@ impl WorkspaceIndex {
                     &folder,
                     plain.then_some(true),
                     source,
+                    clients,
                 )?;
                 Some(((root_index, folder), slot))
             })
@@ -173,6 +168,7 @@ impl WorkspaceIndex {
             &folder,
             None,
             source,
+            self.clients,
         );
         let key = (root_index, folder);
         let changed = self.slots.get(&key) != slot.as_ref();
@@ -188,7 +184,8 @@ impl WorkspaceIndex {
         for (root_index, root) in self.roots.clone().iter().enumerate() {
             if path == root || root.starts_with(path) {
                 self.slots.retain(|(index, _), _| *index != root_index);
-                let rescanned = WorkspaceIndex::scan(std::slice::from_ref(root), source);
+                let rescanned =
+                    WorkspaceIndex::scan(std::slice::from_ref(root), source, self.clients);
                 for ((_, folder), slot) in rescanned.slots {
                     self.slots.insert((root_index, folder), slot);
                 }
@@ -238,11 +235,63 @@ impl WorkspaceIndex {
 }
 
 impl Registry {
-    /// Scans `<root>/*/SKILL.md` for each root in order. Missing roots are skipped; nothing here
-    /// fails the scan as a whole. A one-off index: the registry is what an index yields.
+    /// Scans `<root>/*/SKILL.md` for each root in order, each skill with every client's own
+    /// reading. Missing roots are skipped; nothing here fails the scan as a whole. A one-off
+    /// index: the registry is what an index yields.
     #[must_use]
     pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
-        WorkspaceIndex::scan(roots, source).registry()
+        Self::scan_for(roots, source, TargetSet::ALL)
+    }
+
+    /// [`Registry::scan`] with the readings of `clients` only: what a front end that shows no
+    /// other client's listing needs (each reading costs a parse of every file).
+    #[must_use]
+    pub(crate) fn scan_for(roots: &[PathBuf], source: &dyn Source, clients: TargetSet) -> Self {
+        WorkspaceIndex::scan(roots, source, clients).registry()
+    }
+
+    /// Adds the readings of `clients` to a registry read without them (`check` reads the files
+    /// before it knows which listings its workspace rules need), where a client's listing
+    /// ([`crate::workspace::catalog::client_listing`]) looks for them: every registered,
+    /// shadowed or linked-in skill under a root the client reads. Each such file is read again
+    /// from `source`; one that can no longer be read stays without them, and the client's
+    /// listing leaves it out, as the client would.
+    pub(crate) fn read_clients(&mut self, clients: TargetSet, source: &dyn Source) {
+        if clients.is_empty() {
+            return;
+        }
+        let only_root = self.roots.len() == 1;
+        let wanted = |root: &Path| {
+            TargetSet::of(
+                ALL_TARGETS
+                    .into_iter()
+                    .filter(|&target| clients.contains(target))
+                    .filter(|&target| client_reads(target, root, only_root)),
+            )
+        };
+        let add = |path: &Path, root: &Path, readings: &mut Readings| {
+            let missing = wanted(root).without(readings.clients());
+            if missing.is_empty() {
+                return;
+            }
+            if let Ok(text) = source.read(path) {
+                add_readings(readings, &text, missing);
+            }
+        };
+        // Thousands of files may need reading again: on every core.
+        self.skills
+            .par_iter_mut()
+            .chain(self.shadowed.par_iter_mut().map(|(skill, _)| skill))
+            .for_each(|skill| add(&skill.path, &skill.root, &mut skill.readings));
+        for refused in &mut self.refused {
+            if let Refusal::OutsideRoot {
+                readings: Some(readings),
+                ..
+            } = &mut refused.refusal
+            {
+                add(&refused.path, &refused.root, readings);
+            }
+        }
     }
 }
 
@@ -270,7 +319,7 @@ mod tests {
             "---\nname: a\ndescription: A.\n---\n",
         );
         let roots = vec![skills.clone(), claude.clone()];
-        let mut index = WorkspaceIndex::scan(&roots, &Disk);
+        let mut index = WorkspaceIndex::scan(&roots, &Disk, TargetSet::ALL);
         assert_eq!(
             index.registry().names(),
             vec!["b", "a"],

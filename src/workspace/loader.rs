@@ -8,11 +8,11 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::clients::{claude_code, codex, copilot, gemini, opencode};
+use crate::clients::Readings;
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
-use crate::targets::Target;
+use crate::targets::{Target, TargetSet};
 use crate::text::{Span, TextRange};
 
 /// Skills roots under a workspace, in priority order (SPEC section 5).
@@ -59,6 +59,14 @@ pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
     })
 }
 
+/// Whether `target` reads the skills under `root`, one of a registry's roots: the roots it
+/// owns in a workspace ([`root_readers`]); a folder given as the only root stands for every
+/// client.
+#[must_use]
+pub(crate) fn client_reads(target: Target, root: &Path, only_root: bool) -> bool {
+    only_root || root_readers(root).is_some_and(|readers| readers.contains(&target))
+}
+
 /// What the loader reads from one SKILL.md's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metadata {
@@ -75,16 +83,9 @@ pub struct Metadata {
     pub(crate) description_range: Option<TextRange>,
     /// `name_range` as positions, for findings shown in other files.
     pub(crate) name_span: Option<Span>,
-    /// What Claude Code reads from the same text, which differs from SPEC section 5's reading.
-    pub(crate) claude: claude_code::Reading,
-    /// What Codex reads from the same text.
-    pub(crate) codex: codex::Reading,
-    /// What Copilot reads from the same text.
-    pub(crate) copilot: copilot::Reading,
-    /// What OpenCode reads from the same text.
-    pub(crate) opencode: opencode::Reading,
-    /// What Gemini CLI reads from the same text.
-    pub(crate) gemini: gemini::Reading,
+    /// What the clients asked for read from the same text, each its own way (which differs
+    /// from SPEC section 5's reading).
+    pub(crate) readings: Readings,
 }
 
 /// Collapses whitespace runs to one space and trims.
@@ -134,15 +135,14 @@ fn clean_description(text: &str) -> String {
     collapse(text.trim().trim_start_matches(['#', ' ']))
 }
 
-/// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says.
+/// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says, and what
+/// the `clients` read from it.
 #[must_use]
-pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
+pub(crate) fn read_metadata(text: &str, folder: &str, clients: TargetSet) -> Metadata {
     match split_strict(text) {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
-            let claude = claude_code::read_reusing(text, Some((yaml_range, &document)));
-            let codex = codex::read_reusing(text, Some((yaml_range, &document)));
-            let copilot = copilot::read_reusing(text, Some((yaml_range, &document)));
+            let readings = Readings::read(text, Some((yaml_range, &document)), clients);
             let mapping = document
                 .root
                 .filter(|root| document.error.is_none() && root.as_mapping().is_some());
@@ -151,8 +151,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
                 text,
                 &text[body.as_range()],
                 folder,
-                (claude, codex, copilot),
-                opencode::read(text),
+                readings,
             )
         }
         None => metadata_from(
@@ -160,32 +159,42 @@ pub(crate) fn read_metadata(text: &str, folder: &str) -> Metadata {
             text,
             text,
             folder,
-            (
-                claude_code::read(text),
-                codex::read(text),
-                copilot::read(text),
-            ),
-            opencode::read(text),
+            Readings::read(text, None, clients),
         ),
     }
+}
+
+/// Adds to `readings` what the `clients` it lacks read from the SKILL.md's `text`, as
+/// [`read_metadata`] reads them: for a skill registered without them.
+pub(crate) fn add_readings(readings: &mut Readings, text: &str, clients: TargetSet) {
+    let parsed =
+        split_strict(text).map(|(yaml_range, _)| (yaml_range, yaml::parse(text, yaml_range)));
+    readings.add(
+        text,
+        parsed.as_ref().map(|(range, document)| (*range, document)),
+        clients,
+    );
 }
 
 /// The same as [`read_metadata`], reusing a linter's parse of the text when the loader's strict
 /// reading of the frontmatter agrees with it (the common case), so a check parses YAML once.
 #[must_use]
-pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder: &str) -> Metadata {
+pub(crate) fn read_metadata_parsed(
+    text: &str,
+    document: &SkillDocument,
+    folder: &str,
+    clients: TargetSet,
+) -> Metadata {
     let agrees = split_strict(text).is_some_and(|(yaml_range, body)| {
         document.yaml_range() == Some(yaml_range)
             && document.split.body == body
             && !document.split.bom
     });
     if !agrees {
-        return read_metadata(text, folder);
+        return read_metadata(text, folder, clients);
     }
     let parsed = document.yaml_range().zip(document.yaml.as_ref());
-    let claude = claude_code::read_reusing(text, parsed);
-    let codex = codex::read_reusing(text, parsed);
-    let copilot = copilot::read_reusing(text, parsed);
+    let readings = Readings::read(text, parsed, clients);
     let mapping = document
         .yaml
         .as_ref()
@@ -197,8 +206,7 @@ pub(crate) fn read_metadata_parsed(text: &str, document: &SkillDocument, folder:
         text,
         &text[document.split.body.as_range()],
         folder,
-        (claude, codex, copilot),
-        opencode::read(text),
+        readings,
     )
 }
 
@@ -207,8 +215,7 @@ fn metadata_from(
     text: &str,
     body: &str,
     folder: &str,
-    (claude, codex, copilot): (claude_code::Reading, codex::Reading, copilot::Reading),
-    opencode: opencode::Reading,
+    readings: Readings,
 ) -> Metadata {
     let string_entry = |key: &str| {
         mapping
@@ -233,11 +240,7 @@ fn metadata_from(
             |text| clean_description(&text),
         ),
         when_to_use: string_field("when_to_use").map(|text| collapse(&text)),
-        claude,
-        codex,
-        copilot,
-        opencode,
-        gemini: gemini::read(text),
+        readings,
     }
 }
 
@@ -349,14 +352,16 @@ pub trait Source: Sync {
         false
     }
 
-    /// What the loader registers from the skill at `path` in the folder `folder`. A source
-    /// that has already parsed the file (a `check` run lints every file before it builds
-    /// registries) answers from that parse instead of reading it again.
+    /// What the loader registers from the skill at `path` in the folder `folder`, with the
+    /// readings of at least the `clients`. A source that has already parsed the file (a
+    /// `check` run lints every file before it builds registries) answers from that parse
+    /// instead of reading it again.
     ///
     /// # Errors
     /// As [`Source::read`].
-    fn metadata(&self, path: &Path, folder: &str) -> io::Result<Metadata> {
-        self.read(path).map(|text| read_metadata(&text, folder))
+    fn metadata(&self, path: &Path, folder: &str, clients: TargetSet) -> io::Result<Metadata> {
+        self.read(path)
+            .map(|text| read_metadata(&text, folder, clients))
     }
 }
 
@@ -413,6 +418,7 @@ mod tests {
         let meta = read_metadata(
             "---\nname: ' pdf '\ndescription: |\n  Fill forms.\n  Use when asked.\n---\nBody\n",
             "x",
+            TargetSet::NONE,
         );
         assert_eq!(meta.name, "pdf");
         assert_eq!(meta.description, "Fill forms. Use when asked.");
@@ -421,21 +427,26 @@ mod tests {
         let meta = read_metadata(
             "---\nname: 3000\ndescription: \"\"\n---\n\n#  PDF   tools\nmore\n",
             "pdf",
+            TargetSet::NONE,
         );
         assert_eq!(meta.name, "pdf");
         assert_eq!(meta.description, "PDF tools");
         assert!(meta.name_from_folder && meta.description_from_body);
 
-        let meta = read_metadata("---\n- a\n- b\n---\nBody line\n", "pdf");
+        let meta = read_metadata("---\n- a\n- b\n---\nBody line\n", "pdf", TargetSet::NONE);
         assert_eq!(
             (meta.name.as_str(), meta.description.as_str()),
             ("pdf", "Body line")
         );
 
-        let meta = read_metadata("---\ndescription: Use when: x\n---\nBody\n", "pdf");
+        let meta = read_metadata(
+            "---\ndescription: Use when: x\n---\nBody\n",
+            "pdf",
+            TargetSet::NONE,
+        );
         assert_eq!(meta.description, "Body", "YAML errors give empty metadata");
 
-        let meta = read_metadata("---not frontmatter\nname: x\n", "pdf");
+        let meta = read_metadata("---not frontmatter\nname: x\n", "pdf", TargetSet::NONE);
         assert_eq!(
             (meta.name.as_str(), meta.description.as_str()),
             ("pdf", "---not frontmatter")
@@ -456,9 +467,54 @@ mod tests {
         ] {
             let document = SkillDocument::parse(text);
             assert_eq!(
-                read_metadata_parsed(text, &document, "f"),
-                read_metadata(text, "f"),
+                read_metadata_parsed(text, &document, "f", TargetSet::ALL),
+                read_metadata(text, "f", TargetSet::ALL),
                 "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn readings_read_later_or_in_part_are_the_readings_read_at_once() {
+        let clients = [
+            Target::ClaudeCode,
+            Target::Codex,
+            Target::Copilot,
+            Target::OpenCode,
+            Target::Gemini,
+        ];
+        for text in [
+            "---\nname: a\ndescription: b\n---\nbody\n",
+            "\u{feff}---\nname: a\ndescription: b\n---\nbody\n",
+            "---\nname: a\n----\ndescription: c\n---\nbody\n",
+            "# title\n---\nname: a\n---\n",
+            "---\ndescription: Use when: x\n---\nBody\n",
+            "---\nname: a\ndescription: >\n  folded\n  text\nwhen_to_use: now\n---\n",
+            "---\n- a\n---\nB\n",
+            "---\r\nname: a\r\n---\r\nb\r\n",
+            "",
+        ] {
+            let whole = read_metadata(text, "f", TargetSet::ALL);
+            assert_eq!(whole.readings.clients(), TargetSet::of(clients));
+            let document = SkillDocument::parse(text);
+            for client in clients {
+                let one = TargetSet::of([client]);
+                let mut metadata = read_metadata_parsed(text, &document, "f", one);
+                assert_eq!(metadata.readings.clients(), one, "{text:?}");
+                // The others, read afterwards without the linter's parse.
+                metadata
+                    .readings
+                    .add(text, None, TargetSet::ALL.without(one));
+                assert_eq!(metadata, whole, "{text:?} {client}");
+                let mut later = Readings::default();
+                add_readings(&mut later, text, one);
+                assert_eq!(later, read_metadata(text, "f", one).readings);
+            }
+            let bare = read_metadata(text, "f", TargetSet::NONE);
+            assert!(bare.readings.clients().is_empty());
+            assert_eq!(
+                (bare.name, bare.description),
+                (whole.name, whole.description)
             );
         }
     }

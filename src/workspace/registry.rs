@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::loader::{Metadata, Source};
-use crate::clients::{claude_code, codex, copilot, gemini, opencode};
+use crate::clients::Readings;
 use crate::text::{Span, TextRange};
 
 /// A registered skill.
@@ -22,16 +22,8 @@ pub struct Skill {
     pub(crate) name_range: Option<TextRange>,
     pub(crate) description_range: Option<TextRange>,
     pub(crate) name_span: Option<Span>,
-    /// What Claude Code reads from the file.
-    pub(crate) claude: claude_code::Reading,
-    /// What Codex reads from the file.
-    pub(crate) codex: codex::Reading,
-    /// What Copilot reads from the file.
-    pub(crate) copilot: copilot::Reading,
-    /// What OpenCode reads from the file.
-    pub(crate) opencode: opencode::Reading,
-    /// What Gemini CLI reads from the file.
-    pub(crate) gemini: gemini::Reading,
+    /// What the clients the registry was read for read from the file.
+    pub(crate) readings: Readings,
 }
 
 impl Skill {
@@ -48,11 +40,7 @@ impl Skill {
             name_range: metadata.name_range,
             description_range: metadata.description_range,
             name_span: metadata.name_span,
-            claude: metadata.claude,
-            codex: metadata.codex,
-            copilot: metadata.copilot,
-            opencode: metadata.opencode,
-            gemini: metadata.gemini,
+            readings: metadata.readings,
         }
     }
 }
@@ -63,16 +51,9 @@ pub(crate) enum Refusal {
     /// It, or its folder, resolves outside the root.
     OutsideRoot {
         resolved: PathBuf,
-        /// What Claude Code, which follows such links, reads there.
-        claude: Option<Box<claude_code::Reading>>,
-        /// What Codex, which follows them too, reads there.
-        codex: Option<Box<codex::Reading>>,
-        /// What Copilot, which follows them too, reads there.
-        copilot: Option<Box<copilot::Reading>>,
-        /// What OpenCode, which follows them too, reads there.
-        opencode: Option<Box<opencode::Reading>>,
-        /// What Gemini CLI, which follows them too, reads there.
-        gemini: Option<Box<gemini::Reading>>,
+        /// What the clients the registry was read for, which all follow such links, read
+        /// there; `None` when the file could not be read.
+        readings: Option<Box<Readings>>,
     },
     /// It is not a regular file (a folder, a dangling link, a device).
     NotAFile,
@@ -250,11 +231,7 @@ mod tests {
                 name_range: None,
                 description_range: None,
                 name_span: None,
-                claude: Default::default(),
-                codex: Default::default(),
-                copilot: Default::default(),
-                opencode: Default::default(),
-                gemini: Default::default(),
+                readings: Readings::default(),
             },
             PathBuf::from(format!("skills/{folder}/SKILL.md")),
             PathBuf::from("skills"),

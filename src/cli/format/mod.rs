@@ -82,6 +82,12 @@ impl Summary {
         }
     }
 
+    /// No finding at all.
+    #[must_use]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.errors + self.warnings + self.infos + self.hints == 0
+    }
+
     pub(crate) fn merge(&mut self, other: Summary) {
         self.errors += other.errors;
         self.warnings += other.warnings;
