@@ -21,7 +21,8 @@ What it does:
     as the `agentskills validate` CLI would crash).
   * skill-lsp's verdict: ONE `skill-lsp check --format json --target agentskills ROOT...`
     run; diagnostics are mapped to the folder of their SKILL.md; a folder is rejected when
-    it has a diagnostic of severity `error`.  Linked skill folders are checked by us under
+    it has a diagnostic of severity `error` (the security rules aside: they judge what a skill
+    does, not whether it loads).  Linked skill folders are checked by us under
     the link's path (discovery follows a link to a skill folder one level), like any other.
   * Prints a summary, the disagreements grouped by skills-ref's message kind and by our
     error rule ids, and a seeded sample of our `broken-link` findings (link text, line,
@@ -47,6 +48,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+SECURITY_RULES = {
+    "hidden-text", "prompt-injection", "remote-code", "credential-access", "exfiltration",
+    "persistence", "destructive", "obfuscation", "permissions", "capability-mismatch",
+}
 
 SKIPPED_DIRS = {".git", "node_modules", "target"}
 SKILL_FILES = ("SKILL.md", "skill.md")
@@ -304,8 +310,10 @@ def main(argv: list[str]) -> int:
     for folder in paths:
         ref_problems = ref[folder]
         diags = ours.get(folder, [])
-        errors = sorted({d["rule"] for d in diags if d["severity"] == "error"})
-        others = sorted({d["rule"] for d in diags if d["severity"] != "error"})
+        # The security rules judge what a skill does, not whether it loads: no verdict of theirs
+        # is skills-ref's to share.
+        errors = sorted({d["rule"] for d in diags if d["severity"] == "error" and d["rule"] not in SECURITY_RULES})
+        others = sorted({d["rule"] for d in diags if d["severity"] != "error" or d["rule"] in SECURITY_RULES})
         ref_rejects = bool(ref_problems)
         if ref_rejects and errors:
             kind = "both reject"
