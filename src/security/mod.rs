@@ -825,27 +825,16 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
     };
     for unit in units {
         let in_unit = |hit: &&Hit| unit_of(hit.place) == Some(unit);
-        let role = |hit: &Hit| PATTERNS[hit.pattern].role;
-        let strong: Vec<&Hit> = hits
-            .iter()
-            .filter(in_unit)
-            .filter(|hit| role(hit) == Role::Source { strong: true })
-            .collect();
-        let weak: Vec<&Hit> = hits
-            .iter()
-            .filter(in_unit)
-            .filter(|hit| role(hit) == Role::Source { strong: false })
-            .collect();
-        let suspicious: Vec<&Hit> = hits
-            .iter()
-            .filter(in_unit)
-            .filter(|hit| role(hit) == Role::Sink { suspicious: true })
-            .collect();
-        let plain: Vec<&Hit> = hits
-            .iter()
-            .filter(in_unit)
-            .filter(|hit| role(hit) == Role::Sink { suspicious: false })
-            .collect();
+        let of_role = |wanted: Role| -> Vec<&Hit> {
+            hits.iter()
+                .filter(in_unit)
+                .filter(|hit| PATTERNS[hit.pattern].role == wanted)
+                .collect()
+        };
+        let strong = of_role(Role::Source { strong: true });
+        let weak = of_role(Role::Source { strong: false });
+        let suspicious = of_role(Role::Sink { suspicious: true });
+        let plain = of_role(Role::Sink { suspicious: false });
         let bulk_weak: Vec<&&Hit> = weak
             .iter()
             .filter(|hit| !PATTERNS[hit.pattern].what.contains("API key"))
@@ -865,21 +854,14 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
                     .map(|sink| (*source, *sink))
             })
         }
-        let runs: Vec<&Hit> = hits
-            .iter()
-            .filter(in_unit)
-            .filter(|hit| role(hit) == Role::Runs)
-            .collect();
-        let downloads: Vec<&Hit> = hits
-            .iter()
-            .filter(in_unit)
-            .filter(|hit| role(hit) == Role::Uses(Capability::Network))
-            .collect();
         // A minified bundle is one long line: everything in it is "near", so it is left to
         // the obfuscation rule; and prose that names `fetch` and `eval()` runs nothing.
         let readable = |hit: &&Hit| line_of(text, hit.range).len() <= 1_000;
-        let runs: Vec<&Hit> = runs.into_iter().filter(readable).collect();
-        let downloads: Vec<&Hit> = downloads.into_iter().filter(readable).collect();
+        let runs: Vec<&Hit> = of_role(Role::Runs).into_iter().filter(readable).collect();
+        let downloads: Vec<&Hit> = of_role(Role::Uses(Capability::Network))
+            .into_iter()
+            .filter(readable)
+            .collect();
         let found = if unit == u32::MAX {
             None
         } else {

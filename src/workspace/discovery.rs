@@ -74,18 +74,11 @@ const SCANNED_MAX_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The files a skill ships besides its SKILL.md, sorted: everything under its folder that git
 /// would keep, without following links, leaving out folders of nested skills (they are skills
-/// of their own), `agents/openai.yaml` (linted on its own), the folders `check` skips, Python's
-/// `__pycache__` next to its sources, and files over 4 MiB.
+/// of their own), `agents/openai.yaml` (linted on its own), the folders `check` skips and files
+/// over 4 MiB.
 #[must_use]
 pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
-    let walker = WalkBuilder::new(folder)
-        .hidden(false)
-        .ignore(false)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .require_git(false)
-        .follow_links(false)
+    let walker = walker(folder)
         .filter_entry(move |entry| {
             let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
             if !is_dir || entry.depth() == 0 {
@@ -115,6 +108,21 @@ pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The walk of `check` and of a skill's files: hidden files included, what git would ignore left
+/// out (with or without a repository), links not followed.
+fn walker(root: &Path) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .ignore(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false);
+    builder
 }
 
 /// Walks each path: a file is taken as it is, a folder is searched recursively.
@@ -155,14 +163,7 @@ pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) 
             on_file(path.clone(), path.is_symlink());
             continue;
         }
-        let walker = WalkBuilder::new(path)
-            .hidden(false)
-            .ignore(false)
-            .git_ignore(true)
-            .git_exclude(true)
-            .git_global(false)
-            .require_git(false)
-            .follow_links(false)
+        let walker = walker(path)
             .threads(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
             .filter_entry(|entry| {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
