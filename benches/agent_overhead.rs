@@ -88,6 +88,9 @@ fn main() {
         registry,
         source: Arc::new(Disk),
         approver: Arc::new(Fixed(Decision::Deny)),
+        // The loop's own overhead; the security pass a front end adds per loaded skill is the
+        // one `check` runs, benchmarked by scripts/bench.sh.
+        gate: None,
         max_turns: 30,
         max_tokens: 4096,
     };

@@ -115,6 +115,12 @@ pub(crate) struct SkillScan {
     pub evidence: Vec<crate::security::Evidence>,
 }
 
+impl crate::security::SkillGate for Engine {
+    fn security_errors(&self, skill_md: &Path, text: &str) -> Vec<String> {
+        Engine::security_errors(self, skill_md, text)
+    }
+}
+
 /// What decides a run's findings besides the files: targets, rule levels, the context window.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Engine {
@@ -384,6 +390,52 @@ impl Engine {
             mismatch,
             evidence,
         }
+    }
+
+    /// The security errors of the skill whose SKILL.md is at `skill_md` (its text `text`, its
+    /// other files read from the disk), one line each: `file:line: message [rule]`. A finding
+    /// the skill suppresses with a reason, or a rule the config turns down, is no error.
+    #[must_use]
+    pub(crate) fn security_errors(&self, skill_md: &Path, text: &str) -> Vec<String> {
+        let folder = skill_md.parent().unwrap_or(Path::new(""));
+        let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::skill_files(folder)
+            .into_iter()
+            .filter_map(|file| {
+                let bytes = std::fs::read(&file).ok()?;
+                Some((file, bytes))
+            })
+            .collect();
+        let analysis = self.lint_file(
+            skill_md,
+            text.as_bytes().to_vec(),
+            &|_| true,
+            TargetSet::NONE,
+        );
+        let scan = self.scan_skill_files(skill_md, text, analysis.evidence, files);
+        let mut errors = Vec::new();
+        let mut report = |path: &Path, text: &str, diagnostics: &[Diagnostic]| {
+            for diagnostic in diagnostics {
+                if diagnostic.rule.group() == rules::Group::Security
+                    && diagnostic.severity == crate::diagnostic::Severity::Error
+                    && diagnostic.suppressed.is_none()
+                {
+                    let line = crate::text::Span::of(text, diagnostic.range).start.line + 1;
+                    let shown = path.strip_prefix(folder).unwrap_or(path);
+                    errors.push(format!(
+                        "{}:{line}: {} [{}]",
+                        shown.display(),
+                        diagnostic.message,
+                        diagnostic.rule.as_str()
+                    ));
+                }
+            }
+        };
+        report(skill_md, text, &analysis.diagnostics);
+        report(skill_md, text, &scan.mismatch);
+        for (path, file_text, diagnostics) in &scan.files {
+            report(path, file_text, diagnostics);
+        }
+        errors
     }
 
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.

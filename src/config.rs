@@ -30,6 +30,8 @@ pub(crate) struct AgentConfig {
     pub model: Option<String>,
     pub max_turns: Option<u32>,
     pub max_tokens: Option<u32>,
+    /// Load skills with security errors without asking.
+    pub allow_unsafe_skills: Option<bool>,
 }
 
 /// The settings in force for a path.

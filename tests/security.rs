@@ -708,6 +708,7 @@ fn scripted_agent(
         registry: Registry::scan(&roots_for(workspace, &[]), &Disk),
         source: Arc::new(Disk),
         approver,
+        gate: None,
         max_turns: 10,
         max_tokens: 4096,
     };

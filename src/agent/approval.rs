@@ -42,13 +42,30 @@ pub(crate) struct AllowList {
     fallback: Box<dyn Approver>,
 }
 
-/// The kind a tool belongs to for `--allow`: `bash`, or `write` for the file-changing tools
-/// (and any other name).
+/// The approver of a chat under `[agent]` of `skill-lsp.toml`: `allow-unsafe-skills = true`
+/// loads skills with security errors without asking.
+pub(crate) fn with_config(
+    approver: Box<dyn Approver>,
+    config: &crate::config::AgentConfig,
+) -> std::sync::Arc<dyn Approver> {
+    if config.allow_unsafe_skills == Some(true) {
+        std::sync::Arc::new(AllowList::new(&[ApprovalKind::UnsafeSkill], approver))
+    } else {
+        std::sync::Arc::from(approver)
+    }
+}
+
+/// The kind a tool belongs to for `--allow`: `bash`, `unsafe-skill` for `load_skill`, or `write`
+/// for the file-changing tools (and any other name).
 #[must_use]
 pub(crate) fn kind_of(tool: &str) -> ApprovalKind {
-    Tool::parse(tool)
-        .and_then(Tool::approval)
-        .unwrap_or(ApprovalKind::Write)
+    match Tool::parse(tool) {
+        // The one question about `load_skill` is whether a skill with security errors may load.
+        Some(Tool::LoadSkill) => ApprovalKind::UnsafeSkill,
+        parsed => parsed
+            .and_then(Tool::approval)
+            .unwrap_or(ApprovalKind::Write),
+    }
 }
 
 impl AllowList {
@@ -66,14 +83,28 @@ impl AllowList {
             match kind {
                 "bash" => kinds.insert(ApprovalKind::Bash),
                 "write" | "edit" => kinds.insert(ApprovalKind::Write),
+                "unsafe-skill" => kinds.insert(ApprovalKind::UnsafeSkill),
                 other => {
                     return Err(format!(
-                        "unknown --allow kind '{other}'; expected bash, write"
+                        "unknown --allow kind '{other}'; expected bash, write, unsafe-skill"
                     ));
                 }
             };
         }
         Ok(Self { kinds, fallback })
+    }
+
+    /// `kinds` pass, everything else is asked of `fallback`.
+    pub(crate) fn new(kinds: &[ApprovalKind], fallback: Box<dyn Approver>) -> Self {
+        Self {
+            kinds: kinds.iter().copied().collect(),
+            fallback,
+        }
+    }
+
+    /// Adds a kind that passes.
+    pub(crate) fn allow(&mut self, kind: ApprovalKind) {
+        self.kinds.insert(kind);
     }
 }
 

@@ -155,6 +155,9 @@ pub struct Agent {
     /// Where skill text comes from (the disk, or an editor's buffers).
     pub source: Arc<dyn Source + Send + Sync>,
     pub approver: Arc<dyn Approver>,
+    /// Asked before a skill loads: a skill with security errors loads only when the user allows
+    /// it (`ApprovalKind::UnsafeSkill`). The front ends always set one.
+    pub gate: Option<Arc<dyn crate::security::SkillGate>>,
     pub max_turns: u32,
     /// The most tokens one reply may use (see [`max_tokens`]).
     pub max_tokens: u32,
@@ -357,10 +360,56 @@ impl Agent {
                 }
             }
         }
+        if tool == Tool::LoadSkill {
+            if let Some(refused) = self.guard_skill(session, input).await {
+                return refused;
+            }
+        }
         tool.run(&self.workspace, input, |input| {
             self.load_skill(session, input)
         })
         .await
+    }
+
+    /// A skill with security errors loads only when the user allows it: asked once per skill
+    /// and chat, unless allowed for the whole chat (or by `--allow unsafe-skill`, or the config's
+    /// `allow-unsafe-skills`). `Some` is the refusal the model reads.
+    async fn guard_skill(&self, session: &mut Session, input: &Value) -> Option<ToolOutput> {
+        let name = string_arg(input, "name").ok()?;
+        if session.allowed.contains(&ApprovalKind::UnsafeSkill)
+            || session.loaded.iter().any(|loaded| loaded == name)
+        {
+            return None;
+        }
+        let skill = self.registry.get(name)?;
+        let text = self.source.read(&skill.path).ok()?;
+        let errors = self.gate.as_ref()?.security_errors(&skill.path, &text);
+        let first = errors.first()?;
+        let request = ApprovalRequest {
+            tool: "load_skill".to_owned(),
+            summary: format!(
+                "load the skill '{name}', in which skill-lsp found {} security error{} ({}{})",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" },
+                first,
+                if errors.len() > 1 { "; …" } else { "" },
+            ),
+        };
+        match self.approver.ask(&request).await {
+            Decision::AllowOnce => None,
+            Decision::AllowSession => {
+                session.allowed.insert(ApprovalKind::UnsafeSkill);
+                None
+            }
+            Decision::Deny => Some(ToolOutput::error(format!(
+                "Skill '{name}' was not loaded: skill-lsp found security errors in it and the user did not allow loading it.\n{}\nTell the user why the skill was not loaded; do not read or run its files another way.",
+                errors
+                    .iter()
+                    .map(|error| format!("- {error}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ))),
+        }
     }
 
     fn load_skill(&self, session: &mut Session, input: &Value) -> ToolOutput {
@@ -451,6 +500,7 @@ mod tests {
             registry,
             source: Arc::new(Disk),
             approver: Arc::new(Fixed(decision)),
+            gate: Some(Arc::new(crate::analysis::Engine::default())),
             max_turns: 5,
             max_tokens: DEFAULT_MAX_TOKENS,
         };

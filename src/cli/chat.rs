@@ -10,7 +10,7 @@ use super::{ChatArgs, EXIT_TROUBLE, error_line};
 use crate::agent::approval::{AllowList, ApprovalRequest, Approver, Decision, Fixed};
 use crate::agent::provider::{self, BoxFuture};
 use crate::agent::session::{DEFAULT_MAX_TURNS, max_tokens};
-use crate::agent::tools::summary;
+use crate::agent::tools::{ApprovalKind, summary};
 use crate::agent::{Agent, AgentEvent, Session};
 use crate::config::Config;
 use crate::targets::TargetSet;
@@ -126,15 +126,23 @@ fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
         Box::new(Fixed(Decision::Deny))
     };
     let approver: Arc<dyn Approver> = match &args.allow {
-        Some(list) => Arc::new(AllowList::parse(list, fallback)?),
-        None => Arc::from(fallback),
+        Some(list) => {
+            let mut allowed = AllowList::parse(list, fallback)?;
+            if config.agent.allow_unsafe_skills == Some(true) {
+                allowed.allow(ApprovalKind::UnsafeSkill);
+            }
+            Arc::new(allowed)
+        }
+        None => crate::agent::approval::with_config(fallback, &config.agent),
     };
+    let gate = Arc::new(crate::analysis::Engine::new(config.clone()));
     Ok(Agent {
         provider: Arc::from(provider),
         workspace: root,
         registry,
         source: Arc::new(Disk),
         approver,
+        gate: Some(gate),
         max_turns: args
             .max_turns
             .or(config.agent.max_turns)

@@ -141,7 +141,8 @@ pub(crate) struct ChatArgs {
     /// `[agent] max-tokens` of skill-lsp.toml, then 8192).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_tokens: Option<u32>,
-    /// Approve these kinds of tool calls without asking: bash, write.
+    /// Approve these kinds of tool calls without asking: bash, write, unsafe-skill (load a
+    /// skill in which the security rules find an error).
     #[arg(long, value_name = "KINDS")]
     pub allow: Option<String>,
     /// Write the transcript as JSON lines instead of streaming text.

@@ -34,7 +34,7 @@ pub(crate) async fn agent_chat(
         .ok_or_else(|| invalid_params("the agent needs a workspace folder"))?;
     let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
     let env = |name: &str| std::env::var(name).ok();
-    let (model, max_turns) = (context.agent.model, context.agent.max_turns);
+    let (model, max_turns) = (context.agent.model.clone(), context.agent.max_turns);
     let provider = crate::agent::provider::from_env(&env, None, model.as_deref())
         .map_err(|error| invalid_params(error.to_string()))?;
     let max_tokens = crate::agent::session::max_tokens(&env, None, context.agent.max_tokens)
@@ -44,9 +44,13 @@ pub(crate) async fn agent_chat(
         workspace,
         registry,
         source: Arc::new(overlay),
-        approver: Arc::new(EditorApprover {
-            client: backend.client.clone(),
-        }),
+        approver: crate::agent::approval::with_config(
+            Box::new(EditorApprover {
+                client: backend.client.clone(),
+            }),
+            &context.agent,
+        ),
+        gate: Some(Arc::new(context.engine)),
         max_turns: max_turns.unwrap_or(crate::agent::session::DEFAULT_MAX_TURNS),
         max_tokens,
     };

@@ -269,6 +269,8 @@ pub(crate) struct AgentContext {
     pub registry: Registry,
     pub overlay: Overlay,
     pub agent: crate::config::AgentConfig,
+    /// Judges a skill's security before it loads, with the editor's rule levels.
+    pub engine: Engine,
 }
 
 impl Source for Overlay {
@@ -508,11 +510,13 @@ impl State {
             .find(|workspace| workspace.folder == folder)
             .map(|workspace| workspace.config.agent.clone())
             .unwrap_or_default();
+        let engine = self.analysis_context(Some(&folder)).engine;
         Some(AgentContext {
             folder,
             registry,
             overlay: self.overlay(),
             agent,
+            engine,
         })
     }
 

@@ -367,6 +367,10 @@ fn pattern_hits(
                 continue;
             }
             let place = place_at(range.start);
+            // A commented-out line of a block ("# or: curl … | sh") is not run.
+            if matches!(place, Place::Block(_)) && is_comment_line(line_of(text, range)) {
+                continue;
+            }
             let mut grade = match place {
                 Place::Block(_) | Place::Span if !pattern.grades.markdown => None,
                 Place::Script | Place::Block(_) => pattern.grades.code,
@@ -407,8 +411,15 @@ fn pattern_hits(
                 continue;
             }
             let unit = unit_text(text, place, range.start, places);
-            let Some(severity) = refine(pattern.refine, found.as_str(), text, range, unit, grade)
-            else {
+            let Some(severity) = refine(
+                pattern.refine,
+                found.as_str(),
+                text,
+                range,
+                place,
+                unit,
+                grade,
+            ) else {
                 continue;
             };
             grade = severity;
@@ -452,6 +463,107 @@ fn line_of(text: &str, range: TextRange) -> &str {
         .find('\n')
         .map_or(ceiling, |at| range.end + at);
     &text[start..end]
+}
+
+/// Whether a program does `action` to the path matched at `range`: on the match's own line,
+/// or through a name that line binds the path to (`rc=~/.bashrc`, `for rc in …`,
+/// `path = home / ".claude" / "settings.json"`) and one of the next lines of the same
+/// program uses. A code span is its own program: the action must be inside it.
+fn acts_on(
+    text: &str,
+    range: TextRange,
+    place: Place,
+    unit: &str,
+    action: &dyn Fn(&str) -> bool,
+) -> bool {
+    if place == Place::Span {
+        return action(unit);
+    }
+    let line = line_of(text, range);
+    if action(line) {
+        return true;
+    }
+    let Some(name) = bound_name(line) else {
+        return false;
+    };
+    // The unit is a slice of `text`: the lines read stop where its program ends.
+    let unit_end = (unit.as_ptr() as usize).saturating_sub(text.as_ptr() as usize) + unit.len();
+    let following = lines_from(text, range, 24);
+    let following_start = (following.as_ptr() as usize) - (text.as_ptr() as usize);
+    let stop = unit_end.clamp(following_start, following_start + following.len());
+    text[following_start..stop]
+        .lines()
+        .skip(1)
+        .any(|later| mentions(later, name) && action(later))
+}
+
+/// The sentence of prose around `range`: what a code span is asked to do is often said around
+/// it ("Read `~/.aws/credentials`", "append it to `~/.zshrc`").
+fn sentence_around(text: &str, range: TextRange) -> &str {
+    const ENDS: [&str; 7] = [". ", ".\n", "! ", "? ", "\n\n", "\n- ", "\n```"];
+    let floor = crate::text::floor_char_boundary(text, range.start.saturating_sub(400));
+    let ceiling = crate::text::floor_char_boundary(text, range.end.saturating_add(400));
+    let before = &text[floor..range.start];
+    let start = ENDS
+        .iter()
+        .filter_map(|end| before.rfind(end).map(|at| floor + at + end.len()))
+        .max()
+        .unwrap_or(floor);
+    let after = &text[range.end..ceiling];
+    let end = ENDS
+        .iter()
+        .filter_map(|end| after.find(end).map(|at| range.end + at))
+        .min()
+        .unwrap_or(ceiling);
+    &text[start..end]
+}
+
+/// The name a line binds: `NAME=…`, `local name=…`, `const name = …`, `name: Path = …`,
+/// `for name in …`.
+fn bound_name(line: &str) -> Option<&str> {
+    static BINDS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        patterns::compile(
+            r"^\s*(?:(?:export|local|readonly|const|let|var|my|declare(?:\s+-\w+)?)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z_][\w\[\]., ]*)?\s*:?=[^=]|\bfor(?:each)?\s*\(?\s*\$?([A-Za-z_][A-Za-z0-9_]*)\s+(?:in|of)\b",
+        )
+    });
+    let captures = BINDS.captures(line)?;
+    captures
+        .get(1)
+        .or_else(|| captures.get(2))
+        .map(|name| name.as_str())
+}
+
+/// Whether the variable a shell `eval "$x"` runs is glued together from pieces in its program
+/// (`x="${a}${b}${c}"`): a command spelled so that no line of the skill shows it.
+fn assembled(text: &str, range: TextRange, unit: &str) -> bool {
+    let name: String = text[range.start..]
+        .split('$')
+        .nth(1)
+        .unwrap_or("")
+        .trim_start_matches('{')
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+        .collect();
+    if name.is_empty() {
+        return false;
+    }
+    unit.lines()
+        .filter(|line| bound_name(line) == Some(name.as_str()))
+        .any(|line| line.matches('$').count() >= 3 || line.matches(" + ").count() >= 2)
+}
+
+/// Whether `line` uses `name` as a whole word.
+fn mentions(line: &str, name: &str) -> bool {
+    let word = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    line.match_indices(name).any(|(at, _)| {
+        !word(line[..at].chars().next_back()) && !word(line[at + name.len()..].chars().next())
+    })
+}
+
+/// A whole-line comment of a shell, Python or JavaScript block.
+fn is_comment_line(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    (trimmed.starts_with('#') && !trimmed.starts_with("#!")) || trimmed.starts_with("//")
 }
 
 /// Lines `range` starts on and the `after` lines that follow it.
@@ -557,10 +669,10 @@ fn in_unrun_string(text: &str, offset: usize) -> bool {
     (open('"') || open('\'')) && !RUNS.is_match(&text[line_start..line_end])
 }
 
-/// The text of the program a match belongs to: its block, or the whole script.
+/// The text of the program a match belongs to: its block or code span, or the whole script.
 fn unit_text<'a>(text: &'a str, place: Place, offset: usize, places: &OnceCell<Places>) -> &'a str {
     match place {
-        Place::Block(_) => places
+        Place::Block(_) | Place::Span => places
             .get()
             .and_then(|places| places.region_at(offset))
             .map_or(text, |range| &text[range]),
@@ -575,6 +687,7 @@ fn refine(
     matched: &str,
     text: &str,
     range: TextRange,
+    place: Place,
     unit: &str,
     grade: Option<Severity>,
 ) -> Option<Option<Severity>> {
@@ -613,6 +726,30 @@ fn refine(
             })
         }
         Refine::Read => {
+            // Public keys and the SSH client's own settings are not secrets.
+            let after = &text[range.end..];
+            if matched.to_ascii_lowercase().ends_with(".ssh")
+                && ["/known_hosts", "/authorized_keys", "/config"]
+                    .iter()
+                    .any(|file| after.starts_with(file))
+            {
+                return None;
+            }
+            // `find … -name 'id_rsa*'` looks for keys in the project, as a secret scanner does.
+            let before = text[..range.start].trim_end_matches(['"', '\'']);
+            if before.ends_with("-name ") || before.ends_with("-iname ") {
+                return None;
+            }
+            // Markdown that names a path ("keys live in `~/.ssh`") reads nothing: a block or
+            // code span must act on it, as a script's code almost always does.
+            if matches!(place, Place::Span | Place::Block(_))
+                && !acts_on(text, range, place, unit, &|line| {
+                    patterns::READS.is_match(line)
+                })
+                && !(place == Place::Span && patterns::READS.is_match(sentence_around(text, range)))
+            {
+                return None;
+            }
             // A list of files to protect or look for (a deny list, a scanner's table) names
             // them without reading them.
             let line = line_of(text, range).trim_end();
@@ -629,7 +766,7 @@ fn refine(
                 .find('\n')
                 .map_or(text.len(), |at| range.end + at);
             let rest = &text[range.end..line_end];
-            let named = [" -s ", " -a ", " -l ", " -s\"", " -a\"", "lookup "]
+            let named = [" -s ", " -a ", " -l ", " -s\"", " -a\"", "lookup"]
                 .iter()
                 .any(|flag| rest.contains(flag) || matched.contains(flag));
             // A named entry is the skill's own key: evidence of a secret, not a finding.
@@ -673,23 +810,62 @@ fn refine(
             if matched.contains("Function") {
                 return Some(grade.map(|_| Severity::Warning));
             }
+            // `page.$$eval(…)`, `obj.eval(…)`: another function of that name.
             let before = text[..range.start].chars().next_back();
-            if before.is_some_and(|ch| ch == '.' || ch.is_alphanumeric() || ch == '_') {
+            if before.is_some_and(|ch| matches!(ch, '.' | '_' | '$') || ch.is_alphanumeric()) {
                 return None;
             }
             let after = text[range.end..].trim_start();
-            if after.starts_with(['"', '\'', '`', ')']) {
+            // The shell form `eval "$x"` ends inside the variable: its argument is never a literal.
+            let shell_form = !matched.contains('(');
+            if !shell_form && after.starts_with(['"', '\'', '`', ')']) {
                 None
-            } else {
+            } else if shell_form && assembled(text, range, unit) {
                 Some(grade.map(|_| Severity::Warning))
+            } else {
+                // Common in plain code (a calculator, a test harness): a capability to know
+                // about, not a sign of hiding; hiding is the pieces and decodings above.
+                Some(grade.map(|_| Severity::Info))
             }
         }
         Refine::Written => {
-            // The path is often named a few lines before it is written (`for rc in ~/.bashrc`,
-            // `path = home / ".claude" / "settings.json"`).
-            patterns::WRITES
-                .is_match(lines_from(text, range, 24))
-                .then_some(grade)
+            if acts_on(text, range, place, unit, &patterns::writes) {
+                // `echo 'export API_KEY=…' >> ~/.zshrc` keeps a setting; it runs nothing new.
+                let line = line_of(text, range);
+                let plain = patterns::PLAIN_EXPORT.is_match(line)
+                    && !patterns::RUNS_ON_START.is_match(line);
+                Some(if plain {
+                    grade.map(|_| Severity::Info)
+                } else {
+                    grade
+                })
+            } else if place == Place::Span
+                && patterns::PROSE_WRITES.is_match(sentence_around(text, range))
+            {
+                // "Add this to `~/.zshrc`": a setup step the reader sees. What it adds is in the
+                // sentence or the block it introduces: a variable is information, code that
+                // runs on every start (an alias for `sudo`, a preloaded module) is not.
+                let sentence = sentence_around(text, range);
+                let sentence_end =
+                    (sentence.as_ptr() as usize - text.as_ptr() as usize) + sentence.len();
+                let next = &text[sentence_end..];
+                let opened = next.trim_start_matches(['.', ':', ' ', '\n']);
+                let introduced = if opened.starts_with("```") {
+                    let body = opened.find('\n').map_or("", |at| &opened[at + 1..]);
+                    body.find("```").map_or(body, |end| &body[..end])
+                } else {
+                    ""
+                };
+                let runs_code = patterns::RUNS_ON_START.is_match(sentence)
+                    || patterns::RUNS_ON_START.is_match(introduced);
+                Some(if runs_code {
+                    grade
+                } else {
+                    grade.map(|_| Severity::Info)
+                })
+            } else {
+                None
+            }
         }
         Refine::LongBlob => {
             // Only the first match of a run reports it; the others stop here, before the run is
@@ -805,7 +981,11 @@ fn public_ip(text: &str) -> Option<&str> {
     }
     let private = matches!(
         octets[..],
-        [127 | 10 | 0, ..] | [192, 168, ..] | [169, 254, ..] | [172, 16..=31, ..]
+        [127 | 10 | 0, ..]
+            | [192, 168, ..]
+            | [169, 254, ..]
+            | [172, 16..=31, ..]
+            | [100, 64..=127, ..]
     );
     (!private).then_some(host)
 }
@@ -835,9 +1015,17 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
         let weak = of_role(Role::Source { strong: false });
         let suspicious = of_role(Role::Sink { suspicious: true });
         let plain = of_role(Role::Sink { suspicious: false });
+        // A `.env` loaded as settings (`source .env`, `load_dotenv()`) supplies the keys of the
+        // requests that follow; only one read as data can be what a request carries.
         let bulk_weak: Vec<&&Hit> = weak
             .iter()
             .filter(|hit| !PATTERNS[hit.pattern].what.contains("API key"))
+            .filter(|hit| {
+                let matched = text[hit.range.as_range()].trim_start().to_ascii_lowercase();
+                !["source", "load_dotenv", "dotenv", ". "]
+                    .iter()
+                    .any(|loader| matched.starts_with(loader))
+            })
             .collect();
         // A read and a send far apart in a long script are rarely one flow of data: only pairs
         // within a screenful are joined.
@@ -935,7 +1123,8 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
                 Some(capability)
             }
             Role::Source { strong } => {
-                notable = strong;
+                // A strong source with no finding is a keychain entry the skill named: its own key.
+                notable = strong && hit.severity.is_some();
                 Some(Capability::Secrets)
             }
             Role::Sink { suspicious } => {
@@ -996,6 +1185,12 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
     scan.evidence.dedup_by_key(|evidence| evidence.capability);
 }
 
+/// What the agent's loader asks before a skill's body enters a conversation: the skill's
+/// security errors, one line each (`file:line: message [rule]`); the engine answers it.
+pub trait SkillGate: Send + Sync {
+    fn security_errors(&self, skill_md: &Path, text: &str) -> Vec<String>;
+}
+
 /// The encoded text a decode-and-run line carries (40 characters or more of base64 or hex):
 /// besides running it, the line hides it.
 fn encoded_payload(text: &str, range: TextRange) -> Option<Diagnostic> {
@@ -1033,11 +1228,7 @@ fn encoded_payload(text: &str, range: TextRange) -> Option<Diagnostic> {
 }
 
 fn writes_on_line(text: &str, range: TextRange) -> bool {
-    let line_start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = text[range.end..]
-        .find('\n')
-        .map_or(text.len(), |at| range.end + at);
-    patterns::WRITES.is_match(&text[line_start..line_end])
+    patterns::writes(line_of(text, range))
 }
 
 /// How to fix a finding of `rule`, closing its message.
@@ -1120,6 +1311,8 @@ fn injection(
 /// act, not to hide; skipping the user's approval matters where the sentence does something
 /// the user would want to approve.
 fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: FileKind) -> bool {
+    static NEGATES: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| patterns::compile(r"(?i)\b(?:never|not|don't|do not|no)\b"));
     static ACTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         patterns::compile(
             r"(?i)\b(?:run|runs|execute|delete|remove|install|push|send|upload|post|pay|purchase|buy|transfer|overwrite|drop|deploy|rm|curl|download|publish|email|share|modify|commit|merge|force)\b",
@@ -1128,6 +1321,24 @@ fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: Fil
     let after = text[end..].trim_start();
     if what.contains("hide") && after.starts_with("to ") {
         return false;
+    }
+    let sentence_start = text[..start]
+        .rfind(['.', '!', '?', '\n'])
+        .map_or(0, |at| at + 1);
+    // "Never switch modes without telling the user": a rule against hiding.
+    if what.contains("hide")
+        && text[start..end].to_ascii_lowercase().starts_with("without")
+        && NEGATES.is_match(&text[sentence_start..start])
+    {
+        return false;
+    }
+    // A script's pattern list ("system:|<system>|…") looks for the markup; it does not send it.
+    if kind == FileKind::Script {
+        let line = line_of(text, TextRange::new(start, end));
+        let joined = text[..start].ends_with('|') || text[end..].starts_with('|');
+        if joined || line.contains("re.compile") || line.contains("RegExp") {
+            return false;
+        }
     }
     if what.contains("approval") && kind != FileKind::Script {
         let sentence_start = text[..start].rfind(['.', '!', '?']).map_or(0, |at| at + 1);

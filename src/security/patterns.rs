@@ -274,7 +274,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r"(?i)\blogin data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\blocal state\b|(?:chrome|chromium|brave|edge)[^\n]{0,60}\bcookies\b|\bwallet\.dat\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|local extension settings",
+            regex: r#"(?i)[/\\"'](?-i:Login Data|Local State)\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|(?:chrome|chromium|brave\w*|edge)[/\\][^\n]{0,80}[/\\]cookies\b|\bwallet\.dat\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|local extension settings"#,
             grades: CODE_WARN,
             role: Role::Source { strong: true },
             refine: Refine::None,
@@ -293,11 +293,20 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // credential-access: weak sources, findings only together with a sink (see `exfiltration`)
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r#"(?i)(?:^|[;&(]|\$\(|`)\s*(?:printenv|env)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bdict\s*\(\s*os\.environ\s*\)|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
+            regex: r#"(?i)(?:^|[;&(]|\$\(|`)\s*(?:printenv|env)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
             grades: CODE_WARN,
             role: Role::Source { strong: false },
             refine: Refine::None,
             what: "dumps every environment variable",
+            harm: "the environment holds the user's API keys and tokens",
+        },
+        Pattern {
+            rule: Rule::CredentialAccess,
+            regex: r"\bdict\s*\(\s*os\.environ\s*\)|\bos\.environ\.copy\s*\(\s*\)|\{\s*\.\.\.process\.env\s*\}",
+            grades: SILENT,
+            role: Role::Source { strong: false },
+            refine: Refine::None,
+            what: "copies every environment variable",
             harm: "the environment holds the user's API keys and tokens",
         },
         Pattern {
@@ -348,7 +357,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Exfiltration,
-            regex: r#"(?i)\b(?:dig|nslookup|host|drill)\s+[^\n]*(?:\$\(|\$\{?\w+\}?\.|`)[^\n]*\.[a-z]{2,}"#,
+            regex: r#"(?:^\s*|[;&|(`]\s*|\$\(\s*)(?:dig|nslookup|host|drill)\s+[^\n]*(?:\$\(|\$\{?\w+\}?\.|`)[^\n]*\.[a-z]{2,}"#,
             grades: CODE_WARN,
             role: Role::Sink { suspicious: true },
             refine: Refine::None,
@@ -385,10 +394,19 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Persistence,
-            regex: r"(?i)\bcrontab\s+(?:-\s|-$|[^-\s])|\(\s*crontab\s+-l\b|/etc/cron\.|/var/spool/cron|\bschtasks\s+/create\b|\bRegister-ScheduledTask\b|CurrentVersion\\Run\b|Start Menu\\Programs\\Startup",
+            regex: r"(?i)\bcrontab\s+(?:-\s|-$|[^-\s])|\(\s*crontab\s+-l\b|\bschtasks\s+/create\b|\bRegister-ScheduledTask\b|CurrentVersion\\Run\b|Start Menu\\Programs\\Startup",
             grades: CODE_WARN,
             role: Role::Uses(Capability::Persistence),
             refine: Refine::None,
+            what: "schedules itself to run again",
+            harm: "the scheduled command keeps running on the user's machine after the skill is gone",
+        },
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"/etc/cron(?:\.\w+|tab)\b|/var/spool/cron\b",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
             what: "schedules itself to run again",
             harm: "the scheduled command keeps running on the user's machine after the skill is gone",
         },
@@ -491,7 +509,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Obfuscation,
-            regex: r#"\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e|\bString\.fromCharCode\s*\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,|\b(?:exec|eval)\s*\(\s*(?:''|\x22\x22)\.join\s*\(|\b(?:exec|eval)\s*\([^\n]{0,30}\[::-1\]|\bgetattr\s*\(\s*__builtins__|\(\s*0\s*,\s*eval\s*\)|\beval\s+["']?\$\{?[A-Za-z_]|(?i:-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/]{40}|-WindowStyle\s+Hidden\b[^\n]*-(?:e|ec|enc|encodedcommand)\b)"#,
+            regex: r#"\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e|\bString\.fromCharCode\s*\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,|\b(?:exec|eval)\s*\(\s*(?:''|\x22\x22)\.join\s*\(|\b(?:exec|eval)\s*\([^\n]{0,30}\[::-1\]|\bgetattr\s*\(\s*__builtins__|\(\s*0\s*,\s*eval\s*\)|(?i:-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/]{40}|-WindowStyle\s+Hidden\b[^\n]*-(?:e|ec|enc|encodedcommand)\b)"#,
             grades: CODE_WARN,
             role: Role::Plain,
             refine: Refine::None,
@@ -500,7 +518,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Obfuscation,
-            regex: r"\beval\s*\(|\bnew\s+Function\s*\(",
+            regex: r#"\beval\s*\(|\bnew\s+Function\s*\(|\beval\s+["']?\$\{?[A-Za-z_]"#,
             grades: CODE_WARN,
             role: Role::Plain,
             refine: Refine::ComputedArgument,
@@ -605,19 +623,49 @@ pub(crate) static PROTECTS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A line writes to a file: redirection, `tee`, or a write call of a common language.
+/// A line writes to a file: redirection, `tee`, or a write call of a common language. Use
+/// `writes`, which also drops redirections to `/dev/null`.
 pub(crate) static WRITES: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?i)>>?|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|open\s*\([^\n]*['"][wa]\+?b?['"]|write_text|write_bytes|writeFile|appendFile|\.write\s*\(|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bgit\s+config\b|\bchmod\s+\+x|\bcrontab\b|\bcat\s*<<|shutil\.copy|copyFile|symlink"#,
+        r#"(?i)(?:^|[\s\d&|])>>?\s*["'~$/.A-Za-z0-9_]|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|open\s*\([^\n]*['"][wa]\+?b?['"]|write_text|write_bytes|writeFile|appendFile|\.write\s*\(|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bgit\s+config\b|\bchmod\s+\+x|\bcrontab\b|\bcat\s*<<|shutil\.copy|copyFile|symlink"#,
     )
 });
+
+/// A sentence of prose that tells the reader to write to a file it names in a code span.
+pub(crate) static PROSE_WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:append|appends|add|adds|write|writes|save|saves|insert|inserts|paste|copy|put|overwrite|replace)\b",
+    )
+});
+
+/// What a line adds to a shell start-up file when it only sets a variable or extends `PATH`,
+/// the usual way a setup step keeps an API key or a tool's folder; anything that runs code on
+/// each start (`alias`, `PROMPT_COMMAND`, a preloaded module, a command substitution) is not.
+/// Backquotes are left out: in prose they are code spans.
+pub(crate) static PLAIN_EXPORT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\bexport\s+[A-Za-z_][A-Za-z0-9_]*=|\$env:[A-Za-z_][A-Za-z0-9_]*\s*=|\bsource\s+<\(|\beval\s+",
+    )
+});
+pub(crate) static RUNS_ON_START: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\balias\b|PROMPT_COMMAND|PS1|\btrap\b|LD_PRELOAD|DYLD_|NODE_OPTIONS|BASH_ENV|PYTHONSTARTUP|--require|\$\(|\bcurl\b|\bwget\b|\bsource\s+<\(|\beval\s+",
+    )
+});
+
+/// Whether `line` writes to a file; output thrown away (`2>/dev/null`) is not a write.
+pub(crate) fn writes(line: &str) -> bool {
+    WRITES.find_iter(line).any(|found| {
+        !(found.as_str().contains('>') && line[found.end() - 1..].starts_with("/dev/"))
+    })
+}
 
 /// Phrases that try to take over the agent or hide from the user. Matched in prose, frontmatter,
 /// hidden Markdown and the strings of scripts, never in code spans or blocks quoted as examples.
 pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     [
         (
-            r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original|safety|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|guardrails|polic(?:y|ies))",
+            r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original|safety|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|guardrails|polic(?:y|ies))|\b(?:override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|safety)\s+(?:instructions?|prompts?|rules|directions|guidelines|guardrails|polic(?:y|ies))",
             "tells the agent to drop its instructions",
         ),
         (
@@ -625,7 +673,7 @@ pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::ne
             "tells the agent to put the skill above its instructions",
         ),
         (
-            r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|show)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|report)\s+(?:this|it|these|any\s+of\s+this)\s+to\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these)\s+(?:hidden\s+|secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out)\b",
+            r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|report)\s+(?:this|it|these|any\s+of\s+this)\s+to\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these)\s+(?:hidden\s+|secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|find\s+out)\b",
             "tells the agent to hide what it does from the user",
         ),
         (
@@ -633,7 +681,7 @@ pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::ne
             "tells the agent to act without the user's approval",
         ),
         (
-            r"(?i)</?(?:system|system-reminder|system_prompt|tool_result|function_results|function_calls|antml:[a-z_]+)>|<\|im_(?:start|end)\|>|<\|system\|>|\[/?INST\]|\[SYSTEM\]|^\s*#{1,3}\s*system\s*(?:prompt|message|override)?\s*:",
+            r"(?i)</?(?:system|system-reminder|system_prompt|tool_result|function_results|function_calls|antml:[a-z_]+)>|<\|im_(?:start|end)\|>|<\|system\|>|\[/?INST\]|(?-i:\[SYSTEM\])|^\s*#{1,3}\s*system\s*(?:prompt|message|override)?\s*:",
             "imitates the markup of system or tool messages",
         ),
         (

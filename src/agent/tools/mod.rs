@@ -54,6 +54,8 @@ pub(crate) enum Tool {
 pub(crate) enum ApprovalKind {
     Bash,
     Write,
+    /// Loading a skill in which skill-lsp found security errors.
+    UnsafeSkill,
 }
 
 impl Tool {
