@@ -117,7 +117,7 @@ pub(crate) struct SkillScan {
 
 impl crate::security::SkillGate for Engine {
     fn security_errors(&self, skill_md: &Path, text: &str) -> Vec<String> {
-        Engine::security_errors(self, skill_md, text)
+        self.security_report(skill_md, text).0
     }
 }
 
@@ -392,11 +392,17 @@ impl Engine {
         }
     }
 
-    /// The security errors of the skill whose SKILL.md is at `skill_md` (its text `text`, its
-    /// other files read from the disk), one line each: `file:line: message [rule]`. A finding
-    /// the skill suppresses with a reason, or a rule the config turns down, is no error.
+    /// What the security rules say of the skill whose SKILL.md is at `skill_md` (its text
+    /// `text`, its other files read from the disk): its errors, one line each
+    /// (`file:line: message [rule]`; a finding the skill suppresses with a reason, or a rule the
+    /// config turns down, is no error), and what it can do, one piece of evidence per
+    /// capability.
     #[must_use]
-    pub(crate) fn security_errors(&self, skill_md: &Path, text: &str) -> Vec<String> {
+    pub(crate) fn security_report(
+        &self,
+        skill_md: &Path,
+        text: &str,
+    ) -> (Vec<String>, Vec<crate::security::Evidence>) {
         let folder = skill_md.parent().unwrap_or(Path::new(""));
         let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::skill_files(folder)
             .into_iter()
@@ -435,7 +441,7 @@ impl Engine {
         for (path, file_text, diagnostics) in &scan.files {
             report(path, file_text, diagnostics);
         }
-        errors
+        (errors, scan.evidence)
     }
 
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.

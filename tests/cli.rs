@@ -359,6 +359,14 @@ fn github_lines() {
         assert!(!message.contains('\n'));
     }
     assert!(lines.contains(&"::error file=tests/fixtures/name-mismatch/pdf/SKILL.md,line=2,col=7,endLine=2,endColumn=16,title=name-mismatch::name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it"));
+    // Security findings are titled together.
+    assert!(
+        lines.iter().any(
+            |line| line.starts_with("::error file=tests/fixtures/remote-code/")
+                && line.contains(",title=security/remote-code::")
+        ),
+        "{lines:#?}"
+    );
 }
 
 #[test]

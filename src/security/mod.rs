@@ -1332,6 +1332,16 @@ fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: Fil
     {
         return false;
     }
+    // A script that strips or looks for the markup (a filter, a marker list) does not send it;
+    // only a line that prints it speaks to the agent.
+    if kind == FileKind::Script && what.starts_with("imitates") {
+        static PRINTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            patterns::compile(r"(?i)\b(?:print|echo|printf|console\.log|write|puts|say)\b|stdout")
+        });
+        if !PRINTS.is_match(line_of(text, TextRange::new(start, end))) {
+            return false;
+        }
+    }
     // A script's pattern list ("system:|<system>|…") looks for the markup; it does not send it.
     if kind == FileKind::Script {
         let line = line_of(text, TextRange::new(start, end));

@@ -28,6 +28,13 @@ pub(super) fn file(file: &FileReport) -> String {
                 Severity::Info | Severity::Hint => "notice",
             };
             let (start, end) = file.range(diagnostic.range);
+            // Security findings share a title prefix, so the run's annotations list them
+            // together, apart from the lint findings.
+            let title = if diagnostic.rule.group() == crate::rules::Group::Security {
+                format!("security/{}", diagnostic.rule.as_str())
+            } else {
+                diagnostic.rule.as_str().to_owned()
+            };
             let _ = writeln!(
                 out,
                 "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
@@ -36,7 +43,7 @@ pub(super) fn file(file: &FileReport) -> String {
                 start.column,
                 end.line,
                 end.column,
-                escape_property(diagnostic.rule.as_str()),
+                escape_property(&title),
                 escape_data(&diagnostic.message),
             );
         }

@@ -25,6 +25,58 @@ pub(crate) fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<H
     Ok(hover_at(snapshot, offset))
 }
 
+/// What the skill's files can do to the user's machine (the capability summary of
+/// `check --format json`), with the file and line that shows each, and its security errors.
+fn what_the_skill_can_do(snapshot: &Snapshot, markdown: bool) -> Option<String> {
+    let path = snapshot.document.path.as_deref()?;
+    if !crate::workspace::discovery::is_skill_path(path) {
+        return None;
+    }
+    let folder = path.parent()?;
+    let (errors, evidence) = snapshot
+        .context
+        .engine
+        .security_report(path, &snapshot.document.text);
+    let mut lines = Vec::new();
+    for found in &evidence {
+        let shown = found.path.strip_prefix(folder).unwrap_or(&found.path);
+        lines.push(if markdown {
+            format!(
+                "- {} — `{}` line {}: `{}`",
+                found.capability.describe(),
+                shown.display(),
+                found.line(),
+                found.snippet.replace('`', "'")
+            )
+        } else {
+            format!(
+                "- {} — {} line {}: {}",
+                found.capability.describe(),
+                shown.display(),
+                found.line(),
+                found.snippet
+            )
+        });
+    }
+    if lines.is_empty() {
+        lines.push("- nothing the security rules look for: no network, shell, secrets, persistence or files outside the project".to_owned());
+    }
+    let heading = if markdown {
+        "**What its files can do**"
+    } else {
+        "What its files can do"
+    };
+    let mut text = format!("{heading}\n\n{}", lines.join("\n"));
+    if !errors.is_empty() {
+        text.push_str(&format!(
+            "\n\n{} security error{}: the agent asks before loading it.",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Some(text)
+}
+
 /// What each client does with this skill, as `skill-lsp explain` says it, when the document is a
 /// skill of its workspace's registry.
 fn what_clients_do(snapshot: &Snapshot, markdown: bool) -> Option<String> {
@@ -85,6 +137,9 @@ pub(crate) fn hover_at(snapshot: &Snapshot, offset: usize) -> Option<Hover> {
                 }
             }
             if key == "name" {
+                if let Some(summary) = what_the_skill_can_do(snapshot, markdown) {
+                    value = format!("{value}\n\n{summary}");
+                }
                 if let Some(clients) = what_clients_do(snapshot, markdown) {
                     value = format!("{value}\n\n{clients}");
                 }
