@@ -7,7 +7,20 @@ import * as path from 'path';
 import Mocha from 'mocha';
 
 const SUITES: Record<string, string[]> = {
-  main: ['protocol', 'activation', 'diagnostics', 'editing', 'typing', 'catalog', 'agent', 'evals', 'approvals', 'skills', 'chatMarkdown', 'security'],
+  main: [
+    'protocol',
+    'activation',
+    'diagnostics',
+    'editing',
+    'typing',
+    'catalog',
+    'agent',
+    'evals',
+    'approvals',
+    'skills',
+    'chatMarkdown',
+    'security',
+  ],
   restricted: ['restricted'],
   bundled: ['bundled'],
 };
