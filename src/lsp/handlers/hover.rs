@@ -40,21 +40,25 @@ fn what_the_skill_can_do(snapshot: &Snapshot, markdown: bool) -> Option<String> 
     let mut lines = Vec::new();
     for found in &evidence {
         let shown = found.path.strip_prefix(folder).unwrap_or(&found.path);
+        // A whole script (a shell script runs shell commands) shows no one snippet.
+        let snippet = match (found.snippet.trim(), markdown) {
+            ("", _) => String::new(),
+            (snippet, true) => format!(": `{}`", snippet.replace('`', "'")),
+            (snippet, false) => format!(": {snippet}"),
+        };
         lines.push(if markdown {
             format!(
-                "- {} — `{}` line {}: `{}`",
+                "- {} — `{}` line {}{snippet}",
                 found.capability.describe(),
                 shown.display(),
                 found.line(),
-                found.snippet.replace('`', "'")
             )
         } else {
             format!(
-                "- {} — {} line {}: {}",
+                "- {} — {} line {}{snippet}",
                 found.capability.describe(),
                 shown.display(),
                 found.line(),
-                found.snippet
             )
         });
     }
