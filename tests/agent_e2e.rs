@@ -51,6 +51,30 @@ fn chat(root: &Path, server: &Server, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The language server on a workspace of `files`, its model the scripted `server`.
+fn editor_against(server: &Server, files: &[(&str, &str)]) -> Client {
+    let url = server.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+        ("MODEL_ID", "test-model"),
+    ];
+    Client::start_with_env(files, json!({"window": {"workDoneProgress": true}}), &env)
+}
+
+/// A tool result's text, whether sent as a string or as content blocks.
+fn result_text(result: &Value) -> String {
+    result["content"].as_str().map_or_else(
+        || {
+            result["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        },
+        str::to_owned,
+    )
+}
+
 fn tool_results(body: &Value) -> Vec<Value> {
     body["messages"]
         .as_array()
@@ -126,16 +150,11 @@ fn chat_loads_the_skill_and_streams_the_answer() {
     let results = tool_results(&requests[1].json());
     assert_eq!(results.len(), 1);
     assert_eq!(results[0]["tool_use_id"], "toolu_1");
-    let content = results[0]["content"].as_str().map_or_else(
-        || {
-            results[0]["content"][0]["text"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        },
-        str::to_owned,
+    assert_eq!(
+        result_text(&results[0]),
+        REVIEW,
+        "load_skill returns the whole file"
     );
-    assert_eq!(content, REVIEW, "load_skill returns the whole file");
 }
 
 #[test]
@@ -217,18 +236,6 @@ fn load_updater_then_stop() -> Vec<Reply> {
     ]
 }
 
-fn result_text(result: &Value) -> String {
-    result["content"].as_str().map_or_else(
-        || {
-            result["content"][0]["text"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned()
-        },
-        str::to_owned,
-    )
-}
-
 #[test]
 fn chat_refuses_a_skill_with_security_errors_unless_the_user_allows_it() {
     let dir = workspace();
@@ -294,19 +301,12 @@ fn chat_refuses_a_skill_with_security_errors_unless_the_user_allows_it() {
 #[test]
 fn agent_chat_asks_the_editor_before_loading_a_skill_with_security_errors() {
     let server = Server::start(load_updater_then_stop());
-    let url = server.url();
-    let env = [
-        ("ANTHROPIC_API_KEY", KEY),
-        ("ANTHROPIC_BASE_URL", url.as_str()),
-        ("MODEL_ID", "test-model"),
-    ];
-    let mut client = Client::start_with_env(
+    let mut client = editor_against(
+        &server,
         &[
             ("skills/updater/SKILL.md", DROPPER),
             ("skills/updater/scripts/update.sh", DROPPER_SCRIPT),
         ],
-        json!({"window": {"workDoneProgress": true}}),
-        &env,
     );
     // The editor's answer to the question is "Deny" (no choice).
     let result = client.request("skill/agentChat", json!({"prompt": "update my tools"}));
@@ -379,19 +379,12 @@ fn agent_chat_over_the_language_server() {
             "end_turn",
         )),
     ]);
-    let url = server.url();
-    let env = [
-        ("ANTHROPIC_API_KEY", KEY),
-        ("ANTHROPIC_BASE_URL", url.as_str()),
-        ("MODEL_ID", "test-model"),
-    ];
-    let mut client = Client::start_with_env(
+    let mut client = editor_against(
+        &server,
         &[
             ("skills/pdf/SKILL.md", PDF),
             ("skills/code-review/SKILL.md", REVIEW),
         ],
-        json!({"window": {"workDoneProgress": true}}),
-        &env,
     );
     let result = client.request(
         "skill/agentChat",
