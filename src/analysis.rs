@@ -404,13 +404,7 @@ impl Engine {
         text: &str,
     ) -> (Vec<String>, Vec<crate::security::Evidence>) {
         let folder = skill_md.parent().unwrap_or(Path::new(""));
-        let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::skill_files(folder)
-            .into_iter()
-            .filter_map(|file| {
-                let bytes = std::fs::read(&file).ok()?;
-                Some((file, bytes))
-            })
-            .collect();
+        let files = crate::workspace::discovery::read_skill_files(folder);
         let analysis = self.lint_file(
             skill_md,
             text.as_bytes().to_vec(),

@@ -640,11 +640,11 @@ fn scan_folder(
 ) -> FolderScan {
     let folder = path.parent().unwrap_or(Path::new("."));
     let shown_folder = display.parent().unwrap_or(Path::new(""));
-    let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::skill_files(folder)
+    let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::read_skill_files(folder)
         .into_iter()
-        .filter_map(|file| {
+        .filter_map(|(file, bytes)| {
             let relative = file.strip_prefix(folder).ok()?.to_path_buf();
-            Some((shown_folder.join(relative), read_bytes(&file).ok()?))
+            Some((shown_folder.join(relative), bytes))
         })
         .collect();
     let skill_text = String::from_utf8_lossy(&read_bytes(path).unwrap_or_default()).into_owned();

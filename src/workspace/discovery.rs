@@ -72,6 +72,19 @@ pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
 /// Files over this size are not read by the security rules.
 const SCANNED_MAX_BYTES: u64 = 4 * 1024 * 1024;
 
+/// [`skill_files`] with their bytes, read as every file of a run is read (no blocking on a
+/// FIFO, the size cap); a file that cannot be read is left out.
+#[must_use]
+pub(crate) fn read_skill_files(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    skill_files(folder)
+        .into_iter()
+        .filter_map(|file| {
+            let bytes = crate::workspace::read::read_bytes(&file).ok()?;
+            Some((file, bytes))
+        })
+        .collect()
+}
+
 /// The files a skill ships besides its SKILL.md, sorted: everything under its folder that git
 /// would keep, without following links, leaving out folders of nested skills (they are skills
 /// of their own), `agents/openai.yaml` (linted on its own), the folders `check` skips and files
