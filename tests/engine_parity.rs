@@ -119,6 +119,9 @@ fn cli_findings(workspace: &Path) -> BTreeSet<Finding> {
         .as_array()
         .unwrap()
         .iter()
+        // What an allow comment suppresses is listed in JSON with its reason; the editor, like
+        // the human output, leaves it out.
+        .filter(|d| d["suppressed"].is_null())
         .map(|d| {
             let at = |end: &str, key: &str| d["range"][end][key].as_u64().unwrap();
             (
@@ -169,16 +172,12 @@ fn server_findings(workspace: tempfile::TempDir) -> BTreeSet<Finding> {
         texts.push((relative, text));
     }
     let mut findings = BTreeSet::new();
-    for (relative, text) in &texts {
+    let mut insert = |relative: &str, text: &str, items: &Value| {
         let lines = lines(text);
-        let report = client.request(
-            "textDocument/diagnostic",
-            json!({"textDocument": {"uri": client.uri(relative)}}),
-        );
-        for d in report["items"].as_array().unwrap() {
+        for d in items.as_array().unwrap() {
             let at = |end: &str, key: &str| d["range"][end][key].as_u64().unwrap();
             findings.insert((
-                relative.clone(),
+                relative.to_owned(),
                 d["code"].as_str().unwrap().to_owned(),
                 severity(&d["severity"]),
                 at("start", "line") + 1,
@@ -187,9 +186,52 @@ fn server_findings(workspace: tempfile::TempDir) -> BTreeSet<Finding> {
                 char_column(&lines, at("end", "line"), at("end", "character")),
             ));
         }
+    };
+    for (relative, text) in &texts {
+        let report = client.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": client.uri(relative)}}),
+        );
+        insert(relative, text, &report["items"]);
+        // A SKILL.md's report carries the security findings of the skill's other files.
+        for (uri, related) in report["relatedDocuments"].as_object().into_iter().flatten() {
+            let path = uri.strip_prefix("file://").expect("a file URI");
+            let path = percent_decode(path);
+            let related_path = Path::new(&path)
+                .strip_prefix(&root)
+                .expect("inside the workspace")
+                .to_string_lossy()
+                .into_owned();
+            // As for check's findings: a file that is not UTF-8 is left out of the comparison.
+            let Ok(text) = String::from_utf8(fs::read(&path).unwrap()) else {
+                continue;
+            };
+            insert(&related_path, &text, &related["items"]);
+        }
     }
     client.shutdown();
     findings
+}
+
+/// A file URI's path with its `%XX` escapes decoded.
+fn percent_decode(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%'
+            && let Some(byte) = path
+                .get(at + 1..at + 3)
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        {
+            out.push(byte);
+            at += 3;
+            continue;
+        }
+        out.push(bytes[at]);
+        at += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Copies `from` (symlinks kept) into a fresh folder.
@@ -209,19 +251,9 @@ fn assert_same(workspace: tempfile::TempDir, what: &str) -> BTreeSet<Finding> {
     let utf8 = |path: &String| {
         fs::read(workspace.path().join(path)).is_ok_and(|bytes| String::from_utf8(bytes).is_ok())
     };
-    // The server does not yet read the files a skill ships besides its SKILL.md: their
-    // security findings, and `capability-mismatch` judged from them, are check's alone.
-    let skill_file = |path: &String| {
-        Path::new(path)
-            .file_name()
-            .is_some_and(|name| name.eq_ignore_ascii_case("SKILL.md"))
-            || path.ends_with(".json")
-            || path.ends_with("openai.yaml")
-    };
     let cli: BTreeSet<Finding> = cli_findings(workspace.path())
         .into_iter()
         .filter(|finding| utf8(&finding.0))
-        .filter(|finding| skill_file(&finding.0) && finding.1 != "capability-mismatch")
         .collect();
     let server = server_findings(workspace);
     let only_cli: Vec<_> = cli.difference(&server).collect();

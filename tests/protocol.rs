@@ -136,6 +136,8 @@ fn messages() -> Value {
                     uri: "file:///work/skills/pdf/SKILL.md".into(),
                     root: "/work/skills".into(),
                     diagnostics: 0,
+                    capabilities: vec!["shell".into()],
+                    security_errors: 0,
                 }],
                 prompt: "- pdf: Fills PDF forms. Use when the user has a PDF form.".into(),
             },

@@ -8,9 +8,10 @@ use tower_lsp_server::ls_types::Uri;
 use super::backend::Backend;
 use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
 use super::handlers::{catch_panic, invalid_params};
-use super::state::{DocumentText, analyze};
+use super::state::{DocumentAnalysis, DocumentText, analyze_skill};
 
-/// Every skill the agent sees, with its finding count, and the catalog text of the prompt.
+/// Every skill the agent sees, with its finding count, what its files can do and its security
+/// errors, and the catalog text of the prompt.
 pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<CatalogResult> {
     backend.wait_ready().await;
     let (registry, contexts, overlay) = {
@@ -29,7 +30,7 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
             .par_iter()
             .zip(contexts)
             .map(|(skill, context)| {
-                let diagnostics = match crate::workspace::Source::read(&overlay, &skill.path) {
+                let analysis = match crate::workspace::Source::read(&overlay, &skill.path) {
                     Ok(text) => {
                         let document = DocumentText {
                             uri: Uri::from_file_path(&skill.path)
@@ -39,10 +40,31 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
                             text: text.into(),
                             version: 0,
                         };
-                        analyze(&document, &context).len()
+                        analyze_skill(&document, &context)
                     }
-                    Err(_) => 0,
+                    Err(_) => DocumentAnalysis::default(),
                 };
+                let found = || {
+                    analysis.diagnostics.iter().chain(
+                        analysis
+                            .skill_files
+                            .iter()
+                            .flat_map(|(_, _, diagnostics)| diagnostics),
+                    )
+                };
+                let security_errors = found()
+                    .filter(|diagnostic| {
+                        diagnostic.rule.group() == crate::rules::Group::Security
+                            && diagnostic.severity == crate::diagnostic::Severity::Error
+                    })
+                    .count();
+                let diagnostics = found().count();
+                let mut capabilities: Vec<String> = analysis
+                    .evidence
+                    .iter()
+                    .map(|evidence| evidence.capability.as_str().to_owned())
+                    .collect();
+                capabilities.dedup();
                 CatalogSkill {
                     name: skill.name.clone(),
                     description: skill.description.clone(),
@@ -51,6 +73,8 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
                         .unwrap_or_default(),
                     root: skill.root.to_string_lossy().into_owned(),
                     diagnostics,
+                    capabilities,
+                    security_errors,
                 }
             })
             .collect();

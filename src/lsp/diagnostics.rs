@@ -3,25 +3,25 @@
 //! (or asks a pulling client to pull again), `pull` and `pull_workspace` answer
 //! `textDocument/diagnostic` and `workspace/diagnostic` with the generation as result id.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    Diagnostic, DocumentDiagnosticParams, DocumentDiagnosticReport, DocumentDiagnosticReportResult,
-    FullDocumentDiagnosticReport, RelatedFullDocumentDiagnosticReport,
-    RelatedUnchangedDocumentDiagnosticReport, UnchangedDocumentDiagnosticReport, Uri,
-    WorkspaceDiagnosticParams, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult,
-    WorkspaceDocumentDiagnosticReport, WorkspaceFullDocumentDiagnosticReport,
-    WorkspaceUnchangedDocumentDiagnosticReport,
+    Diagnostic, DocumentDiagnosticParams, DocumentDiagnosticReport, DocumentDiagnosticReportKind,
+    DocumentDiagnosticReportResult, FullDocumentDiagnosticReport,
+    RelatedFullDocumentDiagnosticReport, RelatedUnchangedDocumentDiagnosticReport,
+    UnchangedDocumentDiagnosticReport, Uri, WorkspaceDiagnosticParams, WorkspaceDiagnosticReport,
+    WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
+    WorkspaceFullDocumentDiagnosticReport, WorkspaceUnchangedDocumentDiagnosticReport,
 };
 
 use super::backend::Backend;
 use super::convert::to_lsp_diagnostic;
 use super::handlers::{catch_panic, code_lens, eval_set};
-use super::snapshot::Snapshot;
-use super::state::{DocumentText, analyze};
+use super::snapshot::{Snapshot, skill_file_reports};
+use super::state::{DocumentText, analyze_skill};
 use crate::workspace::discovery::is_skill_path;
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the
@@ -35,10 +35,20 @@ pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
     if snapshot.caps.pull_diagnostics || !is_checked(&snapshot) {
         return;
     }
-    let Ok(items) = catch_panic("diagnostics", || document_diagnostics(&snapshot)) else {
+    let Ok((items, skill_files)) = catch_panic("diagnostics", || document_diagnostics(&snapshot))
+    else {
         return;
     };
-    publish_if_current(backend, uri, snapshot.document.version, items).await;
+    if !publish_if_current(backend, uri, snapshot.document.version, items).await {
+        return;
+    }
+    let Some(skill) = snapshot.document.path.clone() else {
+        return;
+    };
+    let updates = backend.lock().skill_file_updates(&skill, skill_files);
+    for (file, items) in updates {
+        backend.client.publish_diagnostics(file, items, None).await;
+    }
 }
 
 /// Whether the server has diagnostics for a document: a SKILL.md, an eval set, a skill's
@@ -51,16 +61,42 @@ fn is_checked(snapshot: &Snapshot) -> bool {
         || document.is_manifest()
 }
 
+/// The reports of a skill's other files (its scripts and references) that go with its
+/// SKILL.md's: the security findings of each, by URI.
+pub(crate) type SkillFileReports = Vec<(Uri, Vec<Diagnostic>)>;
+
 /// Everything published for one open document: a SKILL.md's findings from the engine, then the
 /// `trigger-evals` information diagnostic of its last eval run (not a rule: it reports a
 /// measurement the user asked for, not a property of the text); an eval set's parse errors.
-pub(crate) fn document_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+/// Beside them, the findings of the skill's other files.
+pub(crate) fn document_diagnostics(snapshot: &Snapshot) -> (Vec<Diagnostic>, SkillFileReports) {
     if snapshot.document.is_eval_set() {
-        return eval_set::diagnostics(snapshot);
+        return (eval_set::diagnostics(snapshot), Vec::new());
     }
-    let mut items = snapshot.lsp_diagnostics();
+    let (mut items, skill_files) = snapshot.lsp_diagnostics();
     items.extend(code_lens::trigger_evals_diagnostic(snapshot));
-    items
+    (items, skill_files)
+}
+
+/// A pull's reports of a skill's other files, as the related documents of its SKILL.md's.
+fn related_documents(
+    backend: &Backend,
+    skill: Option<&std::path::Path>,
+    skill_files: SkillFileReports,
+) -> Option<HashMap<Uri, DocumentDiagnosticReportKind>> {
+    let updates = backend.lock().skill_file_updates(skill?, skill_files);
+    (!updates.is_empty()).then(|| {
+        updates
+            .into_iter()
+            .map(|(uri, items)| {
+                let report = FullDocumentDiagnosticReport {
+                    result_id: None,
+                    items,
+                };
+                (uri, DocumentDiagnosticReportKind::Full(report))
+            })
+            .collect()
+    })
 }
 
 /// The version guard: publishes `items`, computed for `version` of the document, only if that
@@ -143,11 +179,12 @@ pub(crate) async fn pull(
             }),
         ));
     }
-    let items = match backend.snapshot(&uri) {
+    let path = uri.to_file_path().map(std::borrow::Cow::into_owned);
+    let (items, skill_files) = match backend.snapshot(&uri) {
         Some(snapshot) if is_checked(&snapshot) => {
             catch_panic("diagnostics", || document_diagnostics(&snapshot))?
         }
-        Some(_) => Vec::new(),
+        Some(_) => (Vec::new(), Vec::new()),
         // A client pulls once more right after closing a document (vscode-languageclient does,
         // and until an answer comes it prefers that document's last pull to every workspace
         // report): the findings of the file on disk, or none when it is gone.
@@ -167,13 +204,14 @@ pub(crate) async fn pull(
                 Some(pending) => catch_panic("diagnostics", || {
                     pending.items(&uri, None, encoding, related)
                 })?,
-                None => Vec::new(),
+                None => (Vec::new(), Vec::new()),
             }
         }
     };
+    let related_documents = related_documents(backend, path.as_deref(), skill_files);
     Ok(DocumentDiagnosticReportResult::Report(
         DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
-            related_documents: None,
+            related_documents,
             full_document_diagnostic_report: FullDocumentDiagnosticReport {
                 result_id: Some(generation),
                 items,
@@ -183,16 +221,15 @@ pub(crate) async fn pull(
 }
 
 /// `workspace/diagnostic`: every skill of every workspace (and those linked from outside their
-/// root, which clients load), "unchanged" for those the client holds this generation of, and an
-/// empty report for a skill file the client holds a report of that is no longer there (deleted,
-/// or a closed buffer that never reached the disk): a client keeps a workspace report until told
-/// otherwise, so without it a deleted skill's problems would stay in the Problems panel.
+/// root, which clients load), with the security findings of each skill's other files,
+/// "unchanged" for those the client holds this generation of, and an empty report for a file
+/// the client holds a report of that has no findings any more.
 pub(crate) async fn pull_workspace(
     backend: &Backend,
     params: WorkspaceDiagnosticParams,
 ) -> Result<WorkspaceDiagnosticReportResult> {
     backend.wait_ready().await;
-    let (work, encoding, related, generation) = {
+    let (work, previous, encoding, related, generation) = {
         let state = backend.lock();
         let generation = state.generation.to_string();
         let current: HashSet<&Uri> = params
@@ -240,64 +277,110 @@ pub(crate) async fn pull_workspace(
                 work.push((uri, version, pending));
             }
         }
-        let listed: HashSet<&Uri> = work.iter().map(|(uri, _, _)| uri).collect();
-        let gone: Vec<Uri> = params
+        // Every report the client holds, with whether it is this generation's: what the pull
+        // does not list again is answered below.
+        let previous: Vec<(Uri, bool)> = params
             .previous_result_ids
             .iter()
-            .map(|previous| &previous.uri)
-            .filter(|uri| {
-                !listed.contains(uri)
-                    && !state.documents.contains_key(*uri)
-                    && uri.to_file_path().is_some_and(|path| is_skill_path(&path))
-            })
-            .cloned()
+            .filter(|previous| !state.documents.contains_key(&previous.uri))
+            .map(|previous| (previous.uri.clone(), previous.value == generation))
             .collect();
-        work.extend(gone.into_iter().map(|uri| (uri, None, Pending::Gone)));
         (
             work,
+            previous,
             state.encoding,
             state.caps.related_information,
             generation,
         )
     };
-    let items = catch_panic("workspace diagnostics", || {
-        work.into_par_iter()
-            .map(|(uri, version, pending)| {
-                if matches!(pending, Pending::Unchanged) {
-                    return WorkspaceDocumentDiagnosticReport::Unchanged(
-                        WorkspaceUnchangedDocumentDiagnosticReport {
-                            uri,
-                            version: version.map(i64::from),
-                            unchanged_document_diagnostic_report:
-                                UnchangedDocumentDiagnosticReport {
-                                    result_id: generation.clone(),
-                                },
-                        },
+    let unchanged = |uri: Uri, version: Option<i32>| {
+        WorkspaceDocumentDiagnosticReport::Unchanged(WorkspaceUnchangedDocumentDiagnosticReport {
+            uri,
+            version: version.map(i64::from),
+            unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                result_id: generation.clone(),
+            },
+        })
+    };
+    let full = |uri: Uri, version: Option<i32>, items: Vec<Diagnostic>| {
+        WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+            uri,
+            version: version.map(i64::from),
+            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                result_id: Some(generation.clone()),
+                items,
+            },
+        })
+    };
+    let mut reported = Vec::new();
+    let mut items: Vec<WorkspaceDocumentDiagnosticReport> =
+        catch_panic("workspace diagnostics", || {
+            work.into_par_iter()
+                .flat_map_iter(|(uri, version, pending)| {
+                    if matches!(pending, Pending::Unchanged) {
+                        return vec![(unchanged(uri, version), false)];
+                    }
+                    let (items, skill_files) = pending.items(&uri, version, encoding, related);
+                    let mut reports = vec![(full(uri, version, items), false)];
+                    reports.extend(
+                        skill_files
+                            .into_iter()
+                            .map(|(file, items)| (full(file, None, items), true)),
                     );
-                }
-                let items = pending.items(&uri, version, encoding, related);
-                WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
-                    uri,
-                    version: version.map(i64::from),
-                    full_document_diagnostic_report: FullDocumentDiagnosticReport {
-                        result_id: Some(generation.clone()),
-                        items,
-                    },
+                    reports
                 })
+                .collect::<Vec<_>>()
+        })?
+        .into_iter()
+        .map(|(report, skill_file)| {
+            if skill_file {
+                reported.push(report_uri(&report).clone());
+            }
+            report
+        })
+        .collect();
+    let ours = {
+        let mut state = backend.lock();
+        state.skill_files_reported.extend(reported);
+        previous
+            .into_iter()
+            .filter(|(uri, _)| {
+                state.skill_files_reported.contains(uri)
+                    || uri.to_file_path().is_some_and(|path| is_skill_path(&path))
             })
-            .collect()
-    })?;
+            .collect::<Vec<_>>()
+    };
+    // A report of ours the client holds and this pull did not list (a SKILL.md, or a file of a
+    // skill a pull reported): unchanged when it is this generation's (a script of a skill that
+    // did not change), else empty (the file was deleted, a closed buffer never reached the
+    // disk, a script has no findings any more). A client keeps a workspace report until told
+    // otherwise, so without the empty one a fixed problem would stay in the Problems panel.
+    let listed: HashSet<Uri> = items.iter().map(report_uri).cloned().collect();
+    for (uri, current) in ours {
+        if !listed.contains(&uri) {
+            items.push(if current {
+                unchanged(uri, None)
+            } else {
+                full(uri, None, Vec::new())
+            });
+        }
+    }
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items },
     ))
+}
+
+fn report_uri(report: &WorkspaceDocumentDiagnosticReport) -> &Uri {
+    match report {
+        WorkspaceDocumentDiagnosticReport::Full(report) => &report.uri,
+        WorkspaceDocumentDiagnosticReport::Unchanged(report) => &report.uri,
+    }
 }
 
 /// What a pull answers for one file.
 enum Pending {
     /// The client holds this generation's report.
     Unchanged,
-    /// The client holds a report of a skill file that is not there any more: an empty one.
-    Gone,
     /// Its findings, from its text (the buffer when open, else the disk) taken under the lock.
     Lint(Box<LintInput>),
 }
@@ -335,9 +418,9 @@ impl Pending {
         version: Option<i32>,
         encoding: crate::lsp::documents::Encoding,
         related: bool,
-    ) -> Vec<Diagnostic> {
+    ) -> (Vec<Diagnostic>, SkillFileReports) {
         let Pending::Lint(input) = self else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
         let LintInput {
             path,
@@ -352,12 +435,17 @@ impl Pending {
             text: text.into(),
             version: version.unwrap_or(0),
         };
-        let mut items: Vec<Diagnostic> = analyze(&document, &context)
+        let analysis = analyze_skill(&document, &context);
+        let mut items: Vec<Diagnostic> = analysis
+            .diagnostics
             .iter()
             .map(|d| to_lsp_diagnostic(d, &document.rope, encoding, related))
             .collect();
         items.extend(eval.and_then(|eval| code_lens::eval_diagnostic(&document, &eval, encoding)));
-        items
+        (
+            items,
+            skill_file_reports(analysis.skill_files, encoding, related),
+        )
     }
 }
 

@@ -108,7 +108,13 @@ pub struct CatalogSkill {
     pub description: String,
     pub uri: String,
     pub root: String,
+    /// The findings of the SKILL.md and of the other files it ships.
     pub diagnostics: usize,
+    /// What the skill's files can do (`network`, `shell`, `reads-outside`, `writes-outside`,
+    /// `secrets`, `persistence`), as `check --format json` lists them.
+    pub capabilities: Vec<String>,
+    /// Security errors among its findings: the agent asks before it loads such a skill.
+    pub security_errors: usize,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]

@@ -10,7 +10,9 @@ use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
 use super::capabilities::ClientCaps;
 use super::convert::{to_lsp_diagnostic, uri_path};
 use super::documents::{Encoding, offset_of, range_of};
-use super::state::{AnalysisContext, DocumentText, EvalSummary, Overlay, State, analyze};
+use super::state::{
+    AnalysisContext, DocumentText, EvalSummary, Overlay, State, analyze, analyze_skill,
+};
 use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
 
@@ -80,21 +82,47 @@ impl Snapshot {
         analyze(&self.document, &self.context)
     }
 
-    /// The findings as the client receives them.
+    /// The findings as the client receives them, with those of the skill's other files (its
+    /// scripts and references) by URI.
     #[must_use]
-    pub(crate) fn lsp_diagnostics(&self) -> Vec<lsp::Diagnostic> {
-        self.analyze()
+    pub(crate) fn lsp_diagnostics(
+        &self,
+    ) -> (Vec<lsp::Diagnostic>, Vec<(Uri, Vec<lsp::Diagnostic>)>) {
+        let analysis = analyze_skill(&self.document, &self.context);
+        let related = self.caps.related_information;
+        let items = analysis
+            .diagnostics
             .iter()
             .map(|diagnostic| {
-                to_lsp_diagnostic(
-                    diagnostic,
-                    &self.document.rope,
-                    self.encoding,
-                    self.caps.related_information,
-                )
+                to_lsp_diagnostic(diagnostic, &self.document.rope, self.encoding, related)
             })
-            .collect()
+            .collect();
+        (
+            items,
+            skill_file_reports(analysis.skill_files, self.encoding, related),
+        )
     }
+}
+
+/// The security findings of a skill's other files, as LSP diagnostics by the file's URI.
+#[must_use]
+pub(crate) fn skill_file_reports(
+    files: Vec<(PathBuf, String, Vec<Diagnostic>)>,
+    encoding: Encoding,
+    related: bool,
+) -> Vec<(Uri, Vec<lsp::Diagnostic>)> {
+    files
+        .into_iter()
+        .filter_map(|(path, text, diagnostics)| {
+            let uri = Uri::from_file_path(std::path::absolute(&path).ok()?)?;
+            let rope = ropey::Rope::from_str(&text);
+            let items = diagnostics
+                .iter()
+                .map(|diagnostic| to_lsp_diagnostic(diagnostic, &rope, encoding, related))
+                .collect();
+            Some((uri, items))
+        })
+        .collect()
 }
 
 /// A snapshot of `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, with no workspace

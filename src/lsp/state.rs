@@ -151,6 +151,12 @@ pub(crate) struct State {
     /// The last `skill/runEvals` result of each skill this session, by SKILL.md path: the
     /// code lens's title and the `trigger-evals` information diagnostic.
     pub eval_results: HashMap<PathBuf, EvalSummary>,
+    /// The other files of each skill (by SKILL.md path) whose security findings were last
+    /// sent with its SKILL.md's: a file missing from the next report gets an empty one.
+    pub skill_file_reports: HashMap<PathBuf, Vec<Uri>>,
+    /// Every skill file (not a SKILL.md) a workspace pull has reported findings for: the
+    /// reports a later pull must answer for when the client still holds them.
+    pub skill_files_reported: std::collections::HashSet<Uri>,
 }
 
 /// What the editor shows of a skill's last trigger-eval run: valid while the description and
@@ -337,6 +343,9 @@ pub(crate) struct AnalysisContext {
     pub engine: Engine,
     pub registry: Option<RegistryView>,
     pub open_paths: Vec<PathBuf>,
+    /// The open buffers, read instead of the disk for a skill's other files (its scripts and
+    /// references are scanned as the editor holds them).
+    pub overlay: Overlay,
     /// Set when many files of the registry are analysed with this context (a workspace pull,
     /// the catalog): their workspace findings, computed by the first analysis that needs them.
     pub batch: Option<Arc<OnceLock<WorkspaceBatch>>>,
@@ -354,6 +363,32 @@ impl AnalysisContext {
 }
 
 impl State {
+    /// What to send for the other files of the skill at `skill`, given the reports of those that
+    /// have findings now: those, and an empty report for each file sent last time that has
+    /// none now (a client keeps a file's diagnostics until told otherwise).
+    pub(crate) fn skill_file_updates<T: Default>(
+        &mut self,
+        skill: &Path,
+        reports: Vec<(Uri, T)>,
+    ) -> Vec<(Uri, T)> {
+        let now: Vec<Uri> = reports.iter().map(|(uri, _)| uri.clone()).collect();
+        let before = if now.is_empty() {
+            self.skill_file_reports.remove(skill).unwrap_or_default()
+        } else {
+            self.skill_file_reports
+                .insert(skill.to_path_buf(), now.clone())
+                .unwrap_or_default()
+        };
+        let mut updates = reports;
+        updates.extend(
+            before
+                .into_iter()
+                .filter(|uri| !now.contains(uri))
+                .map(|uri| (uri, T::default())),
+        );
+        updates
+    }
+
     /// `initialize`: keeps what the client can do, its encoding, folders and settings, and
     /// returns the encoding and capabilities the server's answer is built from.
     pub(crate) fn initialize(&mut self, params: &InitializeParams) -> (Encoding, ClientCaps) {
@@ -453,6 +488,7 @@ impl State {
             engine,
             registry: workspace.map(|workspace| workspace.registry.clone()),
             open_paths: self.documents.keys().filter_map(uri_path).collect(),
+            overlay: self.overlay(),
             batch: None,
         }
     }
@@ -539,24 +575,50 @@ impl State {
     }
 }
 
-/// All findings for one SKILL.md's text: the engine's analysis of its text, with the links of
-/// its body checked against the disk and the open buffers.
+/// All findings for one document's text: for a SKILL.md, the engine's analysis of its text,
+/// with the links of its body checked against the disk and the open buffers, and
+/// `capability-mismatch` from the files of its folder.
 #[must_use]
 pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagnostic> {
+    analyze_skill(document, context).diagnostics
+}
+
+/// What one analysis of a document found: its own findings and, for a SKILL.md, the security
+/// findings of the other files of its skill and what the skill can do.
+#[derive(Default)]
+pub(crate) struct DocumentAnalysis {
+    pub diagnostics: Vec<Diagnostic>,
+    /// A skill's other files with security findings: path, text, findings.
+    pub skill_files: Vec<(PathBuf, String, Vec<Diagnostic>)>,
+    pub evidence: Vec<crate::security::Evidence>,
+}
+
+/// [`analyze`], keeping what the scan of a SKILL.md's folder found in its other files.
+#[must_use]
+pub(crate) fn analyze_skill(
+    document: &DocumentText,
+    context: &AnalysisContext,
+) -> DocumentAnalysis {
     let fallback = PathBuf::from(document.uri.path().as_str());
     let path = document.path.clone().unwrap_or(fallback);
     if document.is_openai_yaml() {
-        return analyze_openai_yaml(&document.text, &path, context);
+        return DocumentAnalysis {
+            diagnostics: analyze_openai_yaml(&document.text, &path, context),
+            ..DocumentAnalysis::default()
+        };
     }
     if document.is_manifest() {
         let files = EditorFiles {
             open_paths: &context.open_paths,
         };
-        return context
-            .engine
-            .lint_manifest(&path, document.text.as_bytes(), &files)
-            .map(|(_, diagnostics)| diagnostics)
-            .unwrap_or_default();
+        return DocumentAnalysis {
+            diagnostics: context
+                .engine
+                .lint_manifest(&path, document.text.as_bytes(), &files)
+                .map(|(_, diagnostics)| diagnostics)
+                .unwrap_or_default(),
+            ..DocumentAnalysis::default()
+        };
     }
     let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let open_paths = &context.open_paths;
@@ -570,9 +632,46 @@ pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec
         .zip(context.batch.as_ref())
         .map(|(registry, batch)| batch.get_or_init(|| engine.workspace_batch(registry)));
     let bytes = document.text.as_bytes().to_vec();
-    engine
-        .analyze(&path, bytes, &exists, registry, batch)
-        .diagnostics
+    let analysis = engine.analyze(&path, bytes, &exists, registry, batch);
+    // What an allow comment suppresses with its reason stays out of the editor, as it stays out
+    // of `check`'s human output.
+    let mut diagnostics = analysis.diagnostics;
+    diagnostics.retain(|diagnostic| diagnostic.suppressed.is_none());
+    // A buffer with no file behind it has no folder to scan.
+    if document.path.is_none() || !is_skill_path(&path) {
+        return DocumentAnalysis {
+            diagnostics,
+            ..DocumentAnalysis::default()
+        };
+    }
+    let files = skill_files(&context.overlay, &skill_dir);
+    let scan = engine.scan_skill_files(&path, &document.text, analysis.evidence, files);
+    if !scan.mismatch.is_empty() {
+        diagnostics.extend(scan.mismatch);
+        crate::rules::sort(&mut diagnostics);
+    }
+    let mut skill_files = scan.files;
+    for (_, _, found) in &mut skill_files {
+        found.retain(|diagnostic| diagnostic.suppressed.is_none());
+    }
+    skill_files.retain(|(_, _, found)| !found.is_empty());
+    DocumentAnalysis {
+        diagnostics,
+        skill_files,
+        evidence: scan.evidence,
+    }
+}
+
+/// The files a skill ships besides its SKILL.md, as the editor holds them: an open buffer in
+/// place of its file on disk.
+fn skill_files(overlay: &Overlay, folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = crate::workspace::discovery::read_skill_files(folder);
+    for (path, bytes) in &mut files {
+        if let Some(text) = overlay.0.get(path) {
+            *bytes = text.as_bytes().to_vec();
+        }
+    }
+    files
 }
 
 /// A skill's `agents/openai.yaml`: the engine's findings, with the icons looked up on the disk

@@ -11,8 +11,12 @@ export interface CatalogSkill {
   uri: string;
   /** The skills root folder that holds the skill. */
   root: string;
-  /** How many findings the skill has right now. */
+  /** How many findings the skill has right now: its SKILL.md's and those of the files it ships. */
   diagnostics: number;
+  /** What its files can do: `network`, `shell`, `reads-outside`, `writes-outside`, `secrets`, `persistence`. */
+  capabilities: string[];
+  /** Security errors among its findings: the agent asks before it loads the skill. */
+  securityErrors: number;
 }
 
 export interface CatalogResult {

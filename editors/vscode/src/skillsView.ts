@@ -32,14 +32,28 @@ export interface ProblemCounts {
 }
 
 /** Errors and warnings as the Problems panel counts them: information and hints are no problems. */
+/**
+ * The errors and warnings of a skill: its SKILL.md's, and the security findings the server
+ * reports on the other files of its folder (scripts, references).
+ */
 export function problemCounts(uri: vscode.Uri): ProblemCounts {
   let errors = 0;
   let warnings = 0;
-  for (const diagnostic of vscode.languages.getDiagnostics(uri)) {
-    if (diagnostic.severity === vscode.DiagnosticSeverity.Error) {
-      errors += 1;
-    } else if (diagnostic.severity === vscode.DiagnosticSeverity.Warning) {
-      warnings += 1;
+  const folder = vscode.Uri.joinPath(uri, '..').toString() + '/';
+  for (const [file, diagnostics] of vscode.languages.getDiagnostics()) {
+    const own = file.toString() === uri.toString();
+    if (!own && !file.toString().startsWith(folder)) {
+      continue;
+    }
+    for (const diagnostic of diagnostics) {
+      if (!own && diagnostic.source !== 'skill-lsp') {
+        continue;
+      }
+      if (diagnostic.severity === vscode.DiagnosticSeverity.Error) {
+        errors += 1;
+      } else if (diagnostic.severity === vscode.DiagnosticSeverity.Warning) {
+        warnings += 1;
+      }
     }
   }
   return { errors, warnings };
@@ -98,7 +112,10 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
       vscode.languages.onDidChangeDiagnostics((event) => {
         // Counts are read from VS Code's diagnostics each time a node is drawn.
         const known = new Set(this.nodes.map((node) => node.uri.toString()));
-        if (event.uris.some((uri) => known.has(uri.toString()))) {
+        // A script or reference of a listed skill counts towards it too.
+        const folders = this.nodes.map((node) => vscode.Uri.joinPath(node.uri, '..').toString() + '/');
+        const touches = (uri: vscode.Uri) => known.has(uri.toString()) || folders.some((folder) => uri.toString().startsWith(folder));
+        if (event.uris.some(touches)) {
           this.changeEmitter.fire(undefined);
           this.updateBadge();
         }
@@ -155,13 +172,24 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
     item.id = node.uri.toString();
     const problems = describeCounts(counts);
     const short = shorten(node.skill.description);
-    item.description = problems ? `${problems} · ${short}` : short;
+    // What the skill's files can do, as the server names it (`network`, `shell`, …).
+    const capabilities = (node.skill.capabilities ?? []).join(', ');
+    item.description = [problems, capabilities, short].filter((part) => part).join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     tooltip.appendMarkdown('**').appendText(node.skill.name).appendMarkdown('**\n\n');
     tooltip.appendText(node.skill.description);
     tooltip.appendMarkdown('\n\n').appendText(`${problems || 'No problems'} · ${vscode.workspace.asRelativePath(node.uri, true)}`);
+    tooltip
+      .appendMarkdown('\n\n')
+      .appendText(capabilities ? `What its files can do: ${capabilities}` : 'Its files use no network, shell, secrets or persistence');
+    const securityErrors = node.skill.securityErrors ?? 0;
+    if (securityErrors > 0) {
+      tooltip
+        .appendMarkdown('\n\n')
+        .appendText(`${securityErrors} security error${securityErrors === 1 ? '' : 's'}: the agent asks before loading it`);
+    }
     item.tooltip = tooltip;
     item.iconPath =
       counts.errors > 0

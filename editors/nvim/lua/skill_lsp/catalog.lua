@@ -62,6 +62,23 @@ function M.problems(skill)
   return ('%d finding%s (not open)'):format(findings, findings == 1 and '' or 's'), 'DiagnosticWarn'
 end
 
+--- What the skill's files can do, as the server names it (`network`, `shell`, …), and its
+--- security errors; nil when there is nothing to say.
+--- @param skill { capabilities?: string[], securityErrors?: integer }
+--- @return string? text, string highlight
+function M.capabilities(skill)
+  local errors = skill.securityErrors or 0
+  if errors > 0 then
+    return ('%d security error%s: the agent asks before loading it'):format(errors, errors == 1 and '' or 's'),
+      'DiagnosticError'
+  end
+  local can = skill.capabilities or {}
+  if #can == 0 then
+    return nil, 'Comment'
+  end
+  return 'can: ' .. table.concat(can, ', '), 'Comment'
+end
+
 --- The skill whose catalog entry is on `line` (1-based) of the catalog buffer.
 --- @param line integer
 --- @return table?
@@ -83,7 +100,7 @@ local function jump()
 end
 
 --- Shows the catalog text exactly as the agent's system prompt gets it, with each skill's
---- problem counts as virtual text; <CR> on an entry opens its SKILL.md.
+--- problem counts and what its files can do as virtual text; <CR> on an entry opens its SKILL.md.
 function M.show()
   fetch(function(result)
     local text = vim.split(result.prompt, '\n', { plain = true })
@@ -105,8 +122,13 @@ function M.show()
       if skill and vim.startswith(text[line], ('- %s:'):format(skill.name)) then
         current, next_skill = skill, next_skill + 1
         local label, highlight = M.problems(skill)
+        local virt_text = { { '  [' .. label .. ']', highlight } }
+        local can, can_highlight = M.capabilities(skill)
+        if can then
+          table.insert(virt_text, { '  ' .. can, can_highlight })
+        end
         vim.api.nvim_buf_set_extmark(buf, ns, line - 1, 0, {
-          virt_text = { { '  [' .. label .. ']', highlight } },
+          virt_text = virt_text,
           virt_text_pos = 'eol',
         })
       end
