@@ -138,9 +138,7 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
     );
     body.references = shifted(walked.references, range.start);
     body.regions = walked.regions;
-    body.places = walked
-        .places
-        .map(|places| places.finish(text, range.start));
+    body.places = walked.places.map(|places| places.finish(text, range.start));
     body
 }
 

@@ -24,9 +24,9 @@ use crate::text::{Span, TextRange};
 
 pub use patterns::Capability;
 use patterns::{COMPILED, PATTERNS, PREFILTER, Refine, Role};
-use prefilter::Candidates;
 pub(crate) use places::Place;
 pub(crate) use places::{MarkdownWalk, Places};
+use prefilter::Candidates;
 
 /// What a file of a skill is, which decides what is looked for in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

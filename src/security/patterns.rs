@@ -843,7 +843,12 @@ mod selectivity {
         }
         eprintln!("{} files", files.len());
         for (index, regex) in expressions.iter().enumerate() {
-            eprintln!("{index:3} runs {:6} hits {:6}  {:.70}", runs[index], hits[index], regex.as_str());
+            eprintln!(
+                "{index:3} runs {:6} hits {:6}  {:.70}",
+                runs[index],
+                hits[index],
+                regex.as_str()
+            );
         }
     }
 }
