@@ -807,6 +807,10 @@ mod selectivity {
     use super::*;
 
     #[test]
+    #[allow(
+        clippy::print_stderr,
+        reason = "a measurement, printed for the one who runs it"
+    )]
     #[ignore = "a measurement: SELECTIVITY_DIR=folder cargo test selectivity -- --ignored --nocapture"]
     fn selectivity() {
         let root = std::env::var("SELECTIVITY_DIR").unwrap();

@@ -48,7 +48,7 @@ enum Test {
     /// byte of a multi-byte character, since `\d` is Unicode.
     DottedQuad,
     /// A run of at least `min` bytes of `class` (ASCII bytes only).
-    Run { class: [bool; 256], min: u32 },
+    Run { class: Box<[bool; 256]>, min: u32 },
 }
 
 impl Test {
@@ -385,7 +385,7 @@ fn run(hir: &Hir) -> Option<Test> {
         }
     }
     Some(Test::Run {
-        class: bytes,
+        class: Box::new(bytes),
         min: repetition.min,
     })
 }
