@@ -3,13 +3,17 @@
 #
 # Usage: scripts/bench.sh [N]            (N skills, default 10000)
 #
-# 1. Generates two corpora (unless they are there already): /tmp/skill-bench-N, and
+# 1. Generates three corpora (v2, unless they are there already): /tmp/skill-bench-N;
 #    /tmp/skill-bench-N-broken, the same skills whose bodies also link to BROKEN_LINKS
-#    absent files each (findings outnumber skills: what do findings cost?).
+#    absent files each (findings outnumber skills: what do findings cost?); and
+#    /tmp/skill-bench-N-commonmark, the same skills whose every body names its bundled files
+#    in code spans and links (every body needs the CommonMark pass).
 # 2. Builds skill-lsp (cargo build --release); if the build fails or the binary
 #    is missing, skill-lsp is skipped with a note.
-# 3. Times, with hyperfine on the same corpus: the read floor (cat of every
-#    SKILL.md), skill-lsp check, skills-ref in-process, skills-ref one process
+# 3. Times, with hyperfine on the same corpus: the read floors (cat of every
+#    SKILL.md; cat of every file, which is what check with the security rules reads),
+#    skill-lsp check, check without the security group (a config turning its rules off),
+#    the same on the CommonMark corpus, skills-ref in-process, skills-ref one process
 #    per skill (on a subset for large N, extrapolated), madskills spec-only and
 #    default, agnix.  A peer that is not installed (scripts/install_peers.sh)
 #    is skipped with a note.
@@ -43,6 +47,8 @@ RUNS="${RUNS:-10}"
 BROKEN_LINKS="${BROKEN_LINKS:-7}"
 CORPUS_B="/tmp/skill-bench-$N-broken"
 DIR_B="$CORPUS_B/skills"
+CORPUS_C="/tmp/skill-bench-$N-commonmark"
+DIR_C="$CORPUS_C/skills"
 WARMUP="${WARMUP:-1}"
 SLOW_RUNS="${SLOW_RUNS:-3}"
 PER_PROCESS_MAX="${PER_PROCESS_MAX:-1000}"
@@ -73,7 +79,14 @@ command -v hyperfine >/dev/null 2>&1 || { echo "hyperfine is missing: run script
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is missing: run scripts/install_peers.sh" >&2; exit 1; }
 
 # ---------------------------------------------------------------- corpus
-if [ -f "$CORPUS/.skill-bench-corpus" ] && [ -f "$CORPUS/defects.tsv" ] && [ -d "$DIR" ] &&
+# corpus_ok CORPUS WORDS...: made by this generator version with these settings.
+corpus_ok() {
+  local corpus="$1"; shift
+  [ -f "$corpus/.skill-bench-corpus" ] && [ -f "$corpus/defects.tsv" ] || return 1
+  for word in "$@"; do grep -qw -- "$word" "$corpus/.skill-bench-corpus" || return 1; done
+  [ "$(find "$corpus/skills" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq "$N" ]
+}
+if corpus_ok "$CORPUS" corpus=v2 commonmark=0 broken_links=0 && [ -d "$DIR" ] &&
    [ "$(find "$DIR" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq "$N" ]; then
   log "corpus $DIR already there"
 else
@@ -82,8 +95,7 @@ else
   python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS" --skills "$N" > "$WORK/gen_corpus.txt" || exit 1
   cat "$WORK/gen_corpus.txt" >&2
 fi
-if [ -f "$CORPUS_B/.skill-bench-corpus" ] && grep -q "broken_links=$BROKEN_LINKS\$" "$CORPUS_B/.skill-bench-corpus" &&
-   [ "$(find "$DIR_B" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq "$N" ]; then
+if corpus_ok "$CORPUS_B" corpus=v2 commonmark=0 "broken_links=$BROKEN_LINKS"; then
   log "corpus $DIR_B already there"
 else
   log "generating corpus of $N skills with $BROKEN_LINKS broken links each into $CORPUS_B"
@@ -91,8 +103,29 @@ else
   python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS_B" --skills "$N" --broken-links "$BROKEN_LINKS" \
     > "$WORK/gen_corpus_broken.txt" || exit 1
 fi
+if corpus_ok "$CORPUS_C" corpus=v2 commonmark=1 broken_links=0; then
+  log "corpus $DIR_C already there"
+else
+  log "generating corpus of $N skills whose bodies all need the CommonMark pass into $CORPUS_C"
+  rm -rf "$CORPUS_C"
+  python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS_C" --skills "$N" --commonmark \
+    > "$WORK/gen_corpus_commonmark.txt" || exit 1
+fi
 SKILL_BYTES=$(find "$DIR" -name SKILL.md -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
 ALL_BYTES=$(find "$DIR" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
+ALL_FILES=$(find "$DIR" -type f | wc -l)
+C_BYTES=$(find "$DIR_C" -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
+
+# A config that turns every rule of the security group off: check then does what it did
+# before the group existed (the scan is skipped, not only its findings dropped).
+NO_SECURITY="$WORK/no-security.toml"
+{
+  echo "[rules]"
+  for rule in hidden-text prompt-injection remote-code credential-access exfiltration \
+              persistence destructive obfuscation permissions capability-mismatch; do
+    echo "$rule = \"off\""
+  done
+} > "$NO_SECURITY"
 
 # ---------------------------------------------------------------- build
 if [ -n "${SKILL_LSP_BIN:-}" ]; then
@@ -129,12 +162,17 @@ add() { # name scale slow command
 }
 
 add read-floor 1 0 "find $DIR -name SKILL.md -print0 | xargs -0 cat > /dev/null"
+add read-floor-all 1 0 "find $DIR -type f -print0 | xargs -0 cat > /dev/null"
+add read-floor-all-cm 1 0 "find $DIR_C -type f -print0 | xargs -0 cat > /dev/null"
 
 if [ -n "$SKILL_LSP" ]; then
   add skill-lsp 1 0 "$SKILL_LSP check $DIR --format json > /dev/null"
   add skill-lsp-human 1 0 "$SKILL_LSP check $DIR > /dev/null"
   add skill-lsp-broken 1 0 "$SKILL_LSP check $DIR_B --format json > /dev/null"
   add skill-lsp-broken-human 1 0 "$SKILL_LSP check $DIR_B > /dev/null"
+  add skill-lsp-no-security 1 0 "$SKILL_LSP check $DIR --format json --config $NO_SECURITY > /dev/null"
+  add skill-lsp-cm 1 0 "$SKILL_LSP check $DIR_C --format json > /dev/null"
+  add skill-lsp-cm-no-security 1 0 "$SKILL_LSP check $DIR_C --format json --config $NO_SECURITY > /dev/null"
 fi
 
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import skills_ref.validator' 2>/dev/null; then
@@ -167,6 +205,7 @@ fi
 if [ -x "$MADSKILLS" ]; then
   add madskills-spec-only 1 0 "$MADSKILLS lint $DIR --include SKILL.md --color never --format json --no-mdlint --no-best-practices > /dev/null 2>&1"
   add madskills-default 1 0 "$MADSKILLS lint $DIR --include SKILL.md --color never --format json > /dev/null 2>&1"
+  add madskills-spec-only-cm 1 0 "$MADSKILLS lint $DIR_C --include SKILL.md --color never --format json --no-mdlint --no-best-practices > /dev/null 2>&1"
 else
   note "madskills not installed at $MADSKILLS; madskills skipped"
 fi
@@ -229,6 +268,7 @@ if [ -n "$SKILL_LSP" ]; then
   BROKEN_FINDINGS=$("$SKILL_LSP" check "$DIR_B" --format json 2>/dev/null |
     python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(1 for x in d["diagnostics"] if x["rule"]=="broken-link"))')
 fi
+ALL_FILES="$ALL_FILES" C_BYTES="$C_BYTES" LOAD_AT_START="$LOAD_AT_START" LOAD_AT_END="$(cut -d' ' -f1-3 /proc/loadavg)" \
 python3 - "$N" "$OUT" "$WORK" "$SKILL_BYTES" "$ALL_BYTES" "$CORPUS" "$ROOT" "${DOCS:-1}" \
   "$BROKEN_LINKS" "$BROKEN_FINDINGS" "$RUNS" "$WARMUP" <<'PY'
 import glob, json, os, re, statistics, sys
@@ -315,6 +355,32 @@ for r in rows:
         name, fmt(med, "{:.3f}"), fmt(r.get("stddev"), "{:.3f}"), fmt(r.get("cpu"), "{:.2f}"),
         fmt(r.get("rss_mb"), "{:.1f}"), fl, mratio, ratio, exitc]) + " |")
 
+def ratio_table():
+    """check with the security group against what it must at least cost (reading every file it
+    reads), against itself without the group, and against madskills spec-only's CPU."""
+    by = {r["name"]: r for r in rows}
+    def ratio(a, b, key):
+        x, y = by.get(a, {}).get(key), by.get(b, {}).get(key)
+        return f"{x / y:.2f}×" if x and y else "n/a"
+    out = ["Ratios, each measured in this run (load average "
+           f"{os.environ.get('LOAD_AT_START', '?')} at start, {os.environ.get('LOAD_AT_END', '?')} at end); "
+           "targets: ≤ 1.5× the every-file read floor on the bench corpus, ≤ 1.2× it and ≤ 1.5× "
+           "madskills spec-only's CPU on the CommonMark corpus, memory flat.\n",
+           "| corpus | check ÷ read floor of every file (wall) | check ÷ check without the security group (wall) "
+           "| check ÷ madskills spec-only (CPU) | peak RSS: check ÷ without the group |",
+           "|---|---|---|---|---|"]
+    for label, check, floor_all, without, mad in [
+        ("bench (v2)", "skill-lsp", "read-floor-all", "skill-lsp-no-security", "madskills-spec-only"),
+        ("CommonMark", "skill-lsp-cm", "read-floor-all-cm", "skill-lsp-cm-no-security", "madskills-spec-only-cm"),
+    ]:
+        if check not in by:
+            continue
+        out.append(f"| {label} | {ratio(check, floor_all, 'median')} | {ratio(check, without, 'median')} "
+                   f"| {ratio(check, mad, 'cpu')} | {ratio(check, without, 'rss_mb')} |")
+    out.append("")
+    return out
+
+
 notes = [l.strip() for l in open(os.path.join(work, "notes.txt")) if l.strip()]
 versions = open(os.path.join(work, "versions.txt")).read().strip()
 gen = os.path.join(work, "gen_corpus.txt")
@@ -323,15 +389,20 @@ md = []
 md.append(f"## {n:,} skills\n")
 md.append(f"Corpus: `{corpus}/skills` made by `python3 scripts/gen_corpus.py {corpus} --skills {n}` "
           f"(seed 42): {skill_bytes / 1e6:.1f} MB in SKILL.md files "
-          f"(avg {skill_bytes / n / 1024:.2f} KiB), {all_bytes / 1e6:.1f} MB with references/scripts; "
+          f"(avg {skill_bytes / n / 1024:.2f} KiB), {all_bytes / 1e6:.1f} MB in {int(os.environ['ALL_FILES']):,} files "
+          f"with the scripts and references of corpus v2; "
           f"about 10 % of the skills carry one defect each. "
           f"`-broken` rows: `{corpus}-broken/skills`, the same with `--broken-links {broken_links}` "
-          f"(every body links to {broken_links} absent files: {broken_findings or '?'} `broken-link` findings).\n")
+          f"(every body links to {broken_links} absent files: {broken_findings or '?'} `broken-link` findings). "
+          f"`-cm` rows: `{corpus}-commonmark/skills`, the same with `--commonmark` (every body names its "
+          f"bundled files in code spans and links, so every body needs the CommonMark pass; "
+          f"{int(os.environ['C_BYTES']) / 1e6:.1f} MB).\n")
 md.append("Wall time: median of hyperfine runs (`-i`, fast commands `--warmup 1`). "
           "CPU (user+sys, all child processes) and peak RSS (largest single process): one run under "
           "`/usr/bin/time -v`. `exit` is the exit code(s) seen by hyperfine (1 usually means findings).\n")
 md.extend(lines)
 md.append("")
+md.extend(ratio_table())
 if any(r["scale"] != 1 for r in rows):
     md.append("\\* extrapolated: timed on a subset and scaled linearly to the full corpus (see notes).\n")
 if notes:

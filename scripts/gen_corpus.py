@@ -3,7 +3,7 @@
 
 Usage:
     python3 scripts/gen_corpus.py OUT_DIR --skills N [--seed S] [--defect-rate R]
-                                  [--broken-links K]
+                                  [--broken-links K] [--commonmark] [--v1]
 
 Writes OUT_DIR/skills/<name>/SKILL.md for N skills (average SKILL.md about
 6.6 KB, so 10,000 skills are about 66 MB), plus, for some skills, a
@@ -15,7 +15,17 @@ With --broken-links K, every skill's body also links to K files that do not exis
 (references/absent-1.md ...), one `broken-link` finding each: a corpus whose
 findings outnumber its skills, for measuring what findings cost.
 
-The same N, seed, defect rate and K always give byte-identical output.
+Corpus v2 (the default): every skill also ships what real skills ship, 1-3 scripts
+(argparse CLIs, subprocess wrappers, clients of named HTTPS APIs, shell setup scripts) and
+1-2 references, mostly benign, a few with what the security rules warn about (a download
+piped into a shell, `rm -rf "$VAR/"`).  They come from a random stream of their own, so the
+SKILL.md files are byte-identical to v1's (`--v1` writes v1, without them).
+
+With --commonmark, every non-empty body also names its bundled files in code spans and links
+to its references (as real skills do), so every body needs the CommonMark pass; the SKILL.md
+files then differ from the plain corpus's in those lines only.
+
+The same N, seed, defect rate, K and flags always give byte-identical output.
 """
 
 from __future__ import annotations
@@ -442,7 +452,295 @@ def make_script(rng, name, topic):
     )
 
 
-def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float, broken_links: int = 0):
+# --------------------------------------------------------------------------
+# Corpus v2: the scripts and references real skills ship
+# --------------------------------------------------------------------------
+
+# Named HTTPS APIs the clients talk to, with the variable their key comes from.
+APIS = [
+    ("https://api.github.com", "GITHUB_TOKEN", "repos/{org}/{repo}/issues"),
+    ("https://api.openai.com/v1", "OPENAI_API_KEY", "models"),
+    ("https://slack.com/api", "SLACK_BOT_TOKEN", "conversations.list"),
+    ("https://api.notion.com/v1", "NOTION_TOKEN", "databases/{repo}/query"),
+    ("https://api.stripe.com/v1", "STRIPE_API_KEY", "invoices"),
+    ("https://www.googleapis.com/drive/v3", "GOOGLE_API_KEY", "files"),
+    ("https://api.linear.app", "LINEAR_API_KEY", "graphql"),
+    ("https://api.atlassian.com", "JIRA_TOKEN", "ex/jira/{repo}/rest/api/3/search"),
+    ("https://api.pagerduty.com", "PAGERDUTY_TOKEN", "incidents"),
+    ("https://sentry.io/api/0", "SENTRY_AUTH_TOKEN", "projects/{org}/{repo}/issues/"),
+]
+TOOLS = ["git", "pandoc", "ffmpeg", "jq", "rg", "npx", "docker", "kubectl", "terraform", "psql", "sqlite3", "convert"]
+ORGS = ["acme", "example-org", "platform-team", "data-eng", "docs-guild"]
+PY_IMPORTS = ["json", "csv", "re", "sys", "os", "shutil", "logging", "hashlib", "datetime", "textwrap", "itertools"]
+PY_LINES = [
+    "    if not {v}:\n        return []\n",
+    "    {v} = [x.strip() for x in {v} if x.strip()]\n",
+    "    logging.debug(\"%d {a} left\", len({v}))\n",
+    "    {v}.sort(key=lambda x: x.get(\"name\", \"\"))\n",
+    "    seen = set()\n    {v} = [x for x in {v} if not (x[\"id\"] in seen or seen.add(x[\"id\"]))]\n",
+    "    for i, item in enumerate({v}):\n        item[\"index\"] = i\n",
+    "    total = sum(float(x.get(\"amount\") or 0) for x in {v})\n",
+    "    {v} = {k: v for k, v in {v}.items() if v is not None}\n",
+    "    out = Path(args.out) / \"{a}.json\"\n    out.write_text(json.dumps({v}, indent=2), encoding=\"utf-8\")\n",
+    "    text = textwrap.dedent(text).strip()\n",
+    "    if len({v}) > args.limit:\n        {v} = {v}[: args.limit]\n",
+    "    digest = hashlib.sha256(json.dumps({v}).encode()).hexdigest()[:12]\n",
+]
+
+
+def ident(words: str) -> str:
+    return "_".join(w for w in words.lower().replace("-", " ").replace(".", " ").split() if w.isalnum())
+
+
+def py_helpers(rng, artifacts, count):
+    out = []
+    for _ in range(count):
+        verb = rng.choice(VERBS).rstrip("s")
+        art = ident(rng.choice(artifacts)) or "items"
+        v = art.split("_")[0] or "items"
+        body = "".join(fill(rng.choice(PY_LINES), "", art).replace("{v}", v) for _ in range(rng.randint(2, 5)))
+        body = body.replace("{a}", art)
+        out.append(
+            f"def {verb}_{art}({v}, args):\n"
+            f'    """{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(artifacts)} {rng.choice(TAILS)}."""\n'
+            f"{body}    return {v}\n\n\n"
+        )
+    return "".join(out)
+
+
+def py_cli(rng, name, topic, artifacts):
+    imports = sorted(set(rng.sample(PY_IMPORTS, 4)) | {"argparse", "json", "logging", "sys"})
+    helpers = py_helpers(rng, artifacts, rng.randint(2, 6))
+    return (
+        "#!/usr/bin/env python3\n"
+        f'"""{name}: {rng.choice(VERBS)} {topic} from the command line.\n\n'
+        f"Usage: python3 scripts/<this> INPUT [--out DIR] [--limit N]\n" + '"""\n\n'
+        + "".join(f"import {m}\n" for m in imports)
+        + "from pathlib import Path\n\n\n"
+        + helpers
+        + "def main(argv=None) -> int:\n"
+        "    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])\n"
+        '    p.add_argument("input", help="file or folder to read")\n'
+        '    p.add_argument("--out", default="out", help="where to write results")\n'
+        '    p.add_argument("--limit", type=int, default=500)\n'
+        '    p.add_argument("--verbose", action="store_true")\n'
+        "    args = p.parse_args(argv)\n"
+        "    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO)\n"
+        "    path = Path(args.input)\n"
+        "    if not path.exists():\n"
+        '        print(f"error: {path} not found", file=sys.stderr)\n'
+        "        return 2\n"
+        '    data = json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json" else path.read_text().splitlines()\n'
+        '    print(json.dumps({"input": str(path), "count": len(data)}))\n'
+        "    return 0\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    sys.exit(main())\n"
+    )
+
+
+def py_api(rng, name, topic, artifacts):
+    base, var, route = rng.choice(APIS)
+    route = route.format(org=rng.choice(ORGS), repo=ident(rng.choice(artifacts)) or "main")
+    helpers = py_helpers(rng, artifacts, rng.randint(1, 4))
+    return (
+        "#!/usr/bin/env python3\n"
+        f'"""Fetch {topic} for the {name} skill from {base}."""\n\n'
+        "import argparse\nimport json\nimport logging\nimport os\nimport sys\nimport time\nfrom pathlib import Path\n\n"
+        "import requests\n\n"
+        f'API = "{base}"\n'
+        f'TOKEN = os.environ.get("{var}")\n\n\n'
+        + helpers
+        + "def get(route: str, params=None, retries: int = 3) -> dict:\n"
+        '    headers = {"Accept": "application/json"}\n'
+        "    if TOKEN:\n"
+        '        headers["Authorization"] = f"Bearer {TOKEN}"\n'
+        "    for attempt in range(retries):\n"
+        '        r = requests.get(f"{API}/{route}", headers=headers, params=params, timeout=30)\n'
+        "        if r.status_code == 429:\n"
+        "            time.sleep(2**attempt)\n"
+        "            continue\n"
+        "        r.raise_for_status()\n"
+        "        return r.json()\n"
+        '    raise RuntimeError(f"{route}: rate limited")\n\n\n'
+        "def main() -> int:\n"
+        "    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--out", default="results.json")\n'
+        '    p.add_argument("--page-size", type=int, default=50)\n'
+        "    args = p.parse_args()\n"
+        "    if not TOKEN:\n"
+        f'        print("set {var} first", file=sys.stderr)\n'
+        "        return 2\n"
+        f'    data = get("{route}", {{"per_page": args.page_size}})\n'
+        '    Path(args.out).write_text(json.dumps(data, indent=2), encoding="utf-8")\n'
+        '    logging.info("wrote %s", args.out)\n'
+        "    return 0\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    sys.exit(main())\n"
+    )
+
+
+def py_subprocess(rng, name, topic, artifacts):
+    tool = rng.choice(TOOLS)
+    helpers = py_helpers(rng, artifacts, rng.randint(1, 4))
+    return (
+        "#!/usr/bin/env python3\n"
+        f'"""Run {tool} over {topic} and collect what it reports."""\n\n'
+        "import argparse\nimport json\nimport logging\nimport shutil\nimport subprocess\nimport sys\nfrom pathlib import Path\n\n\n"
+        + helpers
+        + "def run(args: list[str], cwd: Path) -> str:\n"
+        '    logging.debug("running %s", " ".join(args))\n'
+        "    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=False)\n"
+        "    if result.returncode != 0:\n"
+        '        raise SystemExit(f"{args[0]} failed: {result.stderr.strip()}")\n'
+        "    return result.stdout\n\n\n"
+        "def main() -> int:\n"
+        "    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("folder", nargs="?", default=".")\n'
+        '    p.add_argument("--json", action="store_true")\n'
+        "    args = p.parse_args()\n"
+        f'    if shutil.which("{tool}") is None:\n'
+        f'        print("{tool} is not installed", file=sys.stderr)\n'
+        "        return 2\n"
+        f'    out = run(["{tool}", "--version"], Path(args.folder))\n'
+        '    print(json.dumps({"version": out.strip()}) if args.json else out)\n'
+        "    return 0\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    sys.exit(main())\n"
+    )
+
+
+def sh_setup(rng, name, topic, artifacts):
+    lines = [
+        "#!/usr/bin/env bash\n",
+        f"# Set up what the {name} skill needs: a virtualenv and its Python packages.\n",
+        "set -euo pipefail\n\n",
+        'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n',
+        f'CACHE="${{XDG_CACHE_HOME:-$HOME/.cache}}/{name}"\n',
+        'mkdir -p "$CACHE"\n\n',
+        'if [ ! -d "$HERE/.venv" ]; then\n  python3 -m venv "$HERE/.venv"\nfi\n',
+        '. "$HERE/.venv/bin/activate"\n',
+        'pip install --quiet --upgrade pip\n',
+        'pip install --quiet -r "$HERE/requirements.txt"\n\n',
+    ]
+    tool = rng.choice(TOOLS)
+    lines.append(f'command -v {tool} >/dev/null 2>&1 || echo "note: {tool} not found; some steps will be skipped" >&2\n')
+    risk = rng.random()
+    if risk < 0.03:
+        # What the remote-code rule warns about; real setup scripts do it.
+        lines.append(f"curl -fsSL https://raw.githubusercontent.com/{rng.choice(ORGS)}/{ident(topic) or 'tool'}/main/install.sh | bash\n")
+    elif risk < 0.05:
+        lines.append('rm -rf "$BUILD_DIR/"\n')
+    for _ in range(rng.randint(1, 4)):
+        lines.append(f'echo "{fill(rng.choice(ADVICE), topic, rng.choice(artifacts))}"\n')
+    lines.append('echo "ready: $CACHE"\n')
+    return "".join(lines)
+
+
+def sh_run(rng, name, topic, artifacts):
+    return (
+        "#!/bin/sh\n"
+        f"# Run the {name} checks over every file given, or the current folder.\n"
+        "set -eu\n\n"
+        'status=0\n'
+        'for f in "${@:-.}"; do\n'
+        '  if [ ! -e "$f" ]; then\n    echo "missing: $f" >&2\n    status=1\n    continue\n  fi\n'
+        f'  find "$f" -type f -name "*.{rng.choice(["md", "json", "csv", "py", "yaml"])}" | while read -r file; do\n'
+        '    wc -l "$file"\n'
+        "  done\n"
+        "done\n"
+        'exit "$status"\n'
+    )
+
+
+SCRIPT_KINDS = [(py_cli, "py", 0.40), (py_api, "py", 0.20), (py_subprocess, "py", 0.15), (sh_setup, "sh", 0.15), (sh_run, "sh", 0.10)]
+SCRIPT_STEMS = ["extract", "convert", "validate", "fetch", "report", "sync", "check", "build", "clean", "summarize", "export", "setup", "run"]
+REFERENCE_STEMS = ["guide", "api-notes", "workflow", "schema", "faq", "style", "cheatsheet", "patterns", "glossary", "limits"]
+
+
+def pick_kind(rng):
+    x = rng.random()
+    for make, ext, p in SCRIPT_KINDS:
+        if x < p:
+            return make, ext
+        x -= p
+    return SCRIPT_KINDS[-1][:2]
+
+
+def make_long_reference(rng, pools, topic, artifacts, title, siblings):
+    parts = [f"# {title}\n\n"]
+    parts.append(fill(rng.choice(pools.paragraphs), topic, rng.choice(artifacts)) + "\n\n")
+    for h in rng.sample(HEADINGS, rng.randint(2, 6)):
+        parts.append(f"## {h}\n\n")
+        for _ in range(rng.randint(1, 3)):
+            x = rng.random()
+            art = rng.choice(artifacts)
+            if x < 0.45:
+                parts.append(fill(rng.choice(pools.paragraphs), topic, art) + "\n\n")
+            elif x < 0.65:
+                parts.append("".join(f"- {fill(s, topic, art)}\n" for s in rng.choice(pools.bullets)) + "\n")
+            elif x < 0.85:
+                lang = rng.choice(CODE_LANGS)
+                parts.append(f"```{lang}\n{rng.choice(CODE_SNIPPETS[lang])}```\n\n")
+            elif x < 0.93:
+                parts.append("| Field | Meaning |\n| --- | --- |\n" + "".join(
+                    f"| `{ident(a) or 'field'}` | {rng.choice(pools.sentences)} |\n" for a in artifacts) + "\n")
+            else:
+                base = rng.choice(APIS)[0]
+                parts.append(f"See the [upstream documentation]({base}/docs) for limits and errors.\n\n")
+    if siblings:
+        parts.append("## See also\n\n" + "".join(f"- [{s}]({s.split('/')[-1]})\n" for s in siblings))
+    return "".join(parts)
+
+
+def make_extras(rng, pools, name, topic, artifacts, taken):
+    """The scripts and references of one v2 skill: {relative path: text}."""
+    files = {}
+    for _ in range(rng.randint(1, 3)):
+        make, ext = pick_kind(rng)
+        rel = f"scripts/{rng.choice(SCRIPT_STEMS)}_{ident(rng.choice(artifacts)) or 'data'}.{ext}"
+        if rel not in taken and rel not in files:
+            files[rel] = make(rng, name, topic, artifacts)
+    refs = []
+    for _ in range(rng.randint(1, 2)):
+        rel = f"references/{rng.choice(REFERENCE_STEMS)}.md"
+        if rel not in taken and rel not in files and rel not in refs:
+            refs.append(rel)
+    for rel in refs:
+        title = f"{topic.capitalize()}: {rel[11:-3].replace('-', ' ')}"
+        files[rel] = make_long_reference(rng, pools, topic, artifacts, title, [r for r in refs if r != rel])
+    return files
+
+
+BUNDLED_NOTES = [
+    "run it with `--help` for its options.",
+    "reads the input and prints a summary.",
+    "safe to run twice.",
+    "needs Python 3.10 or later.",
+    "writes nothing unless `--out` is given.",
+]
+
+
+def commonmark_lines(rng, extras):
+    """What a body says of its bundled files, in code spans and links, as real skills do:
+    (a sentence after the intro, a closing section)."""
+    scripts = [p for p in extras if p.startswith("scripts/")]
+    refs = [p for p in extras if p.startswith("references/")]
+    lead = []
+    if scripts:
+        lead.append(f"Start with `{scripts[0]}`; it {rng.choice(VERBS)} the input {rng.choice(TAILS)}.")
+    if refs:
+        lead.append(f"The details are in [{refs[0][11:]}]({refs[0]}).")
+    section = ["\n## Bundled files\n\n"]
+    for p in scripts:
+        section.append(f"- `{p}`: {rng.choice(BUNDLED_NOTES)}\n")
+    for p in refs:
+        section.append(f"- [{p}]({p}) {rng.choice(['for details', 'when in doubt', 'for the full list'])}.\n")
+    return " ".join(lead), "".join(section)
+
+
+
+def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float, broken_links: int = 0,
+             v2: bool = True, commonmark: bool = False):
     rng = random.Random(seed)
     pools = Pools(random.Random(seed ^ 0x5EED))
     names = make_names(n, rng)
@@ -460,7 +758,8 @@ def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float
         shutil.rmtree(skills_dir)
     os.makedirs(skills_dir, exist_ok=True)
     with open(os.path.join(out_dir, MARKER), "w") as f:
-        f.write(f"skills={n} seed={seed} defect_rate={defect_rate} broken_links={broken_links}\n")
+        f.write(f"skills={n} seed={seed} defect_rate={defect_rate} corpus={'v2' if v2 else 'v1'} "
+                f"commonmark={int(commonmark)} broken_links={broken_links}\n")
 
     counts = Counter()
     defect_rows = []
@@ -552,6 +851,15 @@ def generate(out_dir: str, n: int, seed: int, defect_rate: float, size_kb: float
         else:
             target = min(max(int(rng.lognormvariate(mu, sigma)), 600), 60000)
             body = make_body(rng, pools, title, topic, artifacts, target, links)
+        if v2:
+            # A stream of its own per skill: the main one, and so every SKILL.md, stays v1's.
+            xrng = random.Random(seed * 1_000_003 + i)
+            extras = make_extras(xrng, pools, name, topic, artifacts, files)
+            if commonmark and body:
+                lead, section = commonmark_lines(xrng, extras)
+                head_end = body.index("\n", len(f"# {title}\n\n")) + 1
+                body = body[:head_end] + "\n" + lead + "\n" + body[head_end:] + section
+            files.update(extras)
 
         text = "---\n" + "\n".join(fm) + "\n---\n" + ("\n" + body if body else "")
         if defect == "crlf":
@@ -596,6 +904,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--defect-rate", type=float, default=0.10, help="fraction of skills with one defect (default 0.10)")
     ap.add_argument("--broken-links", type=int, default=0, help="links to absent files in every body (default 0)")
+    ap.add_argument("--v1", action="store_true", help="the v1 corpus: no extra scripts and references")
+    ap.add_argument("--commonmark", action="store_true",
+                    help="every body names its bundled files in code spans and links")
     ap.add_argument("--size-kb", type=float, default=6.6, help="target mean SKILL.md size in KB (default 6.6)")
     args = ap.parse_args(argv)
     if args.skills < 1:
@@ -603,14 +914,17 @@ def main(argv=None):
 
     t0 = time.perf_counter()
     os.makedirs(args.out_dir, exist_ok=True)
-    r = generate(args.out_dir, args.skills, args.seed, args.defect_rate, args.size_kb, args.broken_links)
+    if args.v1 and args.commonmark:
+        ap.error("--commonmark needs the v2 corpus (its links point to the v2 files)")
+    r = generate(args.out_dir, args.skills, args.seed, args.defect_rate, args.size_kb, args.broken_links,
+                 v2=not args.v1, commonmark=args.commonmark)
     dt = time.perf_counter() - t0
 
     n = args.skills
     print(f"corpus: {os.path.join(args.out_dir, 'skills')}")
     print(f"skills: {n} (seed {args.seed}) in {dt:.2f} s")
     print(f"SKILL.md bytes: {r['total_skill_bytes']:,} (avg {r['total_skill_bytes'] / n / 1024:.2f} KB)")
-    print(f"resource files: {r['n_refs']} references/*.md, {r['n_scripts']} scripts/*.py "
+    print(f"resource files: {r['n_refs']} references/*.md, {r['n_scripts']} scripts/* "
           f"({r['total_other_bytes']:,} bytes)")
     print(f"defective skills: {r['n_defective']} ({100.0 * r['n_defective'] / n:.1f} %), "
           f"listed in {os.path.join(args.out_dir, 'defects.tsv')}")

@@ -192,6 +192,7 @@ impl Engine {
             path,
             targets: &targets,
             exists,
+            security: self.security_enabled(),
         };
         let folder = path
             .parent()
@@ -337,6 +338,9 @@ impl Engine {
         files: Vec<(PathBuf, Vec<u8>)>,
     ) -> SkillScan {
         use crate::security::{self, FileKind};
+        if !self.security_enabled() {
+            return SkillScan::default();
+        }
         let targets = self.targets_for(skill_md);
         let document = crate::document::SkillDocument::parse_frontmatter(skill_text);
         let description = document
@@ -439,6 +443,20 @@ impl Engine {
     }
 
     /// Applies the config's rule levels, then the editor's, dropping rules that are off.
+    /// Whether any rule of the security group is on. When the config (or the editor) turns them
+    /// all off, nothing is scanned: no findings to drop, and no capabilities either.
+    #[must_use]
+    pub(crate) fn security_enabled(&self) -> bool {
+        rules::Rule::ALL
+            .iter()
+            .filter(|rule| rule.group() == rules::Group::Security)
+            .any(|rule| {
+                [&self.config.rules, &self.client_rules]
+                    .iter()
+                    .all(|settings| settings.overrides.get(rule) != Some(&None))
+            })
+    }
+
     pub(crate) fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
         *diagnostics = std::mem::take(diagnostics)
             .into_iter()

@@ -37,6 +37,7 @@ fn problems(path: &Path, bytes: &[u8], out: &mut Vec<String>) {
             path,
             targets: &[target],
             exists: &exists,
+            security: true,
         };
         let (_, diagnostics) = lint_bytes(bytes, &context);
         for diagnostic in diagnostics {

@@ -381,6 +381,7 @@ fn check_files(
                     .evidence
                     .take()
                     .filter(|_| path.file_name().is_some_and(|name| name == "SKILL.md"))
+                    .filter(|_| run.engine.security_enabled())
                     .map(|own| scan_folder(run, output, display, path, own));
                 let mut extra = workspaces.findings_of(run, key, &pass.mentions);
                 extra.extend(

@@ -65,6 +65,9 @@ pub(crate) struct Body {
     /// Prose and code stretches (byte ranges into the body), for skill mentions; empty when
     /// the body can hold none ([`has_sigil`]).
     pub(crate) regions: Vec<(Range<usize>, Region)>,
+    /// Where the security rules' matches sit, found in the same parse; `None` when the body was
+    /// not parsed (the security rules then parse it themselves if a match needs it).
+    pub(crate) places: Option<crate::security::Places>,
 }
 
 const BUNDLE_DIRS: [&str; 3] = ["scripts/", "references/", "assets/"];
@@ -130,10 +133,12 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
         Collect {
             regions: sigil,
             editor: false,
+            places: true,
         },
     );
     body.references = shifted(walked.references, range.start);
     body.regions = walked.regions;
+    body.places = walked.places.map(|places| places.finish(text, range.start));
     body
 }
 
@@ -145,6 +150,7 @@ pub(crate) fn headings(text: &str, range: TextRange) -> Vec<Heading> {
         Collect {
             regions: false,
             editor: true,
+            places: false,
         },
     );
     walked
@@ -167,6 +173,7 @@ pub(crate) fn all_references(text: &str, range: TextRange) -> Vec<Reference> {
         Collect {
             regions: false,
             editor: true,
+            places: false,
         },
     );
     let examples = Examples { source };
@@ -214,6 +221,8 @@ struct Collect {
     regions: bool,
     /// Headings and the text where loose paths may be written, which only the editor reads.
     editor: bool,
+    /// [`Body::places`].
+    places: bool,
 }
 
 /// One CommonMark parse's findings, with byte ranges into the parsed source.
@@ -225,6 +234,8 @@ struct Walked {
     headings: Vec<Heading>,
     /// Text where loose bundled paths may be written, joined where the ranges touch.
     loose: Vec<Range<usize>>,
+    /// The security rules' places, not yet shifted to the file.
+    places: Option<crate::security::MarkdownWalk>,
 }
 
 fn walk(source: &str, collect: Collect) -> Walked {
@@ -251,9 +262,15 @@ fn walk(source: &str, collect: Collect) -> Walked {
     let mut heading: Option<(u8, Range<usize>, String)> = None;
     let mut loose: Vec<Range<usize>> = Vec::new();
     let mut regions = Regions::default();
+    let mut places = collect
+        .places
+        .then(|| crate::security::MarkdownWalk::new(true));
     for (event, span) in parser {
         if collect.regions {
             regions.feed(&event, span.clone());
+        }
+        if let Some(places) = places.as_mut() {
+            places.feed(source, &event, span.clone());
         }
         if let Event::End(TagEnd::Link | TagEnd::Image) = event {
             if let Some(open) = links.pop() {
@@ -335,6 +352,7 @@ fn walk(source: &str, collect: Collect) -> Walked {
     }
     walked.references = without_repeats(found.references);
     walked.regions = regions.found;
+    walked.places = places;
     walked
 }
 
@@ -1277,6 +1295,7 @@ mod tests {
                 Collect {
                     regions: has_sigil(text),
                     editor: false,
+                    places: false,
                 },
             );
             body.references = walked.references;

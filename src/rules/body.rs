@@ -282,6 +282,7 @@ mod tests {
             path: Path::new("repo/skills/pdf/SKILL.md"),
             targets,
             exists: &exists,
+            security: true,
         };
         lint_text(&text, &context)
             .into_iter()

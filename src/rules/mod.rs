@@ -54,6 +54,8 @@ pub struct FileContext<'a> {
     pub targets: &'a [Target],
     /// Whether a path relative to the skill folder exists (for `broken-link`).
     pub exists: &'a dyn Fn(&Path) -> bool,
+    /// Whether any security rule is on: with all of them off, the file is not scanned at all.
+    pub security: bool,
 }
 
 impl FileContext<'_> {
@@ -305,7 +307,11 @@ fn lint_document_with_evidence(
     fields::check(&mut checker);
     body::check(&mut checker);
     let mut diagnostics = checker.diagnostics;
-    let security = crate::security::skill_findings(context.path, text, document);
+    let security = if context.security {
+        crate::security::skill_findings(context.path, text, document)
+    } else {
+        crate::security::Scan::default()
+    };
     diagnostics.extend(security.diagnostics.into_iter().map(|mut diagnostic| {
         diagnostic.targets = context.targets.to_vec();
         diagnostic
@@ -339,6 +345,7 @@ pub(crate) mod test_support {
             path: Path::new(path),
             targets,
             exists: &exists,
+            security: true,
         };
         lint_text(text, &context)
     }
@@ -516,6 +523,7 @@ mod robustness {
                 path: Path::new("skills/pdf/SKILL.md"),
                 targets: &targets,
                 exists: &exists,
+                security: true,
             };
             for diagnostic in lint_text(&text, &context) {
                 let range = diagnostic.range;
@@ -541,6 +549,7 @@ mod robustness {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_TARGETS,
             exists: &exists,
+            security: true,
         };
         let (text, diagnostics) = lint_bytes(b"---\nname: caf\xe9\n", &context);
         assert_eq!(diagnostics.len(), 1);

@@ -12,6 +12,7 @@ mod hidden;
 mod patterns;
 mod permissions;
 mod places;
+mod prefilter;
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -22,9 +23,10 @@ use crate::rule_table::Rule;
 use crate::text::{Span, TextRange};
 
 pub use patterns::Capability;
-use patterns::{COMPILED, PATTERNS, Refine, Role};
+use patterns::{COMPILED, PATTERNS, PREFILTER, Refine, Role};
 pub(crate) use places::Place;
-use places::Places;
+pub(crate) use places::{MarkdownWalk, Places};
+use prefilter::Candidates;
 
 /// What a file of a skill is, which decides what is looked for in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,6 +264,17 @@ struct Hit {
 /// SKILL.md's body begins (0 for other files).
 #[must_use]
 pub(crate) fn scan(path: &Path, text: &str, kind: FileKind, body_start: usize) -> Scan {
+    scan_with(path, text, kind, body_start, None)
+}
+
+/// [`scan`], with the places of a SKILL.md's body when its body rules found them already.
+fn scan_with(
+    path: &Path,
+    text: &str,
+    kind: FileKind,
+    body_start: usize,
+    known: Option<Places>,
+) -> Scan {
     let mut scan = Scan::default();
     match kind {
         FileKind::Compiled(what) => {
@@ -280,6 +293,9 @@ pub(crate) fn scan(path: &Path, text: &str, kind: FileKind, body_start: usize) -
         _ => {}
     }
     let places = OnceCell::new();
+    if let Some(known) = known.filter(|known| known.body_start() == body_start) {
+        let _ = places.set(known);
+    }
     let place_at = |offset: usize| -> Place {
         places
             .get_or_init(|| match kind {
@@ -295,14 +311,22 @@ pub(crate) fn scan(path: &Path, text: &str, kind: FileKind, body_start: usize) -
         allow::apply(text, &mut scan.diagnostics);
         return scan;
     }
-    injection(text, kind, &place_at, &mut scan.diagnostics);
+    let candidates = PREFILTER.scan(text);
+    injection(text, kind, &candidates, &place_at, &mut scan.diagnostics);
     if matches!(kind, FileKind::Skill | FileKind::Markdown | FileKind::Docs) {
-        hidden_instructions(text, body_start, &places, &place_at, &mut scan.diagnostics);
+        hidden_instructions(
+            text,
+            body_start,
+            &candidates,
+            &places,
+            &place_at,
+            &mut scan.diagnostics,
+        );
     }
     if kind == FileKind::Skill {
         dynamic_context(text, body_start, &mut scan.diagnostics);
     }
-    let hits = pattern_hits(text, &place_at, &places);
+    let hits = pattern_hits(text, &candidates, &place_at, &places);
     if kind == FileKind::Script && is_shell_script(path, text) {
         scan.evidence.push(evidence(
             path,
@@ -351,11 +375,15 @@ fn evidence(
 /// Every pattern match of `text`, placed and graded.
 fn pattern_hits(
     text: &str,
+    candidates: &Candidates<'_>,
     place_at: &dyn Fn(usize) -> Place,
     places: &OnceCell<Places>,
 ) -> Vec<Hit> {
     let mut hits = Vec::new();
     for (index, pattern) in PATTERNS.iter().enumerate() {
+        if !candidates.may_match(index) {
+            continue;
+        }
         for found in COMPILED.each[index].find_iter(text) {
             let mut range = TextRange::new(found.start(), found.end());
             // The rest of an encoded run is the first match's: skip it before any other look.
@@ -1266,10 +1294,14 @@ fn capitalize(text: &str) -> String {
 fn injection(
     text: &str,
     kind: FileKind,
+    candidates: &Candidates<'_>,
     place_at: &dyn Fn(usize) -> Place,
     out: &mut Vec<Diagnostic>,
 ) {
-    for (regex, what) in patterns::INJECTION.iter() {
+    for (index, (regex, what)) in patterns::INJECTION.iter().enumerate() {
+        if !candidates.may_match(patterns::injection_index(index)) {
+            continue;
+        }
         for found in regex.find_iter(text) {
             let place = place_at(found.start());
             let markup = what.starts_with("imitates");
@@ -1374,6 +1406,7 @@ fn quoted(text: &str, start: usize, end: usize) -> bool {
 fn hidden_instructions(
     text: &str,
     body_start: usize,
+    candidates: &Candidates<'_>,
     places: &OnceCell<Places>,
     place_at: &dyn Fn(usize) -> Place,
     out: &mut Vec<Diagnostic>,
@@ -1383,19 +1416,33 @@ fn hidden_instructions(
     {
         return;
     }
-    let _ = place_at(body_start);
-    let Some(places) = places.get() else {
-        return;
+    // Words addressed to the agent, or a phrase `injection` already reported: only where one
+    // sits is it worth finding the hidden regions.
+    let addressed: Vec<usize> = if candidates.may_match(patterns::addresses_agent_index()) {
+        patterns::ADDRESSES_AGENT
+            .find_iter(&text[body_start..])
+            .map(|found| body_start + found.start())
+            .collect()
+    } else {
+        Vec::new()
     };
-    // Regions holding words addressed to the agent, or a phrase `injection` already reported.
-    let mut regions: Vec<std::ops::Range<usize>> = patterns::ADDRESSES_AGENT
-        .find_iter(&text[body_start..])
-        .map(|found| body_start + found.start())
+    let offsets: Vec<usize> = addressed
+        .into_iter()
         .chain(
             out.iter()
                 .filter(|diagnostic| diagnostic.rule == Rule::PromptInjection)
                 .map(|diagnostic| diagnostic.range.start),
         )
+        .collect();
+    if offsets.is_empty() {
+        return;
+    }
+    let _ = place_at(body_start);
+    let Some(places) = places.get() else {
+        return;
+    };
+    let mut regions: Vec<std::ops::Range<usize>> = offsets
+        .into_iter()
         .filter(|&offset| place_at(offset) == Place::Hidden)
         .filter_map(|offset| places.region_at(offset))
         .collect();
@@ -1464,7 +1511,13 @@ fn dynamic_context(text: &str, body_start: usize, out: &mut Vec<Diagnostic>) {
 #[must_use]
 pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) -> Scan {
     let body_start = document.body.range.start.min(text.len());
-    let mut scan = scan(path, text, FileKind::Skill, body_start);
+    let mut scan = scan_with(
+        path,
+        text,
+        FileKind::Skill,
+        body_start,
+        document.body.places.clone(),
+    );
     let mut extra = Vec::new();
     permissions::check(text, document, &mut extra);
     if let Some(entry) = document.field("name") {

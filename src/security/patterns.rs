@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::prefilter::Prefilter;
 use crate::diagnostic::Severity;
 use crate::rule_table::Rule;
 
@@ -565,6 +566,29 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     ]
 });
 
+/// Which of [`COMPILED`], [`INJECTION`] and [`ADDRESSES_AGENT`] (in that order) can match a
+/// file, from one pass over it.
+pub(crate) static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
+    let sources: Vec<&str> = COMPILED
+        .each
+        .iter()
+        .chain(INJECTION.iter().map(|(regex, _)| regex))
+        .chain([&*ADDRESSES_AGENT])
+        .map(Regex::as_str)
+        .collect();
+    Prefilter::new(&sources)
+});
+
+/// The index in [`PREFILTER`] of injection phrase `index`.
+pub(crate) fn injection_index(index: usize) -> usize {
+    PATTERNS.len() + index
+}
+
+/// The index in [`PREFILTER`] of [`ADDRESSES_AGENT`].
+pub(crate) fn addresses_agent_index() -> usize {
+    PATTERNS.len() + INJECTION.len()
+}
+
 /// Each pattern compiled alone. Not one `RegexSet`: a set of this many patterns outgrows the
 /// lazy DFA's cache and falls back to the PikeVM (over 90 % of the time of a `check` in a
 /// profile), while each pattern alone is searched by its literal prefilter or its own DFA.
@@ -710,10 +734,125 @@ pub(crate) static ADDRESSES_AGENT: LazyLock<Regex> = LazyLock::new(|| {
 mod tests {
     use super::*;
 
+    /// Every expression of the prefilter, compiled as the scan runs it.
+    fn filtered() -> Vec<&'static Regex> {
+        COMPILED
+            .each
+            .iter()
+            .chain(INJECTION.iter().map(|(regex, _)| regex))
+            .chain([&*ADDRESSES_AGENT])
+            .collect()
+    }
+
+    /// The prefilter never keeps an expression from a file it matches, on every file of the
+    /// labelled set and the fixtures (each also with the case folds `(?i)` allows).
+    #[test]
+    fn prefilter_keeps_every_expression_that_matches() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+        let mut files = Vec::new();
+        let mut folders = vec![root.join("security"), root.join("fixtures")];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    files.push(text);
+                }
+            }
+        }
+        assert!(files.len() > 100);
+        let expressions = filtered();
+        let mut matched = 0;
+        for text in &files {
+            for variant in [text.clone(), text.to_uppercase(), text.to_lowercase()] {
+                let candidates = PREFILTER.scan(&variant);
+                for (index, regex) in expressions.iter().enumerate() {
+                    if regex.is_match(&variant) {
+                        matched += 1;
+                        assert!(
+                            candidates.may_match(index),
+                            "expression {index} ({}) matches but was filtered out",
+                            regex.as_str()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(matched > 100);
+    }
+
+    /// Only these expressions have no literal to look for and run on every file.
+    #[test]
+    fn few_expressions_run_on_every_file() {
+        let always: Vec<&str> = filtered()
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| PREFILTER.always_runs(*index))
+            .map(|(_, regex)| regex.as_str())
+            .collect();
+        assert!(always.is_empty(), "{always:#?}");
+    }
+
     #[test]
     fn every_pattern_compiles() {
         assert_eq!(COMPILED.each.len(), PATTERNS.len());
         assert!(!INJECTION.is_empty());
         let _ = (&*WRITES, &*READS, &*ADDRESSES_AGENT);
+    }
+}
+
+#[cfg(test)]
+mod selectivity {
+    use super::*;
+
+    #[test]
+    #[allow(
+        clippy::print_stderr,
+        reason = "a measurement, printed for the one who runs it"
+    )]
+    #[ignore = "a measurement: SELECTIVITY_DIR=folder cargo test selectivity -- --ignored --nocapture"]
+    fn selectivity() {
+        let root = std::env::var("SELECTIVITY_DIR").unwrap();
+        let mut files = Vec::new();
+        let mut folders = vec![std::path::PathBuf::from(root)];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    files.push(text);
+                }
+            }
+        }
+        let expressions: Vec<&Regex> = COMPILED
+            .each
+            .iter()
+            .chain(INJECTION.iter().map(|(regex, _)| regex))
+            .chain([&*ADDRESSES_AGENT])
+            .collect();
+        let mut runs = vec![0; expressions.len()];
+        let mut hits = vec![0; expressions.len()];
+        for text in &files {
+            let candidates = PREFILTER.scan(text);
+            for (index, regex) in expressions.iter().enumerate() {
+                if candidates.may_match(index) {
+                    runs[index] += 1;
+                    if regex.is_match(text) {
+                        hits[index] += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{} files", files.len());
+        for (index, regex) in expressions.iter().enumerate() {
+            eprintln!(
+                "{index:3} runs {:6} hits {:6}  {:.70}",
+                runs[index],
+                hits[index],
+                regex.as_str()
+            );
+        }
     }
 }

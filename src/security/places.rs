@@ -53,7 +53,7 @@ impl Place {
 }
 
 /// The places of one file, found once and looked up by offset.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Places {
     /// Sorted, not overlapping; text outside every range is prose (Markdown) or script.
     ranges: Vec<(Range<usize>, Place)>,
@@ -125,61 +125,103 @@ impl Places {
     #[must_use]
     pub(crate) fn markdown(text: &str, body_start: usize, blocks_run: bool) -> Self {
         let body = &text[body_start..];
-        let mut ranges: Vec<(Range<usize>, Place)> = Vec::new();
-        let mut blocks = 0u32;
-        let mut block: Option<(usize, bool)> = None;
-        let mut image_depth = 0usize;
+        let mut walk = MarkdownWalk::new(blocks_run);
         for (event, span) in
             Parser::new_ext(body, crate::document::body::options()).into_offset_iter()
         {
-            let span = span.start + body_start..span.end + body_start;
-            match event {
-                Event::Start(Tag::CodeBlock(kind)) => {
-                    let runs = match &kind {
-                        CodeBlockKind::Fenced(info) => runs_language(info),
-                        CodeBlockKind::Indented => true,
-                    };
-                    let quoted = !runs
-                        || !blocks_run
-                        || introduced_as_bad(&text[body_start..span.start])
-                        || heading_marks_bad(&text[body_start..span.start])
-                        || first_line_marks_bad(&text[span.clone()]);
-                    block = Some((span.start, quoted));
-                }
-                Event::End(TagEnd::CodeBlock) => {
-                    if let Some((start, quoted)) = block.take() {
-                        let place = if quoted {
-                            Place::Quoted
-                        } else {
-                            blocks += 1;
-                            Place::Block(blocks)
-                        };
-                        ranges.push((start..span.end, place));
-                    }
-                }
-                // In Markdown written for people, a code span is shown, not run.
-                Event::Code(_) if block.is_none() => ranges.push((
-                    span,
-                    if blocks_run {
-                        Place::Span
-                    } else {
-                        Place::Quoted
-                    },
-                )),
-                Event::Start(Tag::Image { title, .. }) => {
-                    image_depth += 1;
-                    push_title(text, &span, &title, &mut ranges);
-                }
-                Event::End(TagEnd::Image) => image_depth = image_depth.saturating_sub(1),
-                Event::Start(Tag::Link { title, .. }) => {
-                    push_title(text, &span, &title, &mut ranges);
-                }
-                Event::Text(_) if image_depth > 0 && block.is_none() => {
-                    ranges.push((span, Place::Hidden));
-                }
-                _ => {}
-            }
+            walk.feed(body, &event, span);
         }
+        walk.finish(text, body_start)
+    }
+
+    /// The byte where the body these places were found in starts.
+    #[must_use]
+    pub(crate) fn body_start(&self) -> usize {
+        self.frontmatter_end
+    }
+}
+
+/// The places of a Markdown body, found from the events of its CommonMark parse: fed by
+/// [`Places::markdown`], or by the body rules' own parse of a SKILL.md so that the body is not
+/// parsed twice.
+#[derive(Debug, Default)]
+pub(crate) struct MarkdownWalk {
+    blocks_run: bool,
+    /// Byte ranges into the body.
+    ranges: Vec<(Range<usize>, Place)>,
+    blocks: u32,
+    /// The open code block: where it starts, and whether it is quoted.
+    block: Option<(usize, bool)>,
+    image_depth: usize,
+}
+
+impl MarkdownWalk {
+    #[must_use]
+    pub(crate) fn new(blocks_run: bool) -> Self {
+        Self {
+            blocks_run,
+            ..Self::default()
+        }
+    }
+
+    /// One event of the parse of `body`, with its span in `body`.
+    pub(crate) fn feed(&mut self, body: &str, event: &Event<'_>, span: Range<usize>) {
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let runs = match kind {
+                    CodeBlockKind::Fenced(info) => runs_language(info),
+                    CodeBlockKind::Indented => true,
+                };
+                let quoted = !runs
+                    || !self.blocks_run
+                    || introduced_as_bad(&body[..span.start])
+                    || heading_marks_bad(&body[..span.start])
+                    || first_line_marks_bad(&body[span.clone()]);
+                self.block = Some((span.start, quoted));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((start, quoted)) = self.block.take() {
+                    let place = if quoted {
+                        Place::Quoted
+                    } else {
+                        self.blocks += 1;
+                        Place::Block(self.blocks)
+                    };
+                    self.ranges.push((start..span.end, place));
+                }
+            }
+            // In Markdown written for people, a code span is shown, not run.
+            Event::Code(_) if self.block.is_none() => self.ranges.push((
+                span,
+                if self.blocks_run {
+                    Place::Span
+                } else {
+                    Place::Quoted
+                },
+            )),
+            Event::Start(Tag::Image { title, .. }) => {
+                self.image_depth += 1;
+                push_title(body, &span, title, &mut self.ranges);
+            }
+            Event::End(TagEnd::Image) => self.image_depth = self.image_depth.saturating_sub(1),
+            Event::Start(Tag::Link { title, .. }) => {
+                push_title(body, &span, title, &mut self.ranges);
+            }
+            Event::Text(_) if self.image_depth > 0 && self.block.is_none() => {
+                self.ranges.push((span, Place::Hidden));
+            }
+            _ => {}
+        }
+    }
+
+    /// The places of `text`, whose body (the text fed) starts at `body_start`.
+    #[must_use]
+    pub(crate) fn finish(self, text: &str, body_start: usize) -> Places {
+        let mut ranges: Vec<(Range<usize>, Place)> = self
+            .ranges
+            .into_iter()
+            .map(|(range, place)| (range.start + body_start..range.end + body_start, place))
+            .collect();
         // HTML comments, found in the raw text: a comment may span several HTML events.
         let mut from = body_start;
         while let Some(at) = memchr::memmem::find(&text.as_bytes()[from..], b"<!--") {
@@ -204,7 +246,7 @@ impl Places {
                 _ => merged.push((range, place)),
             }
         }
-        Self {
+        Places {
             ranges: merged,
             rest: Place::Prose,
             frontmatter_end: body_start,

@@ -153,6 +153,7 @@ pub fn lint_invariants(data: &[u8]) {
         path: Path::new("skills/pdf/SKILL.md"),
         targets: &targets,
         exists: &exists,
+        security: true,
     };
     let (text, diagnostics) = lint_bytes(bytes.rest(), &context);
     check_ranges(&text, &diagnostics);

@@ -1,0 +1,672 @@
+//! Which of the security expressions can match a file, found in one pass over it, so that only
+//! those run their regular expression over the whole file.
+//!
+//! Each expression's requirements come from its syntax tree, so they cannot drift from the
+//! expression: a *clause* is a set of tests of which one must pass for the expression to match
+//! anywhere in the file (a literal it must contain, a dotted run of digits, a long run of one
+//! class of bytes), and an expression runs only when every one of its clauses passes. A
+//! requirement says nothing about where a match is: whatever passes, the expression itself
+//! still finds every match, so the findings are the same as without the filter.
+//!
+//! The literals of every expression are looked for together, by one Aho-Corasick automaton that
+//! ignores ASCII case; a literal's exact case and its word boundaries are checked where it is
+//! found.
+
+use std::cell::OnceCell;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
+
+/// At most this many strings in the exact set of a piece of an expression: beyond, the set says
+/// little and costs a large automaton.
+const MAX_SET: usize = 64;
+/// Character classes up to this size are spelled out as alternatives (`[/\\]`, `["']`).
+const MAX_CLASS: usize = 8;
+/// A clause whose weakest test is lighter than this is met by nearly every file (`|`, `-`):
+/// dropping it keeps the filter cheap and loses almost nothing.
+const MIN_WEIGHT: usize = 2;
+/// A repetition this long or longer of one class is looked for as a run (encoded blobs).
+const MIN_RUN: u32 = 16;
+
+/// One byte of a literal, or a word boundary between two bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Atom {
+    /// `folded`: either ASCII case matches (the byte is stored in lower case).
+    Byte {
+        byte: u8,
+        folded: bool,
+    },
+    Boundary,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Test {
+    /// The literal occurs (boundaries only at its ends are checked; inner ones follow from its
+    /// bytes).
+    Literal(Vec<Atom>),
+    /// Three dots, each right after a run of digits (`(?:\d{1,3}\.){3}`). A digit may be any
+    /// byte of a multi-byte character, since `\d` is Unicode.
+    DottedQuad,
+    /// A run of at least `min` bytes of `class` (ASCII bytes only).
+    Run { class: Box<[bool; 256]>, min: u32 },
+}
+
+impl Test {
+    /// How rare the test is likely to pass: the longer the literal, the rarer.
+    fn weight(&self) -> usize {
+        match self {
+            Test::Literal(atoms) => atoms.len(),
+            Test::DottedQuad => 8,
+            Test::Run { min, .. } => *min as usize,
+        }
+    }
+}
+
+/// Tests of which one must pass.
+type Clause = Vec<Test>;
+
+fn weight(clause: &Clause) -> usize {
+    clause.iter().map(Test::weight).min().unwrap_or(0)
+}
+
+/// The exact strings `hir` can match, when they are few; `None` when they are many or when a
+/// piece of `hir` is not spelled out (a large class, a repetition, a line anchor).
+fn exact(hir: &Hir) -> Option<Vec<Vec<Atom>>> {
+    match hir.kind() {
+        HirKind::Empty => Some(vec![Vec::new()]),
+        HirKind::Literal(literal) => Some(vec![
+            literal
+                .0
+                .iter()
+                .map(|&byte| Atom::Byte {
+                    byte,
+                    folded: false,
+                })
+                .collect(),
+        ]),
+        HirKind::Class(class) => class_strings(class),
+        HirKind::Look(Look::WordAscii) => Some(vec![vec![Atom::Boundary]]),
+        HirKind::Look(_) => None,
+        HirKind::Capture(capture) => exact(&capture.sub),
+        HirKind::Repetition(repetition) => {
+            let sub = exact(&repetition.sub)?;
+            match (repetition.min, repetition.max) {
+                (0, Some(1)) => union(vec![vec![Vec::new()], sub]),
+                (min, Some(max)) if min == max && min <= 3 => {
+                    let mut set = vec![Vec::new()];
+                    for _ in 0..min {
+                        set = product(&set, &sub)?;
+                    }
+                    Some(set)
+                }
+                _ => None,
+            }
+        }
+        HirKind::Concat(subs) => subs
+            .iter()
+            .try_fold(vec![Vec::new()], |set, sub| product(&set, &exact(sub)?)),
+        HirKind::Alternation(subs) => union(subs.iter().map(exact).collect::<Option<Vec<_>>>()?),
+    }
+}
+
+/// The characters of a small class, each as its UTF-8 bytes; an ASCII letter whose two cases
+/// are both in the class becomes one folded byte. `ſ` and the Kelvin sign, which `(?i)` adds to
+/// `s` and `k`, are left out: a file holding either runs every expression ([`Prefilter`]).
+fn class_strings(class: &Class) -> Option<Vec<Vec<Atom>>> {
+    let chars: Vec<u32> = match class {
+        Class::Unicode(class) => {
+            let mut chars = Vec::new();
+            for range in class.iter() {
+                let (start, end) = (u32::from(range.start()), u32::from(range.end()));
+                if end - start >= MAX_CLASS as u32 || chars.len() > MAX_CLASS {
+                    return None;
+                }
+                chars.extend(start..=end);
+            }
+            chars.retain(|&ch| !is_fold_only(ch));
+            chars
+        }
+        Class::Bytes(class) => {
+            let mut bytes = Vec::new();
+            for range in class.iter() {
+                if range.end() - range.start() >= MAX_CLASS as u8 || bytes.len() > MAX_CLASS {
+                    return None;
+                }
+                bytes.extend((range.start()..=range.end()).map(u32::from));
+            }
+            if bytes.iter().any(|&byte| byte >= 0x80) {
+                return None;
+            }
+            bytes
+        }
+    };
+    if chars.len() > MAX_CLASS {
+        return None;
+    }
+    let mut strings: Vec<Vec<Atom>> = Vec::new();
+    for &ch in &chars {
+        let ch = char::from_u32(ch)?;
+        let other_case = if ch.is_ascii_uppercase() {
+            Some(ch.to_ascii_lowercase())
+        } else if ch.is_ascii_lowercase() {
+            Some(ch.to_ascii_uppercase())
+        } else {
+            None
+        };
+        match other_case {
+            Some(other) if chars.contains(&u32::from(other)) => {
+                if ch.is_ascii_lowercase() {
+                    strings.push(vec![Atom::Byte {
+                        byte: ch as u8,
+                        folded: true,
+                    }]);
+                }
+            }
+            _ => {
+                let mut buffer = [0; 4];
+                let bytes = ch.encode_utf8(&mut buffer).as_bytes();
+                strings.push(
+                    bytes
+                        .iter()
+                        .map(|&byte| Atom::Byte {
+                            byte,
+                            folded: false,
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
+    Some(strings)
+}
+
+/// `ſ` (U+017F) and the Kelvin sign (U+212A): the only characters outside ASCII that Unicode
+/// case folding makes equal to an ASCII letter.
+fn is_fold_only(ch: u32) -> bool {
+    ch == 0x17F || ch == 0x212A
+}
+
+fn product(left: &[Vec<Atom>], right: &[Vec<Atom>]) -> Option<Vec<Vec<Atom>>> {
+    if left.len() * right.len() > MAX_SET {
+        return None;
+    }
+    Some(
+        left.iter()
+            .flat_map(|a| {
+                right.iter().map(move |b| {
+                    let mut joined = a.clone();
+                    joined.extend_from_slice(b);
+                    joined
+                })
+            })
+            .collect(),
+    )
+}
+
+fn union(sets: Vec<Vec<Vec<Atom>>>) -> Option<Vec<Vec<Atom>>> {
+    let mut all: Vec<Vec<Atom>> = Vec::new();
+    for string in sets.into_iter().flatten() {
+        if !all.contains(&string) {
+            all.push(string);
+        }
+    }
+    (all.len() <= MAX_SET).then_some(all)
+}
+
+/// A set of exact strings as a clause: one of them must occur. `None` when one of them is
+/// empty (or only boundaries), which every file holds.
+fn literal_clause(set: Vec<Vec<Atom>>) -> Option<Clause> {
+    let mut clause = Vec::with_capacity(set.len());
+    for atoms in set {
+        let atoms = trimmed(atoms);
+        if !atoms.iter().any(|atom| matches!(atom, Atom::Byte { .. })) {
+            return None;
+        }
+        clause.push(Test::Literal(atoms));
+    }
+    Some(clause)
+}
+
+/// Drops the boundaries inside a literal (its bytes decide them) and repeated ones at its ends.
+fn trimmed(atoms: Vec<Atom>) -> Vec<Atom> {
+    let first_byte = atoms
+        .iter()
+        .position(|atom| matches!(atom, Atom::Byte { .. }));
+    let last_byte = atoms
+        .iter()
+        .rposition(|atom| matches!(atom, Atom::Byte { .. }));
+    let (Some(first), Some(last)) = (first_byte, last_byte) else {
+        return atoms;
+    };
+    let mut out = Vec::with_capacity(atoms.len());
+    if first > 0 {
+        out.push(Atom::Boundary);
+    }
+    out.extend(
+        atoms[first..=last]
+            .iter()
+            .copied()
+            .filter(|atom| matches!(atom, Atom::Byte { .. })),
+    );
+    if last + 1 < atoms.len() {
+        out.push(Atom::Boundary);
+    }
+    out
+}
+
+/// Clauses every match of `hir` meets (all of them).
+fn clauses(hir: &Hir) -> Vec<Clause> {
+    if let Some(set) = exact(hir) {
+        return literal_clause(set).into_iter().collect();
+    }
+    match hir.kind() {
+        HirKind::Capture(capture) => clauses(&capture.sub),
+        HirKind::Repetition(repetition) => {
+            if let Some(test) = dotted_quad(hir).or_else(|| run(hir)) {
+                return vec![vec![test]];
+            }
+            if repetition.min >= 1 {
+                clauses(&repetition.sub)
+            } else {
+                Vec::new()
+            }
+        }
+        HirKind::Concat(subs) => concat_clauses(subs),
+        HirKind::Alternation(subs) => {
+            let mut union: Clause = Vec::new();
+            for sub in subs {
+                let Some(best) = clauses(sub).into_iter().max_by_key(weight) else {
+                    return Vec::new();
+                };
+                for test in best {
+                    if !union.contains(&test) {
+                        union.push(test);
+                    }
+                }
+            }
+            vec![union]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A concatenation's clauses: the exact strings of each stretch of spelled-out pieces, and the
+/// clauses of every other piece.
+fn concat_clauses(subs: &[Hir]) -> Vec<Clause> {
+    let mut out = Vec::new();
+    let mut stretch: Option<Vec<Vec<Atom>>> = None;
+    for sub in subs {
+        match exact(sub) {
+            Some(set) => {
+                stretch = match stretch.take() {
+                    None => Some(set),
+                    Some(so_far) => match product(&so_far, &set) {
+                        Some(joined) => Some(joined),
+                        None => {
+                            out.extend(literal_clause(so_far));
+                            Some(set)
+                        }
+                    },
+                };
+            }
+            None => {
+                if let Some(so_far) = stretch.take() {
+                    out.extend(literal_clause(so_far));
+                }
+                out.extend(clauses(sub));
+            }
+        }
+    }
+    if let Some(so_far) = stretch {
+        out.extend(literal_clause(so_far));
+    }
+    out
+}
+
+/// `(?:\d{1,3}\.){3}` and the like: a repetition, three or more times, of digits then a dot.
+fn dotted_quad(hir: &Hir) -> Option<Test> {
+    let HirKind::Repetition(repetition) = hir.kind() else {
+        return None;
+    };
+    let HirKind::Concat(parts) = repetition.sub.kind() else {
+        return None;
+    };
+    let [digits, dot] = parts.as_slice() else {
+        return None;
+    };
+    let is_dot = matches!(dot.kind(), HirKind::Literal(literal) if &*literal.0 == b".");
+    let is_digits = matches!(digits.kind(), HirKind::Repetition(inner)
+        if inner.min >= 1 && matches!(inner.sub.kind(), HirKind::Class(class) if only_digits(class)));
+    (repetition.min >= 3 && is_dot && is_digits).then_some(Test::DottedQuad)
+}
+
+/// A class of digits (ASCII or Unicode `\d`), which holds no dot.
+fn only_digits(class: &Class) -> bool {
+    match class {
+        Class::Unicode(class) => {
+            class
+                .iter()
+                .any(|range| range.start() <= '0' && '9' <= range.end())
+                && class
+                    .iter()
+                    .all(|range| !(range.start() <= '.' && '.' <= range.end()))
+                && class
+                    .iter()
+                    .filter(|range| range.end().is_ascii())
+                    .all(|range| range.start().is_ascii_digit() && range.end().is_ascii_digit())
+        }
+        Class::Bytes(_) => false,
+    }
+}
+
+/// A long repetition of one ASCII class (`[A-Za-z0-9+/]{64}`).
+fn run(hir: &Hir) -> Option<Test> {
+    let HirKind::Repetition(repetition) = hir.kind() else {
+        return None;
+    };
+    if repetition.min < MIN_RUN {
+        return None;
+    }
+    let HirKind::Class(Class::Unicode(class)) = repetition.sub.kind() else {
+        return None;
+    };
+    let mut bytes = [false; 256];
+    for range in class.iter() {
+        // `(?i)` adds `ſ` and the Kelvin sign to `s` and `k`; a file holding either runs every
+        // expression anyway.
+        if range.start() == range.end() && is_fold_only(u32::from(range.start())) {
+            continue;
+        }
+        if !range.end().is_ascii() {
+            return None;
+        }
+        for byte in range.start() as u8..=range.end() as u8 {
+            bytes[usize::from(byte)] = true;
+        }
+    }
+    Some(Test::Run {
+        class: Box::new(bytes),
+        min: repetition.min,
+    })
+}
+
+/// The clauses an expression is filtered by; none when it must run on every file.
+fn requirements(source: &str) -> Vec<Clause> {
+    let Ok(hir) = regex_syntax::parse(source) else {
+        return Vec::new();
+    };
+    let mut found = clauses(&hir);
+    found.retain(|clause| weight(clause) >= MIN_WEIGHT);
+    found
+}
+
+/// A literal as the automaton looks for it, and what its finding means.
+struct Needle {
+    /// The literal's bytes (lower case where `folded`).
+    bytes: Vec<u8>,
+    folded: Vec<bool>,
+    boundary_before: bool,
+    boundary_after: bool,
+    /// The clause it meets.
+    clause: usize,
+}
+
+impl Needle {
+    fn new(atoms: &[Atom], clause: usize) -> Self {
+        let mut needle = Needle {
+            bytes: Vec::new(),
+            folded: Vec::new(),
+            boundary_before: atoms.first() == Some(&Atom::Boundary),
+            boundary_after: atoms.len() > 1 && atoms.last() == Some(&Atom::Boundary),
+            clause,
+        };
+        for atom in atoms {
+            if let Atom::Byte { byte, folded } = *atom {
+                needle.bytes.push(byte);
+                needle.folded.push(folded);
+            }
+        }
+        needle
+    }
+
+    /// Whether the literal found at `start` is this needle: its exact case where it has one, and
+    /// its ASCII word boundaries.
+    fn holds(&self, text: &[u8], start: usize) -> bool {
+        let found = &text[start..start + self.bytes.len()];
+        let case = found
+            .iter()
+            .zip(&self.bytes)
+            .zip(&self.folded)
+            .all(|((&have, &want), &folded)| folded || have == want);
+        let end = start + self.bytes.len();
+        case && (!self.boundary_before
+            || is_word(start.checked_sub(1).map(|at| text[at])) != is_word(Some(self.bytes[0])))
+            && (!self.boundary_after
+                || is_word(text.get(end).copied()) != is_word(self.bytes.last().copied()))
+    }
+}
+
+/// An ASCII word byte, as `(?-u:\b)` sees it; the ends of the text are not.
+fn is_word(byte: Option<u8>) -> bool {
+    byte.is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+}
+
+/// The requirements of a list of expressions, and the automaton of their literals.
+pub(crate) struct Prefilter {
+    /// Per expression, the clauses it needs; an empty list: it always runs.
+    requires: Vec<Vec<usize>>,
+    /// Per clause, its tests that the automaton cannot run.
+    scans: Vec<Vec<Test>>,
+    /// Per literal of the automaton, the needles spelled that way.
+    needles: Vec<Vec<Needle>>,
+    searcher: AhoCorasick,
+    /// The automaton's literals for `ſ` and the Kelvin sign start at this index.
+    folds_from: usize,
+}
+
+/// What one pass over a file found: which clauses are met.
+pub(crate) struct Candidates<'a> {
+    prefilter: &'a Prefilter,
+    met: Vec<bool>,
+    /// The text holds a character that `(?i)` folds into ASCII: every expression runs.
+    everything: bool,
+    text: &'a [u8],
+    dotted_quad: OnceCell<bool>,
+}
+
+impl Prefilter {
+    /// The prefilter of `sources`, regular expressions as [`regex::Regex`] reads them.
+    #[must_use]
+    pub(crate) fn new(sources: &[&str]) -> Self {
+        let mut requires = Vec::with_capacity(sources.len());
+        let mut scans = Vec::new();
+        let mut literals: Vec<Vec<u8>> = Vec::new();
+        let mut needles: Vec<Vec<Needle>> = Vec::new();
+        for source in sources {
+            let mut ids = Vec::new();
+            for clause in requirements(source) {
+                let id = scans.len();
+                let mut scan = Vec::new();
+                for test in clause {
+                    match test {
+                        Test::Literal(atoms) => {
+                            let needle = Needle::new(&atoms, id);
+                            let at = literals
+                                .iter()
+                                .position(|known| *known == needle.bytes)
+                                .unwrap_or_else(|| {
+                                    literals.push(needle.bytes.clone());
+                                    needles.push(Vec::new());
+                                    literals.len() - 1
+                                });
+                            needles[at].push(needle);
+                        }
+                        other => scan.push(other),
+                    }
+                }
+                scans.push(scan);
+                ids.push(id);
+            }
+            requires.push(ids);
+        }
+        let folds_from = literals.len();
+        literals.push("\u{17F}".as_bytes().to_vec());
+        literals.push("\u{212A}".as_bytes().to_vec());
+        let searcher = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&literals)
+            .expect("security literals build an automaton");
+        Prefilter {
+            requires,
+            scans,
+            needles,
+            searcher,
+            folds_from,
+        }
+    }
+
+    /// One pass over `text`.
+    #[must_use]
+    pub(crate) fn scan<'a>(&'a self, text: &'a str) -> Candidates<'a> {
+        let bytes = text.as_bytes();
+        let mut met = vec![false; self.scans.len()];
+        let mut everything = false;
+        for found in self.searcher.find_overlapping_iter(bytes) {
+            let literal = found.pattern().as_usize();
+            if literal >= self.folds_from {
+                everything = true;
+                break;
+            }
+            for needle in &self.needles[literal] {
+                if !met[needle.clause] && needle.holds(bytes, found.start()) {
+                    met[needle.clause] = true;
+                }
+            }
+        }
+        Candidates {
+            prefilter: self,
+            met,
+            everything,
+            text: bytes,
+            dotted_quad: OnceCell::new(),
+        }
+    }
+
+    /// Whether expression `index` can never match: for the tests.
+    #[cfg(test)]
+    pub(crate) fn always_runs(&self, index: usize) -> bool {
+        self.requires[index].is_empty()
+    }
+}
+
+impl Candidates<'_> {
+    /// Whether expression `index` may match somewhere in the text.
+    #[must_use]
+    pub(crate) fn may_match(&self, index: usize) -> bool {
+        self.everything
+            || self.prefilter.requires[index]
+                .iter()
+                .all(|&clause| self.met[clause] || self.scan_passes(clause))
+    }
+
+    fn scan_passes(&self, clause: usize) -> bool {
+        self.prefilter.scans[clause].iter().any(|test| match test {
+            Test::DottedQuad => *self.dotted_quad.get_or_init(|| has_dotted_quad(self.text)),
+            Test::Run { class, min } => has_run(self.text, class, *min as usize),
+            Test::Literal(_) => false,
+        })
+    }
+}
+
+/// A digit as `\d` may see it: an ASCII digit, or any byte of a character outside ASCII.
+fn digitish(byte: u8) -> bool {
+    byte.is_ascii_digit() || byte >= 0x80
+}
+
+/// Whether three dots follow each other, each right after a run of digits: what
+/// `(?:\d{1,3}\.){3}` needs (and more).
+fn has_dotted_quad(text: &[u8]) -> bool {
+    let mut chain = 0;
+    let mut last_dot: Option<usize> = None;
+    for at in memchr::memchr_iter(b'.', text) {
+        let after_digit = at > 0 && digitish(text[at - 1]);
+        chain = match last_dot {
+            _ if !after_digit => 0,
+            Some(last) if chain > 0 && text[last + 1..at].iter().all(|&byte| digitish(byte)) => {
+                chain + 1
+            }
+            _ => 1,
+        };
+        if chain >= 3 {
+            return true;
+        }
+        last_dot = Some(at);
+    }
+    false
+}
+
+/// Whether `min` bytes of `class` follow each other somewhere.
+fn has_run(text: &[u8], class: &[bool; 256], min: usize) -> bool {
+    let mut length = 0;
+    for &byte in text {
+        if class[usize::from(byte)] {
+            length += 1;
+            if length >= min {
+                return true;
+            }
+        } else {
+            length = 0;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter(source: &str) -> Prefilter {
+        Prefilter::new(&[source])
+    }
+
+    #[test]
+    fn literals_with_boundaries_and_case() {
+        let prefilter = filter(r"(?i)(?-u:\b)curl(?-u:\b)[^\n]*\|\s*sh");
+        assert!(prefilter.scan("run CURL x | sh").may_match(0));
+        assert!(!prefilter.scan("incurlable").may_match(0));
+        let exact = filter(r"[A-Z]+TOKEN(?-u:\b)");
+        assert!(exact.scan("GITHUB_TOKEN=1").may_match(0));
+        assert!(!exact.scan("a token here").may_match(0));
+    }
+
+    #[test]
+    fn folded_characters_run_everything() {
+        let prefilter = filter(r"(?i)(?-u:\b)ssh(?-u:\b)");
+        assert!(!prefilter.scan("nothing").may_match(0));
+        assert!(prefilter.scan("\u{17F}sh").may_match(0));
+    }
+
+    #[test]
+    fn dotted_quads_and_runs() {
+        let prefilter = filter(r#"["'](?:\d{1,3}\.){3}\d{1,3}["']"#);
+        assert!(prefilter.scan(r#"host = "10.0.0.1""#).may_match(0));
+        assert!(!prefilter.scan("version 1.2 and 3.4.").may_match(0));
+        assert!(
+            prefilter
+                .scan("\u{663}.\u{663}.\u{663}.\u{663}")
+                .may_match(0)
+        );
+        let blob = filter(r"[A-Za-z0-9+/]{64}|(?:\\x[0-9a-fA-F]{2}){8}");
+        assert!(!blob.scan("short words only").may_match(0));
+        assert!(blob.scan(&"A".repeat(64)).may_match(0));
+        assert!(blob.scan(r"\x41\x41").may_match(0));
+    }
+
+    #[test]
+    fn an_expression_without_literals_always_runs() {
+        assert!(filter(r"\d+").always_runs(0));
+        assert!(filter(r"\d+").scan("").may_match(0));
+    }
+}
