@@ -44,7 +44,15 @@ const EVENT_FIELDS: Record<AgentEvent['kind'], Record<string, string>> = {
 
 /** The fields of each request type in protocol.ts; `satisfies` keeps the lists complete. */
 const CATALOG_RESULT = { skills: true, prompt: true } satisfies Record<keyof CatalogResult, true>;
-const CATALOG_SKILL = { name: true, description: true, uri: true, root: true, diagnostics: true, capabilities: true, securityErrors: true } satisfies Record<keyof CatalogSkill, true>;
+const CATALOG_SKILL = {
+  name: true,
+  description: true,
+  uri: true,
+  root: true,
+  diagnostics: true,
+  capabilities: true,
+  securityErrors: true,
+} satisfies Record<keyof CatalogSkill, true>;
 const CHAT_PARAMS = { prompt: true, sessionId: true, workDoneToken: true } satisfies Record<keyof AgentChatParams, true>;
 const CHAT_RESULT = {
   sessionId: true,
