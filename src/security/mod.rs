@@ -326,7 +326,7 @@ fn scan_with(
     if kind == FileKind::Skill {
         dynamic_context(text, body_start, &mut scan.diagnostics);
     }
-    let hits = pattern_hits(text, &candidates, &place_at, &places);
+    let hits = pattern_hits(text, kind, &candidates, &place_at, &places);
     if kind == FileKind::Script && is_shell_script(path, text) {
         scan.evidence.push(evidence(
             path,
@@ -375,6 +375,7 @@ fn evidence(
 /// Every pattern match of `text`, placed and graded.
 fn pattern_hits(
     text: &str,
+    kind: FileKind,
     candidates: &Candidates<'_>,
     place_at: &dyn Fn(usize) -> Place,
     places: &OnceCell<Places>,
@@ -444,7 +445,7 @@ fn pattern_hits(
                 found.as_str(),
                 text,
                 range,
-                place,
+                (place, kind),
                 unit,
                 grade,
             ) else {
@@ -715,7 +716,7 @@ fn refine(
     matched: &str,
     text: &str,
     range: TextRange,
-    place: Place,
+    (place, kind): (Place, FileKind),
     unit: &str,
     grade: Option<Severity>,
 ) -> Option<Option<Severity>> {
@@ -745,6 +746,15 @@ fn refine(
                 .any(|(at, _)| !is_local_host(&lower[at + 7..]));
             let untrusted = public_ip(matched).is_some() || plain_http;
             if !untrusted && VENDOR_INSTALLERS.iter().any(|host| lower.contains(host)) {
+                return Some(grade.map(|_| Severity::Info));
+            }
+            // A reference the skill ships for reading repeats a project's documentation, and
+            // documentation gives the project's installer this way; the SKILL.md and its
+            // scripts are what the agent is told to run.
+            if !untrusted
+                && kind == FileKind::Markdown
+                && names_an_installer(&text[range.start..line_end].to_ascii_lowercase())
+            {
                 return Some(grade.map(|_| Severity::Info));
             }
             Some(if untrusted {
@@ -939,6 +949,22 @@ fn refine(
 /// piping one into a shell is still unreviewed code, but it is the vendor's own, so it is
 /// information rather than a warning. Any other host is a warning, a raw address or plain HTTP
 /// an error.
+/// Whether a download (lower case) comes from an HTTPS address that reads as a project's
+/// installer: `install` or `setup` in the path, or a host such as `get.…` or `install.…`.
+fn names_an_installer(lower: &str) -> bool {
+    lower.match_indices("https://").any(|(at, _)| {
+        let url = &lower[at + 8..];
+        let url = &url[..url
+            .find(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | ')' | '|'))
+            .unwrap_or(url.len())];
+        let (host, path) = url.split_once('/').unwrap_or((url, ""));
+        host.starts_with("get.")
+            || host.starts_with("install.")
+            || path.contains("install")
+            || path.contains("setup")
+    })
+}
+
 const VENDOR_INSTALLERS: &[&str] = &[
     "://astral.sh/",
     "://bun.sh/",
@@ -1506,8 +1532,8 @@ fn dynamic_context(text: &str, body_start: usize, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The security findings of a SKILL.md's own text: its frontmatter grants and name, and the scan
-/// of the whole file.
+/// The security findings of a SKILL.md's own text: its name, and the scan of the whole file.
+/// Its frontmatter grants are judged with the folder: [`skill_md_findings`].
 #[must_use]
 pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) -> Scan {
     let body_start = document.body.range.start.min(text.len());
@@ -1519,7 +1545,6 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
         document.body.places.clone(),
     );
     let mut extra = Vec::new();
-    permissions::check(text, document, &mut extra);
     if let Some(entry) = document.field("name") {
         if let crate::document::NodeKind::Scalar { value, .. } = &entry.value.kind {
             extra.extend(hidden::name_look_alikes(value, entry.value.range));
@@ -1534,6 +1559,31 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
         declared_as_information(description, &mut scan.diagnostics);
     }
     scan
+}
+
+/// The findings on a SKILL.md that only the whole folder can judge: what its frontmatter grants
+/// (`permissions`, graded by what the files do) and `capability-mismatch`. `evidence` is every
+/// piece the folder showed, sorted by capability with the notable first.
+#[must_use]
+pub(crate) fn skill_md_findings(
+    text: &str,
+    document: &SkillDocument,
+    folder: &Path,
+    evidence: &[Evidence],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    permissions::check(text, document, evidence, folder, &mut found);
+    allow::apply(text, &mut found);
+    let description = document.field("description");
+    let description_text = description
+        .and_then(|entry| entry.value.as_str())
+        .unwrap_or_default();
+    declared_as_information(description_text, &mut found);
+    found.extend(
+        description
+            .and_then(|entry| mismatch(description_text, entry.value.range, folder, evidence)),
+    );
+    found
 }
 
 static MENTIONS: std::sync::LazyLock<[(Capability, regex::Regex); 6]> = std::sync::LazyLock::new(

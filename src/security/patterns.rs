@@ -169,7 +169,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         r"(?i)\b{DOWNLOADER}\b(?:[^\n|;&]|\\\r?\n)*\|\s*(?:sudo\s+(?:-[a-z]+\s+)*)?(?:env\s+)?{INTERPRETER}\b"
     );
     let substitution = format!(
-        r#"(?i)(?:\b(?:ba|z)?sh\s+(?:-c\s+)?|\b(?:python[0-9.]*|node|perl|ruby)\s+-[ce]\s+|\beval\s+|\bsource\s+|\.\s+)["']?(?:\$\(|<\(|`)\s*{DOWNLOADER}\b"#
+        r#"(?i)(?:\b(?:ba|z)?sh\s+(?:-c\s+)?|\b(?:python[0-9.]*|node|perl|ruby)\s+-[ce]\s+|\beval\s+|\bsource\s+|(?:^|[\s;&|(])\.\s+)["']?(?:\$\(|<\(|`)\s*{DOWNLOADER}\b"#
     );
     vec![
         // remote-code
