@@ -370,6 +370,7 @@ impl Engine {
             evidence.extend(scan.evidence);
             let mut diagnostics = scan.diagnostics;
             security::declared_as_information(description, &mut diagnostics);
+            security::declared_offensive(description, kind, &mut diagnostics);
             for diagnostic in &mut diagnostics {
                 diagnostic.targets.clone_from(&targets);
             }

@@ -773,6 +773,27 @@ fn refine(
             {
                 return None;
             }
+            // A public key (`id_ed25519.pub`, `~/.ssh/deploy_key.pub`) is made to be shared.
+            let line_end = after.find('\n').unwrap_or(after.len());
+            let path_rest = after[..line_end]
+                .split(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | ')' | '`' | ','))
+                .next()
+                .unwrap_or("");
+            if path_rest.ends_with(".pub") || matched.ends_with(".pub") {
+                return None;
+            }
+            let floor =
+                crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
+            let line_begin = text[floor..range.start]
+                .rfind('\n')
+                .map_or(floor, |at| floor + at + 1);
+            let before_on_line = &text[line_begin..range.start];
+            // The credential handed to the tool it belongs to (`ssh-add ~/.ssh/id_rsa`,
+            // `ssh -i …`, `--authfile ~/.docker/config.json`, a BuildKit secret mount's
+            // `target=`) is used where it lives, not read out.
+            if patterns::USES_IN_PLACE.is_match(before_on_line) {
+                return None;
+            }
             // `find … -name 'id_rsa*'` looks for keys in the project, as a secret scanner does.
             let before = text[..range.start].trim_end_matches(['"', '\'']);
             if before.ends_with("-name ") || before.ends_with("-iname ") {
@@ -807,8 +828,15 @@ fn refine(
             let named = [" -s ", " -a ", " -l ", " -s\"", " -a\"", "lookup"]
                 .iter()
                 .any(|flag| rest.contains(flag) || matched.contains(flag));
+            // Setting the keychains searched, or a path in a list, reads no password.
+            let line = line_of(text, range);
+            let listed = line.trim_end().ends_with(',') || line.contains("list-keychains");
             // A named entry is the skill's own key: evidence of a secret, not a finding.
-            if named { Some(None) } else { Some(grade) }
+            if named || listed {
+                Some(None)
+            } else {
+                Some(grade)
+            }
         }
         Refine::PublicHost => {
             let host = matched
@@ -1380,6 +1408,31 @@ fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: Fil
     if what.contains("hide") && after.starts_with("to ") {
         return false;
     }
+    // "Do not tell the user *"run it again"*": what not to say, quoted, is advice on wording.
+    if what.contains("hide")
+        && after
+            .trim_start_matches(['*', '_'])
+            .starts_with(['"', '“', '\''])
+    {
+        return false;
+    }
+    // An XML-style role tag counts as markup when it is closed (`<system>…</system>`): alone,
+    // `<system>` and `<SYSTEM>` are placeholders ("the <system> shall <response>", a table
+    // cell of a template).
+    if what.starts_with("imitates") {
+        let tag = text[start..end].to_ascii_lowercase();
+        if let Some(name) = tag
+            .strip_prefix('<')
+            .and_then(|rest| rest.strip_suffix('>'))
+            .filter(|name| !name.starts_with(['/', '|']) && !name.starts_with("antml:"))
+        {
+            let closing = format!("</{name}>");
+            let window = &text[end..crate::text::floor_char_boundary(text, end + 4096)];
+            if !window.to_ascii_lowercase().contains(&closing) {
+                return false;
+            }
+        }
+    }
     let sentence_start = text[..start]
         .rfind(['.', '!', '?', '\n'])
         .map_or(0, |at| at + 1);
@@ -1557,6 +1610,7 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
         .and_then(|entry| entry.value.as_str())
     {
         declared_as_information(description, &mut scan.diagnostics);
+        declared_offensive(description, FileKind::Skill, &mut scan.diagnostics);
     }
     scan
 }
@@ -1653,6 +1707,37 @@ pub(crate) fn declared_as_information(description: &str, diagnostics: &mut [Diag
             .any(|(rule, words)| *rule == diagnostic.rule && words.is_match(description));
         if declared && diagnostic.severity == Severity::Warning {
             diagnostic.severity = Severity::Info;
+        }
+    }
+}
+
+/// Descriptions of offensive security work: a skill for penetration testers is expected to
+/// show reverse shells and exfiltration payloads.
+static OFFENSIVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    patterns::compile(
+        r"(?i)\bpen(?:etration)?[- ]?test|\bred[- ]team|\boffensive security|\bethical hack|\bcapture[- ]the[- ]flag|\bctf\b|\boscp\b|\bexploit(?:s|ation)?\b|\bprivilege escalation|\bpost[- ]exploitation",
+    )
+});
+
+/// In the Markdown of a skill whose description says it is for offensive security work, an
+/// error becomes a warning: the payloads are what the skill teaches, and the user was told.
+/// Scripts keep their errors, since running one runs the payload.
+pub(crate) fn declared_offensive(
+    description: &str,
+    kind: FileKind,
+    diagnostics: &mut [Diagnostic],
+) {
+    if !matches!(kind, FileKind::Skill | FileKind::Markdown) || !OFFENSIVE.is_match(description) {
+        return;
+    }
+    for diagnostic in diagnostics {
+        if diagnostic.severity == Severity::Error
+            && matches!(
+                diagnostic.rule,
+                Rule::RemoteCode | Rule::Exfiltration | Rule::Destructive | Rule::CredentialAccess
+            )
+        {
+            diagnostic.severity = Severity::Warning;
         }
     }
 }

@@ -133,11 +133,13 @@ pub(crate) fn check(
 }
 
 /// What a pre-approved tool would let run unasked that a user would want to be asked about:
-/// secrets, persistence, and notable writes outside the project or network destinations.
+/// persistence, and notable secrets, writes outside the project or network destinations.
 fn is_risky(evidence: &Evidence) -> bool {
     match evidence.capability {
-        Capability::Secrets | Capability::Persistence => true,
-        Capability::WritesOutside | Capability::Network => evidence.notable,
+        Capability::Persistence => true,
+        // An API key read from the environment is how most clients are configured; a key
+        // file or a cloud login is worth asking about.
+        Capability::Secrets | Capability::WritesOutside | Capability::Network => evidence.notable,
         Capability::Shell | Capability::ReadsOutside => false,
     }
 }
@@ -351,6 +353,7 @@ mod tests {
             evidence(Capability::Shell, false),
             evidence(Capability::Network, false),
             evidence(Capability::ReadsOutside, true),
+            evidence(Capability::Secrets, false),
         ]);
         assert_eq!(quiet.len(), 1);
         assert_eq!(quiet[0].0, Severity::Info);
@@ -360,7 +363,7 @@ mod tests {
             quiet[0].1
         );
         for risky in [
-            evidence(Capability::Secrets, false),
+            evidence(Capability::Secrets, true),
             evidence(Capability::Persistence, false),
             evidence(Capability::WritesOutside, true),
             evidence(Capability::Network, true),
