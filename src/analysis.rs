@@ -109,8 +109,9 @@ fn has_python_source(path: &Path, names: &std::collections::HashSet<PathBuf>) ->
 pub(crate) struct SkillScan {
     /// The other files with findings: path, text (empty for binaries), findings.
     pub files: Vec<(PathBuf, String, Vec<Diagnostic>)>,
-    /// `capability-mismatch`, on the SKILL.md's description.
-    pub mismatch: Vec<Diagnostic>,
+    /// The findings on the SKILL.md that need the whole folder: its grants (`permissions`) and
+    /// `capability-mismatch`.
+    pub skill_md: Vec<Diagnostic>,
     /// One piece of evidence per capability the skill shows, the notable first.
     pub evidence: Vec<crate::security::Evidence>,
 }
@@ -327,8 +328,8 @@ impl Engine {
     /// The security findings of the files a skill ships besides its SKILL.md, and what the
     /// skill can do: `files` are the skill's other files (path as the caller names them, bytes),
     /// `skill_text` the SKILL.md's text and `own` the capabilities its own blocks showed
-    /// ([`FileAnalysis::evidence`]). `capability-mismatch` is judged here, against the
-    /// description, since only the whole folder shows what a skill does.
+    /// ([`FileAnalysis::evidence`]). The SKILL.md's grants and `capability-mismatch` are judged
+    /// here, since only the whole folder shows what a skill does.
     #[must_use]
     pub(crate) fn scan_skill_files(
         &self,
@@ -369,6 +370,7 @@ impl Engine {
             evidence.extend(scan.evidence);
             let mut diagnostics = scan.diagnostics;
             security::declared_as_information(description, &mut diagnostics);
+            security::declared_offensive(description, kind, &mut diagnostics);
             for diagnostic in &mut diagnostics {
                 diagnostic.targets.clone_from(&targets);
             }
@@ -379,19 +381,15 @@ impl Engine {
             }
         }
         evidence.sort_by_key(|evidence| (evidence.capability, !evidence.notable));
-        let mut mismatch: Vec<Diagnostic> = document
-            .field("description")
-            .and_then(|entry| security::mismatch(description, entry.value.range, folder, &evidence))
-            .into_iter()
-            .collect();
-        for diagnostic in &mut mismatch {
+        let mut skill_md = security::skill_md_findings(skill_text, &document, folder, &evidence);
+        for diagnostic in &mut skill_md {
             diagnostic.targets.clone_from(&targets);
         }
-        self.finish(&mut mismatch);
+        self.finish(&mut skill_md);
         evidence.dedup_by_key(|evidence| evidence.capability);
         SkillScan {
             files: scanned,
-            mismatch,
+            skill_md,
             evidence,
         }
     }
@@ -435,7 +433,7 @@ impl Engine {
             }
         };
         report(skill_md, text, &analysis.diagnostics);
-        report(skill_md, text, &scan.mismatch);
+        report(skill_md, text, &scan.skill_md);
         for (path, file_text, diagnostics) in &scan.files {
             report(path, file_text, diagnostics);
         }

@@ -949,6 +949,69 @@ fn stdin_is_linted_as_the_named_file() {
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
 }
 
+/// The grants of a SKILL.md read from stdin are judged with the skill's other files on disk,
+/// as `check` of the folder judges them: the same buffer gets a warning beside a script that
+/// reads a key file, and information beside one that does not.
+#[test]
+fn stdin_grants_are_judged_with_the_folder_on_disk() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("deploy");
+    fs::create_dir_all(skill.join("scripts")).unwrap();
+    let text = "---\nname: deploy\ndescription: Deploys the site with its shell scripts.\nallowed-tools: Bash\n---\nRun `scripts/go.sh`.\n";
+    fs::write(skill.join("SKILL.md"), text).unwrap();
+    let grant = |script: &str| -> Value {
+        fs::write(skill.join("scripts/go.sh"), script).unwrap();
+        let mut child = Command::new(BIN)
+            .args(["check", "--stdin", "--stdin-filename", "deploy/SKILL.md"])
+            .args(["--format", "json"])
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let found: Vec<Value> = value["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|found| found["rule"] == "permissions")
+            .cloned()
+            .collect();
+        assert_eq!(found.len(), 1, "{value}");
+        found[0].clone()
+    };
+    let quiet = grant("#!/bin/sh\nrsync -a public/ site/\n");
+    assert_eq!(quiet["severity"], "info", "{quiet}");
+    let risky = grant("#!/bin/sh\ncp ~/.aws/credentials /tmp/c\n");
+    assert_eq!(risky["severity"], "warning", "{risky}");
+    assert_eq!(
+        risky["related"][0]["path"], "deploy/scripts/go.sh",
+        "{risky}"
+    );
+    let folder = Command::new(BIN)
+        .args(["check", "deploy", "--format", "json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_str(&stdout(&folder)).unwrap();
+    assert!(
+        value["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|found| found["rule"] == "permissions" && found["severity"] == "warning"),
+        "{value}"
+    );
+}
+
 #[test]
 fn completions_and_man_page() {
     for shell in ["bash", "zsh", "fish"] {

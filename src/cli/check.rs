@@ -124,7 +124,22 @@ fn run_stdin(args: &CheckArgs) -> u8 {
     }
     let analysis = run.lint_and_read(&display, bytes, TargetSet::NONE);
     let is_skill = analysis.metadata.is_some();
-    let mut checked = Checked::new(&output, &display, analysis.text, analysis.diagnostics);
+    let mut diagnostics = analysis.diagnostics;
+    if is_skill && run.engine.security_enabled() {
+        // The grants and capability-mismatch are judged with the skill's other files, read from
+        // the disk as the editor reads the files it does not hold open.
+        // Without a file name there is no folder to read: the current one is no skill's.
+        let files = if args.stdin_filename.is_some() {
+            shown_skill_files(display.as_path(), &path)
+        } else {
+            Vec::new()
+        };
+        let scan = run
+            .engine
+            .scan_skill_files(&display, &analysis.text, analysis.evidence, files);
+        diagnostics.extend(scan.skill_md);
+    }
+    let mut checked = Checked::new(&output, &display, analysis.text, diagnostics);
     checked.skill = is_skill;
     output.add(checked);
     output.finish(false)
@@ -387,7 +402,7 @@ fn check_files(
                 extra.extend(
                     folder
                         .iter()
-                        .flat_map(|folder| folder.mismatch.iter().cloned()),
+                        .flat_map(|folder| folder.skill_md.iter().cloned()),
                 );
                 match pass.checked.take() {
                     Some((mut checked, kept)) if extra.is_empty() => {
@@ -622,10 +637,10 @@ fn check_one(
     Ok(render(run, output, (display, path), bytes, extra, TargetSet::NONE).0)
 }
 
-/// The security scan of a checked skill's folder: its other files rendered, the
-/// `capability-mismatch` finding of its SKILL.md, and what the skill can do.
+/// The security scan of a checked skill's folder: its other files rendered, the findings on its
+/// SKILL.md that need the folder (grants, `capability-mismatch`), and what the skill can do.
 struct FolderScan {
-    mismatch: Vec<Diagnostic>,
+    skill_md: Vec<Diagnostic>,
     files: Vec<Checked>,
     evidence: Vec<crate::security::Evidence>,
 }
@@ -639,21 +654,13 @@ fn scan_folder(
     path: &Path,
     own: Vec<crate::security::Evidence>,
 ) -> FolderScan {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let shown_folder = display.parent().unwrap_or(Path::new(""));
-    let files: Vec<(PathBuf, Vec<u8>)> = crate::workspace::discovery::read_skill_files(folder)
-        .into_iter()
-        .filter_map(|(file, bytes)| {
-            let relative = file.strip_prefix(folder).ok()?.to_path_buf();
-            Some((shown_folder.join(relative), bytes))
-        })
-        .collect();
+    let files = shown_skill_files(display, path);
     let skill_text = String::from_utf8_lossy(&read_bytes(path).unwrap_or_default()).into_owned();
     let scan = run
         .engine
         .scan_skill_files(display, &skill_text, own, files);
     FolderScan {
-        mismatch: scan.mismatch,
+        skill_md: scan.skill_md,
         files: scan
             .files
             .into_iter()
@@ -665,6 +672,23 @@ fn scan_folder(
             .collect(),
         evidence: scan.evidence,
     }
+}
+
+/// The files the skill of the SKILL.md at `path` ships besides it, with their bytes, named from
+/// `display` (the SKILL.md as the output names it).
+fn shown_skill_files(display: &Path, path: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let folder = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let shown_folder = display.parent().unwrap_or(Path::new(""));
+    crate::workspace::discovery::read_skill_files(folder)
+        .into_iter()
+        .filter_map(|(file, bytes)| {
+            let relative = file.strip_prefix(folder).ok()?.to_path_buf();
+            Some((shown_folder.join(relative), bytes))
+        })
+        .collect()
 }
 
 /// The loader's source for the registries of a `check` run: the metadata the first pass read

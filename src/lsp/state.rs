@@ -646,8 +646,8 @@ pub(crate) fn analyze_skill(
     }
     let files = skill_files(&context.overlay, &skill_dir);
     let scan = engine.scan_skill_files(&path, &document.text, analysis.evidence, files);
-    if !scan.mismatch.is_empty() {
-        diagnostics.extend(scan.mismatch);
+    if !scan.skill_md.is_empty() {
+        diagnostics.extend(scan.skill_md);
         crate::rules::sort(&mut diagnostics);
     }
     let mut skill_files = scan.files;

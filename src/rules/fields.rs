@@ -1078,8 +1078,9 @@ mod tests {
             &fm(
                 "name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n",
             ),
-            // A well-formed hook is no field error; what it runs is the security rules' to say.
-            &["permissions 9:20-9:30 warning: a frontmatter hook runs './check.sh'"],
+            // A well-formed hook is no field error; what it runs is the security rules' to say,
+            // with the skill's folder (`Engine::scan_skill_files`).
+            &[],
         );
     }
 

@@ -326,7 +326,7 @@ fn scan_with(
     if kind == FileKind::Skill {
         dynamic_context(text, body_start, &mut scan.diagnostics);
     }
-    let hits = pattern_hits(text, &candidates, &place_at, &places);
+    let hits = pattern_hits(text, kind, &candidates, &place_at, &places);
     if kind == FileKind::Script && is_shell_script(path, text) {
         scan.evidence.push(evidence(
             path,
@@ -375,6 +375,7 @@ fn evidence(
 /// Every pattern match of `text`, placed and graded.
 fn pattern_hits(
     text: &str,
+    kind: FileKind,
     candidates: &Candidates<'_>,
     place_at: &dyn Fn(usize) -> Place,
     places: &OnceCell<Places>,
@@ -444,7 +445,7 @@ fn pattern_hits(
                 found.as_str(),
                 text,
                 range,
-                place,
+                (place, kind),
                 unit,
                 grade,
             ) else {
@@ -715,7 +716,7 @@ fn refine(
     matched: &str,
     text: &str,
     range: TextRange,
-    place: Place,
+    (place, kind): (Place, FileKind),
     unit: &str,
     grade: Option<Severity>,
 ) -> Option<Option<Severity>> {
@@ -747,6 +748,15 @@ fn refine(
             if !untrusted && VENDOR_INSTALLERS.iter().any(|host| lower.contains(host)) {
                 return Some(grade.map(|_| Severity::Info));
             }
+            // A reference the skill ships for reading repeats a project's documentation, and
+            // documentation gives the project's installer this way; the SKILL.md and its
+            // scripts are what the agent is told to run.
+            if !untrusted
+                && kind == FileKind::Markdown
+                && names_an_installer(&text[range.start..line_end].to_ascii_lowercase())
+            {
+                return Some(grade.map(|_| Severity::Info));
+            }
             Some(if untrusted {
                 grade.map(|_| Severity::Error)
             } else {
@@ -761,6 +771,27 @@ fn refine(
                     .iter()
                     .any(|file| after.starts_with(file))
             {
+                return None;
+            }
+            // A public key (`id_ed25519.pub`, `~/.ssh/deploy_key.pub`) is made to be shared.
+            let line_end = after.find('\n').unwrap_or(after.len());
+            let path_rest = after[..line_end]
+                .split(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | ')' | '`' | ','))
+                .next()
+                .unwrap_or("");
+            if path_rest.ends_with(".pub") || matched.ends_with(".pub") {
+                return None;
+            }
+            let floor =
+                crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
+            let line_begin = text[floor..range.start]
+                .rfind('\n')
+                .map_or(floor, |at| floor + at + 1);
+            let before_on_line = &text[line_begin..range.start];
+            // The credential handed to the tool it belongs to (`ssh-add ~/.ssh/id_rsa`,
+            // `ssh -i …`, `--authfile ~/.docker/config.json`, a BuildKit secret mount's
+            // `target=`) is used where it lives, not read out.
+            if patterns::USES_IN_PLACE.is_match(before_on_line) {
                 return None;
             }
             // `find … -name 'id_rsa*'` looks for keys in the project, as a secret scanner does.
@@ -797,8 +828,15 @@ fn refine(
             let named = [" -s ", " -a ", " -l ", " -s\"", " -a\"", "lookup"]
                 .iter()
                 .any(|flag| rest.contains(flag) || matched.contains(flag));
+            // Setting the keychains searched, or a path in a list, reads no password.
+            let line = line_of(text, range);
+            let listed = line.trim_end().ends_with(',') || line.contains("list-keychains");
             // A named entry is the skill's own key: evidence of a secret, not a finding.
-            if named { Some(None) } else { Some(grade) }
+            if named || listed {
+                Some(None)
+            } else {
+                Some(grade)
+            }
         }
         Refine::PublicHost => {
             let host = matched
@@ -939,6 +977,22 @@ fn refine(
 /// piping one into a shell is still unreviewed code, but it is the vendor's own, so it is
 /// information rather than a warning. Any other host is a warning, a raw address or plain HTTP
 /// an error.
+/// Whether a download (lower case) comes from an HTTPS address that reads as a project's
+/// installer: `install` or `setup` in the path, or a host such as `get.…` or `install.…`.
+fn names_an_installer(lower: &str) -> bool {
+    lower.match_indices("https://").any(|(at, _)| {
+        let url = &lower[at + 8..];
+        let url = &url[..url
+            .find(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | ')' | '|'))
+            .unwrap_or(url.len())];
+        let (host, path) = url.split_once('/').unwrap_or((url, ""));
+        host.starts_with("get.")
+            || host.starts_with("install.")
+            || path.contains("install")
+            || path.contains("setup")
+    })
+}
+
 const VENDOR_INSTALLERS: &[&str] = &[
     "://astral.sh/",
     "://bun.sh/",
@@ -1354,6 +1408,31 @@ fn injection_applies(text: &str, start: usize, end: usize, what: &str, kind: Fil
     if what.contains("hide") && after.starts_with("to ") {
         return false;
     }
+    // "Do not tell the user *"run it again"*": what not to say, quoted, is advice on wording.
+    if what.contains("hide")
+        && after
+            .trim_start_matches(['*', '_'])
+            .starts_with(['"', '“', '\''])
+    {
+        return false;
+    }
+    // An XML-style role tag counts as markup when it is closed (`<system>…</system>`): alone,
+    // `<system>` and `<SYSTEM>` are placeholders ("the <system> shall <response>", a table
+    // cell of a template).
+    if what.starts_with("imitates") {
+        let tag = text[start..end].to_ascii_lowercase();
+        if let Some(name) = tag
+            .strip_prefix('<')
+            .and_then(|rest| rest.strip_suffix('>'))
+            .filter(|name| !name.starts_with(['/', '|']) && !name.starts_with("antml:"))
+        {
+            let closing = format!("</{name}>");
+            let window = &text[end..crate::text::floor_char_boundary(text, end + 4096)];
+            if !window.to_ascii_lowercase().contains(&closing) {
+                return false;
+            }
+        }
+    }
     let sentence_start = text[..start]
         .rfind(['.', '!', '?', '\n'])
         .map_or(0, |at| at + 1);
@@ -1506,8 +1585,8 @@ fn dynamic_context(text: &str, body_start: usize, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The security findings of a SKILL.md's own text: its frontmatter grants and name, and the scan
-/// of the whole file.
+/// The security findings of a SKILL.md's own text: its name, and the scan of the whole file.
+/// Its frontmatter grants are judged with the folder: [`skill_md_findings`].
 #[must_use]
 pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) -> Scan {
     let body_start = document.body.range.start.min(text.len());
@@ -1519,7 +1598,6 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
         document.body.places.clone(),
     );
     let mut extra = Vec::new();
-    permissions::check(text, document, &mut extra);
     if let Some(entry) = document.field("name") {
         if let crate::document::NodeKind::Scalar { value, .. } = &entry.value.kind {
             extra.extend(hidden::name_look_alikes(value, entry.value.range));
@@ -1532,8 +1610,34 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
         .and_then(|entry| entry.value.as_str())
     {
         declared_as_information(description, &mut scan.diagnostics);
+        declared_offensive(description, FileKind::Skill, &mut scan.diagnostics);
     }
     scan
+}
+
+/// The findings on a SKILL.md that only the whole folder can judge: what its frontmatter grants
+/// (`permissions`, graded by what the files do) and `capability-mismatch`. `evidence` is every
+/// piece the folder showed, sorted by capability with the notable first.
+#[must_use]
+pub(crate) fn skill_md_findings(
+    text: &str,
+    document: &SkillDocument,
+    folder: &Path,
+    evidence: &[Evidence],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    permissions::check(text, document, evidence, folder, &mut found);
+    allow::apply(text, &mut found);
+    let description = document.field("description");
+    let description_text = description
+        .and_then(|entry| entry.value.as_str())
+        .unwrap_or_default();
+    declared_as_information(description_text, &mut found);
+    found.extend(
+        description
+            .and_then(|entry| mismatch(description_text, entry.value.range, folder, evidence)),
+    );
+    found
 }
 
 static MENTIONS: std::sync::LazyLock<[(Capability, regex::Regex); 6]> = std::sync::LazyLock::new(
@@ -1603,6 +1707,37 @@ pub(crate) fn declared_as_information(description: &str, diagnostics: &mut [Diag
             .any(|(rule, words)| *rule == diagnostic.rule && words.is_match(description));
         if declared && diagnostic.severity == Severity::Warning {
             diagnostic.severity = Severity::Info;
+        }
+    }
+}
+
+/// Descriptions of offensive security work: a skill for penetration testers is expected to
+/// show reverse shells and exfiltration payloads.
+static OFFENSIVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    patterns::compile(
+        r"(?i)\bpen(?:etration)?[- ]?test|\bred[- ]team|\boffensive security|\bethical hack|\bcapture[- ]the[- ]flag|\bctf\b|\boscp\b|\bexploit(?:s|ation)?\b|\bprivilege escalation|\bpost[- ]exploitation",
+    )
+});
+
+/// In the Markdown of a skill whose description says it is for offensive security work, an
+/// error becomes a warning: the payloads are what the skill teaches, and the user was told.
+/// Scripts keep their errors, since running one runs the payload.
+pub(crate) fn declared_offensive(
+    description: &str,
+    kind: FileKind,
+    diagnostics: &mut [Diagnostic],
+) {
+    if !matches!(kind, FileKind::Skill | FileKind::Markdown) || !OFFENSIVE.is_match(description) {
+        return;
+    }
+    for diagnostic in diagnostics {
+        if diagnostic.severity == Severity::Error
+            && matches!(
+                diagnostic.rule,
+                Rule::RemoteCode | Rule::Exfiltration | Rule::Destructive | Rule::CredentialAccess
+            )
+        {
+            diagnostic.severity = Severity::Warning;
         }
     }
 }

@@ -164,12 +164,24 @@ const DOWNLOADER: &str = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmet
 const INTERPRETER: &str = r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)";
 
 /// The pattern table. Order matters only for ties at one position (the first wins).
+/// What comes before a credential's path on its line when a tool uses the credential where it
+/// lives: loading a key into the SSH agent, naming it as an identity or an auth or config
+/// file, a BuildKit secret mount's target, setting its mode.
+pub(crate) static USES_IN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r#"(?i)(?:ssh-add(?:\s+-[a-z]+)*|ssh(?:-copy-id)?[^
+|;&]*\s-i|scp[^
+|;&]*\s-i|identityfile|identity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|target=|chmod\s+[0-7]{3,4}|chown[^
+]*)\s*["']?[^\s"']*$"#,
+    )
+});
+
 pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let pipe = format!(
         r"(?i)\b{DOWNLOADER}\b(?:[^\n|;&]|\\\r?\n)*\|\s*(?:sudo\s+(?:-[a-z]+\s+)*)?(?:env\s+)?{INTERPRETER}\b"
     );
     let substitution = format!(
-        r#"(?i)(?:\b(?:ba|z)?sh\s+(?:-c\s+)?|\b(?:python[0-9.]*|node|perl|ruby)\s+-[ce]\s+|\beval\s+|\bsource\s+|\.\s+)["']?(?:\$\(|<\(|`)\s*{DOWNLOADER}\b"#
+        r#"(?i)(?:\b(?:ba|z)?sh\s+(?:-c\s+)?|\b(?:python[0-9.]*|node|perl|ruby)\s+-[ce]\s+|\beval\s+|\bsource\s+|(?:^|[\s;&|(])\.\s+)["']?(?:\$\(|<\(|`)\s*{DOWNLOADER}\b"#
     );
     vec![
         // remote-code
@@ -294,7 +306,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // credential-access: weak sources, findings only together with a sink (see `exfiltration`)
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r#"(?i)(?:^|[;&(]|\$\(|`)\s*(?:printenv|env)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
+            regex: r#"(?i)(?:(?:^|[;&(]|\$\()\s*|`)(?:printenv|env)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
             grades: CODE_WARN,
             role: Role::Source { strong: false },
             refine: Refine::None,
@@ -331,7 +343,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // exfiltration sinks
         Pattern {
             rule: Rule::Exfiltration,
-            regex: r"(?i)(?:https?://|\b(?:curl|wget|nc|ncat)\b[^\n]*\s)[\w.-]*(?:webhook\.site|requestbin|pipedream\.net|\.oast\.(?:fun|pro|live|site|online|me)|interact\.sh|burpcollaborator|ngrok(?:-free)?\.(?:io|app|dev)|pastebin\.com|paste\.ee|hastebin\.com|transfer\.sh|0x0\.st|termbin\.com|file\.io|ix\.io)\b|\bnc(?:at)?\s+(?:-[a-z]+\s+)*(?:\d{1,3}\.){3}\d{1,3}\s+\d+|/dev/(?:tcp|udp)/[\w.-]+/\d+",
+            regex: r"(?i)(?:https?://|\b(?:curl|wget|nc|ncat)\b[^\n]*\s)[\w.-]*(?:webhook\.site|requestbin|pipedream\.net|\.oast\.(?:fun|pro|live|site|online|me)|interact\.sh|burpcollaborator|pastebin\.com|paste\.ee|hastebin\.com|transfer\.sh|0x0\.st|termbin\.com|file\.io|ix\.io)\b|\bnc(?:at)?\s+(?:-[a-z]+\s+)*(?:\d{1,3}\.){3}\d{1,3}\s+\d+|/dev/(?:tcp|udp)/[\w.-]+/\d+",
             grades: CODE_WARN,
             role: Role::Sink { suspicious: true },
             refine: Refine::PublicHost,
@@ -358,7 +370,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Exfiltration,
-            regex: r#"(?:^\s*|[;&|(`]\s*|\$\(\s*)(?:dig|nslookup|host|drill)\s+[^\n]*(?:\$\(|\$\{?\w+\}?\.|`)[^\n]*\.[a-z]{2,}"#,
+            regex: r#"(?:^\s*|[;&|(`]\s*|\$\(\s*)(?:dig|nslookup|host|drill)\s+(?:[^\s`]+\s+)*?["']?(?:\$\([^)\n]*\)|\$\{[^}\n]+\}|\$\w+|`[^`\n]+`)\.[\w.$(){}:-]*[a-z]{2,}"#,
             grades: CODE_WARN,
             role: Role::Sink { suspicious: true },
             refine: Refine::None,
@@ -395,10 +407,20 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Persistence,
-            regex: r"(?i)\bcrontab\s+(?:-\s|-$|[^-\s])|\(\s*crontab\s+-l\b|\bschtasks\s+/create\b|\bRegister-ScheduledTask\b|CurrentVersion\\Run\b|Start Menu\\Programs\\Startup",
+            regex: r"(?i)\bcrontab[ \t]+(?:-[ \t]|-$|[^-\s#])|\(\s*crontab\s+-l\b|\bschtasks\s+/create\b|\bRegister-ScheduledTask\b",
             grades: CODE_WARN,
             role: Role::Uses(Capability::Persistence),
             refine: Refine::None,
+            what: "schedules itself to run again",
+            harm: "the scheduled command keeps running on the user's machine after the skill is gone",
+        },
+        // Listing the start-up entries (`reg query …\Run`, as an incident check does) adds none.
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)CurrentVersion\\Run\b|Start Menu\\Programs\\Startup",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
             what: "schedules itself to run again",
             harm: "the scheduled command keeps running on the user's machine after the skill is gone",
         },
@@ -413,10 +435,21 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Persistence,
-            regex: r"(?i)/etc/systemd/system/|\.config/systemd/user/|\bsystemctl\s+(?:--user\s+)?enable\b|Library/Launch(?:Agents|Daemons)|\blaunchctl\s+(?:load|bootstrap)\b|/etc/rc\.local|/etc/init\.d/|\.config/autostart\b|X-GNOME-Autostart",
+            regex: r"(?i)/etc/systemd/system/|\.config/systemd/user/|\bsystemctl\s+(?:--user\s+)?enable\b|\blaunchctl\s+(?:load|bootstrap)\b|/etc/rc\.local|/etc/init\.d/|\.config/autostart\b|X-GNOME-Autostart",
             grades: CODE_WARN,
             role: Role::Uses(Capability::Persistence),
             refine: Refine::None,
+            what: "installs a service that starts with the system",
+            harm: "the service runs on every boot or login, long after the skill is gone",
+        },
+        // A plist written into a launch folder is a service; unloading one (`launchctl
+        // unload`, as hardening guides do) or listing the folder installs nothing.
+        Pattern {
+            rule: Rule::Persistence,
+            regex: r"(?i)Library/Launch(?:Agents|Daemons)",
+            grades: CODE_WARN,
+            role: Role::Uses(Capability::Persistence),
+            refine: Refine::Written,
             what: "installs a service that starts with the system",
             harm: "the service runs on every boot or login, long after the skill is gone",
         },
@@ -651,7 +684,7 @@ pub(crate) static PROTECTS: LazyLock<Regex> = LazyLock::new(|| {
 /// `writes`, which also drops redirections to `/dev/null`.
 pub(crate) static WRITES: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?i)(?:^|[\s\d&|])>>?\s*["'~$/.A-Za-z0-9_]|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|open\s*\([^\n]*['"][wa]\+?b?['"]|write_text|write_bytes|writeFile|appendFile|\.write\s*\(|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bgit\s+config\b|\bchmod\s+\+x|\bcrontab\b|\bcat\s*<<|shutil\.copy|copyFile|symlink"#,
+        r#"(?i)(?:^|[\s\d&|])>>?\s*["'~$/.A-Za-z0-9_]|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|open\s*\([^\n]*['"][wa]\+?b?['"]|write_text|write_bytes|writeFile|appendFile|\.write\s*\(|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bgit\s+config\b|\bchmod\s+\+x|\bcrontab[ \t]+(?:-[ \t]|-$|[^-\s#])|\bcat\s*<<|shutil\.copy|copyFile|symlink|\breg\s+add\b|\b(?:Set|New)-ItemProperty\b|\bplistlib\.dump|\bdefaults\s+write\b"#,
     )
 });
 

@@ -1,26 +1,114 @@
 //! What a SKILL.md's frontmatter grants without asking: `allowed-tools` entries that
 //! pre-approve any shell command or any web request, and `hooks` that run commands.
+//!
+//! A broad grant is common in real skills, and what it risks depends on the rest of the skill,
+//! so it is judged with the whole folder (`Engine::scan_skill_files`). It is a warning when it
+//! runs as root; when a shell grant comes with a tool that reads any web page (what the page says
+//! can reach an agent that runs commands unasked); when the skill's files also read secrets,
+//! install themselves, write outside the project or reach a suspicious address (the grant lets
+//! that run unasked); or when it opens the network to a skill whose description never leaves the
+//! machine.
+//! Otherwise it is information: the risk left is a command that other text talks the agent
+//! into. A hook always runs by itself, so it is always a warning.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Related, Severity};
 use crate::document::{Node, NodeKind, SkillDocument};
 use crate::rule_table::Rule;
 use crate::text::TextRange;
 
-/// The findings of the frontmatter's `allowed-tools` and `hooks`.
-pub(crate) fn check(text: &str, document: &SkillDocument, out: &mut Vec<Diagnostic>) {
+use super::Evidence;
+use super::patterns::Capability;
+
+/// The findings of the frontmatter's `allowed-tools` and `hooks`; `evidence` is what the
+/// skill's files were found to do, `folder` the skill's folder as the evidence names it.
+pub(crate) fn check(
+    text: &str,
+    document: &SkillDocument,
+    evidence: &[Evidence],
+    folder: &std::path::Path,
+    out: &mut Vec<Diagnostic>,
+) {
     if let Some(entry) = document.field("allowed-tools") {
-        for (tool, range) in tools(text, &entry.value) {
-            if let Some((why, severity)) = unrestricted(&tool) {
-                let mut diagnostic = Diagnostic::new(
-                    Rule::Permissions,
-                    range,
+        let description = document
+            .field("description")
+            .and_then(|entry| entry.value.as_str())
+            .unwrap_or_default();
+        let tools = tools(text, &entry.value);
+        // A tool that brings in text from anywhere on the web: what it reads can tell an agent
+        // with a pre-approved shell what to run.
+        let reader = tools.iter().find_map(|(tool, _)| {
+            let name = tool.split('(').next().unwrap_or("").trim();
+            (name == "WebSearch" || (name == "WebFetch" && grant(tool).is_some())).then_some(name)
+        });
+        let risky: Vec<&Evidence> = evidence.iter().filter(|found| is_risky(found)).collect();
+        for (tool, range) in &tools {
+            let Some(grant) = grant(tool) else {
+                continue;
+            };
+            let (severity, because) = match (grant.kind, reader, risky.first()) {
+                (Kind::Root, _, _) => (Severity::Warning, String::new()),
+                (Kind::Shell, Some(reader), _) => (
+                    Severity::Warning,
                     format!(
-                        "'allowed-tools' pre-approves '{tool}', {why} — while the skill is active the agent runs such commands without asking the user; name the commands the skill needs, such as 'Bash(git status:*)'"
+                        ", and '{reader}' lets any web page's text reach an agent that may run what it says"
                     ),
-                );
-                diagnostic.severity = severity;
-                out.push(diagnostic);
+                ),
+                (_, _, Some(first)) => (
+                    Severity::Warning,
+                    format!(
+                        ", and the skill {} ({} line {})",
+                        first.capability.describe(),
+                        first
+                            .path
+                            .strip_prefix(folder)
+                            .unwrap_or(&first.path)
+                            .display(),
+                        first.line(),
+                    ),
+                ),
+                // Most skills that run commands do not say so, but a grant of the network is
+                // news to a user whose skill's description never leaves the machine.
+                _ if grant.kind == Kind::Network
+                    && !super::declares(description, Capability::Network) =>
+                {
+                    (
+                        Severity::Warning,
+                        format!(
+                            ", which the description never says the skill {}",
+                            Capability::Network.describe()
+                        ),
+                    )
+                }
+                _ => (Severity::Info, String::new()),
+            };
+            let consequence = if severity == Severity::Info {
+                "while the skill is active the agent runs such commands without asking the user; the skill's own files stay inside the project, so the risk is a command that other text (a web page, a file) talks the agent into"
+            } else {
+                "while the skill is active the agent runs such commands without asking the user"
+            };
+            let mut diagnostic = Diagnostic::new(
+                Rule::Permissions,
+                *range,
+                format!(
+                    "'allowed-tools' pre-approves '{tool}', {}{because} — {consequence}; name the commands the skill needs, such as 'Bash(git status:*)'",
+                    grant.why
+                ),
+            );
+            diagnostic.severity = severity;
+            if severity == Severity::Warning {
+                let mut seen = Vec::new();
+                for found in &risky {
+                    if !seen.contains(&found.capability) {
+                        seen.push(found.capability);
+                        diagnostic.related.push(Related {
+                            path: found.path.clone(),
+                            span: found.span,
+                            message: format!("this {} without asking", found.capability.describe()),
+                        });
+                    }
+                }
             }
+            out.push(diagnostic);
         }
     }
     if let Some(entry) = document.field("hooks") {
@@ -44,12 +132,36 @@ pub(crate) fn check(text: &str, document: &SkillDocument, out: &mut Vec<Diagnost
     }
 }
 
-/// Why a tool entry grants too much, and how much that matters, or `None`.
-fn unrestricted(tool: &str) -> Option<(&'static str, Severity)> {
-    unrestricted_because(tool).map(|why| (why, Severity::Warning))
+/// What a pre-approved tool would let run unasked that a user would want to be asked about:
+/// persistence, and notable secrets, writes outside the project or network destinations.
+fn is_risky(evidence: &Evidence) -> bool {
+    match evidence.capability {
+        Capability::Persistence => true,
+        // An API key read from the environment is how most clients are configured; a key
+        // file or a cloud login is worth asking about.
+        Capability::Secrets | Capability::WritesOutside | Capability::Network => evidence.notable,
+        Capability::Shell | Capability::ReadsOutside => false,
+    }
 }
 
-fn unrestricted_because(tool: &str) -> Option<&'static str> {
+/// What an unrestricted grant allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Any command, or a command that runs any other.
+    Shell,
+    /// Anything, as root.
+    Root,
+    /// A request to any address.
+    Network,
+}
+
+/// An entry of `allowed-tools` that grants too much: what it allows and why that is too much.
+struct Grant {
+    kind: Kind,
+    why: &'static str,
+}
+
+fn grant(tool: &str) -> Option<Grant> {
     let compact: String = tool.chars().filter(|ch| !ch.is_whitespace()).collect();
     let (name, inner) = match compact.split_once('(') {
         Some((name, rest)) => (name, Some(rest.trim_end_matches(')'))),
@@ -59,27 +171,32 @@ fn unrestricted_because(tool: &str) -> Option<&'static str> {
         name,
         "Bash" | "PowerShell" | "run_shell_command" | "shell" | "Shell"
     );
+    let found = |kind, why| Some(Grant { kind, why });
     if shell {
         let Some(inner) = inner else {
-            return Some("every shell command");
+            return found(Kind::Shell, "every shell command");
         };
         let command = inner.split(':').next().unwrap_or("").trim_end_matches('*');
         return match command {
-            "" => Some("every shell command"),
-            "sudo" | "doas" | "su" => Some("a command that runs anything with root privileges"),
+            "" => found(Kind::Shell, "every shell command"),
+            "sudo" | "doas" | "su" => found(
+                Kind::Root,
+                "a command that runs anything with root privileges",
+            ),
             "sh" | "bash" | "zsh" | "eval" | "exec" | "env" | "xargs" | "python" | "python3"
             | "node" | "perl" | "ruby" | "pwsh" | "powershell" => {
-                Some("a command that runs any other command")
+                found(Kind::Shell, "a command that runs any other command")
             }
-            "curl" | "wget" | "nc" | "ncat" | "ssh" | "scp" => {
-                Some("a command that reaches any address on the network")
-            }
+            "curl" | "wget" | "nc" | "ncat" | "ssh" | "scp" => found(
+                Kind::Network,
+                "a command that reaches any address on the network",
+            ),
             _ => None,
         };
     }
     if name == "WebFetch" {
         return match inner {
-            None | Some("" | "*" | "domain:*") => Some("fetching any web address"),
+            None | Some("" | "*" | "domain:*") => found(Kind::Network, "fetching any web address"),
             Some(_) => None,
         };
     }
@@ -158,7 +275,7 @@ mod tests {
         let text = format!("---\nname: x\ndescription: y\n{frontmatter}---\nbody\n");
         let document = SkillDocument::parse(&text);
         let mut out = Vec::new();
-        check(&text, &document, &mut out);
+        check(&text, &document, &[], std::path::Path::new(""), &mut out);
         out.iter()
             .map(|diagnostic| text[diagnostic.range.as_range()].to_owned())
             .collect()
@@ -193,5 +310,128 @@ mod tests {
     fn hooks_that_run_commands() {
         let hooks = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./scripts/guard.sh\n";
         assert_eq!(found(hooks), ["./scripts/guard.sh"]);
+    }
+
+    fn evidence(capability: Capability, notable: bool) -> Evidence {
+        Evidence {
+            capability,
+            path: std::path::PathBuf::from("skill/scripts/run.sh"),
+            span: crate::text::Span::default(),
+            snippet: String::new(),
+            notable,
+            in_script: true,
+        }
+    }
+
+    fn graded(evidence: &[Evidence]) -> Vec<(Severity, String, usize)> {
+        graded_with(
+            "description: Runs shell commands.\nallowed-tools: Bash Read\n",
+            evidence,
+        )
+    }
+
+    fn graded_with(frontmatter: &str, evidence: &[Evidence]) -> Vec<(Severity, String, usize)> {
+        let text = format!("---\nname: x\n{frontmatter}---\nbody\n");
+        let text = text.as_str();
+        let document = SkillDocument::parse(text);
+        let mut out = Vec::new();
+        check(
+            text,
+            &document,
+            evidence,
+            std::path::Path::new("skill"),
+            &mut out,
+        );
+        out.into_iter()
+            .map(|found| (found.severity, found.message, found.related.len()))
+            .collect()
+    }
+
+    #[test]
+    fn a_broad_grant_is_graded_by_what_the_files_do() {
+        let quiet = graded(&[
+            evidence(Capability::Shell, false),
+            evidence(Capability::Network, false),
+            evidence(Capability::ReadsOutside, true),
+            evidence(Capability::Secrets, false),
+        ]);
+        assert_eq!(quiet.len(), 1);
+        assert_eq!(quiet[0].0, Severity::Info);
+        assert!(
+            quiet[0].1.contains("stay inside the project"),
+            "{}",
+            quiet[0].1
+        );
+        for risky in [
+            evidence(Capability::Secrets, true),
+            evidence(Capability::Persistence, false),
+            evidence(Capability::WritesOutside, true),
+            evidence(Capability::Network, true),
+        ] {
+            let capability = risky.capability;
+            let found = graded(&[evidence(Capability::Shell, false), risky]);
+            assert_eq!(found[0].0, Severity::Warning, "{capability:?}");
+            assert!(
+                found[0].1.contains(&format!(
+                    "the skill {} (scripts/run.sh line 1)",
+                    capability.describe()
+                )),
+                "{}",
+                found[0].1
+            );
+            assert_eq!(found[0].2, 1, "the evidence as related information");
+        }
+        assert_eq!(
+            graded(&[evidence(Capability::WritesOutside, false)])[0].0,
+            Severity::Info
+        );
+    }
+
+    #[test]
+    fn root_a_web_reader_beside_a_shell_and_an_undeclared_grant_are_warnings() {
+        let root = graded_with(
+            "description: Runs maintenance commands.\nallowed-tools: Bash(sudo:*)\n",
+            &[],
+        );
+        assert_eq!(root[0].0, Severity::Warning, "{}", root[0].1);
+        let reader = graded_with(
+            "description: Runs research commands.\nallowed-tools: [Bash, WebSearch]\n",
+            &[],
+        );
+        assert_eq!(reader[0].0, Severity::Warning);
+        assert!(
+            reader[0]
+                .1
+                .contains("'WebSearch' lets any web page's text reach"),
+            "{}",
+            reader[0].1
+        );
+        let undeclared = graded_with(
+            "description: Summarises the local Markdown docs.\nallowed-tools: WebFetch Read\n",
+            &[],
+        );
+        assert_eq!(undeclared[0].0, Severity::Warning);
+        assert!(
+            undeclared[0]
+                .1
+                .contains("the description never says the skill talks to the network"),
+            "{}",
+            undeclared[0].1
+        );
+        let declared = graded_with(
+            "description: Looks pages up on the internet.\nallowed-tools: WebFetch Read\n",
+            &[],
+        );
+        assert_eq!(declared[0].0, Severity::Info);
+    }
+
+    #[test]
+    fn a_hook_is_a_warning_whatever_the_files_do() {
+        let text = "---\nname: x\ndescription: y\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo done\n---\nbody\n";
+        let document = SkillDocument::parse(text);
+        let mut out = Vec::new();
+        check(text, &document, &[], std::path::Path::new(""), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].severity, Severity::Warning);
     }
 }
