@@ -128,6 +128,23 @@ function M.handlers()
     ['skill/evalResult'] = function(...)
       return require('skill_lsp.eval').on_result(...)
     end,
+    -- Neovim 0.11 applies a pull report to its own document only: the findings of a skill's
+    -- scripts and references arrive as `relatedDocuments` of the SKILL.md's report, and each
+    -- is stored here as if pulled for that file (an empty one clears it).
+    ['textDocument/diagnostic'] = function(err, result, ctx)
+      vim.lsp.diagnostic.on_diagnostic(err, result, ctx)
+      if err ~= nil or type(result) ~= 'table' or type(result.relatedDocuments) ~= 'table' then
+        return
+      end
+      for uri, report in pairs(result.relatedDocuments) do
+        if type(report) == 'table' and report.kind == 'full' then
+          local related = vim.tbl_extend('force', ctx, {
+            params = { textDocument = { uri = uri } },
+          })
+          vim.lsp.diagnostic.on_diagnostic(nil, report, related)
+        end
+      end
+    end,
     -- Neovim 0.11 has no handler of its own: the server sends it after a trigger-eval run so the
     -- lens shows the result.
     ['workspace/codeLens/refresh'] = function(_, _, ctx)
