@@ -306,6 +306,21 @@ fn right_skill_passes_another_skill_fails_and_is_named_nothing_loaded_passes() {
         );
         assert_eq!(report["summary"]["precision"], 1.0);
         assert_eq!(report["summary"]["recall"], 0.5);
+        // 95 % Wilson intervals: 1 of 1 run, 1 of 2, 0 of 1.
+        for (key, want) in [
+            ("precision_interval", [0.2065, 1.0]),
+            ("recall_interval", [0.0945, 0.9055]),
+            ("false_trigger_interval", [0.0, 0.7935]),
+        ] {
+            let got = report["summary"][key].as_array().unwrap();
+            for (got, want) in got.iter().zip(want) {
+                assert!(
+                    (got.as_f64().unwrap() - want).abs() < 5e-4,
+                    "{key}: {report:#}"
+                );
+            }
+        }
+        assert_eq!(report["summary"]["false_trigger_rate"], 0.0);
         assert_eq!(report["run"]["requests"], 3);
         assert_eq!(report["run"]["cached_runs"], 0);
         assert_eq!(
@@ -640,7 +655,10 @@ fn human_output_is_a_table_without_colour_when_piped() {
         lines[3],
         "  pass    0/1  no       What is the capital of France?"
     );
-    assert_eq!(lines[4], "  2/3 passed · precision 1.00 · recall 0.50");
+    assert_eq!(
+        lines[4],
+        "  2/3 passed · precision 1.00 [0.21–1.00] · recall 0.50 [0.09–0.91] · false triggers 0.00 [0.00–0.79]"
+    );
     assert_eq!(
         lines[5],
         "  confusion: \"Merge a.pdf and b.pdf\" → docx (1/1 runs)"

@@ -433,6 +433,14 @@ fn ratio(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |it| format!("{it:.2}"))
 }
 
+/// `0.83 [0.44–0.97]`: a rate and its 95 % Wilson interval.
+fn with_interval(value: Option<f64>, interval: Option<[f64; 2]>) -> String {
+    match (value, interval) {
+        (Some(value), Some([low, high])) => format!("{value:.2} [{low:.2}–{high:.2}]"),
+        (value, _) => ratio(value),
+    }
+}
+
 /// `12,345`.
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -497,11 +505,12 @@ fn human(report: &EvalReport, colour: bool) -> String {
         let summary = &skill.summary;
         let _ = writeln!(
             out,
-            "  {}/{} passed · precision {} · recall {}",
+            "  {}/{} passed · precision {} · recall {} · false triggers {}",
             summary.passed,
             summary.total,
-            ratio(summary.precision),
-            ratio(summary.recall)
+            with_interval(summary.precision, summary.precision_interval),
+            with_interval(summary.recall, summary.recall_interval),
+            with_interval(summary.false_trigger_rate, summary.false_trigger_interval),
         );
         let positives = skill.results.iter().filter(|it| it.should_trigger).count();
         if positives == skill.results.len() {
