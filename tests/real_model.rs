@@ -71,11 +71,11 @@ const EVAL_MAX_TOKENS: &str = "48";
 const REVIEW_QUESTION: &str =
     "Can you look over PR #412 and tell me if anything is risky before I approve it?";
 const MCP_QUESTION: &str =
-    "Build an MCP server in TypeScript that exposes our Postgres read-only queries as tools";
+    "How do I test my MCP server's tools with the MCP Inspector before shipping?";
 /// Words of each skill's body that a step drawing on it uses and the question does not: the
 /// severity labels, steps and diff script of code-review (the model ran
 /// `git diff --numstat main...HEAD | python3 scripts/diff_stats.py`, the skill's first step),
-/// the SDK names of mcp-builder's TypeScript server.
+/// the Inspector command and checks of mcp-builder's testing section.
 const REVIEW_TERMS: [&str; 8] = [
     "blocker",
     "major",
@@ -86,14 +86,12 @@ const REVIEW_TERMS: [&str; 8] = [
     "checklist",
     "intent",
 ];
-const MCP_TERMS: [&str; 7] = [
-    "McpServer",
-    "registerTool",
-    "StdioServerTransport",
-    "@modelcontextprotocol/sdk",
-    "zod",
-    "inputSchema",
-    "stdio",
+const MCP_TERMS: [&str; 5] = [
+    "@modelcontextprotocol/inspector",
+    "npx",
+    "streamable http",
+    "/mcp",
+    "invalid input",
 ];
 
 /// One model server at a time: the tests share two cores, and latencies stay comparable.
