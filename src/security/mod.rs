@@ -973,10 +973,6 @@ fn refine(
     }
 }
 
-/// Installers that tools publish on their own domain and document as the way to install them:
-/// piping one into a shell is still unreviewed code, but it is the vendor's own, so it is
-/// information rather than a warning. Any other host is a warning, a raw address or plain HTTP
-/// an error.
 /// Whether a download (lower case) comes from an HTTPS address that reads as a project's
 /// installer: `install` or `setup` in the path, or a host such as `get.…` or `install.…`.
 fn names_an_installer(lower: &str) -> bool {
@@ -993,6 +989,10 @@ fn names_an_installer(lower: &str) -> bool {
     })
 }
 
+/// Installers that tools publish on their own domain and document as the way to install them:
+/// piping one into a shell is still unreviewed code, but it is the vendor's own, so it is
+/// information rather than a warning. Any other host is a warning, a raw address or plain HTTP
+/// an error.
 const VENDOR_INSTALLERS: &[&str] = &[
     "://astral.sh/",
     "://bun.sh/",

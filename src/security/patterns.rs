@@ -163,19 +163,16 @@ pub(crate) struct Pattern {
 const DOWNLOADER: &str = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)";
 const INTERPRETER: &str = r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)";
 
-/// The pattern table. Order matters only for ties at one position (the first wins).
 /// What comes before a credential's path on its line when a tool uses the credential where it
 /// lives: loading a key into the SSH agent, naming it as an identity or an auth or config
 /// file, a BuildKit secret mount's target, setting its mode.
 pub(crate) static USES_IN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?i)(?:ssh-add(?:\s+-[a-z]+)*|ssh(?:-copy-id)?[^
-|;&]*\s-i|scp[^
-|;&]*\s-i|identityfile|identity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|target=|chmod\s+[0-7]{3,4}|chown[^
-]*)\s*["']?[^\s"']*$"#,
+        r#"(?i)(?:\bssh-add(?:\s+-[a-z]+)*|\bssh(?:-copy-id)?\b[^\n|;&]*\s-i|\bscp\b[^\n|;&]*\s-i|\bidentityfile|\bidentity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|\btarget=|\bchmod\s+[0-7]{3,4})\s*["']?[^\s"']*$"#,
     )
 });
 
+/// The pattern table. Order matters only for ties at one position (the first wins).
 pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let pipe = format!(
         r"(?i)\b{DOWNLOADER}\b(?:[^\n|;&]|\\\r?\n)*\|\s*(?:sudo\s+(?:-[a-z]+\s+)*)?(?:env\s+)?{INTERPRETER}\b"

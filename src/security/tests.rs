@@ -433,3 +433,28 @@ fn a_mention_is_not_an_action() {
         []
     );
 }
+
+#[test]
+fn a_credential_used_where_it_lives_is_no_read() {
+    let script = FileKind::Script;
+    let read = (Rule::CredentialAccess, Severity::Warning);
+    assert!(rules("cat ~/.ssh/id_rsa\n", script).contains(&read));
+    assert_eq!(rules("ssh-add ~/.ssh/id_rsa\n", script), []);
+    assert_eq!(rules("ssh -i ~/.ssh/deploy_key host uptime\n", script), []);
+    assert_eq!(rules("chmod 600 ~/.ssh/id_ed25519\n", script), []);
+    assert_eq!(
+        rules("skopeo copy --authfile ~/.docker/config.json a b\n", script),
+        []
+    );
+    assert_eq!(
+        rules(
+            "RUN --mount=type=secret,id=aws,target=/root/.aws/credentials make\n",
+            script
+        ),
+        []
+    );
+    assert_eq!(rules("cat ~/.ssh/id_ed25519.pub\n", script), []);
+    // Used in place, then read out on the same line: the read still counts.
+    assert!(rules("chmod 600 ~/.ssh/id_rsa && cat ~/.ssh/id_rsa\n", script).contains(&read));
+    assert!(rules("chown me ~/.ssh/id_rsa && cat ~/.ssh/id_rsa\n", script).contains(&read));
+}
