@@ -903,30 +903,34 @@ fn version_names_the_commit() {
     assert!(version.trim_end().ends_with(')'));
 }
 
-#[test]
-fn stdin_is_linted_as_the_named_file() {
+/// `check --stdin --stdin-filename NAME --format json` in `dir`, with `input` on stdin.
+fn check_stdin(dir: &Path, name: &str, input: &[u8]) -> Output {
     use std::io::Write as _;
     let mut child = Command::new(BIN)
         .args([
             "check",
             "--stdin",
             "--stdin-filename",
-            "skills/pdf/SKILL.md",
+            name,
             "--format",
             "json",
         ])
-        .current_dir(ROOT)
+        .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"---\nname: pdf-tools\ndescription: Fills forms. Use when asked.\n---\nBody\n")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn stdin_is_linted_as_the_named_file() {
+    let output = check_stdin(
+        Path::new(ROOT),
+        "skills/pdf/SKILL.md",
+        b"---\nname: pdf-tools\ndescription: Fills forms. Use when asked.\n---\nBody\n",
+    );
     assert_eq!(output.status.code(), Some(1));
     let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value["checked"]["files"], 1);
@@ -954,7 +958,6 @@ fn stdin_is_linted_as_the_named_file() {
 /// reads a key file, and information beside one that does not.
 #[test]
 fn stdin_grants_are_judged_with_the_folder_on_disk() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
     let skill = dir.path().join("deploy");
     fs::create_dir_all(skill.join("scripts")).unwrap();
@@ -962,21 +965,7 @@ fn stdin_grants_are_judged_with_the_folder_on_disk() {
     fs::write(skill.join("SKILL.md"), text).unwrap();
     let grant = |script: &str| -> Value {
         fs::write(skill.join("scripts/go.sh"), script).unwrap();
-        let mut child = Command::new(BIN)
-            .args(["check", "--stdin", "--stdin-filename", "deploy/SKILL.md"])
-            .args(["--format", "json"])
-            .current_dir(dir.path())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let output = check_stdin(dir.path(), "deploy/SKILL.md", text.as_bytes());
         let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
         let found: Vec<Value> = value["diagnostics"]
             .as_array()

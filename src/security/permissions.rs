@@ -271,11 +271,24 @@ fn hook_commands<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
 mod tests {
     use super::*;
 
-    fn found(frontmatter: &str) -> Vec<String> {
-        let text = format!("---\nname: x\ndescription: y\n{frontmatter}---\nbody\n");
+    /// The text of a SKILL.md with `frontmatter` after its name, and its findings beside a folder
+    /// whose files showed `evidence`.
+    fn checked(frontmatter: &str, evidence: &[Evidence]) -> (String, Vec<Diagnostic>) {
+        let text = format!("---\nname: x\n{frontmatter}---\nbody\n");
         let document = SkillDocument::parse(&text);
         let mut out = Vec::new();
-        check(&text, &document, &[], std::path::Path::new(""), &mut out);
+        check(
+            &text,
+            &document,
+            evidence,
+            std::path::Path::new("skill"),
+            &mut out,
+        );
+        (text, out)
+    }
+
+    fn found(frontmatter: &str) -> Vec<String> {
+        let (text, out) = checked(&format!("description: y\n{frontmatter}"), &[]);
         out.iter()
             .map(|diagnostic| text[diagnostic.range.as_range()].to_owned())
             .collect()
@@ -331,18 +344,9 @@ mod tests {
     }
 
     fn graded_with(frontmatter: &str, evidence: &[Evidence]) -> Vec<(Severity, String, usize)> {
-        let text = format!("---\nname: x\n{frontmatter}---\nbody\n");
-        let text = text.as_str();
-        let document = SkillDocument::parse(text);
-        let mut out = Vec::new();
-        check(
-            text,
-            &document,
-            evidence,
-            std::path::Path::new("skill"),
-            &mut out,
-        );
-        out.into_iter()
+        checked(frontmatter, evidence)
+            .1
+            .into_iter()
             .map(|found| (found.severity, found.message, found.related.len()))
             .collect()
     }
@@ -427,11 +431,9 @@ mod tests {
 
     #[test]
     fn a_hook_is_a_warning_whatever_the_files_do() {
-        let text = "---\nname: x\ndescription: y\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo done\n---\nbody\n";
-        let document = SkillDocument::parse(text);
-        let mut out = Vec::new();
-        check(text, &document, &[], std::path::Path::new(""), &mut out);
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].severity, Severity::Warning);
+        let hooks = "description: y\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo done\n";
+        let found = graded_with(hooks, &[]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, Severity::Warning);
     }
 }
