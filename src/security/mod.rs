@@ -482,6 +482,15 @@ fn pattern_hits(
 /// megabyte-long line would otherwise scan it once per match.
 const LINE_WINDOW: usize = 1_000;
 
+/// The text of the match's line before the match (at most `LINE_WINDOW` bytes of it).
+fn before_on_line(text: &str, range: TextRange) -> &str {
+    let floor = crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
+    let line_begin = text[floor..range.start]
+        .rfind('\n')
+        .map_or(floor, |at| floor + at + 1);
+    &text[line_begin..range.start]
+}
+
 fn line_of(text: &str, range: TextRange) -> &str {
     let floor = crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
     let ceiling = crate::text::floor_char_boundary(text, range.end.saturating_add(LINE_WINDOW));
@@ -782,12 +791,7 @@ fn refine(
             if path_rest.ends_with(".pub") || matched.ends_with(".pub") {
                 return None;
             }
-            let floor =
-                crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
-            let line_begin = text[floor..range.start]
-                .rfind('\n')
-                .map_or(floor, |at| floor + at + 1);
-            let before_on_line = &text[line_begin..range.start];
+            let before_on_line = before_on_line(text, range);
             // The credential handed to the tool it belongs to (`ssh-add ~/.ssh/id_rsa`,
             // `ssh -i …`, `--authfile ~/.docker/config.json`, a BuildKit secret mount's
             // `target=`) is used where it lives, not read out.
@@ -849,6 +853,20 @@ fn refine(
             }
         }
         Refine::PublicAddress => public_ip(matched).map(|_| grade),
+        Refine::QuotedAddress => {
+            public_ip(matched)?;
+            // A value under a quoted key (`"Value": "1.2.3.4"` in a JSON body) is data the
+            // request carries, not where it goes, unless the line itself connects.
+            let keyed = before_on_line(text, range)
+                .trim_end()
+                .strip_suffix(':')
+                .is_some_and(|key| key.trim_end().ends_with(['"', '\'']));
+            if keyed && !patterns::CONNECTS.is_match(line_of(text, range)) {
+                None
+            } else {
+                Some(grade)
+            }
+        }
         Refine::UnsetVariable => {
             let name: String = matched
                 .split('$')

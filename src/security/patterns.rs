@@ -127,6 +127,9 @@ pub(crate) enum Refine {
     ByHost,
     /// A raw IP URL: loopback and private addresses are the user's own machines.
     PublicAddress,
+    /// A quoted raw IP: a public address that is not a value under a quoted key of a data
+    /// body (a DNS record's `"Value": "1.2.3.4"`).
+    QuotedAddress,
     /// `rm -rf "$VAR/"`: fine when the unit sets the variable itself.
     UnsetVariable,
     /// An executed string: fine when it is a literal.
@@ -169,6 +172,13 @@ const INTERPRETER: &str = r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|
 pub(crate) static USES_IN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r#"(?i)(?:\bssh-add(?:\s+-[a-z]+)*|\bssh(?:-copy-id)?\b[^\n|;&]*\s-i|\bscp\b[^\n|;&]*\s-i|\bidentityfile|\bidentity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|\btarget=|\bchmod\s+[0-7]{3,4})\s*["']?[^\s"']*$"#,
+    )
+});
+
+/// A line that opens a connection or sends on one itself.
+pub(crate) static CONNECTS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:connect|create_connection|sendto|sendall|send|bind|dial|socket|tcpclient|udpclient|open_connection)\s*\(|\bnew\s+(?:net\.)?socket\b|\bnc(?:at)?\s",
     )
 });
 
@@ -361,7 +371,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             regex: r#"["'](?:\d{1,3}\.){3}\d{1,3}["']"#,
             grades: SILENT,
             role: Role::Sink { suspicious: true },
-            refine: Refine::PublicAddress,
+            refine: Refine::QuotedAddress,
             what: "talks to a raw IP address",
             harm: "an unnamed machine outside any service the user chose receives the data",
         },

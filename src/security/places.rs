@@ -150,8 +150,8 @@ pub(crate) struct MarkdownWalk {
     /// Byte ranges into the body.
     ranges: Vec<(Range<usize>, Place)>,
     blocks: u32,
-    /// The open code block: where it starts, and whether it is quoted.
-    block: Option<(usize, bool)>,
+    /// The open code block: where it starts, and what it is.
+    block: Option<(usize, BlockKind)>,
     image_depth: usize,
 }
 
@@ -177,15 +177,28 @@ impl MarkdownWalk {
                     || introduced_as_bad(&body[..span.start])
                     || heading_marks_bad(&body[..span.start])
                     || first_line_marks_bad(&body[span.clone()]);
-                self.block = Some((span.start, quoted));
+                let kind = if quoted {
+                    BlockKind::Quoted
+                } else if matches!(kind, CodeBlockKind::Indented)
+                    && holds_code_spans(&body[span.clone()])
+                {
+                    // A list item indented one level too deep becomes an indented block; its
+                    // code spans show it was written as prose around a command.
+                    BlockKind::Prose
+                } else {
+                    BlockKind::Runs
+                };
+                self.block = Some((span.start, kind));
             }
             Event::End(TagEnd::CodeBlock) => {
-                if let Some((start, quoted)) = self.block.take() {
-                    let place = if quoted {
-                        Place::Quoted
-                    } else {
-                        self.blocks += 1;
-                        Place::Block(self.blocks)
+                if let Some((start, kind)) = self.block.take() {
+                    let place = match kind {
+                        BlockKind::Quoted => Place::Quoted,
+                        BlockKind::Prose => Place::Span,
+                        BlockKind::Runs => {
+                            self.blocks += 1;
+                            Place::Block(self.blocks)
+                        }
                     };
                     self.ranges.push((start..span.end, place));
                 }
@@ -252,6 +265,27 @@ impl MarkdownWalk {
             frontmatter_end: body_start,
         }
     }
+}
+
+/// What a code block of Markdown is, decided at its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    /// A command the agent runs.
+    Runs,
+    /// Data, or an example of what not to do.
+    Quoted,
+    /// Prose that parsed as a block: read as a code span.
+    Prose,
+}
+
+/// Whether an indented block holds a line of Markdown with a code span in it: a list item or a
+/// sentence ("- reject `rm -rf /` outright"), not a command.
+fn holds_code_spans(block: &str) -> bool {
+    block.lines().any(|line| {
+        let line = line.trim();
+        let markup = line.starts_with("- ") || line.starts_with("* ") || line.ends_with('.');
+        markup && line.matches('`').count() >= 2
+    })
 }
 
 /// A link's or image's title, found in its source span.
