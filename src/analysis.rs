@@ -344,10 +344,7 @@ impl Engine {
         }
         let targets = self.targets_for(skill_md);
         let document = crate::document::SkillDocument::parse_frontmatter(skill_text);
-        let description = document
-            .field("description")
-            .and_then(|entry| entry.value.as_str())
-            .unwrap_or_default();
+        let declared = security::Declared::of(skill_text, &document);
         let folder = skill_md.parent().unwrap_or(Path::new(""));
         let mut evidence = own;
         let mut scanned = Vec::new();
@@ -369,8 +366,7 @@ impl Engine {
             let scan = security::scan(&path, &text, kind, 0);
             evidence.extend(scan.evidence);
             let mut diagnostics = scan.diagnostics;
-            security::declared_as_information(description, &mut diagnostics);
-            security::declared_offensive(description, kind, &mut diagnostics);
+            declared.apply(kind, &text, &mut diagnostics);
             for diagnostic in &mut diagnostics {
                 diagnostic.targets.clone_from(&targets);
             }

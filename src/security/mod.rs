@@ -482,6 +482,28 @@ fn pattern_hits(
 /// megabyte-long line would otherwise scan it once per match.
 const LINE_WINDOW: usize = 1_000;
 
+/// A download from a raw IP address or over plain HTTP: nothing vouches for what comes back.
+fn untrusted_host(matched: &str) -> bool {
+    let lower = matched.to_ascii_lowercase();
+    let plain_http = lower
+        .match_indices("http://")
+        .any(|(at, _)| !is_local_host(&lower[at + 7..]));
+    public_ip(matched).is_some() || plain_http
+}
+
+/// A download run as code: an error from an untrusted host, information from a vendor's own
+/// installer, `grade` otherwise.
+fn grade_by_host(matched: &str, grade: Option<Severity>) -> Option<Severity> {
+    let lower = matched.to_ascii_lowercase();
+    if untrusted_host(matched) {
+        grade.map(|_| Severity::Error)
+    } else if VENDOR_INSTALLERS.iter().any(|host| lower.contains(host)) {
+        grade.map(|_| Severity::Info)
+    } else {
+        grade
+    }
+}
+
 /// The text of the match's line before the match (at most `LINE_WINDOW` bytes of it).
 fn before_on_line(text: &str, range: TextRange) -> &str {
     let floor = crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
@@ -731,6 +753,15 @@ fn refine(
 ) -> Option<Option<Severity>> {
     match how {
         Refine::None => Some(grade),
+        Refine::InMemoryByHost => {
+            // `iex (irm …)` is how vendors write a Windows installer; the WebClient cradle
+            // (`DownloadString`) is how droppers write one.
+            if matched.to_ascii_lowercase().contains("downloadstring") {
+                Some(grade)
+            } else {
+                Some(grade_by_host(matched, grade.map(|_| Severity::Warning)))
+            }
+        }
         Refine::ByHost => {
             // `curl … | python3 -m json.tool`, `| node script.js`, `| python -c '…'`: the
             // interpreter runs its own code and reads the download as data.
@@ -749,28 +780,16 @@ fn refine(
             if reads_data {
                 return None;
             }
-            let lower = matched.to_ascii_lowercase();
-            let plain_http = lower
-                .match_indices("http://")
-                .any(|(at, _)| !is_local_host(&lower[at + 7..]));
-            let untrusted = public_ip(matched).is_some() || plain_http;
-            if !untrusted && VENDOR_INSTALLERS.iter().any(|host| lower.contains(host)) {
-                return Some(grade.map(|_| Severity::Info));
-            }
             // A reference the skill ships for reading repeats a project's documentation, and
             // documentation gives the project's installer this way; the SKILL.md and its
             // scripts are what the agent is told to run.
-            if !untrusted
+            if !untrusted_host(matched)
                 && kind == FileKind::Markdown
                 && names_an_installer(&text[range.start..line_end].to_ascii_lowercase())
             {
                 return Some(grade.map(|_| Severity::Info));
             }
-            Some(if untrusted {
-                grade.map(|_| Severity::Error)
-            } else {
-                grade
-            })
+            Some(grade_by_host(matched, grade))
         }
         Refine::Read => {
             // Public keys and the SSH client's own settings are not secrets.
@@ -897,6 +916,14 @@ fn refine(
             // `page.$$eval(…)`, `obj.eval(…)`: another function of that name.
             let before = text[..range.start].chars().next_back();
             if before.is_some_and(|ch| matches!(ch, '.' | '_' | '$') || ch.is_alphanumeric()) {
+                return None;
+            }
+            // `def eval(…)`, `function exec(…)`: a function of that name being defined.
+            let keyword = before_on_line(text, range).trim_end();
+            if ["def", "function", "fn"]
+                .iter()
+                .any(|word| keyword.rsplit(' ').next() == Some(*word))
+            {
                 return None;
             }
             let after = text[range.end..].trim_start();
@@ -1623,14 +1650,160 @@ pub(crate) fn skill_findings(path: &Path, text: &str, document: &SkillDocument) 
     }
     allow::apply(text, &mut extra);
     scan.diagnostics.extend(extra);
-    if let Some(description) = document
-        .field("description")
-        .and_then(|entry| entry.value.as_str())
-    {
-        declared_as_information(description, &mut scan.diagnostics);
-        declared_offensive(description, FileKind::Skill, &mut scan.diagnostics);
-    }
+    Declared::of(text, document).apply(FileKind::Skill, text, &mut scan.diagnostics);
     scan
+}
+
+/// What a skill says of itself in its frontmatter, by which the findings of its files are
+/// graded: a crontab writer that says "cron", a pentest kit, a vendor's skill that installs
+/// the vendor's own tool.
+pub(crate) struct Declared<'a> {
+    description: &'a str,
+    /// The frontmatter's text: its name, description and metadata (author, homepage, …).
+    frontmatter: &'a str,
+}
+
+impl<'a> Declared<'a> {
+    #[must_use]
+    pub(crate) fn of(text: &'a str, document: &'a SkillDocument) -> Self {
+        let frontmatter = text
+            .get(..document.split.body.start.min(text.len()))
+            .unwrap_or("");
+        Self {
+            description: document
+                .field("description")
+                .and_then(|entry| entry.value.as_str())
+                .unwrap_or_default(),
+            frontmatter,
+        }
+    }
+
+    /// Grades the `diagnostics` of `text`, a file of `kind` in the skill, by what the skill
+    /// declares.
+    pub(crate) fn apply(&self, kind: FileKind, text: &str, diagnostics: &mut [Diagnostic]) {
+        declared_as_information(self.description, diagnostics);
+        declared_offensive(self.description, kind, diagnostics);
+        self.first_party_installers(kind, text, diagnostics);
+    }
+
+    /// In the Markdown of a skill, a vendor's installer piped into a shell is information when
+    /// the frontmatter names the vendor (`cli.oomol.com` in a skill whose author is OOMOL,
+    /// `raw.githubusercontent.com/aquasecurity/trivy/…` in a Trivy skill): whoever trusts
+    /// the skill already trusts its publisher, and the step is there for the reader to see.
+    /// Scripts keep their warnings; an untrusted host is an error anyway.
+    fn first_party_installers(&self, kind: FileKind, text: &str, diagnostics: &mut [Diagnostic]) {
+        if !matches!(kind, FileKind::Skill | FileKind::Markdown) {
+            return;
+        }
+        // Its own words, not an address it gives: a description that hands out an installer
+        // does not vouch for it by naming its host.
+        let frontmatter = without_urls(&self.frontmatter.to_ascii_lowercase());
+        for diagnostic in diagnostics {
+            if diagnostic.rule != Rule::RemoteCode || diagnostic.severity != Severity::Warning {
+                continue;
+            }
+            let matched = text.get(diagnostic.range.as_range()).unwrap_or_default();
+            if publisher_names(matched)
+                .iter()
+                .any(|name| holds_word(&frontmatter, name))
+            {
+                diagnostic.severity = Severity::Info;
+            }
+        }
+    }
+}
+
+/// The names of who publishes the downloads in `matched`, lowercased: the labels of each URL's
+/// host but its top-level domain and words any host uses (`get.livekit.io`: `livekit`), or the
+/// owner and repository of a code host's URL.
+fn publisher_names(matched: &str) -> Vec<String> {
+    const GENERIC: [&str; 20] = [
+        "www",
+        "cli",
+        "get",
+        "install",
+        "installer",
+        "raw",
+        "api",
+        "download",
+        "downloads",
+        "dl",
+        "static",
+        "cdn",
+        "releases",
+        "release",
+        "pkg",
+        "packages",
+        "sh",
+        "com",
+        "org",
+        "net",
+    ];
+    const CODE_HOSTS: [&str; 5] = [
+        "github.com",
+        "raw.githubusercontent.com",
+        "gist.githubusercontent.com",
+        "gitlab.com",
+        "codeberg.org",
+    ];
+    let lower = matched.to_ascii_lowercase();
+    let mut names = Vec::new();
+    for (at, _) in lower.match_indices("://") {
+        let rest = &lower[at + 3..];
+        let end = rest
+            .find(|ch: char| matches!(ch, '/' | ':' | '"' | '\'' | ')' | '`') || ch.is_whitespace())
+            .unwrap_or(rest.len());
+        let host = &rest[..end];
+        let labels: Vec<&str> = if CODE_HOSTS.contains(&host) {
+            rest[end..]
+                .split('/')
+                .filter(|part| !part.is_empty())
+                .take(2)
+                .collect()
+        } else {
+            let labels: Vec<&str> = host.split('.').collect();
+            labels[..labels.len().saturating_sub(1)].to_vec()
+        };
+        names.extend(
+            labels
+                .into_iter()
+                .filter(|label| label.len() >= 3 && !GENERIC.contains(label))
+                .map(str::to_owned),
+        );
+    }
+    names
+}
+
+/// `text` with every URL (`scheme://…` up to a space or quote) blanked out.
+fn without_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(at) = text[from..].find("://").map(|at| from + at) {
+        let start = text[..at]
+            .trim_end_matches(|ch: char| ch.is_ascii_alphanumeric())
+            .len()
+            .max(from);
+        let end = text[at..]
+            .find(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | ')' | '>' | '`'))
+            .map_or(text.len(), |after| at + after);
+        out.push_str(&text[from..start]);
+        out.push(' ');
+        from = end;
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
+/// Whether `haystack` holds `word` between non-word characters.
+fn holds_word(haystack: &str, word: &str) -> bool {
+    let is_word = |ch: char| ch.is_ascii_alphanumeric();
+    haystack.match_indices(word).any(|(at, _)| {
+        !haystack[..at].chars().next_back().is_some_and(is_word)
+            && !haystack[at + word.len()..]
+                .chars()
+                .next()
+                .is_some_and(is_word)
+    })
 }
 
 /// The findings on a SKILL.md that only the whole folder can judge: what its frontmatter grants

@@ -125,6 +125,9 @@ pub(crate) enum Refine {
     /// A download into an interpreter: an error from a raw IP address or plain `http://`
     /// (nothing vouches for what comes back), a warning from a named host over HTTPS.
     ByHost,
+    /// A download run in memory: `iex (irm …)` graded by its host as a pipe into a shell is,
+    /// the `DownloadString` cradle an error wherever it downloads from.
+    InMemoryByHost,
     /// A raw IP URL: loopback and private addresses are the user's own machines.
     PublicAddress,
     /// A quoted raw IP: a public address that is not a value under a quoted key of a data
@@ -212,10 +215,10 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::RemoteCode,
-            regex: r"(?i)\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:downloadstring|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod)|downloadstring\s*\([^\n]*\)[^\n]{0,20}\|\s*(?:iex|invoke-expression)",
+            regex: r#"(?i)\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:downloadstring|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod)(?:[^\n]{0,40}?https?://[^\s'")]+)?|downloadstring\s*\([^\n]*\)[^\n]{0,20}\|\s*(?:iex|invoke-expression)"#,
             grades: CODE_ERROR,
             role: Role::Uses(Capability::Network),
-            refine: Refine::None,
+            refine: Refine::InMemoryByHost,
             what: "runs a downloaded PowerShell script in memory",
             harm: "whatever the server sends runs with the user's permissions and never touches the disk where it could be reviewed",
         },
