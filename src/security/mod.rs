@@ -1246,7 +1246,12 @@ fn judge(path: &Path, text: &str, hits: &[Hit], scan: &mut Scan) {
         let notable;
         let capability = match pattern.role {
             Role::Uses(capability) => {
-                notable = capability == Capability::Persistence;
+                // A start-up file that only keeps a variable is persistence graded as
+                // information: nothing new runs on the next start.
+                notable = capability == Capability::Persistence
+                    && hit
+                        .severity
+                        .is_some_and(|severity| severity >= Severity::Warning);
                 Some(capability)
             }
             Role::Source { strong } => {
@@ -1931,6 +1936,21 @@ pub(crate) fn declared_offensive(
             diagnostic.severity = Severity::Warning;
         }
     }
+}
+
+/// Words by which a description says the skill works with something on the network: wider
+/// than [`MENTIONS`], which must not let "web pages" excuse a socket to a raw address, and
+/// narrower than "downloads", which does not cover a grant of `wget` to any address.
+static ONLINE_WORK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    patterns::compile(
+        r"(?i)deploy|\bweb|\burls?\b|\bhttps?\b|online|publish|integrat|research|infrastructure|\bsaas\b|oauth|browser|crawl|scrap(?:e|es|ed|ing)\b",
+    )
+});
+
+/// Whether a description says the skill works on the network, for judging a grant of it.
+#[must_use]
+pub(crate) fn declares_online_work(description: &str) -> bool {
+    declares(description, Capability::Network) || ONLINE_WORK.is_match(description)
 }
 
 /// Whether a description speaks of a capability.

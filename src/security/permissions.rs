@@ -68,17 +68,13 @@ pub(crate) fn check(
                 ),
                 // Most skills that run commands do not say so, but a grant of the network is
                 // news to a user whose skill's description never leaves the machine.
-                _ if grant.kind == Kind::Network
-                    && !super::declares(description, Capability::Network) =>
-                {
-                    (
-                        Severity::Warning,
-                        format!(
-                            ", which the description never says the skill {}",
-                            Capability::Network.describe()
-                        ),
-                    )
-                }
+                _ if grant.kind == Kind::Network && !super::declares_online_work(description) => (
+                    Severity::Warning,
+                    format!(
+                        ", which the description never says the skill {}",
+                        Capability::Network.describe()
+                    ),
+                ),
                 _ => (Severity::Info, String::new()),
             };
             let consequence = if severity == Severity::Info {
@@ -133,13 +129,17 @@ pub(crate) fn check(
 }
 
 /// What a pre-approved tool would let run unasked that a user would want to be asked about:
-/// persistence, and notable secrets, writes outside the project or network destinations.
+/// persistence that runs something new, and notable secrets, writes outside the project or network
+/// destinations.
 fn is_risky(evidence: &Evidence) -> bool {
     match evidence.capability {
-        Capability::Persistence => true,
         // An API key read from the environment is how most clients are configured; a key
-        // file or a cloud login is worth asking about.
-        Capability::Secrets | Capability::WritesOutside | Capability::Network => evidence.notable,
+        // file or a cloud login is worth asking about; a variable kept in `~/.bashrc` runs
+        // nothing.
+        Capability::Persistence
+        | Capability::Secrets
+        | Capability::WritesOutside
+        | Capability::Network => evidence.notable,
         Capability::Shell | Capability::ReadsOutside => false,
     }
 }
@@ -358,6 +358,8 @@ mod tests {
             evidence(Capability::Network, false),
             evidence(Capability::ReadsOutside, true),
             evidence(Capability::Secrets, false),
+            // A variable kept in a start-up file: persistence graded as information.
+            evidence(Capability::Persistence, false),
         ]);
         assert_eq!(quiet.len(), 1);
         assert_eq!(quiet[0].0, Severity::Info);
@@ -368,7 +370,7 @@ mod tests {
         );
         for risky in [
             evidence(Capability::Secrets, true),
-            evidence(Capability::Persistence, false),
+            evidence(Capability::Persistence, true),
             evidence(Capability::WritesOutside, true),
             evidence(Capability::Network, true),
         ] {
@@ -427,6 +429,18 @@ mod tests {
             &[],
         );
         assert_eq!(declared[0].0, Severity::Info);
+        // Work on a service online says as much as "network" does, for a grant.
+        let online = graded_with(
+            "description: Deploys the app to Railway and checks its status.\nallowed-tools: Bash(curl:*)\n",
+            &[],
+        );
+        assert_eq!(online[0].0, Severity::Info, "{}", online[0].1);
+        // "Downloads" does not cover a grant of any address.
+        let downloads = graded_with(
+            "description: Downloads the fonts the project is missing.\nallowed-tools: Bash(wget:*)\n",
+            &[],
+        );
+        assert_eq!(downloads[0].0, Severity::Warning, "{}", downloads[0].1);
     }
 
     #[test]

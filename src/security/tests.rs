@@ -616,3 +616,20 @@ fn a_publisher_installing_its_own_tool_is_information() {
         [(Rule::RemoteCode, Severity::Error)]
     );
 }
+
+#[test]
+fn a_variable_kept_in_a_start_up_file_is_no_notable_persistence() {
+    let evidence = |text: &str| {
+        scan(Path::new("s.sh"), text, FileKind::Script, 0)
+            .evidence
+            .into_iter()
+            .filter(|found| found.capability == Capability::Persistence)
+            .map(|found| found.notable)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        evidence("echo 'export API_KEY=abc' >> ~/.bashrc\n"),
+        [false]
+    );
+    assert_eq!(evidence("echo 'alias sudo=/tmp/s' >> ~/.bashrc\n"), [true]);
+}
