@@ -436,6 +436,13 @@ fn pattern_hits(
             {
                 continue;
             }
+            // A message the program prints (`print(f"launchctl load failed")`, `echo "then
+            // run: ln -s … ~/.claude/skills/x"`) tells, it does not do.
+            if matches!(place, Place::Script | Place::Block(_))
+                && in_printed_message(text, range.start)
+            {
+                continue;
+            }
             if matches!(place, Place::Script | Place::Block(_)) && in_heredoc(text, range.start) {
                 continue;
             }
@@ -481,6 +488,17 @@ fn pattern_hits(
 /// At most this many bytes on each side of a match count as its line: context checks on a
 /// megabyte-long line would otherwise scan it once per match.
 const LINE_WINDOW: usize = 1_000;
+
+/// Whether a command holds an address to download from: a URL, or a host name such as
+/// `cli.new` or `get.example.com`.
+fn names_an_address(matched: &str) -> bool {
+    matched.contains("://")
+        || matched.split_whitespace().any(|word| {
+            word.rsplit_once('.').is_some_and(|(name, tld)| {
+                !name.is_empty() && tld.len() >= 2 && tld.chars().all(|ch| ch.is_ascii_alphabetic())
+            })
+        })
+}
 
 /// A download from a raw IP address or over plain HTTP: nothing vouches for what comes back.
 fn untrusted_host(matched: &str) -> bool {
@@ -698,14 +716,16 @@ fn is_regex_source(matched: &str) -> bool {
         .any(|escape| matched.contains(escape))
 }
 
+/// A line that hands a string to a shell or an interpreter.
+static RUNS_STRING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    patterns::compile(
+        r"(?i)\b(?:system|subprocess|popen|check_output|check_call|exec\w*|spawn\w*|child_process|shell_exec|passthru|eval|run|call|Start-Process|Invoke-Expression|iex)\s*\(|shell\s*=\s*True|\b(?:ba|z)?sh\s+-c\b|`",
+    )
+});
+
 /// Whether `offset` sits inside a string literal on its line that the line does not hand to a
 /// shell or an interpreter: a deny list, a test case or a message, not a command.
 fn in_unrun_string(text: &str, offset: usize) -> bool {
-    static RUNS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        patterns::compile(
-            r"(?i)\b(?:system|subprocess|popen|check_output|check_call|exec\w*|spawn\w*|child_process|shell_exec|passthru|eval|run|call|Start-Process|Invoke-Expression|iex)\s*\(|shell\s*=\s*True|\b(?:ba|z)?sh\s+-c\b|`",
-        )
-    });
     let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
     let line_end = text[offset..]
         .find('\n')
@@ -726,7 +746,29 @@ fn in_unrun_string(text: &str, offset: usize) -> bool {
         }
         count % 2 == 1
     };
-    (open('"') || open('\'')) && !RUNS.is_match(&text[line_start..line_end])
+    (open('"') || open('\'')) && !RUNS_STRING.is_match(&text[line_start..line_end])
+}
+
+/// Whether `offset` sits inside a string literal of a line that only prints it: a `print`,
+/// a logger call or an `echo` whose output goes nowhere but the terminal.
+fn in_printed_message(text: &str, offset: usize) -> bool {
+    static PRINTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        patterns::compile(
+            r"^\s*(?:print|console\.(?:log|error|warn|info)|(?:self\.)?(?:logger|log|logging)\.(?:debug|info|warning|warn|error|critical)|Write-Host|puts|echo|printf)\b",
+        )
+    });
+    let line = line_of(text, TextRange::new(offset, offset));
+    let Some(prints) = PRINTS.find(line) else {
+        return false;
+    };
+    let shell_echo = matches!(prints.as_str().trim(), "echo" | "printf");
+    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let inside = offset - line_start;
+    let quoted_from = line[..inside.min(line.len())].find(['"', '\'']);
+    quoted_from.is_some_and(|quote| quote >= prints.end())
+        && !(shell_echo && line.contains(['>', '|']))
+        && !line.contains("$(")
+        && !RUNS_STRING.is_match(line)
 }
 
 /// The text of the program a match belongs to: its block or code span, or the whole script.
@@ -778,6 +820,11 @@ fn refine(
                 && !first
                     .starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'', '`']));
             if reads_data {
+                return None;
+            }
+            // "the `curl | sh` installer", "never `curl URL | bash`": a code span that names the
+            // pattern, with no address to download from, runs nothing.
+            if place == Place::Span && !names_an_address(matched) {
                 return None;
             }
             // A reference the skill ships for reading repeats a project's documentation, and

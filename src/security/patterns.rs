@@ -174,7 +174,7 @@ const INTERPRETER: &str = r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|
 /// file, a BuildKit secret mount's target, setting its mode.
 pub(crate) static USES_IN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?i)(?:\bssh-add(?:\s+-[a-z]+)*|\bssh(?:-copy-id)?\b[^\n|;&]*\s-i|\bscp\b[^\n|;&]*\s-i|\bidentityfile|\bidentity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|\btarget=|\bchmod\s+[0-7]{3,4})\s*["']?[^\s"']*$"#,
+        r#"(?i)(?:\bssh-add(?:\s+--?[a-z][a-z-]*)*|\bssh(?:-copy-id)?\b[^\n|;&]*\s-i|\bscp\b[^\n|;&]*\s-i|\bidentityfile|\bidentity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|\btarget=|\bchmod\s+[0-7]{3,4})\s*["']?[^\s"']*$"#,
     )
 });
 

@@ -354,7 +354,7 @@ fn runs_language(info: &str) -> bool {
 
 pub(crate) static BAD_EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::compile(
-        r"(?i)\b(?:bad|don'?t|do\s+not|never|avoid|malicious|dangerous|insecure|unsafe|vulnerable|attacks?|attackers?|exploits?|wrong|anti-?patterns?|red\s+flags?|suspicious|detects?|flags?|flagged|look\s+for|instead\s+of|risky|harmful|forbidden|blocked|prohibited|reject|check\s+for|search\s+for|scan\s+for|patterns?|indicators?|signatures?|examples?\s+of|such\s+as|e\.g\.|warns?|refuse|deny|denies|guard|prevent|catch(?:es)?|threats?|iocs?)\b|❌|🚫|⛔|⚠",
+        r"(?i)\b(?:bad|don'?t|do\s+not|never|avoid|malicious|dangerous|insecure|unsafe|vulnerable|attacks?|attackers?|exploits?|wrong|anti-?patterns?|red\s+flags?|suspicious|detects?|flags?|flagged|look\s+for|instead\s+of|risky|harmful|forbidden|blocked|prohibited|reject|check\s+for|search\s+for|scan\s+for|patterns?|indicators?|signatures?|examples?\s+of|such\s+as|e\.g\.|warns?|refuse|deny|denies|guard|prevent|catch(?:es)?|threats?|iocs?)\b|❌|🚫|⛔|⚠|严禁|禁止|不要|切勿|避免|危险|恶意|絶対に|禁止する|しないで",
     )
 });
 
