@@ -956,9 +956,21 @@ fn refine(
             }
         }
         Refine::ComputedArgument => {
-            // `new Function("a", "b", body)`: the first arguments name parameters.
+            // `new Function("a", "b", body)`: the first arguments name parameters, the last is
+            // the code; `new Function()` in a sentence names the constructor.
             if matched.contains("Function") {
-                return Some(grade.map(|_| Severity::Warning));
+                let line_rest = &text[range.end..];
+                let call = line_rest[..line_rest.find('\n').unwrap_or(line_rest.len())]
+                    .rsplit_once(')')
+                    .map_or("", |(inside, _)| inside)
+                    .trim_end();
+                return if text[range.end..].trim_start().starts_with(')') {
+                    None
+                } else if call.ends_with(['"', '\'']) {
+                    Some(grade.map(|_| Severity::Info))
+                } else {
+                    Some(grade.map(|_| Severity::Warning))
+                };
             }
             // `page.$$eval(…)`, `obj.eval(…)`: another function of that name.
             let before = text[..range.start].chars().next_back();
@@ -987,11 +999,17 @@ fn refine(
             }
         }
         Refine::Written => {
+            // `"$profile:test_pages"`: a resource reference, not PowerShell's profile.
+            if matched.eq_ignore_ascii_case("$profile") && text[range.end..].starts_with(':') {
+                return None;
+            }
             if acts_on(text, range, place, unit, &patterns::writes) {
-                // `echo 'export API_KEY=…' >> ~/.zshrc` keeps a setting; it runs nothing new.
+                // `echo 'export API_KEY=…' >> ~/.zshrc` keeps a setting and a tool's completion
+                // script completes its commands; neither runs anything new.
                 let line = line_of(text, range);
-                let plain = patterns::PLAIN_EXPORT.is_match(line)
-                    && !patterns::RUNS_ON_START.is_match(line);
+                let plain = (patterns::PLAIN_EXPORT.is_match(line)
+                    && !patterns::RUNS_ON_START.is_match(line))
+                    || patterns::SHELL_COMPLETION.is_match(line);
                 Some(if plain {
                     grade.map(|_| Severity::Info)
                 } else {
@@ -1736,6 +1754,61 @@ impl<'a> Declared<'a> {
         declared_as_information(self.description, diagnostics);
         declared_offensive(self.description, kind, diagnostics);
         self.first_party_installers(kind, text, diagnostics);
+        self.first_party_services(kind, text, diagnostics);
+    }
+
+    /// A service enabled for the software the skill is about (`systemctl enable grafana-server`
+    /// in a Grafana skill, a `pueued` unit in a Pueue skill) is what the skill is for: the
+    /// persistence is information, still listed with the skill's capabilities. As with
+    /// installers, scripts keep their warnings: a script runs what it enables unseen.
+    fn first_party_services(&self, kind: FileKind, text: &str, diagnostics: &mut [Diagnostic]) {
+        if !matches!(kind, FileKind::Skill | FileKind::Markdown) {
+            return;
+        }
+        const GENERIC: [&str; 12] = [
+            "sudo",
+            "systemctl",
+            "enable",
+            "user",
+            "system",
+            "service",
+            "services",
+            "daemon",
+            "reload",
+            "local",
+            "etc",
+            "config",
+        ];
+        let frontmatter = without_urls(&self.frontmatter.to_ascii_lowercase());
+        for diagnostic in diagnostics {
+            if diagnostic.rule != Rule::Persistence || diagnostic.severity != Severity::Warning {
+                continue;
+            }
+            let range = diagnostic.range;
+            let Some(line) = text.get(range.as_range()).map(|_| line_of(text, range)) else {
+                continue;
+            };
+            let lower = line.to_ascii_lowercase();
+            let is_service = [
+                "systemctl",
+                "systemd",
+                "launchctl",
+                "launchagents",
+                "launchdaemons",
+            ]
+            .iter()
+            .any(|word| lower.contains(word));
+            let named = lower
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .filter(|word| word.len() >= 4 && !GENERIC.contains(word))
+                .any(|word| {
+                    holds_word(&frontmatter, word)
+                        || (word.len() >= 6 && holds_word(&frontmatter, &word[..word.len() - 1]))
+                });
+            if is_service && named {
+                diagnostic.severity = Severity::Info;
+            }
+        }
     }
 
     /// In the Markdown of a skill, a vendor's installer piped into a shell is information when
@@ -1929,7 +2002,7 @@ static DECLARES: std::sync::LazyLock<[(Rule, regex::Regex); 2]> = std::sync::Laz
         (
             Rule::Persistence,
             patterns::compile(
-                r"(?i)\bcron(?:tab)?\b|\bschedul(?:e|es|ed|ing)\s+(?:a\s+|the\s+|their\s+|your\s+)?(?:jobs?|tasks?|runs?|scripts?|backups?)|on a schedule|on boot|at (?:login|boot)|start(?:s|ed)? (?:on|at) (?:boot|login)|startup file|launchd|launch ?agents?|systemd|\bservices?\b|autostart|\bgit hooks?\b|hookspath|pre-commit|\bPATH\b|bashrc|zshrc|shell (?:profile|startup|config)|dotfiles?|new (?:agent )?skill|skill folder",
+                r"(?i)\bcron(?:tab)?\b|\bdaemons?\b|\bschedul(?:e|es|ed|ing)\s+(?:a\s+|the\s+|their\s+|your\s+)?(?:jobs?|tasks?|runs?|scripts?|backups?)|on a schedule|on boot|at (?:login|boot)|start(?:s|ed)? (?:on|at) (?:boot|login)|startup file|launchd|launch ?agents?|systemd|\bservices?\b|autostart|\bgit hooks?\b|hookspath|pre-commit|\bPATH\b|bashrc|zshrc|shell (?:profile|startup|config)|dotfiles?|new (?:agent )?skill|skill folder",
             ),
         ),
         (

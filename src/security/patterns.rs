@@ -174,7 +174,7 @@ const INTERPRETER: &str = r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|
 /// file, a BuildKit secret mount's target, setting its mode.
 pub(crate) static USES_IN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?i)(?:\bssh-add(?:\s+--?[a-z][a-z-]*)*|\bssh(?:-copy-id)?\b[^\n|;&]*\s-i|\bscp\b[^\n|;&]*\s-i|\bidentityfile|\bidentity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file)(?:=|\s+)|\btarget=|\bchmod\s+[0-7]{3,4})\s*["']?[^\s"']*$"#,
+        r#"(?i)(?:\bssh-add(?:\s+--?[a-z][a-z-]*)*|\bssh(?:-copy-id)?\b[^\n|;&]*\s-i|\bscp\b[^\n|;&]*\s-i|\bidentityfile|\bidentity_?file\s*[=:]|--(?:authfile|auth-file|kubeconfig|docker-config|config|credentials-file|netrc-file|key)(?:=|\s+)|\btarget=|\bchmod\s+[0-7]{3,4})\s*["']?[^\s"']*$"#,
     )
 });
 
@@ -713,6 +713,10 @@ pub(crate) static PLAIN_EXPORT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"\bexport\s+[A-Za-z_][A-Za-z0-9_]*=|\$env:[A-Za-z_][A-Za-z0-9_]*\s*=|\bsource\s+<\(|\beval\s+",
     )
+});
+/// A line that installs a tool's shell completion.
+pub(crate) static SHELL_COMPLETION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)\bcompletions?\b|generate-shell-completion|\bcompinit\b|bash_completion")
 });
 pub(crate) static RUNS_ON_START: LazyLock<Regex> = LazyLock::new(|| {
     compile(

@@ -691,3 +691,73 @@ fn what_a_program_prints_or_a_span_names_is_not_done() {
         []
     );
 }
+
+#[test]
+fn setup_of_the_software_the_skill_is_about() {
+    let graded = |frontmatter: &str, body: &str| -> Vec<(Rule, Severity)> {
+        let text = format!("---\n{frontmatter}\n---\n{body}");
+        let document = SkillDocument::parse(&text);
+        skill_findings(Path::new("SKILL.md"), &text, &document)
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.group() == crate::rules::Group::Security)
+            .map(|d| (d.rule, d.severity))
+            .collect()
+    };
+    let enable = "```bash\nsudo systemctl enable --now grafana-server\n```\n";
+    assert_eq!(
+        graded(
+            "name: grafana\ndescription: Sets up Grafana dashboards.",
+            enable
+        ),
+        [(Rule::Persistence, Severity::Info)]
+    );
+    assert_eq!(
+        graded("name: dashboards\ndescription: Builds dashboards.", enable),
+        [(Rule::Persistence, Severity::Warning)]
+    );
+    let script = FileKind::Script;
+    assert_eq!(
+        rules(
+            "echo 'eval \"$(uv generate-shell-completion bash)\"' >> ~/.bashrc\n",
+            script
+        ),
+        [(Rule::Persistence, Severity::Info)]
+    );
+    assert_eq!(
+        rules(
+            "\"pages\": \"$profile:test_pages\",  // resources > base\n",
+            script
+        ),
+        []
+    );
+    assert_eq!(
+        rules(
+            "curl -u me --key ~/.ssh/id_rsa sftp://example.com/etc/issue\n",
+            script
+        ),
+        []
+    );
+    let markdown = FileKind::Markdown;
+    assert_eq!(
+        rules(
+            "- The policy forbids `eval()` and `new Function()` in extensions.\n",
+            markdown
+        ),
+        []
+    );
+    assert_eq!(
+        rules(
+            "const add = new Function('a', 'b', 'return a + b');\n",
+            script
+        ),
+        [(Rule::Obfuscation, Severity::Info)]
+    );
+    assert_eq!(
+        rules(
+            "const fn = new Function(\"console\", `return (async () => { ${code} })()`);\n",
+            script
+        ),
+        [(Rule::Obfuscation, Severity::Warning)]
+    );
+}
