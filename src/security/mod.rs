@@ -765,10 +765,11 @@ fn in_printed_message(text: &str, offset: usize) -> bool {
     let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
     let inside = offset - line_start;
     let quoted_from = line[..inside.min(line.len())].find(['"', '\'']);
-    quoted_from.is_some_and(|quote| quote >= prints.end())
-        && !(shell_echo && line.contains(['>', '|']))
-        && !line.contains("$(")
-        && !RUNS_STRING.is_match(line)
+    let quoted_message = quoted_from.is_some_and(|quote| quote >= prints.end());
+    let acts = (shell_echo && line.contains(['>', '|']))
+        || line.contains("$(")
+        || RUNS_STRING.is_match(line);
+    quoted_message && !acts
 }
 
 /// The text of the program a match belongs to: its block or code span, or the whole script.
