@@ -64,6 +64,19 @@ pub(crate) fn characters(text: &str, place: &dyn Fn(usize) -> Place, out: &mut V
     }
 }
 
+/// The tags of an emoji subdivision flag: two to six lowercase letters or digits, then
+/// CANCEL TAG.
+fn is_flag_tags(run: &[char]) -> bool {
+    let Some((&'\u{E007F}', letters)) = run.split_last() else {
+        return false;
+    };
+    (2..=6).contains(&letters.len())
+        && letters.iter().all(|&ch| {
+            char::from_u32(u32::from(ch) - 0xE0000)
+                .is_some_and(|plain| plain.is_ascii_lowercase() || plain.is_ascii_digit())
+        })
+}
+
 fn finding(
     kind: Invisible,
     run: &[char],
@@ -74,6 +87,9 @@ fn finding(
 ) -> Option<Diagnostic> {
     let codes = code_points(run);
     let (severity, message, safe) = match kind {
+        // 🏴 and a tag sequence ending in CANCEL TAG is an emoji flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿, Scotland): the tags
+        // spell its region, and a reader sees the flag.
+        Invisible::Tag if before == Some('\u{1F3F4}') && is_flag_tags(run) => return None,
         Invisible::Tag => {
             let hidden: String = run
                 .iter()

@@ -436,6 +436,13 @@ fn pattern_hits(
             {
                 continue;
             }
+            // A trailing comment (`system(…)  # if $x is "'; rm -rf / #"`) does not run, and a
+            // defanged address (`hxxp://evil[.]com`) is an indicator quoted in a report.
+            if matches!(place, Place::Script | Place::Block(_))
+                && (in_trailing_comment(text, range.start) || is_defanged(line_of(text, range)))
+            {
+                continue;
+            }
             // A message the program prints (`print(f"launchctl load failed")`, `echo "then
             // run: ln -s … ~/.claude/skills/x"`) tells, it does not do.
             if matches!(place, Place::Script | Place::Block(_))
@@ -716,6 +723,49 @@ fn is_regex_source(matched: &str) -> bool {
         .any(|escape| matched.contains(escape))
 }
 
+/// Whether `offset` follows a comment marker on its line (` #` or ` //` outside any string).
+fn in_trailing_comment(text: &str, offset: usize) -> bool {
+    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let before = &text[line_start..offset];
+    let mut quote = None;
+    let mut previous = ' ';
+    for (at, ch) in before.char_indices() {
+        match (quote, ch) {
+            (None, '"' | '\'') => quote = Some(ch),
+            (Some(open), _) if ch == open && previous != '\\' => quote = None,
+            (None, '#') if previous.is_whitespace() && at > 0 => return true,
+            (None, '/') if previous == '/' && before[..at - 1].ends_with(char::is_whitespace) => {
+                return true;
+            }
+            _ => {}
+        }
+        previous = ch;
+    }
+    false
+}
+
+/// Whether the interpreter a match ends with runs code of its own and reads its input as data:
+/// `| python3 -m json.tool`, `| node script.js`, `| python -c '…'`.
+fn reads_data_after(text: &str, range: TextRange) -> bool {
+    let line_end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |at| range.end + at);
+    let rest = text[range.end..line_end].trim_start();
+    let first = rest.split_whitespace().next().unwrap_or("");
+    matches!(
+        first,
+        "-c" | "-m" | "-e" | "-p" | "-E" | "-pe" | "-ne" | "-r"
+    ) || (!first.is_empty()
+        && !first.starts_with('-')
+        && !first.starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'', '`']))
+}
+
+/// A line with a defanged indicator: an address written so that it cannot be followed.
+fn is_defanged(matched: &str) -> bool {
+    let lower = matched.to_ascii_lowercase();
+    lower.contains("hxxp") || lower.contains("[.]") || lower.contains("[:]//")
+}
+
 /// A line that hands a string to a shell or an interpreter.
 static RUNS_STRING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     patterns::compile(
@@ -805,22 +855,26 @@ fn refine(
                 Some(grade_by_host(matched, grade.map(|_| Severity::Warning)))
             }
         }
+        Refine::DecodedIntoInterpreter => {
+            // `… | base64 -d | python3 -m json.tool`: a token's payload pretty-printed.
+            let piped_into = matched
+                .rsplit(|ch: char| !ch.is_ascii_alphanumeric() && ch != '.')
+                .next()
+                .unwrap_or("");
+            let interpreter = ["python", "perl", "node"]
+                .iter()
+                .any(|name| piped_into.starts_with(name));
+            if interpreter && reads_data_after(text, range) {
+                None
+            } else {
+                Some(grade)
+            }
+        }
         Refine::ByHost => {
-            // `curl … | python3 -m json.tool`, `| node script.js`, `| python -c '…'`: the
-            // interpreter runs its own code and reads the download as data.
             let line_end = text[range.end..]
                 .find('\n')
                 .map_or(text.len(), |at| range.end + at);
-            let rest = text[range.end..line_end].trim_start();
-            let first = rest.split_whitespace().next().unwrap_or("");
-            let reads_data = matches!(
-                first,
-                "-c" | "-m" | "-e" | "-p" | "-E" | "-pe" | "-ne" | "-r"
-            ) || (!first.is_empty()
-                && !first.starts_with('-')
-                && !first
-                    .starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'', '`']));
-            if reads_data {
+            if reads_data_after(text, range) {
                 return None;
             }
             // "the `curl | sh` installer", "never `curl URL | bash`": a code span that names the
@@ -928,7 +982,11 @@ fn refine(
                 .trim_end()
                 .strip_suffix(':')
                 .is_some_and(|key| key.trim_end().ends_with(['"', '\'']));
-            if keyed && !patterns::CONNECTS.is_match(line_of(text, range)) {
+            // A line that holds only the address, in a list (`"185.220.101.42",`): a table of
+            // indicators, not a destination.
+            let line = line_of(text, range).trim();
+            let listed = line.trim_end_matches([',', ']', ')']).trim_end() == matched;
+            if listed || (keyed && !patterns::CONNECTS.is_match(line)) {
                 None
             } else {
                 Some(grade)

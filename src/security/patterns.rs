@@ -128,6 +128,9 @@ pub(crate) enum Refine {
     /// A download run in memory: `iex (irm …)` graded by its host as a pipe into a shell is,
     /// the `DownloadString` cradle an error wherever it downloads from.
     InMemoryByHost,
+    /// Decoded text into an interpreter: nothing when the interpreter runs its own code on it
+    /// as data (`| python3 -m json.tool`).
+    DecodedIntoInterpreter,
     /// A raw IP URL: loopback and private addresses are the user's own machines.
     PublicAddress,
     /// A quoted raw IP: a public address that is not a value under a quoted key of a data
@@ -236,7 +239,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             regex: r#"(?i)\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python[0-9.]*|perl|node)\b|\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b(?:64|32|16|85)decode|bytes\.fromhex|codecs\.decode|zlib\.decompress|marshal\.loads|__import__\s*\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\))|\b(?:eval|Function)\s*\(\s*(?:atob|unescape|String\.fromCharCode|Buffer\.from\s*\([^\n)]*['"](?:base64|hex)['"]\s*\))|\bxxd\s+-r\s+-p\b[^\n]*\|\s*(?:ba|z)?sh\b|\bprintf\s+['"]\\x[0-9a-fA-F]{2}[^\n]*\|\s*(?:ba|z)?sh\b"#,
             grades: CODE_ERROR,
             role: Role::Plain,
-            refine: Refine::None,
+            refine: Refine::DecodedIntoInterpreter,
             what: "decodes hidden text and runs it",
             harm: "the code that runs cannot be read in the skill, which is what it is hidden for",
         },
