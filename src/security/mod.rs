@@ -443,6 +443,14 @@ fn pattern_hits(
             {
                 continue;
             }
+            // In a block, a line labelled as a pattern to look for (`Pattern: eval(x)`, a list
+            // under "Block dangerous commands:"), or a call of elided text (`eval(atob("..."))`),
+            // shows the shape of a threat, not a command.
+            if matches!(place, Place::Block(_))
+                && (labelled_as_bad(text, range.start) || elided(&text[range.end..]))
+            {
+                continue;
+            }
             // A message the program prints (`print(f"launchctl load failed")`, `echo "then
             // run: ln -s … ~/.claude/skills/x"`) tells, it does not do.
             if matches!(place, Place::Script | Place::Block(_))
@@ -758,6 +766,42 @@ fn reads_data_after(text: &str, range: TextRange) -> bool {
     ) || (!first.is_empty()
         && !first.starts_with('-')
         && !first.starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'', '`']))
+}
+
+/// Whether the text before `offset` on its line, or, for a list item, the list's lead-in
+/// (its item lines above and the line that introduces them), presents it as something to avoid
+/// or look for.
+fn labelled_as_bad(text: &str, offset: usize) -> bool {
+    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    if places::BAD_EXAMPLE.is_match(&text[line_start..offset]) {
+        return true;
+    }
+    let is_item = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("- ") || line.starts_with("* ")
+    };
+    let line_end = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |at| offset + at);
+    if !is_item(&text[line_start..line_end]) {
+        return false;
+    }
+    for line in text[..line_start].lines().rev().take(6) {
+        if places::BAD_EXAMPLE.is_match(line) {
+            return true;
+        }
+        if !is_item(line) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a call's argument is elided (`("...")`, `(…)`): it stands for code it does not hold.
+fn elided(after: &str) -> bool {
+    ["(\"...\")", "('...')", "(...)", "(\"…\")", "('…')", "(…)"]
+        .iter()
+        .any(|shape| after.starts_with(shape))
 }
 
 /// A line with a defanged indicator: an address written so that it cannot be followed.

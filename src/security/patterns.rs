@@ -383,7 +383,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         },
         Pattern {
             rule: Rule::Exfiltration,
-            regex: r#"(?:^\s*|[;&|(`]\s*|\$\(\s*)(?:dig|nslookup|host|drill)\s+(?:[^\s`]+\s+)*?["']?(?:\$\([^)\n]*\)|\$\{[^}\n]+\}|\$\w+|`[^`\n]+`)\.[\w.$(){}:-]*[a-z]{2,}"#,
+            regex: r#"(?:^[ \t]*|[;&|(`][ \t]*|\$\([ \t]*)(?:dig|nslookup|host|drill)[ \t]+(?:[^\s`]+[ \t]+)*?["']?(?:\$\([^)\n]*\)|\$\{[^}\n]+\}|\$\w+|`[^`\n]+`)\.[\w.$(){}:-]*[a-z]{2,}"#,
             grades: CODE_WARN,
             role: Role::Sink { suspicious: true },
             refine: Refine::None,

@@ -814,3 +814,49 @@ fn quotations_indicators_and_data_on_real_skills() {
         [(Rule::HiddenText, Severity::Error)]
     );
 }
+
+#[test]
+fn shapes_of_threats_listed_in_a_block() {
+    let markdown = FileKind::Markdown;
+    assert_eq!(
+        rules(
+            "```\nBlock dangerous commands:\n  - rm -rf, dd, mkfs\n  - base64 -d | sh, eval, exec\n```\n",
+            markdown
+        ),
+        []
+    );
+    assert_eq!(
+        rules(
+            "```\nRule: High-Risk Command\n  Patterns:\n    - rm -rf /\n```\n",
+            markdown
+        ),
+        []
+    );
+    let elided = rules(
+        "```\nEval chains:\n  - eval(atob(\"...\"))\n```\n",
+        markdown,
+    );
+    assert!(
+        elided
+            .iter()
+            .all(|(_, severity)| *severity < Severity::Warning),
+        "{elided:?}"
+    );
+    // The same commands as steps still run.
+    assert_eq!(
+        rules("```bash\nrm -rf /\n```\n", markdown),
+        [(Rule::Destructive, Severity::Error)]
+    );
+    assert_eq!(
+        rules("```js\neval(atob(payload))\n```\n", markdown),
+        [(Rule::RemoteCode, Severity::Error)]
+    );
+    // A DNS lookup of a fixed name is no send, whatever the lines after it hold.
+    assert_eq!(
+        rules(
+            "K=$CANVA_API_KEY\nnslookup api.canva.com\necho \"${K}.example.com\" >> out.txt\n",
+            FileKind::Script
+        ),
+        []
+    );
+}
