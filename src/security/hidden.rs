@@ -55,6 +55,12 @@ pub(crate) fn characters(text: &str, place: &dyn Fn(usize) -> Place, out: &mut V
             chars.next();
         }
         let after = chars.peek().map(|&(_, next)| next);
+        // A detector's character class (`re.compile(r"[\u200b-\u200f…]")` written with the
+        // characters themselves) names what it looks for.
+        if in_regex_class(text, start) {
+            previous = run.last().copied();
+            continue;
+        }
         let range = TextRange::new(start, end);
         let where_ = place(start);
         if let Some(diagnostic) = finding(kind, &run, range, where_, previous, after) {
@@ -62,6 +68,28 @@ pub(crate) fn characters(text: &str, place: &dyn Fn(usize) -> Place, out: &mut V
         }
         previous = run.last().copied();
     }
+}
+
+/// Whether `offset` sits inside a `[…]` class of a regular expression that its line builds.
+fn in_regex_class(text: &str, offset: usize) -> bool {
+    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |at| offset + at);
+    let before = &text[line_start..offset];
+    let builds_regex = [
+        "re.compile(",
+        "RegExp(",
+        "Regex::new(",
+        "regex(",
+        "Pattern.compile(",
+    ]
+    .iter()
+    .any(|call| text[line_start..line_end].contains(call));
+    builds_regex
+        && before.rfind('[').is_some_and(|open| {
+            !before[open..].contains(']') && text[offset..line_end].contains(']')
+        })
 }
 
 /// The tags of an emoji subdivision flag: two to six lowercase letters or digits, then

@@ -326,7 +326,8 @@ fn scan_with(
     if kind == FileKind::Skill {
         dynamic_context(text, body_start, &mut scan.diagnostics);
     }
-    let hits = pattern_hits(text, kind, &candidates, &place_at, &places);
+    let strings = StringSyntax::of(path);
+    let hits = pattern_hits(text, (kind, strings), &candidates, &place_at, &places);
     if kind == FileKind::Script && is_shell_script(path, text) {
         scan.evidence.push(evidence(
             path,
@@ -375,12 +376,13 @@ fn evidence(
 /// Every pattern match of `text`, placed and graded.
 fn pattern_hits(
     text: &str,
-    kind: FileKind,
+    (kind, strings): (FileKind, StringSyntax),
     candidates: &Candidates<'_>,
     place_at: &dyn Fn(usize) -> Place,
     places: &OnceCell<Places>,
 ) -> Vec<Hit> {
     let mut hits = Vec::new();
+    let unrun_strings = OnceCell::new();
     for (index, pattern) in PATTERNS.iter().enumerate() {
         if !candidates.may_match(index) {
             continue;
@@ -448,6 +450,16 @@ fn pattern_hits(
             // shows the shape of a threat, not a command.
             if matches!(place, Place::Block(_))
                 && (labelled_as_bad(text, range.start) || elided(&text[range.end..]))
+            {
+                continue;
+            }
+            // Text inside a multi-line string (a docstring's usage example, a prompt template)
+            // is data unless the line that opens the string hands it to a shell.
+            if place == Place::Script
+                && within(
+                    unrun_strings.get_or_init(|| strings.unrun_strings(text)),
+                    range.start,
+                )
             {
                 continue;
             }
@@ -768,6 +780,117 @@ fn reads_data_after(text: &str, range: TextRange) -> bool {
         && !first.starts_with(['&', '|', ';', ')', '>', '<', '#', '\\', '2', '"', '\'', '`']))
 }
 
+/// How a script's language writes strings that span lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StringSyntax {
+    /// `"""…"""` and `'''…'''`.
+    Python,
+    /// Template literals, `` `…` ``.
+    JavaScript,
+    /// None we follow: a shell's backquotes run what they hold.
+    Other,
+}
+
+impl StringSyntax {
+    fn of(path: &Path) -> Self {
+        match path.extension().and_then(|extension| extension.to_str()) {
+            Some("py" | "pyw") => Self::Python,
+            Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => Self::JavaScript,
+            _ => Self::Other,
+        }
+    }
+
+    /// The multi-line strings of `text` that nothing runs: from the opening delimiter to the
+    /// closing one, sorted. A string that opens on the line of what it holds is left to the
+    /// one-line judgement; one handed to a shell or an interpreter where it opens
+    /// (`subprocess.run("""`, `` exec(` ``) runs.
+    fn unrun_strings(self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let delimiters: &[&str] = match self {
+            Self::Python => &["\"\"\"", "'''"],
+            Self::JavaScript => &["`"],
+            Self::Other => return Vec::new(),
+        };
+        let bytes = text.as_bytes();
+        let mut strings = Vec::new();
+        let mut open: Option<(usize, &str)> = None;
+        let mut at = 0;
+        while at < bytes.len() {
+            if bytes[at] == b'\\' {
+                at += 2;
+                continue;
+            }
+            let found = delimiters
+                .iter()
+                .find(|delimiter| bytes[at..].starts_with(delimiter.as_bytes()));
+            match (found, open) {
+                (Some(delimiter), None) => open = Some((at, delimiter)),
+                (Some(delimiter), Some((opened_at, opened))) if *delimiter == opened => {
+                    let line_start = text[..opened_at].rfind('\n').map_or(0, |at| at + 1);
+                    let line_end = text[opened_at..]
+                        .find('\n')
+                        .map_or(text.len(), |at| opened_at + at);
+                    let lead = &text[line_start..opened_at];
+                    if self.opens_a_string(lead)
+                        && !RUNS_STRING.is_match(lead)
+                        && !run_later(text, lead, at)
+                    {
+                        strings.push(line_end..at);
+                    }
+                    open = None;
+                }
+                _ => {}
+            }
+            at += found.map_or(1, |delimiter| delimiter.len());
+        }
+        strings
+    }
+}
+
+impl StringSyntax {
+    /// Whether a delimiter after `lead` (its line up to it) opens a string rather than sits in
+    /// a comment: after an assignment, a call's parenthesis, a comma, `return`, or alone on
+    /// its line as a docstring does.
+    fn opens_a_string(self, lead: &str) -> bool {
+        if lead.contains('#') || lead.contains("//") || lead.contains("/*") {
+            return false;
+        }
+        let lead = lead.trim_end();
+        lead.is_empty()
+            || lead.ends_with(['=', '(', ',', ':', '[', '{', '+'])
+            || lead.ends_with("return")
+            || (self == Self::JavaScript && lead.ends_with(|ch: char| ch.is_alphanumeric()))
+    }
+}
+
+/// Whether the name a string is bound to (`payload = """…`) is handed to a shell or an
+/// interpreter after the string ends at `end`: then its text runs after all.
+fn run_later(text: &str, lead: &str, end: usize) -> bool {
+    let Some(name) = lead
+        .trim_end()
+        .strip_suffix('=')
+        .map(|left| {
+            left.trim_end()
+                .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                .next()
+                .unwrap_or("")
+        })
+        .filter(|name| !name.is_empty())
+    else {
+        return false;
+    };
+    text[end..]
+        .lines()
+        .any(|line| RUNS_STRING.is_match(line) && holds_word(line, name))
+}
+
+/// Whether `offset` falls in one of the sorted `ranges`.
+fn within(ranges: &[std::ops::Range<usize>], offset: usize) -> bool {
+    let index = ranges.partition_point(|range| range.start <= offset);
+    index
+        .checked_sub(1)
+        .is_some_and(|at| ranges[at].contains(&offset))
+}
+
 /// Whether the text before `offset` on its line, or, for a list item, the list's lead-in
 /// (its item lines above and the line that introduces them), presents it as something to avoid
 /// or look for.
@@ -786,7 +909,7 @@ fn labelled_as_bad(text: &str, offset: usize) -> bool {
     if !is_item(&text[line_start..line_end]) {
         return false;
     }
-    for line in text[..line_start].lines().rev().take(6) {
+    for line in text[..line_start].lines().rev().take(60) {
         if places::BAD_EXAMPLE.is_match(line) {
             return true;
         }

@@ -356,12 +356,22 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // exfiltration sinks
         Pattern {
             rule: Rule::Exfiltration,
-            regex: r"(?i)(?:https?://|\b(?:curl|wget|nc|ncat)\b[^\n]*\s)[\w.-]*(?:webhook\.site|requestbin|pipedream\.net|\.oast\.(?:fun|pro|live|site|online|me)|interact\.sh|burpcollaborator|pastebin\.com|paste\.ee|hastebin\.com|transfer\.sh|0x0\.st|termbin\.com|file\.io|ix\.io)\b|\bnc(?:at)?\s+(?:-[a-z]+\s+)*(?:\d{1,3}\.){3}\d{1,3}\s+\d+|/dev/(?:tcp|udp)/[\w.-]+/\d+",
+            regex: r"(?i)(?:https?://|\b(?:curl|wget|nc|ncat)\b[^\n]*\s)[\w.-]*(?:webhook\.site|requestbin|pipedream\.net|\.oast\.(?:fun|pro|live|site|online|me)|interact\.sh|burpcollaborator|pastebin\.com|paste\.ee|hastebin\.com|transfer\.sh|0x0\.st|termbin\.com|file\.io|ix\.io)\b|\bnc(?:at)?\s+(?:-[a-z]+\s+)*(?:\d{1,3}\.){3}\d{1,3}\s+\d+|/dev/(?:tcp|udp)/(?:\d{1,3}\.){3}\d{1,3}/\d+",
             grades: CODE_WARN,
             role: Role::Sink { suspicious: true },
             refine: Refine::PublicHost,
             what: "sends data to a paste site, request catcher or raw socket",
             harm: "what reaches it is readable by whoever holds the address, outside any service the user chose",
+        },
+        // A named host through bash's socket files: a connectivity check as often as a send.
+        Pattern {
+            rule: Rule::Exfiltration,
+            regex: r"/dev/(?:tcp|udp)/[\w.-]+/\d+",
+            grades: SILENT,
+            role: Role::Sink { suspicious: false },
+            refine: Refine::PublicHost,
+            what: "opens a raw socket",
+            harm: "whatever is written to it leaves the machine",
         },
         Pattern {
             rule: Rule::Exfiltration,
@@ -682,7 +692,7 @@ fn leak(text: String) -> &'static str {
 /// A line reads a file.
 pub(crate) static READS: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|gpg|openssl|curl|wget|nc|open|read|read_text|read_bytes|readFile|readFileSync|readlines|load|Get-Content|gc|type|copy|Copy-Item|get_contents|file_get_contents|slurp|IO\.read|File\.read|fs\.\w+|glob|walk|listdir|scandir|find|ls|grep|strings|ssh-add)\b|<\s*["'~$]|@["'~$]"#,
+        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|gpg|openssl|curl|wget|nc|open|read|read_text|read_bytes|readFile|readFileSync|readlines|load|Get-Content|gc|copy|Copy-Item|get_contents|file_get_contents|slurp|IO\.read|File\.read|fs\.\w+|glob|walk|listdir|scandir|find|ls|grep|strings|ssh-add)\b|\btype\s+\S|<\s*["'~$]|@["'~$]"#,
     )
 });
 
