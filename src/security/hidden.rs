@@ -160,8 +160,16 @@ fn finding(
         Invisible::ZeroWidth => {
             // Between two letters or digits: at a word's edge (a heading's anchor, an emoji
             // sequence, Persian or Indic joining) it changes nothing a search relies on.
-            let in_word = before.is_some_and(|ch| ch.is_ascii_alphanumeric())
-                && after.is_some_and(|ch| ch.is_ascii_alphanumeric());
+            let identifier =
+                |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+            // In code, one at an identifier's edge (`allowed\u{200D}`) makes a second name that
+            // reads as the first: the trojan-source look-alike.
+            let in_word = if place.runs() {
+                identifier(before) || identifier(after)
+            } else {
+                before.is_some_and(|ch| ch.is_ascii_alphanumeric())
+                    && after.is_some_and(|ch| ch.is_ascii_alphanumeric())
+            };
             if !in_word {
                 return None;
             }

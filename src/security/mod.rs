@@ -1159,6 +1159,31 @@ fn refine(
                 Some(grade)
             }
         }
+        Refine::HomeBound => {
+            let name: String = matched
+                .split_once('(')?
+                .1
+                .trim_start()
+                .chars()
+                .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+                .collect();
+            let home = [
+                "expanduser(",
+                "Path.home()",
+                "\"~\"",
+                "'~'",
+                "\"~/\"",
+                "'~/'",
+                "HOME",
+            ];
+            let bound_home = unit.lines().any(|line| {
+                let line = line.trim_start();
+                line.strip_prefix(name.as_str()).is_some_and(|rest| {
+                    rest.trim_start().starts_with('=') && !rest.trim_start().starts_with("==")
+                }) && home.iter().any(|form| line.contains(form))
+            });
+            bound_home.then_some(grade)
+        }
         Refine::UnsetVariable => {
             let name: String = matched
                 .split('$')

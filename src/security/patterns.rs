@@ -136,6 +136,9 @@ pub(crate) enum Refine {
     /// A quoted raw IP: a public address that is not a value under a quoted key of a data
     /// body (a DNS record's `"Value": "1.2.3.4"`).
     QuotedAddress,
+    /// `rmtree(name)`: a finding only where the unit binds the name to the home folder
+    /// (`expanduser("~")`, `Path.home()`, `$HOME`, a setting that falls back to `"~"`).
+    HomeBound,
     /// `rm -rf "$VAR/"`: fine when the unit sets the variable itself.
     UnsetVariable,
     /// An executed string: fine when it is a literal.
@@ -521,6 +524,15 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             refine: Refine::UnsetVariable,
             what: "deletes a folder named by a variable it never sets",
             harm: "when the variable is empty the command becomes 'rm -rf /' and deletes every file the user can write",
+        },
+        Pattern {
+            rule: Rule::Destructive,
+            regex: r"\b(?:shutil\.rmtree|rmtree)\s*\(\s*[A-Za-z_][A-Za-z0-9_]*\s*[,)]",
+            grades: CODE_WARN,
+            role: Role::Plain,
+            refine: Refine::HomeBound,
+            what: "deletes a folder that can be the home folder",
+            harm: "the name is bound to the home folder or to a setting that falls back to it, so one wrong value deletes every file the user owns",
         },
         Pattern {
             rule: Rule::Destructive,

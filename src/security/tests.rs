@@ -921,3 +921,36 @@ fn a_detectors_character_class_names_what_it_looks_for() {
         [(Rule::HiddenText, Severity::Error)]
     );
 }
+
+#[test]
+fn a_home_folder_removed_by_name_and_a_look_alike_identifier() {
+    let script = FileKind::Script;
+    assert_eq!(
+        rules(
+            "target = os.path.expanduser(os.environ.get(\"TMP_ROOT\", \"~\"))\nshutil.rmtree(target, ignore_errors=True)\n",
+            script
+        ),
+        [(Rule::Destructive, Severity::Warning)]
+    );
+    assert_eq!(
+        rules("build = Path(\"build\")\nshutil.rmtree(build)\n", script),
+        []
+    );
+    assert_eq!(
+        rules(
+            "const allowed\u{200D} = true;\nreturn allowed\u{200D};\n",
+            script
+        )
+        .first()
+        .copied(),
+        Some((Rule::HiddenText, Severity::Warning))
+    );
+    // In prose a joiner at a word's edge changes nothing a search relies on.
+    assert_eq!(
+        rules(
+            "Family: 👨\u{200D}👩 and done\u{200D}.\n",
+            FileKind::Markdown
+        ),
+        []
+    );
+}
