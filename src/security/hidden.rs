@@ -164,7 +164,7 @@ fn finding(
                 |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_');
             // In code, one at an identifier's edge (`allowed\u{200D}`) makes a second name that
             // reads as the first: the trojan-source look-alike.
-            let in_word = if place.runs() {
+            let in_word = if place == Place::Script {
                 identifier(before) || identifier(after)
             } else {
                 before.is_some_and(|ch| ch.is_ascii_alphanumeric())

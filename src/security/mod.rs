@@ -1167,20 +1167,34 @@ fn refine(
                 .chars()
                 .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
                 .collect();
+            // The home folder itself, not a folder under it (`Path.home() / ".tokens"`).
             let home = [
                 "expanduser(",
                 "Path.home()",
                 "\"~\"",
                 "'~'",
-                "\"~/\"",
-                "'~/'",
-                "HOME",
+                "\"HOME\"",
+                "'HOME'",
+            ];
+            let joined = [
+                "/ \"",
+                "/ '",
+                "/\"",
+                "/'",
+                "joinpath",
+                "path.join",
+                "~/",
+                "}/",
             ];
             let bound_home = unit.lines().any(|line| {
                 let line = line.trim_start();
-                line.strip_prefix(name.as_str()).is_some_and(|rest| {
-                    rest.trim_start().starts_with('=') && !rest.trim_start().starts_with("==")
-                }) && home.iter().any(|form| line.contains(form))
+                let binds = line.strip_prefix(name.as_str()).is_some_and(|rest| {
+                    let rest = rest.trim_start();
+                    rest.starts_with('=') && !rest.starts_with("==")
+                });
+                binds
+                    && home.iter().any(|form| line.contains(form))
+                    && !joined.iter().any(|join| line.contains(join))
             });
             bound_home.then_some(grade)
         }

@@ -954,3 +954,22 @@ fn a_home_folder_removed_by_name_and_a_look_alike_identifier() {
         []
     );
 }
+
+#[test]
+fn a_folder_under_home_or_a_joiner_in_scraped_docs_is_no_finding() {
+    assert_eq!(
+        rules(
+            "TOKEN_DIR = Path.home() / \".garmin_tokens\"\nshutil.rmtree(TOKEN_DIR)\n",
+            FileKind::Script
+        ),
+        []
+    );
+    // A joiner in a Markdown block (scraped documentation) is left to the prose rule.
+    assert_eq!(
+        rules(
+            "```js\n1. \u{200B}import { A } from 'b';\n```\n",
+            FileKind::Markdown
+        ),
+        []
+    );
+}
