@@ -1168,14 +1168,7 @@ fn refine(
                 .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
                 .collect();
             // The home folder itself, not a folder under it (`Path.home() / ".tokens"`).
-            let home = [
-                "expanduser(",
-                "Path.home()",
-                "\"~\"",
-                "'~'",
-                "\"HOME\"",
-                "'HOME'",
-            ];
+            let home = ["Path.home()", "\"~\"", "'~'", "\"HOME\"", "'HOME'"];
             let joined = [
                 "/ \"",
                 "/ '",

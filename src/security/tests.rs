@@ -973,3 +973,14 @@ fn a_folder_under_home_or_a_joiner_in_scraped_docs_is_no_finding() {
         []
     );
 }
+
+#[test]
+fn a_folder_the_user_names_is_not_home() {
+    assert_eq!(
+        rules(
+            "d = out_dir.expanduser().resolve()\nshutil.rmtree(d)\n",
+            FileKind::Script
+        ),
+        []
+    );
+}
