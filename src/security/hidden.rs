@@ -72,10 +72,7 @@ pub(crate) fn characters(text: &str, place: &dyn Fn(usize) -> Place, out: &mut V
 
 /// Whether `offset` sits inside a `[…]` class of a regular expression that its line builds.
 fn in_regex_class(text: &str, offset: usize) -> bool {
-    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = text[offset..]
-        .find('\n')
-        .map_or(text.len(), |at| offset + at);
+    let (line_start, line_end) = super::line_bounds(text, offset);
     let before = &text[line_start..offset];
     let builds_regex = [
         "re.compile(",

@@ -549,6 +549,15 @@ fn grade_by_host(matched: &str, grade: Option<Severity>) -> Option<Severity> {
     }
 }
 
+/// Where the line holding byte `offset` starts and ends (before its newline).
+pub(super) fn line_bounds(text: &str, offset: usize) -> (usize, usize) {
+    let start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let end = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |at| offset + at);
+    (start, end)
+}
+
 /// The text of the match's line before the match (at most `LINE_WINDOW` bytes of it).
 fn before_on_line(text: &str, range: TextRange) -> &str {
     let floor = crate::text::floor_char_boundary(text, range.start.saturating_sub(LINE_WINDOW));
@@ -907,7 +916,7 @@ fn within(ranges: &[std::ops::Range<usize>], offset: usize) -> bool {
 /// (its item lines above and the line that introduces them), presents it as something to avoid
 /// or look for.
 fn labelled_as_bad(text: &str, offset: usize) -> bool {
-    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let (line_start, line_end) = line_bounds(text, offset);
     if places::BAD_EXAMPLE.is_match(&text[line_start..offset]) {
         return true;
     }
@@ -915,9 +924,6 @@ fn labelled_as_bad(text: &str, offset: usize) -> bool {
         let line = line.trim_start();
         line.starts_with("- ") || line.starts_with("* ")
     };
-    let line_end = text[offset..]
-        .find('\n')
-        .map_or(text.len(), |at| offset + at);
     if !is_item(&text[line_start..line_end]) {
         return false;
     }
@@ -955,10 +961,7 @@ static RUNS_STRING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// Whether `offset` sits inside a string literal on its line that the line does not hand to a
 /// shell or an interpreter: a deny list, a test case or a message, not a command.
 fn in_unrun_string(text: &str, offset: usize) -> bool {
-    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = text[offset..]
-        .find('\n')
-        .map_or(text.len(), |at| offset + at);
+    let (line_start, line_end) = line_bounds(text, offset);
     let before = &text[line_start..offset];
     // The unescaped quotes of one kind in `part`, by offset.
     let quotes = |part: &str, quote: char| -> Vec<usize> {
@@ -1005,7 +1008,7 @@ fn in_printed_message(text: &str, offset: usize) -> bool {
         return false;
     };
     let shell_echo = matches!(prints.as_str().trim(), "echo" | "printf");
-    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let (line_start, _) = line_bounds(text, offset);
     let inside = offset - line_start;
     let quoted_from = line[..inside.min(line.len())].find(['"', '\'']);
     let quoted_message = quoted_from.is_some_and(|quote| quote >= prints.end());
