@@ -754,8 +754,7 @@ fn is_regex_source(matched: &str) -> bool {
 
 /// Whether `offset` follows a comment marker on its line (` #` or ` //` outside any string).
 fn in_trailing_comment(text: &str, offset: usize) -> bool {
-    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
-    let before = &text[line_start..offset];
+    let before = before_on_line(text, TextRange::new(offset, offset));
     let mut quote = None;
     let mut previous = ' ';
     for (at, ch) in before.char_indices() {
@@ -834,10 +833,7 @@ impl StringSyntax {
             match (found, open) {
                 (Some(delimiter), None) => open = Some((at, delimiter)),
                 (Some(delimiter), Some((opened_at, opened))) if *delimiter == opened => {
-                    let line_start = text[..opened_at].rfind('\n').map_or(0, |at| at + 1);
-                    let line_end = text[opened_at..]
-                        .find('\n')
-                        .map_or(text.len(), |at| opened_at + at);
+                    let (line_start, line_end) = line_bounds(text, opened_at);
                     let lead = &text[line_start..opened_at];
                     if self.opens_a_string(lead)
                         && !RUNS_STRING.is_match(lead)
@@ -853,9 +849,7 @@ impl StringSyntax {
         }
         strings
     }
-}
 
-impl StringSyntax {
     /// Whether a delimiter after `lead` (its line up to it) opens a string rather than sits in
     /// a comment: after an assignment, a call's parenthesis, a comma, `return`, or alone on
     /// its line as a docstring does.
@@ -1003,14 +997,15 @@ fn in_printed_message(text: &str, offset: usize) -> bool {
             r"^\s*(?:print|console\.(?:log|error|warn|info)|(?:self\.)?(?:logger|log|logging)\.(?:debug|info|warning|warn|error|critical)|Write-Host|puts|echo|printf)\b",
         )
     });
-    let line = line_of(text, TextRange::new(offset, offset));
+    let here = TextRange::new(offset, offset);
+    // The same window of the line, whole and up to `offset`.
+    let line = line_of(text, here);
+    let before = before_on_line(text, here);
     let Some(prints) = PRINTS.find(line) else {
         return false;
     };
     let shell_echo = matches!(prints.as_str().trim(), "echo" | "printf");
-    let (line_start, _) = line_bounds(text, offset);
-    let inside = offset - line_start;
-    let quoted_from = line[..inside.min(line.len())].find(['"', '\'']);
+    let quoted_from = before.find(['"', '\'']);
     let quoted_message = quoted_from.is_some_and(|quote| quote >= prints.end());
     let acts = (shell_echo && line.contains(['>', '|']))
         || line.contains("$(")
@@ -2018,6 +2013,8 @@ pub(crate) struct Declared<'a> {
     description: &'a str,
     /// The frontmatter's text: its name, description and metadata (author, homepage, …).
     frontmatter: &'a str,
+    /// The frontmatter lowercased with its URLs blanked, made when a finding first asks.
+    own_words: OnceCell<String>,
 }
 
 impl<'a> Declared<'a> {
@@ -2032,7 +2029,15 @@ impl<'a> Declared<'a> {
                 .and_then(|entry| entry.value.as_str())
                 .unwrap_or_default(),
             frontmatter,
+            own_words: OnceCell::new(),
         }
+    }
+
+    /// The skill's own words about itself, not an address it gives: a description that hands
+    /// out an installer does not vouch for it by naming its host.
+    fn own_words(&self) -> &str {
+        self.own_words
+            .get_or_init(|| without_urls(&self.frontmatter.to_ascii_lowercase()))
     }
 
     /// Grades the `diagnostics` of `text`, a file of `kind` in the skill, by what the skill
@@ -2066,7 +2071,6 @@ impl<'a> Declared<'a> {
             "etc",
             "config",
         ];
-        let frontmatter = without_urls(&self.frontmatter.to_ascii_lowercase());
         for diagnostic in diagnostics {
             if diagnostic.rule != Rule::Persistence || diagnostic.severity != Severity::Warning {
                 continue;
@@ -2089,8 +2093,9 @@ impl<'a> Declared<'a> {
                 .split(|ch: char| !ch.is_ascii_alphanumeric())
                 .filter(|word| word.len() >= 4 && !GENERIC.contains(word))
                 .any(|word| {
-                    holds_word(&frontmatter, word)
-                        || (word.len() >= 6 && holds_word(&frontmatter, &word[..word.len() - 1]))
+                    holds_word(self.own_words(), word)
+                        || (word.len() >= 6
+                            && holds_word(self.own_words(), &word[..word.len() - 1]))
                 });
             if is_service && named {
                 diagnostic.severity = Severity::Info;
@@ -2107,9 +2112,6 @@ impl<'a> Declared<'a> {
         if !matches!(kind, FileKind::Skill | FileKind::Markdown) {
             return;
         }
-        // Its own words, not an address it gives: a description that hands out an installer
-        // does not vouch for it by naming its host.
-        let frontmatter = without_urls(&self.frontmatter.to_ascii_lowercase());
         for diagnostic in diagnostics {
             if diagnostic.rule != Rule::RemoteCode || diagnostic.severity != Severity::Warning {
                 continue;
@@ -2117,7 +2119,7 @@ impl<'a> Declared<'a> {
             let matched = text.get(diagnostic.range.as_range()).unwrap_or_default();
             if publisher_names(matched)
                 .iter()
-                .any(|name| holds_word(&frontmatter, name))
+                .any(|name| holds_word(self.own_words(), name))
             {
                 diagnostic.severity = Severity::Info;
             }

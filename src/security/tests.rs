@@ -1013,3 +1013,16 @@ fn what_a_string_is_handed_to_stands_outside_it() {
         .collect();
     assert_eq!(found, []);
 }
+
+#[test]
+fn a_printed_message_seen_through_the_window_of_a_long_line() {
+    // The message check sees at most a window of a long line: here it starts at `echo`, and
+    // wide characters follow the match, where a cut measured from the line's start would land.
+    let text = format!(
+        "{}echo  \"{} launchctl load ~/Library/LaunchAgents/xy.plist {}\"\n",
+        "a".repeat(600),
+        "é".repeat(496),
+        "é".repeat(400)
+    );
+    assert_eq!(rules(&text, FileKind::Script), []);
+}
