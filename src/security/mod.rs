@@ -754,7 +754,8 @@ fn is_regex_source(matched: &str) -> bool {
 
 /// Whether `offset` follows a comment marker on its line (` #` or ` //` outside any string).
 fn in_trailing_comment(text: &str, offset: usize) -> bool {
-    let before = before_on_line(text, TextRange::new(offset, offset));
+    let (line_start, _) = line_bounds(text, offset);
+    let before = &text[line_start..offset];
     let mut quote = None;
     let mut previous = ' ';
     for (at, ch) in before.char_indices() {
