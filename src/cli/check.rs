@@ -18,7 +18,7 @@ use crate::rules;
 use crate::targets::TargetSet;
 use crate::workspace::Registry;
 use crate::workspace::discovery::{
-    OPENAI_YAML, discover, is_openai_yaml, path_order_key, root_of, walk,
+    FileIndex, OPENAI_YAML, discover, is_openai_yaml, path_order_key, root_of, walk_indexed,
 };
 use crate::workspace::loader::{
     Disk, Metadata, Source, add_readings, clean, roots_for, workspace_of_skill,
@@ -130,7 +130,7 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         // the disk as the editor reads the files it does not hold open.
         // Without a file name there is no folder to read: the current one is no skill's.
         let files = if args.stdin_filename.is_some() {
-            shown_skill_files(display.as_path(), &path)
+            shown_skill_files(&FileIndex::default(), display.as_path(), &path)
         } else {
             Vec::new()
         };
@@ -300,8 +300,9 @@ fn check_files(
     // Codex's files beside the skills, linted when their SKILL.md is written out.
     let openai: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
     let mut walk_errors = Vec::new();
+    let mut index = FileIndex::default();
     rayon::in_place_scope(|scope| {
-        walk_errors = walk(paths, &|path, is_link| {
+        (walk_errors, index) = walk_indexed(paths, &|path, is_link| {
             let (found, spool, output, manifests) = (&found, &spool, &*output, &manifests);
             if is_openai_yaml(&path) {
                 openai
@@ -397,7 +398,7 @@ fn check_files(
                     .take()
                     .filter(|_| path.file_name().is_some_and(|name| name == "SKILL.md"))
                     .filter(|_| run.engine.security_enabled())
-                    .map(|own| scan_folder(run, output, display, path, own));
+                    .map(|own| scan_folder(run, output, &index, (display, path), own));
                 let mut extra = workspaces.findings_of(run, key, &pass.mentions);
                 extra.extend(
                     folder
@@ -650,11 +651,11 @@ struct FolderScan {
 fn scan_folder(
     run: &LintSettings,
     output: &Output,
-    display: &Path,
-    path: &Path,
+    index: &FileIndex,
+    (display, path): (&Path, &Path),
     own: Vec<crate::security::Evidence>,
 ) -> FolderScan {
-    let files = shown_skill_files(display, path);
+    let files = shown_skill_files(index, display, path);
     let skill_text = String::from_utf8_lossy(&read_bytes(path).unwrap_or_default()).into_owned();
     let scan = run
         .engine
@@ -676,13 +677,13 @@ fn scan_folder(
 
 /// The files the skill of the SKILL.md at `path` ships besides it, with their bytes, named from
 /// `display` (the SKILL.md as the output names it).
-fn shown_skill_files(display: &Path, path: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+fn shown_skill_files(index: &FileIndex, display: &Path, path: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let folder = path
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let shown_folder = display.parent().unwrap_or(Path::new(""));
-    crate::workspace::discovery::read_skill_files(folder)
+    crate::workspace::discovery::read_indexed_skill_files(index, folder)
         .into_iter()
         .filter_map(|(file, bytes)| {
             let relative = file.strip_prefix(folder).ok()?.to_path_buf();

@@ -13,6 +13,7 @@ mod patterns;
 mod permissions;
 mod places;
 mod prefilter;
+mod split;
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -1755,7 +1756,11 @@ fn injection(
             continue;
         }
         for found in regex.find_iter(text) {
-            let place = place_at(found.start());
+            let end = found.end;
+            let Some(start) = phrase_start(text, found.start, what) else {
+                continue;
+            };
+            let place = place_at(start);
             let markup = what.starts_with("imitates");
             // Documentation for people explains attacks in plain words; only what it hides
             // from its readers is addressed to an agent.
@@ -1771,24 +1776,44 @@ fn injection(
                 Place::Quoted if markup => Severity::Warning,
                 _ => continue,
             };
-            if (!markup && quoted(text, found.start(), found.end()))
-                || !injection_applies(text, found.start(), found.end(), what, kind)
+            if (!markup && quoted(text, start, end))
+                || !injection_applies(text, start, end, what, kind)
             {
                 continue;
             }
             let mut diagnostic = Diagnostic::new(
                 Rule::PromptInjection,
-                TextRange::new(found.start(), found.end()),
+                TextRange::new(start, end),
                 format!(
                     "{} {what} ('{}') — an agent that loads the skill may obey it against the user's wishes; address the user's task, not the agent's rules, and let the agent ask",
                     capitalize(place.subject()),
-                    hidden::abridge(found.as_str(), 60),
+                    hidden::abridge(&text[start..end], 60),
                 ),
             );
             diagnostic.severity = severity;
             out.push(diagnostic);
         }
     }
+}
+
+/// Where an injection phrase starts. "The user must not know" is looked for from "user", as a
+/// search for every "the" of a file costs more than all the other phrases together: the match
+/// counts only after "the" and whitespace, and starts there.
+fn phrase_start(text: &str, start: usize, what: &str) -> Option<usize> {
+    let at_user = text.as_bytes()[start..]
+        .get(..4)
+        .is_some_and(|word| word.eq_ignore_ascii_case(b"user"));
+    if !(what.contains("hide") && at_user) {
+        return Some(start);
+    }
+    let before = text[..start].trim_end_matches(char::is_whitespace);
+    let the = before.len().checked_sub(3)?;
+    (before.len() < start
+        && before.get(the..)?.eq_ignore_ascii_case("the")
+        && !before.as_bytes()[..the]
+            .last()
+            .is_some_and(|&byte| byte.is_ascii_alphanumeric() || byte == b'_'))
+    .then_some(the)
 }
 
 /// The second look at an injection phrase: "do not tell the user to run it" asks the agent to

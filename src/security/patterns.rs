@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::prefilter::Prefilter;
+use super::split::Split;
 use crate::diagnostic::Severity;
 use crate::rule_table::Rule;
 
@@ -322,7 +323,7 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // credential-access: weak sources, findings only together with a sink (see `exfiltration`)
         Pattern {
             rule: Rule::CredentialAccess,
-            regex: r#"(?i)(?:(?:^|[;&(]|\$\()\s*|`)(?:printenv|env)\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
+            regex: r#"(?i)(?:(?:^|[;&(]|\$\()\s*|`)\b(?:printenv|env)\b\s*(?:$|>|\|\s*(?:sort|tee|curl|nc|base64|gzip|xxd)\b)|json\.dumps\s*\(\s*(?:dict\s*\(\s*)?os\.environ\b|\bstr\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"#,
             grades: CODE_WARN,
             role: Role::Source { strong: false },
             refine: Refine::None,
@@ -640,7 +641,7 @@ pub(crate) static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
     let sources: Vec<&str> = COMPILED
         .each
         .iter()
-        .chain(INJECTION.iter().map(|(regex, _)| regex))
+        .chain(INJECTION.iter().map(|(split, _)| split.regex()))
         .chain([&*ADDRESSES_AGENT])
         .map(Regex::as_str)
         .collect();
@@ -758,7 +759,7 @@ pub(crate) fn writes(line: &str) -> bool {
 
 /// Phrases that try to take over the agent or hide from the user. Matched in prose, frontmatter,
 /// hidden Markdown and the strings of scripts, never in code spans or blocks quoted as examples.
-pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+pub(crate) static INJECTION: LazyLock<Vec<(Split, &'static str)>> = LazyLock::new(|| {
     [
         (
             r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original|safety|developer)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|guardrails|polic(?:y|ies))|\b(?:override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|safety)\s+(?:instructions?|prompts?|rules|directions|guidelines|guardrails|polic(?:y|ies))",
@@ -769,7 +770,7 @@ pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::ne
             "tells the agent to put the skill above its instructions",
         ),
         (
-            r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|report)\s+(?:this|it|these|any\s+of\s+this)\s+to\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these)\s+(?:hidden\s+|secret\s+)?from\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|find\s+out)\b",
+            r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|report)\s+(?:this|it|these|any\s+of\s+this)\s+to\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these)\s+(?:hidden\s+|secret\s+)?from\s+the\s+user\b|\buser\s+(?:must|should)\s+(?:not|never)\s+(?:know|find\s+out)\b",
             "tells the agent to hide what it does from the user",
         ),
         (
@@ -790,7 +791,7 @@ pub(crate) static INJECTION: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::ne
         ),
     ]
     .into_iter()
-    .map(|(source, what)| (compile(source), what))
+    .map(|(source, what)| (Split::new(&ascii_boundaries(source)), what))
     .collect()
 });
 
@@ -811,7 +812,7 @@ mod tests {
         COMPILED
             .each
             .iter()
-            .chain(INJECTION.iter().map(|(regex, _)| regex))
+            .chain(INJECTION.iter().map(|(split, _)| split.regex()))
             .chain([&*ADDRESSES_AGENT])
             .collect()
     }
@@ -901,7 +902,7 @@ mod selectivity {
         let expressions: Vec<&Regex> = COMPILED
             .each
             .iter()
-            .chain(INJECTION.iter().map(|(regex, _)| regex))
+            .chain(INJECTION.iter().map(|(split, _)| split.regex()))
             .chain([&*ADDRESSES_AGENT])
             .collect();
         let mut runs = vec![0; expressions.len()];

@@ -25,6 +25,12 @@ const MAX_CLASS: usize = 8;
 /// A clause whose weakest test is lighter than this is met by nearly every file (`|`, `-`):
 /// dropping it keeps the filter cheap and loses almost nothing.
 const MIN_WEIGHT: usize = 2;
+/// A literal is looked for by its first this many bytes: the automaton of all of them stays
+/// small enough for the processor's cache, and a literal's start is nearly as rare as the
+/// whole of it.
+const MAX_NEEDLE: usize = 8;
+/// At most this many clauses per alternative of an expression.
+const MAX_CLAUSES: usize = 2;
 /// A repetition this long or longer of one class is looked for as a run (encoded blobs).
 const MIN_RUN: u32 = 16;
 
@@ -51,15 +57,47 @@ enum Test {
     Run { class: Box<[bool; 256]>, min: u32 },
 }
 
+/// Words so common in skills that a literal spelling one filters next to nothing, and costs the
+/// automaton a stop at nearly every line.
+const COMMON_WORDS: [&str; 24] = [
+    "to", "for", "the", "it", "on", "of", "not", "any", "all", "do", "this", "out", "user", "run",
+    "read", "keep", "ask", "report", "without", "ai", "you", "your", "and", "from",
+];
+
 impl Test {
-    /// How rare the test is likely to pass: the longer the literal, the rarer.
+    /// How rare the test is likely to pass: the longer the literal, the rarer; a common word
+    /// barely counts.
     fn weight(&self) -> usize {
         match self {
-            Test::Literal(atoms) => atoms.len(),
+            Test::Literal(atoms) if is_common_word(atoms) => 1,
+            _ => self.length(),
+        }
+    }
+
+    /// The bytes a literal spells, spaces left out; a run's length; eight for a dotted quad.
+    fn length(&self) -> usize {
+        match self {
+            Test::Literal(atoms) => atoms
+                .iter()
+                .filter(
+                    |atom| matches!(atom, Atom::Byte { byte, .. } if !byte.is_ascii_whitespace()),
+                )
+                .count(),
             Test::DottedQuad => 8,
             Test::Run { min, .. } => *min as usize,
         }
     }
+}
+
+fn is_common_word(atoms: &[Atom]) -> bool {
+    let bytes = atoms.iter().filter_map(|atom| match atom {
+        Atom::Byte { byte, .. } => Some(byte.to_ascii_lowercase()),
+        Atom::Boundary => None,
+    });
+    COMMON_WORDS.iter().any(|word| {
+        let mut spelled = bytes.clone();
+        word.bytes().all(|byte| spelled.next() == Some(byte)) && spelled.next().is_none()
+    })
 }
 
 /// Tests of which one must pass.
@@ -67,6 +105,10 @@ type Clause = Vec<Test>;
 
 fn weight(clause: &Clause) -> usize {
     clause.iter().map(Test::weight).min().unwrap_or(0)
+}
+
+fn length(clause: &Clause) -> usize {
+    clause.iter().map(Test::length).min().unwrap_or(0)
 }
 
 /// The exact strings `hir` can match, when they are few; `None` when they are many or when a
@@ -390,14 +432,74 @@ fn run(hir: &Hir) -> Option<Test> {
     })
 }
 
-/// The clauses an expression is filtered by; none when it must run on every file.
-fn requirements(source: &str) -> Vec<Clause> {
+/// The clauses an expression is filtered by, per alternative: the expression may match where
+/// every clause of one alternative is met. An expression spelled as alternatives at its top
+/// (`\bmkfs… | \bdd\s…of=/dev/… | \bformat\s+…`) gets one list per alternative, so a file
+/// that only says "format" does not run the whole expression. One alternative with no clauses:
+/// it must run on every file.
+fn requirements(source: &str) -> Vec<Vec<Clause>> {
     let Ok(hir) = regex_syntax::parse(source) else {
-        return Vec::new();
+        return vec![Vec::new()];
     };
-    let mut found = clauses(&hir);
-    found.retain(|clause| weight(clause) >= MIN_WEIGHT);
-    found
+    let mut branches = Vec::new();
+    for alternative in alternatives(&hir) {
+        let all = clauses(&alternative);
+        let mut found: Vec<Clause> = all
+            .iter()
+            .filter(|clause| weight(clause) >= MIN_WEIGHT)
+            .cloned()
+            .collect();
+        if found.is_empty() {
+            // Only common words: the longest of them still keeps the expression from most files.
+            found.extend(
+                all.into_iter()
+                    .filter(|clause| length(clause) >= MIN_WEIGHT)
+                    .max_by_key(length),
+            );
+        }
+        // The heaviest clauses, the rarest to pass: a file meets a light one (`the`, `-p`) so
+        // often that looking for it costs more than the runs it saves.
+        found.sort_by_key(|clause| std::cmp::Reverse(weight(clause)));
+        found.truncate(MAX_CLAUSES);
+        if found.is_empty() {
+            return vec![Vec::new()];
+        }
+        branches.push(found);
+    }
+    branches
+}
+
+/// `hir` as alternatives whose union it matches: its top-level alternation spread over what
+/// surrounds it (`\b(?:mkfs…|format…)` is `\bmkfs…` or `\bformat…`, as the parser factors
+/// common prefixes out); `hir` itself when it has none, or more than [`MAX_SET`].
+fn alternatives(hir: &Hir) -> Vec<Hir> {
+    let spread = match hir.kind() {
+        HirKind::Capture(capture) => Some(alternatives(&capture.sub)),
+        HirKind::Alternation(subs) if exact(hir).is_none() => {
+            Some(subs.iter().flat_map(alternatives).collect())
+        }
+        HirKind::Concat(parts) => parts.iter().enumerate().find_map(|(at, part)| {
+            let inner = alternatives(part);
+            (inner.len() > 1).then(|| {
+                let mut spread = Vec::new();
+                for alternative in inner {
+                    let mut joined = parts[..at].to_vec();
+                    joined.push(alternative);
+                    joined.extend_from_slice(&parts[at + 1..]);
+                    spread.extend(alternatives(&Hir::concat(joined)));
+                    if spread.len() > MAX_SET {
+                        break;
+                    }
+                }
+                spread
+            })
+        }),
+        _ => None,
+    };
+    match spread {
+        Some(spread) if spread.len() <= MAX_SET => spread,
+        _ => vec![hir.clone()],
+    }
 }
 
 /// A literal as the automaton looks for it, and what its finding means.
@@ -426,6 +528,11 @@ impl Needle {
                 needle.folded.push(folded);
             }
         }
+        if needle.bytes.len() > MAX_NEEDLE {
+            needle.bytes.truncate(MAX_NEEDLE);
+            needle.folded.truncate(MAX_NEEDLE);
+            needle.boundary_after = false;
+        }
         needle
     }
 
@@ -453,8 +560,9 @@ fn is_word(byte: Option<u8>) -> bool {
 
 /// The requirements of a list of expressions, and the automaton of their literals.
 pub(crate) struct Prefilter {
-    /// Per expression, the clauses it needs; an empty list: it always runs.
-    requires: Vec<Vec<usize>>,
+    /// Per expression, its alternatives, each the clauses it needs; an alternative without
+    /// clauses: the expression always runs.
+    requires: Vec<Vec<Vec<usize>>>,
     /// Per clause, its tests that the automaton cannot run.
     scans: Vec<Vec<Test>>,
     /// Per literal of the automaton, the needles spelled that way.
@@ -472,6 +580,9 @@ pub(crate) struct Candidates<'a> {
     everything: bool,
     text: &'a [u8],
     dotted_quad: OnceCell<bool>,
+    /// Per clause, whether one of its scans passed, once asked: a run is looked for over the
+    /// whole text, so each clause looks once per file however many expressions share it.
+    scanned: Box<[OnceCell<bool>]>,
 }
 
 impl Prefilter {
@@ -482,32 +593,43 @@ impl Prefilter {
         let mut scans = Vec::new();
         let mut literals: Vec<Vec<u8>> = Vec::new();
         let mut needles: Vec<Vec<Needle>> = Vec::new();
+        // The same clause in several alternatives or expressions is one clause, met once.
+        let mut known: Vec<Clause> = Vec::new();
         for source in sources {
-            let mut ids = Vec::new();
-            for clause in requirements(source) {
-                let id = scans.len();
-                let mut scan = Vec::new();
-                for test in clause {
-                    match test {
-                        Test::Literal(atoms) => {
-                            let needle = Needle::new(&atoms, id);
-                            let at = literals
-                                .iter()
-                                .position(|known| *known == needle.bytes)
-                                .unwrap_or_else(|| {
-                                    literals.push(needle.bytes.clone());
-                                    needles.push(Vec::new());
-                                    literals.len() - 1
-                                });
-                            needles[at].push(needle);
-                        }
-                        other => scan.push(other),
+            let mut alternatives = Vec::new();
+            for branch in requirements(source) {
+                let mut ids = Vec::with_capacity(branch.len());
+                for clause in branch {
+                    if let Some(id) = known.iter().position(|seen| *seen == clause) {
+                        ids.push(id);
+                        continue;
                     }
+                    let id = scans.len();
+                    known.push(clause.clone());
+                    let mut scan = Vec::new();
+                    for test in clause {
+                        match test {
+                            Test::Literal(atoms) => {
+                                let needle = Needle::new(&atoms, id);
+                                let at = literals
+                                    .iter()
+                                    .position(|known| *known == needle.bytes)
+                                    .unwrap_or_else(|| {
+                                        literals.push(needle.bytes.clone());
+                                        needles.push(Vec::new());
+                                        literals.len() - 1
+                                    });
+                                needles[at].push(needle);
+                            }
+                            other => scan.push(other),
+                        }
+                    }
+                    scans.push(scan);
+                    ids.push(id);
                 }
-                scans.push(scan);
-                ids.push(id);
+                alternatives.push(ids);
             }
-            requires.push(ids);
+            requires.push(alternatives);
         }
         let folds_from = literals.len();
         literals.push("\u{17F}".as_bytes().to_vec());
@@ -551,13 +673,16 @@ impl Prefilter {
             everything,
             text: bytes,
             dotted_quad: OnceCell::new(),
+            scanned: std::iter::repeat_with(OnceCell::new)
+                .take(self.scans.len())
+                .collect(),
         }
     }
 
     /// Whether expression `index` can never match: for the tests.
     #[cfg(test)]
     pub(crate) fn always_runs(&self, index: usize) -> bool {
-        self.requires[index].is_empty()
+        self.requires[index].iter().any(Vec::is_empty)
     }
 }
 
@@ -566,17 +691,25 @@ impl Candidates<'_> {
     #[must_use]
     pub(crate) fn may_match(&self, index: usize) -> bool {
         self.everything
-            || self.prefilter.requires[index]
-                .iter()
-                .all(|&clause| self.met[clause] || self.scan_passes(clause))
+            || self.prefilter.requires[index].iter().any(|alternative| {
+                alternative
+                    .iter()
+                    .all(|&clause| self.met[clause] || self.scan_passes(clause))
+            })
     }
 
     fn scan_passes(&self, clause: usize) -> bool {
-        self.prefilter.scans[clause].iter().any(|test| match test {
-            Test::DottedQuad => *self.dotted_quad.get_or_init(|| has_dotted_quad(self.text)),
-            Test::Run { class, min } => has_run(self.text, class, *min as usize),
-            Test::Literal(_) => false,
-        })
+        let scans = &self.prefilter.scans[clause];
+        !scans.is_empty()
+            && *self.scanned[clause].get_or_init(|| {
+                scans.iter().any(|test| match test {
+                    Test::DottedQuad => {
+                        *self.dotted_quad.get_or_init(|| has_dotted_quad(self.text))
+                    }
+                    Test::Run { class, min } => has_run(self.text, class, *min as usize),
+                    Test::Literal(_) => false,
+                })
+            })
     }
 }
 
@@ -607,18 +740,37 @@ fn has_dotted_quad(text: &[u8]) -> bool {
     false
 }
 
-/// Whether `min` bytes of `class` follow each other somewhere.
+/// Whether `min` bytes of `class` follow each other somewhere. Such a run covers one of every
+/// `min` consecutive offsets, so only those offsets are looked at, and a run only measured
+/// where one of them falls inside it: prose, where most bytes are letters of an encoding's
+/// class, is read about `min / 8` times faster than byte by byte.
 fn has_run(text: &[u8], class: &[bool; 256], min: usize) -> bool {
-    let mut length = 0;
-    for &byte in text {
-        if class[usize::from(byte)] {
-            length += 1;
-            if length >= min {
+    if min == 0 {
+        return true;
+    }
+    let within = |at: usize| class[usize::from(text[at])];
+    let mut at = min - 1;
+    while at < text.len() {
+        if !within(at) {
+            at += min;
+            continue;
+        }
+        let mut start = at;
+        while start > 0 && within(start - 1) {
+            start -= 1;
+        }
+        let mut end = at + 1;
+        while end < text.len() && within(end) {
+            end += 1;
+            if end - start >= min {
                 return true;
             }
-        } else {
-            length = 0;
         }
+        if end - start >= min {
+            return true;
+        }
+        // `end` is outside the class: a longer run starts after it and covers `end + min`.
+        at = end + min;
     }
     false
 }
@@ -662,6 +814,56 @@ mod tests {
         assert!(!blob.scan("short words only").may_match(0));
         assert!(blob.scan(&"A".repeat(64)).may_match(0));
         assert!(blob.scan(r"\x41\x41").may_match(0));
+    }
+
+    /// The sampled run finder agrees with reading byte by byte, for every run length around the
+    /// threshold at every offset.
+    #[test]
+    fn sampled_runs_agree_with_a_byte_by_byte_read() {
+        let naive = |text: &[u8], class: &[bool; 256], min: usize| {
+            let mut length = 0;
+            text.iter().any(|&byte| {
+                length = if class[usize::from(byte)] {
+                    length + 1
+                } else {
+                    0
+                };
+                length >= min
+            })
+        };
+        let mut class = [false; 256];
+        class[usize::from(b'a')] = true;
+        for min in [1_usize, 2, 5, 16] {
+            for prefix in 0..40 {
+                for run in 0..(2 * min + 3) {
+                    for gap in [0, 1, 3] {
+                        let mut text = "-".repeat(prefix);
+                        text.push_str(&"a".repeat(min.saturating_sub(1).min(run)));
+                        text.push_str(&"-".repeat(gap));
+                        text.push_str(&"a".repeat(run));
+                        text.push_str(&"-".repeat(prefix % 7));
+                        assert_eq!(
+                            has_run(text.as_bytes(), &class, min),
+                            naive(text.as_bytes(), &class, min),
+                            "{text:?} min {min}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn alternatives_are_filtered_one_by_one() {
+        let prefilter = filter(r"(?i)\bmkfs\s+/dev/|\bformat\s+[a-z]:\\");
+        assert!(
+            !prefilter
+                .scan("format the output as JSON: see /dev/")
+                .may_match(0)
+        );
+        assert!(prefilter.scan(r"format C:\ now").may_match(0));
+        assert!(prefilter.scan("mkfs /dev/sda").may_match(0));
+        assert!(!prefilter.scan("mkfs is a tool").may_match(0));
     }
 
     #[test]

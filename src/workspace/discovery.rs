@@ -76,10 +76,27 @@ const SCANNED_MAX_BYTES: u64 = 4 * 1024 * 1024;
 /// FIFO, the size cap); a file that cannot be read is left out.
 #[must_use]
 pub(crate) fn read_skill_files(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    skill_files(folder)
+    read_files(skill_files(folder))
+}
+
+/// [`read_skill_files`], with the files listed by `index` when it covers `folder`.
+#[must_use]
+pub(crate) fn read_indexed_skill_files(
+    index: &FileIndex,
+    folder: &Path,
+) -> Vec<(PathBuf, Vec<u8>)> {
+    read_files(
+        index
+            .skill_files(folder)
+            .unwrap_or_else(|| skill_files(folder)),
+    )
+}
+
+fn read_files(files: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
+    files
         .into_iter()
         .filter_map(|file| {
-            let bytes = crate::workspace::read::read_bytes(&file).ok()?;
+            let bytes = crate::workspace::read::read_bytes_within(&file, SCANNED_MAX_BYTES).ok()?;
             Some((file, bytes))
         })
         .collect()
@@ -98,7 +115,7 @@ pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
                 return true;
             }
             let name = entry.file_name().to_str().unwrap_or("");
-            !(SKIPPED_DIRS.contains(&name) || entry.path().join("SKILL.md").is_file())
+            !(SKIPPED_DIRS.contains(&name) || is_skill_folder(entry.path()))
         })
         .build();
     let mut files: Vec<PathBuf> = walker
@@ -110,17 +127,87 @@ pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
                 .is_ok_and(|meta| meta.len() <= SCANNED_MAX_BYTES)
         })
         .map(ignore::DirEntry::into_path)
-        .filter(|path| {
-            let relative = path.strip_prefix(folder).unwrap_or(path);
-            !(relative
-                .parent()
-                .is_none_or(|parent| parent.as_os_str().is_empty())
-                && is_skill_path(relative))
-                && relative != Path::new(OPENAI_YAML)
-        })
+        .filter(|path| ships(folder, path))
         .collect();
     files.sort();
     files
+}
+
+/// Whether `folder` holds a skill of its own (a nested skill's folder is not part of the
+/// skill around it).
+fn is_skill_folder(folder: &Path) -> bool {
+    folder.join("SKILL.md").is_file()
+}
+
+/// Whether `path`, a file under `folder`, is shipped by the skill there: not its SKILL.md, nor
+/// its `agents/openai.yaml`.
+fn ships(folder: &Path, path: &Path) -> bool {
+    let relative = path.strip_prefix(folder).unwrap_or(path);
+    !(relative
+        .parent()
+        .is_none_or(|parent| parent.as_os_str().is_empty())
+        && is_skill_path(relative))
+        && relative != Path::new(OPENAI_YAML)
+}
+
+/// Every regular file a walk of `check` passed, and every link it did not follow: a skill's
+/// files are taken from it rather than from a walk of each skill folder, which costs more than
+/// scanning the files (each walk reads the ignore files of every folder above it again).
+#[derive(Debug, Default)]
+pub(crate) struct FileIndex {
+    /// Folders walked whole.
+    roots: Vec<PathBuf>,
+    /// Sorted by [`path_order_key`], so that a folder's files are one run.
+    files: Vec<(Vec<u8>, PathBuf)>,
+    links: std::collections::HashSet<PathBuf>,
+}
+
+impl FileIndex {
+    /// The files [`skill_files`] finds under `folder`, in its order, as the walk saw them;
+    /// `None` when the walk did not pass through `folder` (a SKILL.md named on the command line
+    /// or reached through a link): walk it then.
+    #[must_use]
+    pub(crate) fn skill_files(&self, folder: &Path) -> Option<Vec<PathBuf>> {
+        if !self.roots.iter().any(|root| folder.starts_with(root)) {
+            return None;
+        }
+        let mut above = Some(folder);
+        while let Some(at) = above {
+            if self.links.contains(at) {
+                return None;
+            }
+            if self.roots.iter().any(|root| root == at) {
+                break;
+            }
+            above = at.parent();
+        }
+        // What lies under the folder has keys that continue the folder's.
+        let prefix = path_order_key(folder);
+        let start = self
+            .files
+            .partition_point(|(key, _)| key.as_slice() <= prefix.as_slice());
+        let mut nested: std::collections::HashMap<&Path, bool> = std::collections::HashMap::new();
+        let mut files = Vec::new();
+        for (key, path) in &self.files[start..] {
+            if !key.starts_with(&prefix) {
+                break;
+            }
+            if !ships(folder, path) || path.strip_prefix(folder).is_err() {
+                continue;
+            }
+            // Inside a nested skill's folder: not this skill's.
+            let in_nested = path
+                .ancestors()
+                .skip(1)
+                .take_while(|dir| *dir != folder)
+                .any(|dir| *nested.entry(dir).or_insert_with(|| is_skill_folder(dir)));
+            if !in_nested {
+                files.push(path.clone());
+            }
+        }
+        files.sort();
+        Some(files)
+    }
 }
 
 /// The walk of `check` and of a skill's files: hidden files included, what git would ignore left
@@ -170,6 +257,49 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// reading and linting overlap the walk. Returns what could not be read, sorted. A file may be
 /// visited twice when two paths overlap; callers that care deduplicate.
 pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
+    walk_with(paths, on_file, None)
+}
+
+/// [`walk`], which also lists every file it passes for [`FileIndex::skill_files`].
+pub(crate) fn walk_indexed(
+    paths: &[PathBuf],
+    on_file: &(dyn Fn(PathBuf, bool) + Sync),
+) -> (Vec<WalkError>, FileIndex) {
+    let seen = Mutex::new(Seen::default());
+    let errors = walk_with(paths, on_file, Some(&seen));
+    let seen = seen
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut files: Vec<(Vec<u8>, PathBuf)> = seen
+        .files
+        .into_iter()
+        .map(|path| (path_order_key(&path), path))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    let index = FileIndex {
+        roots: paths
+            .iter()
+            .filter(|path| !path.is_file())
+            .cloned()
+            .collect(),
+        files,
+        links: seen.links.into_iter().collect(),
+    };
+    (errors, index)
+}
+
+#[derive(Default)]
+struct Seen {
+    files: Vec<PathBuf>,
+    links: Vec<PathBuf>,
+}
+
+fn walk_with(
+    paths: &[PathBuf],
+    on_file: &(dyn Fn(PathBuf, bool) + Sync),
+    seen: Option<&Mutex<Seen>>,
+) -> Vec<WalkError> {
     let errors = Mutex::new(Vec::new());
     for path in paths {
         if path.is_file() {
@@ -193,6 +323,13 @@ pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) 
             Box::new(move |result| {
                 match result {
                     Ok(entry) => {
+                        if let Some(seen) = seen.filter(|_| entry.depth() > 0) {
+                            if entry.path_is_symlink() {
+                                lock(seen).links.push(entry.path().to_path_buf());
+                            } else if entry.file_type().is_some_and(|kind| kind.is_file()) {
+                                lock(seen).files.push(entry.path().to_path_buf());
+                            }
+                        }
                         let is_candidate = entry.file_type().is_some_and(|kind| !kind.is_dir())
                             && (entry.file_name().to_str().is_some_and(is_skill_file_name)
                                 || crate::plugins::manifest_kind(entry.path()).is_some()
@@ -298,5 +435,78 @@ mod tests {
         let mut by_key = paths;
         by_key.sort_by_cached_key(|path| path_order_key(path));
         assert_eq!(by_path, by_key);
+    }
+
+    /// A skill's files taken from the walk of `check` are the files a walk of the skill's own
+    /// folder finds: nested skills, ignored files, skipped folders, links, Codex's file, a
+    /// miscased SKILL.md below the top, a sibling whose name starts the same, and a skill
+    /// reached through a link (walked on its own).
+    #[test]
+    fn indexed_skill_files_are_the_walked_ones() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("repo");
+        let write = |path: &str, text: &str| {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(".gitignore", "*.log\nbuild/\n");
+        write("skills/a/SKILL.md", "---\nname: a\n---\n");
+        write("skills/a/scripts/run.sh", "echo hi\n");
+        write("skills/a/scripts/out.log", "ignored\n");
+        write("skills/a/build/x.txt", "ignored\n");
+        write("skills/a/node_modules/m.js", "skipped\n");
+        write("skills/a/agents/openai.yaml", "x: 1\n");
+        write("skills/a/references/skill.md", "a reference\n");
+        write("skills/a/.hidden/notes.md", "hidden but kept\n");
+        write("skills/a/sub/.gitignore", "secret.txt\n");
+        write("skills/a/sub/secret.txt", "ignored below\n");
+        write("skills/a/sub/kept.txt", "kept\n");
+        write("skills/a/nested/SKILL.md", "---\nname: nested\n---\n");
+        write("skills/a/nested/ref.md", "the nested skill's\n");
+        write("skills/a-b/SKILL.md", "---\nname: a-b\n---\n");
+        write("skills/a-b/ref.md", "a sibling's\n");
+        write("elsewhere/c/SKILL.md", "---\nname: c\n---\n");
+        write("elsewhere/c/ref.md", "through a link\n");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(root.join("elsewhere/c"), root.join("skills/c")).unwrap();
+            std::os::unix::fs::symlink(root.join("skills/a-b/ref.md"), root.join("skills/a/l.md"))
+                .unwrap();
+        }
+        let skills = root.join("skills");
+        let found = Mutex::new(Vec::new());
+        let (_, index) = walk_indexed(std::slice::from_ref(&skills), &|path, _| {
+            lock(&found).push(path);
+        });
+        let mut folders: Vec<PathBuf> = lock(&found)
+            .iter()
+            .filter(|path| path.ends_with("SKILL.md"))
+            .map(|path| path.parent().unwrap().to_path_buf())
+            .collect();
+        folders.sort();
+        assert!(folders.len() >= 3, "{folders:?}");
+        for folder in &folders {
+            let walked = skill_files(folder);
+            match index.skill_files(folder) {
+                Some(indexed) => assert_eq!(indexed, walked, "{}", folder.display()),
+                None => assert!(folder.ends_with("c"), "{} not indexed", folder.display()),
+            }
+        }
+        let a = index.skill_files(&skills.join("a")).unwrap();
+        let names: Vec<_> = a
+            .iter()
+            .map(|path| path.strip_prefix(skills.join("a")).unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                Path::new(".hidden/notes.md"),
+                Path::new("references/skill.md"),
+                Path::new("scripts/run.sh"),
+                Path::new("sub/.gitignore"),
+                Path::new("sub/kept.txt"),
+            ]
+        );
     }
 }

@@ -16,10 +16,26 @@ pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// The I/O error; `InvalidInput` for something that is not a regular file (symlinks are
 /// followed), `FileTooLarge` past [`MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    read_bytes_within(path, MAX_FILE_BYTES)
+}
+
+/// [`read_bytes`], and `FileTooLarge` without reading when the file says it holds more than
+/// `limit` bytes.
+///
+/// # Errors
+///
+/// As [`read_bytes`].
+pub(crate) fn read_bytes_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_without_blocking(path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(not_regular());
+    }
+    if metadata.len() > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("larger than {limit} bytes; not read"),
+        ));
     }
     let size = usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0);
     let mut bytes = Vec::with_capacity(size);
