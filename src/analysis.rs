@@ -361,7 +361,7 @@ impl Engine {
             let kind = security::kind_of(path.strip_prefix(folder).unwrap_or(&path), &bytes);
             let text = match kind {
                 FileKind::Binary | FileKind::Compiled(_) => String::new(),
-                _ => String::from_utf8_lossy(&bytes).into_owned(),
+                _ => crate::text::decode_lossy(bytes),
             };
             let scan = security::scan(&path, &text, kind, 0);
             evidence.extend(scan.evidence);

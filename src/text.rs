@@ -239,6 +239,14 @@ impl Span {
     }
 }
 
+/// The bytes as text: their own when they are UTF-8 (no copy, no second pass), a lossy decoding
+/// otherwise.
+#[must_use]
+pub(crate) fn decode_lossy(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+}
+
 /// The greatest char boundary at or below `offset`.
 #[must_use]
 pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {

@@ -482,7 +482,7 @@ fn check_openai_yaml(
         .unwrap_or(Path::new(""))
         .join(rules::openai_yaml::PATH);
     let bytes = read_checked(&shown, file)?;
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let text = crate::text::decode_lossy(bytes);
     let skill = read_bytes(path).unwrap_or_default();
     let name = crate::workspace::loader::read_metadata(
         &String::from_utf8_lossy(&skill),
@@ -619,8 +619,7 @@ fn render_workspace_findings(
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
     // The text as the linter takes it: the file's own, or a lossy decoding of it.
-    let text = String::from_utf8(bytes)
-        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
+    let text = crate::text::decode_lossy(bytes);
     let mut checked = Checked::new(output, display, text, extra);
     checked.skill = first.skill;
     Ok(checked)
@@ -656,7 +655,7 @@ fn scan_folder(
     own: Vec<crate::security::Evidence>,
 ) -> FolderScan {
     let files = shown_skill_files(index, display, path);
-    let skill_text = String::from_utf8_lossy(&read_bytes(path).unwrap_or_default()).into_owned();
+    let skill_text = crate::text::decode_lossy(read_bytes(path).unwrap_or_default());
     let scan = run
         .engine
         .scan_skill_files(display, &skill_text, own, files);
