@@ -412,7 +412,8 @@ if notes:
 md.append("Commands:\n")
 md.extend(f"- `{r['name']}`: `{r['cmd']}`" for r in rows)
 md.append("\nVersions and machine:\n\n```\n" + versions + "\n```\n")
-text = "\n".join(md)
+# The repository's files by their paths in it: the machine the run happened on is not the reader's.
+text = "\n".join(md).replace(root.rstrip("/") + "/", "")
 open(os.path.join(out, f"results-{n}.md"), "w").write(text)
 
 # docs/BENCHMARKS.md: the tables between the markers are this run's, whole.

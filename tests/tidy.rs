@@ -117,6 +117,42 @@ fn readme_documents_every_rule() {
     }
 }
 
+/// The docs name the repository's own files by their paths in it: an absolute path
+/// (`/home/me/skill-lsp/target/release/skill-lsp`) is the machine a measurement ran on.
+#[test]
+fn docs_name_the_repository_files_relative_to_it() {
+    let absolute = regex::Regex::new(
+        r#"(?m)(?:^|[\s`(="'])(/[^\s`"']*?/(?:target|\.bench|scripts|src|tests|docs|editors)/)"#,
+    )
+    .unwrap();
+    let mut files = vec![Path::new(ROOT).join("README.md")];
+    let mut folders = vec![Path::new(ROOT).join("docs")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "md") {
+                files.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for hit in absolute.captures_iter(&text) {
+            let at = hit.get(1).unwrap();
+            let line = text[..at.start()].lines().count().max(1);
+            found.push(format!("{}:{line}: {}", file.display(), at.as_str()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "absolute paths into the repository:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn vscode_settings_offer_every_rule() {
     let manifest: serde_json::Value = serde_json::from_str(

@@ -166,7 +166,7 @@ pub(super) fn doc(rule: Rule) -> RuleDoc {
             "The description says what the skill does but not when to use it.",
             "Agents pick skills by matching the task to the description; without a trigger they rarely load it.",
             "`description: Fills PDF forms.`",
-            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\" (\"Use after/before/only when…\", \"When Claude needs…\", \"Activate this skill when…\", \"Use this skill…\" and \"Triggers:\" count too, in any case).",
+            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\" (\"Use after/before/only when…\", \"Use immediately after…\", \"When Claude needs…\", \"Activate this skill when…\", \"Use this skill…\" and \"Triggers:\" count too, in any case).",
         ),
         Rule::DescriptionAngleBrackets => doc_of(
             "The description contains `<` or `>`.",

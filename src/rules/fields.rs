@@ -43,6 +43,15 @@ const TRIGGERS: &[&str] = &[
     "for tasks",
 ];
 
+/// "Use" and a moment, with adverbs between ("Use immediately after a deploy", "Use
+/// proactively when …"): a trigger the fixed phrases above do not spell.
+static USE_AT_A_MOMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:use|used|invoke|load|apply)\s+(?:[a-z]+ly\s+|only\s+|also\s+|always\s+)+(?:when|whenever|after|before|for|if|during|once|while)\b",
+    )
+    .expect("trigger expression compiles")
+});
+
 /// How a client that knows `field` takes `value`, which has the wrong type.
 fn wrong_type(field: &'static str, value: &Node) -> impl Fn(Target) -> Effect {
     let scalar = matches!(value.kind, NodeKind::Scalar { .. });
@@ -415,7 +424,9 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
         );
     }
     let lower = description.to_lowercase();
-    if !TRIGGERS.iter().any(|trigger| lower.contains(trigger)) {
+    if !TRIGGERS.iter().any(|trigger| lower.contains(trigger))
+        && !USE_AT_A_MOMENT.is_match(description)
+    {
         checker.report_all(
             Rule::DescriptionTrigger,
             value.range,
@@ -1483,6 +1494,16 @@ mod tests {
         );
     }
 
+    /// An adverb alone is no moment: "Use carefully" still says nothing of when.
+    #[test]
+    fn an_adverb_is_no_trigger() {
+        check(
+            AS,
+            &fm("name: pdf\ndescription: Fills forms. Apply carefully.\n"),
+            &["description-trigger 3:14-3:43 hint"],
+        );
+    }
+
     #[test]
     fn triggers_in_any_case() {
         for description in [
@@ -1495,6 +1516,9 @@ mod tests {
             "Use this skill for PDF forms.",
             "Fills forms. Triggers: pdf, form.",
             "Fills forms. TRIGGER on PDFs.",
+            "Fills forms. Use immediately after a PDF upload.",
+            "Fills forms. Use proactively when a PDF is open.",
+            "Fills forms. Invoke automatically before sending a PDF.",
         ] {
             // `Triggers: ` is also an unquoted colon, a finding of its own.
             let colon: &[&str] = if description.contains(": ") {

@@ -24,7 +24,8 @@ pub(crate) enum LengthUnit {
 /// Field keys are counted in characters.
 pub(crate) const FIELD_KEY_LENGTH: LengthUnit = LengthUnit::Chars;
 /// Skill mentions are counted in bytes. (The two units agree on ASCII, which every valid skill
-/// name is; a mention with other characters gets the longer budget sooner. Kept as it was.)
+/// name is; a mention with other characters names no skill a client loads, and only reaches the
+/// longer budget sooner.)
 pub(crate) const MENTION_LENGTH: LengthUnit = LengthUnit::Bytes;
 
 /// Words shorter than this may be one edit away from a suggestion; longer ones two.
