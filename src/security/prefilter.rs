@@ -25,10 +25,6 @@ const MAX_CLASS: usize = 8;
 /// A clause whose weakest test is lighter than this is met by nearly every file (`|`, `-`):
 /// dropping it keeps the filter cheap and loses almost nothing.
 const MIN_WEIGHT: usize = 2;
-/// A literal is looked for by its first this many bytes: the automaton of all of them stays
-/// small enough for the processor's cache, and a literal's start is nearly as rare as the
-/// whole of it.
-const MAX_NEEDLE: usize = 8;
 /// At most this many clauses per alternative of an expression.
 const MAX_CLAUSES: usize = 2;
 /// A repetition this long or longer of one class is looked for as a run (encoded blobs).
@@ -527,11 +523,6 @@ impl Needle {
                 needle.bytes.push(byte);
                 needle.folded.push(folded);
             }
-        }
-        if needle.bytes.len() > MAX_NEEDLE {
-            needle.bytes.truncate(MAX_NEEDLE);
-            needle.folded.truncate(MAX_NEEDLE);
-            needle.boundary_after = false;
         }
         needle
     }

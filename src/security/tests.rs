@@ -30,6 +30,17 @@ fn rules(text: &str, kind: FileKind) -> Vec<(Rule, Severity)> {
         .collect()
 }
 
+/// Asserts that `text` gets no security finding at warning or above (information may stay).
+fn assert_below_warning(text: &str, kind: FileKind) {
+    let found = rules(text, kind);
+    assert!(
+        found
+            .iter()
+            .all(|(_, severity)| *severity < Severity::Warning),
+        "{text:?}: {found:?}"
+    );
+}
+
 /// (rule, severity) of the security findings of a SKILL.md with this frontmatter and body.
 fn skill_rules(frontmatter: &str, body: &str) -> Vec<(Rule, Severity)> {
     let text = format!("---\n{frontmatter}\n---\n{body}");
@@ -846,15 +857,9 @@ fn shapes_of_threats_listed_in_a_block() {
         ),
         []
     );
-    let elided = rules(
+    assert_below_warning(
         "```\nEval chains:\n  - eval(atob(\"...\"))\n```\n",
         markdown,
-    );
-    assert!(
-        elided
-            .iter()
-            .all(|(_, severity)| *severity < Severity::Warning),
-        "{elided:?}"
     );
     // The same commands as steps still run.
     assert_eq!(
@@ -1002,15 +1007,9 @@ fn a_folder_the_user_names_is_not_home() {
 #[test]
 fn what_a_string_is_handed_to_stands_outside_it() {
     let markdown = FileKind::Markdown;
-    let payload = rules(
+    assert_below_warning(
         "```python\nbypasses.append({\"payload\": \"<img src=x onerror=\\\"eval(atob('YWxlcnQoMSk='))\\\">\"})\n```\n",
         markdown,
-    );
-    assert!(
-        payload
-            .iter()
-            .all(|(_, severity)| *severity < Severity::Warning),
-        "{payload:?}"
     );
     assert_eq!(
         rules(

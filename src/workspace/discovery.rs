@@ -73,7 +73,8 @@ pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
 const SCANNED_MAX_BYTES: u64 = 4 * 1024 * 1024;
 
 /// [`skill_files`] with their bytes, read as every file of a run is read (no blocking on a
-/// FIFO, the size cap); a file that cannot be read is left out.
+/// FIFO, the size cap); a file over [`SCANNED_MAX_BYTES`], or one that cannot be read, is left
+/// out.
 #[must_use]
 pub(crate) fn read_skill_files(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     read_files(skill_files(folder))
@@ -104,8 +105,7 @@ fn read_files(files: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// The files a skill ships besides its SKILL.md, sorted: everything under its folder that git
 /// would keep, without following links, leaving out folders of nested skills (they are skills
-/// of their own), `agents/openai.yaml` (linted on its own), the folders `check` skips and files
-/// over 4 MiB.
+/// of their own), `agents/openai.yaml` (linted on its own) and the folders `check` skips.
 #[must_use]
 pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
     let walker = walker(folder)
@@ -121,11 +121,6 @@ pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walker
         .filter_map(Result::ok)
         .filter(|entry| entry.depth() > 0 && entry.file_type().is_some_and(|kind| kind.is_file()))
-        .filter(|entry| {
-            entry
-                .metadata()
-                .is_ok_and(|meta| meta.len() <= SCANNED_MAX_BYTES)
-        })
         .map(ignore::DirEntry::into_path)
         .filter(|path| ships(folder, path))
         .collect();
@@ -192,7 +187,7 @@ impl FileIndex {
             if !key.starts_with(&prefix) {
                 break;
             }
-            if !ships(folder, path) || path.strip_prefix(folder).is_err() {
+            if !ships(folder, path) {
                 continue;
             }
             // Inside a nested skill's folder: not this skill's.
@@ -205,7 +200,7 @@ impl FileIndex {
                 files.push(path.clone());
             }
         }
-        files.sort();
+        // In the index's order, which is the order of paths.
         Some(files)
     }
 }

@@ -16,7 +16,9 @@ pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// The I/O error; `InvalidInput` for something that is not a regular file (symlinks are
 /// followed), `FileTooLarge` past [`MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
-    read_bytes_within(path, MAX_FILE_BYTES)
+    // Refused while reading, not by the size it reports: some files report 0 whatever they
+    // hold.
+    read_bytes_within(path, u64::MAX)
 }
 
 /// [`read_bytes`], and `FileTooLarge` without reading when the file says it holds more than
