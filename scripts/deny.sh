@@ -36,5 +36,6 @@ open(out, "w").write(text)
 PY
   cargo deny --log-level error --offline --config "$work/deny.toml" check advisories
 else
-  echo "advisories: SKIPPED — github.com is unreachable and there is no snapshot at $BUNDLE"
+  echo "advisories: SKIPPED — github.com is unreachable and there is no snapshot at $BUNDLE;"
+  echo "  point SKILL_LSP_ADVISORY_BUNDLE at a git bundle of github.com/rustsec/advisory-db to check them offline"
 fi

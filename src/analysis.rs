@@ -126,7 +126,7 @@ impl crate::security::SkillGate for Engine {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Engine {
     /// Targets chosen outright (`--target`, the editor's `skillLsp.targets`); they win over the
-    /// config's, which win over the folder's owner (SPEC section 4).
+    /// config's, which win over the folder's owner (design.md §4).
     pub targets: Option<Vec<Target>>,
     pub config: Config,
     /// Rule levels from the editor, applied after the config's.

@@ -1,4 +1,4 @@
-//! `skill-lsp.toml` (or `.skill-lsp.toml`): lookup by walking up, and its model (SPEC section 2).
+//! `skill-lsp.toml` (or `.skill-lsp.toml`): lookup by walking up, and its model (design.md §2).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -39,7 +39,7 @@ pub(crate) struct AgentConfig {
 pub(crate) struct Config {
     /// The file these settings came from; `None` for the defaults.
     pub path: Option<PathBuf>,
-    /// Targets fixed by the config; `None` selects by folder (SPEC section 4).
+    /// Targets fixed by the config; `None` selects by folder (design.md §4).
     pub targets: Option<Vec<Target>>,
     /// Extra skills roots, relative to the config file's folder.
     pub roots: Vec<PathBuf>,

@@ -1,4 +1,4 @@
-//! Every fact about a frontmatter field in one table (SPEC section 4, `shared/reference/FIELDS.md`):
+//! Every fact about a frontmatter field in one table (design.md §4, `docs/clients.md`):
 //! its name, YAML shape, length limit, allowed or suggested values, the words hover and
 //! completion show, and the clients that read it. The field rules, hover, completion, inlay
 //! hints, rename and `Target::knows` all read [`FIELDS`]; a new field is one entry here.
@@ -32,7 +32,7 @@ pub(crate) struct Field {
     pub summary: &'static str,
     /// A length limit in characters, checked by the field's length rule.
     pub max_chars: Option<usize>,
-    /// Whether an inlay hint shows the value's length against `max_chars` (SPEC section 7: after
+    /// Whether an inlay hint shows the value's length against `max_chars` (design.md §7: after
     /// `name` and `description`).
     pub length_hint: bool,
     /// The values completion offers; for [`Shape::Enum`] the only values allowed.
@@ -325,7 +325,7 @@ pub(crate) fn is_standard_field(field: &str) -> bool {
     Target::AgentSkills.knows(field)
 }
 
-/// A valid skill name (SPEC section 4, `name-format` and `name-length`): lowercase ASCII letters,
+/// A valid skill name (design.md §4, `name-format` and `name-length`): lowercase ASCII letters,
 /// digits and single inner hyphens, at most [`NAME_MAX`] characters.
 #[must_use]
 pub(crate) fn is_valid_skill_name(name: &str) -> bool {

@@ -9,7 +9,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => {
             let _ = error.print();
-            // Help and version are not failures; usage errors exit 2 (SPEC section 2).
+            // Help and version are not failures; usage errors exit 2 (design.md §2).
             return if error.use_stderr() {
                 ExitCode::from(skill_lsp::cli::EXIT_TROUBLE)
             } else {

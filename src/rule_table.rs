@@ -1,4 +1,4 @@
-//! The rule table of SPEC section 4: each rule's stable id, default severity and group, and the
+//! The rule table of design.md §4: each rule's stable id, default severity and group, and the
 //! severities themselves. A leaf module: `diagnostic` (a finding names its rule) and `rules` (the
 //! checks) both read it, and it reads neither.
 

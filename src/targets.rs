@@ -1,4 +1,4 @@
-//! The clients that read skills (SPEC section 4, `shared/reference/FIELDS.md`) and how a finding
+//! The clients that read skills (design.md §4, `docs/clients.md`) and how a finding
 //! affects each of them, in words. Which fields each client reads is in `field_table::FIELDS`.
 
 use std::fmt;
@@ -117,7 +117,7 @@ impl TargetSet {
     }
 }
 
-/// The targets that own the folder a skill sits in (SPEC section 4, "Selected targets").
+/// The targets that own the folder a skill sits in (design.md §4, "Which targets").
 #[must_use]
 pub(crate) fn default_targets_for(path: &Path) -> Vec<Target> {
     let components: Vec<&str> = path

@@ -1,4 +1,4 @@
-//! The model providers against a scripted HTTP server on 127.0.0.1 (STYLE section 6: the agent is
+//! The model providers against a scripted HTTP server on 127.0.0.1 (design.md §8.4: the agent is
 //! tested offline): streaming, request shapes, retries, errors, timeouts, cancellation, and that
 //! the key shows up nowhere but in its header.
 

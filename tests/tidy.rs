@@ -471,3 +471,88 @@ fn every_client_claim_is_backed_by_an_oracle_case() {
         }
     }
 }
+
+/// Every text file of the repository that people read or run, skipping what tools install.
+fn repository_texts() -> Vec<PathBuf> {
+    const SKIPPED: &[&str] = &["target", "node_modules", ".git", ".cache", ".bench", "out"];
+    const TEXT: &[&str] = &[
+        "rs", "md", "ts", "js", "lua", "sh", "py", "toml", "json", "yml",
+    ];
+    let mut files = vec![Path::new(ROOT).join(".ci/run")];
+    let mut folders = vec![PathBuf::from(ROOT)];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(folder).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if !SKIPPED.iter().any(|skipped| name == *skipped) {
+                    folders.push(path);
+                }
+            } else if path
+                .extension()
+                .and_then(|extension| extension.to_str())
+                .is_some_and(|extension| TEXT.contains(&extension))
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The reasons behind the code live in `docs/`: a comment that cites a document a clone does
+/// not have explains nothing, and a citation of `design.md` names a section that exists.
+#[test]
+fn the_design_is_cited_from_the_repository() {
+    let outside =
+        regex::Regex::new(r"SPEC[ ]section|STYLE[ ]section|shared[/]reference|SPEC\.md").unwrap();
+    let citation = regex::Regex::new(r#"design\.md §(\d+(?:\.\d+)?)(?:, "([^"]+)")?"#).unwrap();
+    let design = fs::read_to_string(Path::new(ROOT).join("docs/design.md")).unwrap();
+    let sections: Vec<&str> = design
+        .lines()
+        .filter_map(|line| line.strip_prefix("## ").or(line.strip_prefix("### ")))
+        .filter_map(|heading| heading.split_once(' '))
+        .map(|(number, _)| number.trim_end_matches('.'))
+        .collect();
+    let mut found = Vec::new();
+    let mut cited = 0;
+    for file in repository_texts() {
+        let Ok(text) = fs::read_to_string(&file) else {
+            continue;
+        };
+        let shown = file.strip_prefix(ROOT).unwrap().display().to_string();
+        for (number, line) in text.lines().enumerate() {
+            if outside.is_match(line) {
+                found.push(format!(
+                    "{shown}:{}: cites notes outside the repository",
+                    number + 1
+                ));
+            }
+            for hit in citation.captures_iter(line) {
+                cited += 1;
+                if !sections.contains(&&hit[1]) {
+                    found.push(format!(
+                        "{shown}:{}: no section §{} in docs/design.md",
+                        number + 1,
+                        &hit[1]
+                    ));
+                }
+                if let Some(title) = hit.get(2) {
+                    if !design.contains(title.as_str()) {
+                        found.push(format!(
+                            "{shown}:{}: docs/design.md has no \"{}\"",
+                            number + 1,
+                            title.as_str()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(
+        cited > 50,
+        "only {cited} citations of docs/design.md found: is the walk right?"
+    );
+}

@@ -1,4 +1,4 @@
-//! The catalog-first agent (SPEC section 6): the loop, its tools, approval and the model
+//! The catalog-first agent (design.md §6): the loop, its tools, approval and the model
 //! providers. No LSP types here; the terminal and the language server drive it.
 
 pub mod approval;

@@ -1,4 +1,4 @@
-//! The loop of SPEC section 6: call the model with the catalog-only system prompt, run the tools
+//! The loop of design.md §6: call the model with the catalog-only system prompt, run the tools
 //! it asks for, answer with all results in one user message, repeat until it stops asking or the
 //! turn limit.
 //!
@@ -47,7 +47,7 @@ pub(crate) fn max_tokens(
     Ok(flag.or(from_env).or(config).unwrap_or(DEFAULT_MAX_TOKENS))
 }
 
-/// The system prompt of SPEC section 6.
+/// The system prompt of design.md §6.
 #[must_use]
 pub(crate) fn system_prompt(workspace: &std::path::Path, catalog: &str) -> String {
     format!(

@@ -189,7 +189,7 @@ impl Checked {
 }
 
 /// The run's output, written as it goes: the head, each file's findings in path order, then
-/// the totals (SPEC section 2 and 3). Exit code from what was written.
+/// the totals (design.md §2 and 3). Exit code from what was written.
 struct Output {
     format: Format,
     strict: bool,
@@ -239,7 +239,7 @@ impl Output {
         }
     }
 
-    /// Writes the rest and turns the run into the exit code (SPEC section 2).
+    /// Writes the rest and turns the run into the exit code (design.md §2).
     fn finish(mut self, trouble: bool) -> u8 {
         let tail = self.format.tail(&self.totals, self.any);
         self.pending.push_str(&tail);

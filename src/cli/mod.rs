@@ -1,4 +1,4 @@
-//! The command line (SPEC section 2): argument definitions and dispatch. Each subcommand is a
+//! The command line (design.md §2): argument definitions and dispatch. Each subcommand is a
 //! function that calls the core and a formatter and returns an exit code.
 
 mod catalog;

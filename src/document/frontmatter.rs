@@ -2,7 +2,7 @@
 //!
 //! Two readings of the same text live here. `split` is the linter's: it tolerates a BOM, text
 //! before the block and malformed delimiters so that it can point at them. `split_strict` is the
-//! loader's (SPEC section 5): a standalone first line `---` and a later standalone `---`, nothing
+//! loader's (design.md §5): a standalone first line `---` and a later standalone `---`, nothing
 //! else.
 
 use crate::text::{TextRange, lines_with_ranges};
@@ -164,7 +164,7 @@ pub(crate) fn split(text: &str) -> Split {
     }
 }
 
-/// The loader's reading (SPEC section 5): `(yaml, body)` ranges, or `None` when the text has no
+/// The loader's reading (design.md §5): `(yaml, body)` ranges, or `None` when the text has no
 /// frontmatter by the strict rule.
 #[must_use]
 pub(crate) fn split_strict(text: &str) -> Option<(TextRange, TextRange)> {

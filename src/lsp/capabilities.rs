@@ -101,7 +101,7 @@ impl ClientCaps {
     }
 }
 
-/// UTF-8 when the client offers it, else the default UTF-16 (SPEC section 7).
+/// UTF-8 when the client offers it, else the default UTF-16 (design.md §7).
 #[must_use]
 pub(crate) fn position_encoding(params: &InitializeParams) -> Encoding {
     params

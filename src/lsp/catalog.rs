@@ -86,7 +86,7 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
 }
 
 /// What the agent's `load_skill` tool returns; an error whose message is the unknown-skill
-/// text (SPEC section 5) otherwise.
+/// text (design.md §5) otherwise.
 pub(crate) async fn load_skill(
     backend: &Backend,
     params: LoadSkillParams,

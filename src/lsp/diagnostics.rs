@@ -1,4 +1,4 @@
-//! Diagnostics, pushed or pulled, never both (SPEC section 7): `publish` pushes one document's
+//! Diagnostics, pushed or pulled, never both (design.md §7): `publish` pushes one document's
 //! findings unless its version moved on meanwhile, `publish_all` re-lints every open document
 //! (or asks a pulling client to pull again), `pull` and `pull_workspace` answer
 //! `textDocument/diagnostic` and `workspace/diagnostic` with the generation as result id.
@@ -454,7 +454,7 @@ mod tests {
     use super::*;
     use crate::lsp::documents::Document;
 
-    /// The version guard of SPEC section 7 and the README ("stale results are dropped"). The
+    /// The version guard of design.md §7 and the README ("stale results are dropped"). The
     /// server computes and publishes a push between two `.await`s, so no client can make a
     /// document move on in between: only calling the guard directly shows it works.
     #[tokio::test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
-/// The position encoding agreed with the client (SPEC section 7).
+/// The position encoding agreed with the client (design.md §7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Encoding {
     Utf8,

@@ -1,4 +1,4 @@
-//! The custom protocol of SPEC section 7, declared once: every `skill/*` request and
+//! The custom protocol of design.md §7, declared once: every `skill/*` request and
 //! notification with typed params and results, the approval buttons and the other strings an
 //! editor matches on. `docs/protocol.md` describes it for editor authors; `tests/protocol.rs`
 //! pins one example of each message in `docs/protocol/messages.json`, which the VS Code and
@@ -86,7 +86,7 @@ pub const FIX_ALL_KIND: &str = "source.fixAll.skill-lsp";
 /// Base of the rule documentation links (`codeDescription`).
 pub(crate) const RULE_DOCS: &str = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md";
 
-/// The buttons of the approval `window/showMessageRequest` (SPEC section 6), in order.
+/// The buttons of the approval `window/showMessageRequest` (design.md §6), in order.
 pub const ALLOW_ONCE: &str = "Allow once";
 pub(crate) const ALLOW_CHAT: &str = "Allow for this chat";
 pub(crate) const DENY: &str = "Deny";

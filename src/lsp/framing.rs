@@ -1,7 +1,7 @@
 //! Our own JSON-RPC framing in front of tower-lsp-server, so that one bad message cannot end the
 //! session.
 //!
-//! tower-lsp-server's read loop stops at the first frame its codec rejects (STYLE section 3). This
+//! tower-lsp-server's read loop stops at the first frame its codec rejects (design.md §8.1). This
 //! layer splits stdin into frames itself, answers bodies that are not JSON with `-32700` and JSON
 //! that is not a JSON-RPC message with `-32600`, and forwards only well-formed messages to the
 //! server through an in-memory pipe. Both the server's output and these error replies go to

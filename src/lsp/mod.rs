@@ -1,4 +1,4 @@
-//! The language server (SPEC section 7) over stdio: our framing layer in front of
+//! The language server (design.md §7) over stdio: our framing layer in front of
 //! tower-lsp-server, logs on stderr, stdout for the protocol only.
 
 pub(crate) mod agent_chat;

@@ -266,7 +266,7 @@ pub(crate) fn description_of(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Open buffers first, the disk second: unsaved edits are what the loader sees (SPEC section 5).
+/// Open buffers first, the disk second: unsaved edits are what the loader sees (design.md §5).
 pub(crate) struct Overlay(pub HashMap<PathBuf, Arc<str>>);
 
 /// See [`State::agent_context`].

@@ -145,7 +145,7 @@ fn duplicate_names(
 }
 
 /// `symlink-escape`: a skill folder or SKILL.md linked from outside its root. Clients that
-/// follow links load it; skill-lsp's own loader refuses it (SPEC section 5).
+/// follow links load it; skill-lsp's own loader refuses it (design.md §5).
 fn symlink_escapes(
     registry: &Registry,
     targets_for: &dyn Fn(&Path) -> Vec<Target>,

@@ -180,7 +180,7 @@ fn lint_assumed_closed(checker: &mut Checker<'_>) {
         }));
 }
 
-/// Lints the frontmatter as its colon fixes would write it (SPEC section 4, "Recovery"), so one
+/// Lints the frontmatter as its colon fixes would write it (design.md §4, "One run shows everything"), so one
 /// run shows every finding; each finding points at the original characters. The loader still
 /// sees no metadata in such a file.
 fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
@@ -514,7 +514,7 @@ fn indent_tab(text: &str, yaml: TextRange) -> Option<usize> {
 
 /// Reports each line that breaks the YAML where it is (the line being typed, not where the
 /// scanner gave up), in plain words, then lints the rest of the frontmatter as read around
-/// them, so a half-typed key does not hide every other finding (SPEC section 4, "Recovery").
+/// them, so a half-typed key does not hide every other finding (design.md §4, "One run shows everything").
 fn lint_tolerant(checker: &mut Checker<'_>, tolerant: &Tolerant) {
     let text = checker.text;
     for masked in &tolerant.masked {

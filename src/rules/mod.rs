@@ -1,4 +1,4 @@
-//! The rules of SPEC section 4: the per-file lint entry point and the checks; the ids, default
+//! The rules of design.md §4: the per-file lint entry point and the checks; the ids, default
 //! severities and groups are in `rule_table`.
 //!
 //! File, field and body rules run on one `SkillDocument`; workspace rules (`duplicate-name`,
@@ -70,7 +70,7 @@ impl FileContext<'_> {
     }
 }
 
-/// The severity a finding gets from what it does to the selected targets (SPEC section 4): an
+/// The severity a finding gets from what it does to the selected targets (design.md §4): an
 /// error when any of them skips, rejects or misreads the skill, whatever the rule's default; when
 /// they only load it degraded, an error-by-default rule drops to a warning, and warning, info and
 /// hint rules keep their default.

@@ -1,5 +1,5 @@
 //! The catalog as clients list it: the plain text of the system prompt, the `<available_skills>`
-//! XML, and each client's listing budget (SPEC section 4, `catalog-budget`).
+//! XML, and each client's listing budget (design.md §4, `catalog-budget`).
 
 use std::path::{Path, PathBuf};
 
@@ -75,7 +75,7 @@ struct ClaudeSkill<'a> {
 
 /// A client's listing of a registry, as the client's own model computes it (`clients`: Claude
 /// Code, Codex, Copilot, OpenCode, Gemini CLI); the validators (`agentskills`,
-/// `claude-upload`), which list nothing, get SPEC section 5's reading.
+/// `claude-upload`), which list nothing, get design.md §5's reading.
 #[must_use]
 pub(crate) fn client_listing(
     registry: &Registry,
@@ -612,7 +612,7 @@ fn gemini_listing(registry: &Registry) -> ClientListing {
 
 /// Claude Code's listing.
 fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
-    // Claude Code follows a linked skill folder wherever it leads, which SPEC section 5's loader
+    // Claude Code follows a linked skill folder wherever it leads, which design.md §5's loader
     // refuses. Roots in the loader's order, folders in the order each root was scanned.
     let skills = found_skills(
         registry,
@@ -693,7 +693,7 @@ fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> Clie
     }
 }
 
-/// A listing in SPEC section 5's reading, for the clients not modelled yet: every registered
+/// A listing in design.md §5's reading, for the clients not modelled yet: every registered
 /// skill, whole.
 #[must_use]
 fn listing(registry: &Registry) -> Vec<Listed> {

@@ -1,5 +1,5 @@
 //! Finds the SKILL.md files to check: gitignore-aware, hidden folders included, `.git`,
-//! `node_modules` and `target` skipped (SPEC section 2, "Discovery").
+//! `node_modules` and `target` skipped (design.md §2, "Discovery").
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -1,4 +1,4 @@
-//! The skill loader of SPEC section 5: where a workspace's skills roots are, and what the loader
+//! The skill loader of design.md §5: where a workspace's skills roots are, and what the loader
 //! reads from one SKILL.md's text (through a [`Source`]). The registry it fills is `registry`.
 //!
 //! The loader is lenient where the linter is strict: each fallback here (folder name for `name`,
@@ -15,7 +15,7 @@ use crate::document::{Node, SkillDocument};
 use crate::targets::{Target, TargetSet};
 use crate::text::{Span, TextRange};
 
-/// Skills roots under a workspace, in priority order (SPEC section 5).
+/// Skills roots under a workspace, in priority order (design.md §5).
 pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
     "skills",
     ".agents/skills",
@@ -84,7 +84,7 @@ pub struct Metadata {
     /// `name_range` as positions, for findings shown in other files.
     pub(crate) name_span: Option<Span>,
     /// What the clients asked for read from the same text, each its own way (which differs
-    /// from SPEC section 5's reading).
+    /// from design.md §5's reading).
     pub(crate) readings: Readings,
 }
 
@@ -135,7 +135,7 @@ fn clean_description(text: &str) -> String {
     collapse(text.trim().trim_start_matches(['#', ' ']))
 }
 
-/// Reads name and description from a SKILL.md's text exactly as SPEC section 5 says, and what
+/// Reads name and description from a SKILL.md's text exactly as design.md §5 says, and what
 /// the `clients` read from it.
 #[must_use]
 pub(crate) fn read_metadata(text: &str, folder: &str, clients: TargetSet) -> Metadata {

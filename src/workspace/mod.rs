@@ -1,4 +1,4 @@
-//! Skills on disk: discovery for `check`, the loader's registry (SPEC section 5) and the catalog.
+//! Skills on disk: discovery for `check`, the loader's registry (design.md §5) and the catalog.
 
 pub(crate) mod catalog;
 pub(crate) mod discovery;

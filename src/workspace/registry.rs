@@ -1,4 +1,4 @@
-//! The loader's registry (SPEC section 5): the skills of a workspace in catalog order, the
+//! The loader's registry (design.md §5): the skills of a workspace in catalog order, the
 //! duplicates they shadow, the files refused, and what the agent is shown and given from them.
 //! Plain data: the scan that fills it is the index's, the text it is read from the loader's.
 
@@ -81,7 +81,7 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Registers a skill; the first skill with a name wins (SPEC section 5).
+    /// Registers a skill; the first skill with a name wins (design.md §5).
     pub(crate) fn add(&mut self, skill: Skill) {
         match self.by_name.get(&skill.name) {
             Some(winner) => self.shadowed.push((skill, *winner)),
@@ -189,7 +189,7 @@ impl Registry {
             .join("\n")
     }
 
-    /// The unknown-skill error text, verbatim from SPEC section 5.
+    /// The unknown-skill error text, verbatim from design.md §5.
     #[must_use]
     pub(crate) fn unknown_skill_error(&self, name: &str) -> String {
         let available = if self.skills.is_empty() {

@@ -1,4 +1,4 @@
-//! The Anthropic Messages API provider (SPEC section 6): `POST {base}/v1/messages` with
+//! The Anthropic Messages API provider (design.md §6): `POST {base}/v1/messages` with
 //! `"stream": true`, and the decoder of its server-sent events.
 
 use std::collections::BTreeMap;

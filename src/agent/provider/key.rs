@@ -1,5 +1,5 @@
 //! The API key newtype: it prints as `***` so no log line, transcript or error can show a key
-//! (STYLE section 4, SPEC section 6).
+//! (design.md §8.3, design.md §6).
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! Model providers (SPEC section 6), one job a module:
+//! Model providers (design.md §6), one job a module:
 //!
 //! - `types` — the conversation the agent loop speaks, the `Provider` trait, `ProviderError`;
 //! - `selection` — which provider the environment asks for (`from_env`);

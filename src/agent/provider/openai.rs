@@ -1,4 +1,4 @@
-//! The OpenAI-compatible chat completions provider (SPEC section 6), for OpenAI and local servers
+//! The OpenAI-compatible chat completions provider (design.md §6), for OpenAI and local servers
 //! such as Ollama or llama.cpp: `POST {base}/chat/completions` with `"stream": true`, and the
 //! decoder of its `data:` chunks.
 

@@ -1,5 +1,5 @@
 //! Retry and backoff: the retry loop, which failures are worth another try, how long to wait, and
-//! how to read a provider's error reply (SPEC section 6: retries on 429, 500, 502, 503, 529 and
+//! how to read a provider's error reply (design.md §6: retries on 429, 500, 502, 503, 529 and
 //! dropped connections; a clear error with status and provider message after the last try).
 
 use std::future::Future;

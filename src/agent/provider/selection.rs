@@ -1,4 +1,4 @@
-//! Which provider to use, from the environment (SPEC section 6): `ANTHROPIC_API_KEY` selects
+//! Which provider to use, from the environment (design.md §6): `ANTHROPIC_API_KEY` selects
 //! Anthropic, `OPENAI_BASE_URL` or `OPENAI_API_KEY` an OpenAI-compatible server.
 
 use super::anthropic::{self, Anthropic};
@@ -7,7 +7,7 @@ use super::openai::{self, OpenAi};
 use super::transport::HttpSettings;
 use super::types::{Provider, ProviderError};
 
-/// Builds the provider from the environment (SPEC section 6): `ANTHROPIC_API_KEY` (with
+/// Builds the provider from the environment (design.md §6): `ANTHROPIC_API_KEY` (with
 /// `ANTHROPIC_BASE_URL`, default the public endpoint) selects Anthropic; else `OPENAI_BASE_URL`
 /// (with an optional `OPENAI_API_KEY`) selects an OpenAI-compatible server, and an
 /// `OPENAI_API_KEY` alone selects OpenAI's public endpoint. The model is `flag_model` (`--model`)

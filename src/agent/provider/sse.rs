@@ -1,4 +1,4 @@
-//! An incremental server-sent events parser, fed byte chunks split anywhere (STYLE section 4).
+//! An incremental server-sent events parser, fed byte chunks split anywhere (design.md §8.3).
 //!
 //! It follows the WHATWG event-stream rules: lines end in CRLF, LF or CR; `event:` sets the type;
 //! `data:` lines are joined with `\n`; lines starting with `:` are comments; a blank line

@@ -120,7 +120,7 @@ pub trait Provider: Send + Sync {
     /// Where requests go (the URL, never a key): two servers may serve models of one name.
     fn endpoint(&self) -> &str;
     /// Sends one request, streaming text and tool starts to `sink`, and returns the whole
-    /// response. Transient failures are retried inside (SPEC section 6) unless part of the reply
+    /// response. Transient failures are retried inside (design.md §6) unless part of the reply
     /// already reached `sink`. Dropping the future drops the HTTP request.
     ///
     /// # Errors

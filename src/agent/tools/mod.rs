@@ -1,4 +1,4 @@
-//! The six tools of SPEC section 6, in order: `bash`, `read_file`, `write_file`, `edit_file`,
+//! The six tools of design.md §6, in order: `bash`, `read_file`, `write_file`, `edit_file`,
 //! `glob`, `load_skill`. A failing tool is a result with `is_error`, never an error that ends the
 //! loop.
 
@@ -59,7 +59,7 @@ pub(crate) enum ApprovalKind {
 }
 
 impl Tool {
-    /// Every tool, in the order of SPEC section 6 (the order the model is told them in).
+    /// Every tool, in the order of design.md §6 (the order the model is told them in).
     pub(crate) const ALL: [Tool; 6] = [
         Tool::Bash,
         Tool::ReadFile,

@@ -1,11 +1,11 @@
-//! `--format json`: the contract of SPEC section 3.
+//! `--format json`: the contract of design.md §3.
 
 use serde::Serialize;
 
 use super::{FileReport, Position, Totals, pretty_item, split_at_array};
 use crate::diagnostic::{Diagnostic, Fix};
 
-/// The document; `diagnostics` is streamed, so the totals come after it (SPEC section 3's keys
+/// The document; `diagnostics` is streamed, so the totals come after it (design.md §3's keys
 /// and values, in the order `version`, `diagnostics`, `checked`, `summary`).
 #[derive(Serialize)]
 struct Output {

@@ -1,4 +1,4 @@
-//! Output formats of `check`: human (code frames), json (SPEC section 3), github, sarif.
+//! Output formats of `check`: human (code frames), json (design.md §3), github, sarif.
 //! The JSON shapes are built here from dedicated structs, never by serialising core types.
 
 pub(crate) mod github;

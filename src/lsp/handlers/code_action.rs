@@ -1,4 +1,4 @@
-//! `textDocument/codeAction`: every fix of SPEC section 4 as a quick fix on its finding, and
+//! `textDocument/codeAction`: every fix of design.md §4 as a quick fix on its finding, and
 //! `source.fixAll.skill-lsp` for all safe fixes of the file (the same loop as `check --fix`).
 
 use std::collections::HashMap;

@@ -82,7 +82,7 @@ local function one_line(text, max)
   return text
 end
 
--- The argument a reader wants to see for each tool of SPEC section 6.
+-- The argument a reader wants to see for each tool of design.md §6.
 local tool_argument = {
   load_skill = 'name',
   read_file = 'path',
