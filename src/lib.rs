@@ -1,8 +1,9 @@
 //! skill-lsp: lint, author and run Agent Skills (SKILL.md).
 //!
-//! The core (`text`, `diagnostic`, `document`, `targets`, `field_table`, `rule_table`, `rules`,
-//! `workspace`, `config`) is synchronous and free of LSP, async and HTTP types; `cli` and `lsp`
-//! are thin front ends over it.
+//! The core (`text`, `diagnostic`, `targets`, `config`, `field_table`, `rule_table`, `document`,
+//! `rules`, `security`, `plugins`, `clients`, `workspace`, `analysis`) is synchronous and free of
+//! LSP, async and HTTP types; `cli` and `lsp` are thin front ends over it, and `agent` runs the
+//! model loop over the loader's registry.
 
 // Items are `pub(crate)` unless tests, benches or the binary reach them.
 #![warn(unreachable_pub)]

@@ -556,3 +556,80 @@ fn the_design_is_cited_from_the_repository() {
         "only {cited} citations of docs/design.md found: is the walk right?"
     );
 }
+
+/// The module names a piece of text lists as the core, in backticks, in order of appearance.
+fn listed_modules(text: &str) -> std::collections::BTreeSet<String> {
+    let name = regex::Regex::new(r"`([a-z_]+)`").unwrap();
+    name.captures_iter(text).map(|hit| hit[1].to_string()).collect()
+}
+
+/// `CORE` is the one list of core modules: docs/ARCHITECTURE.md's core section and lib.rs's
+/// doc comment name the same modules.
+#[test]
+fn the_core_is_listed_once() {
+    let core: std::collections::BTreeSet<String> = CORE
+        .iter()
+        .map(|path| {
+            let file = path.trim_start_matches("src/");
+            file.trim_end_matches(".rs").to_string()
+        })
+        .collect();
+    let architecture = fs::read_to_string(Path::new(ROOT).join("docs/ARCHITECTURE.md")).unwrap();
+    let section = architecture
+        .split("### The core")
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("docs/ARCHITECTURE.md has a '### The core' section");
+    let bullets: String = section
+        .lines()
+        .filter_map(|line| line.strip_prefix("- "))
+        .filter_map(|line| line.split(" — ").next())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(listed_modules(&bullets), core, "docs/ARCHITECTURE.md's core section");
+    let lib = fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).unwrap();
+    let doc: String = lib
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .filter(|line| !line.contains("front end"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let named = doc.split("The core").nth(1).unwrap_or_default();
+    let named = named.split(" is ").next().unwrap_or_default();
+    assert_eq!(listed_modules(named), core, "src/lib.rs's doc comment");
+}
+
+/// Every row of docs/ARCHITECTURE.md's invariants table names a test, `FILE::NAME`, that
+/// exists: a guard that is not a test guards nothing.
+#[test]
+fn every_invariant_names_a_test_that_exists() {
+    let architecture = fs::read_to_string(Path::new(ROOT).join("docs/ARCHITECTURE.md")).unwrap();
+    let table = architecture
+        .split("## Invariants")
+        .nth(1)
+        .expect("docs/ARCHITECTURE.md has an Invariants section");
+    let reference = regex::Regex::new(r"`([\w/.-]+\.(?:rs|py|ts|lua))::(\w+)`").unwrap();
+    let mut problems = Vec::new();
+    let mut rows = 0;
+    for row in table.lines().filter(|line| line.starts_with("| ")).skip(2) {
+        rows += 1;
+        let mut named = 0;
+        for hit in reference.captures_iter(row) {
+            named += 1;
+            let (file, test) = (&hit[1], &hit[2]);
+            let Ok(text) = fs::read_to_string(Path::new(ROOT).join(file)) else {
+                problems.push(format!("{file} does not exist"));
+                continue;
+            };
+            let defined = [format!("fn {test}("), format!("def {test}("), format!("fn {test}<")];
+            if !defined.iter().any(|definition| text.contains(definition.as_str())) {
+                problems.push(format!("{file} has no test {test}"));
+            }
+        }
+        if named == 0 {
+            problems.push(format!("a row names no test: {row}"));
+        }
+    }
+    assert!(rows >= 10, "only {rows} invariants found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
