@@ -560,7 +560,9 @@ fn the_design_is_cited_from_the_repository() {
 /// The module names a piece of text lists as the core, in backticks, in order of appearance.
 fn listed_modules(text: &str) -> std::collections::BTreeSet<String> {
     let name = regex::Regex::new(r"`([a-z_]+)`").unwrap();
-    name.captures_iter(text).map(|hit| hit[1].to_string()).collect()
+    name.captures_iter(text)
+        .map(|hit| hit[1].to_string())
+        .collect()
 }
 
 /// `CORE` is the one list of core modules: docs/ARCHITECTURE.md's core section and lib.rs's
@@ -586,7 +588,11 @@ fn the_core_is_listed_once() {
         .filter_map(|line| line.split(" — ").next())
         .collect::<Vec<_>>()
         .join(" ");
-    assert_eq!(listed_modules(&bullets), core, "docs/ARCHITECTURE.md's core section");
+    assert_eq!(
+        listed_modules(&bullets),
+        core,
+        "docs/ARCHITECTURE.md's core section"
+    );
     let lib = fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).unwrap();
     let doc: String = lib
         .lines()
@@ -621,8 +627,15 @@ fn every_invariant_names_a_test_that_exists() {
                 problems.push(format!("{file} does not exist"));
                 continue;
             };
-            let defined = [format!("fn {test}("), format!("def {test}("), format!("fn {test}<")];
-            if !defined.iter().any(|definition| text.contains(definition.as_str())) {
+            let defined = [
+                format!("fn {test}("),
+                format!("def {test}("),
+                format!("fn {test}<"),
+            ];
+            if !defined
+                .iter()
+                .any(|definition| text.contains(definition.as_str()))
+            {
                 problems.push(format!("{file} has no test {test}"));
             }
         }

@@ -6,11 +6,9 @@ use serde::Serialize;
 
 use super::{CatalogArgs, CatalogFormat, EXIT_TROUBLE, error_line, parse_targets, write_stdout};
 use crate::clients::Fate;
-use crate::config::Config;
 use crate::targets::TargetSet;
 use crate::workspace::catalog::{client_listing, listing_text, xml};
-use crate::workspace::loader::roots_for;
-use crate::workspace::{Disk, Registry};
+use crate::workspace::{Disk, Registry, Workspace};
 
 #[derive(Serialize)]
 struct JsonCatalog {
@@ -62,18 +60,14 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
     };
     let mut roots = Vec::new();
     for path in &paths {
-        if !path.is_dir() {
-            error_line(&format!("{}: no such folder", path.display()));
-            return EXIT_TROUBLE;
-        }
-        let config = match Config::discover(path) {
-            Ok(config) => config,
+        let workspace = match Workspace::open(path) {
+            Ok(workspace) => workspace,
             Err(error) => {
                 error_line(&error.to_string());
                 return EXIT_TROUBLE;
             }
         };
-        for root in roots_for(path, &config.roots) {
+        for root in workspace.roots() {
             if !roots.contains(&root) {
                 roots.push(root);
             }

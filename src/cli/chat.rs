@@ -12,10 +12,8 @@ use crate::agent::provider::{self, BoxFuture};
 use crate::agent::session::{DEFAULT_MAX_TURNS, max_tokens};
 use crate::agent::tools::{ApprovalKind, summary};
 use crate::agent::{Agent, AgentEvent, Session};
-use crate::config::Config;
 use crate::targets::TargetSet;
-use crate::workspace::loader::roots_for;
-use crate::workspace::{Disk, Registry};
+use crate::workspace::{Disk, Workspace};
 
 /// Asks on the terminal: `y` once, `a` for the rest of the chat, anything else denies.
 struct TerminalApprover;
@@ -109,13 +107,12 @@ fn render(event: AgentEvent, json: bool, at_line_start: &mut bool) {
 
 fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
     let root = args.root.clone().unwrap_or_else(|| PathBuf::from("."));
-    if !root.is_dir() {
-        return Err(format!("{}: no such folder", root.display()));
-    }
-    let root =
-        std::fs::canonicalize(&root).map_err(|error| format!("{}: {error}", root.display()))?;
-    let config = Config::discover(&root).map_err(|error| error.to_string())?;
-    let registry = Registry::scan_for(&roots_for(&root, &config.roots), &Disk, TargetSet::NONE);
+    let workspace = Workspace::open_resolved(&root).map_err(|error| error.to_string())?;
+    let registry = workspace.registry(&Disk, TargetSet::NONE);
+    let Workspace {
+        folder: root,
+        config,
+    } = workspace;
     let env = |name: &str| std::env::var(name).ok();
     let provider = provider::from_env(&env, args.model.as_deref(), config.agent.model.as_deref())
         .map_err(|error| error.to_string())?;

@@ -18,11 +18,10 @@ use crate::rules;
 use crate::targets::TargetSet;
 use crate::workspace::Registry;
 use crate::workspace::discovery::{
-    FileIndex, OPENAI_YAML, discover, is_openai_yaml, path_order_key, root_of, walk_indexed,
+    FileIndex, OPENAI_YAML, discover, is_openai_yaml, path_order_key, walk_indexed,
 };
-use crate::workspace::loader::{
-    Disk, Metadata, Source, add_readings, clean, roots_for, workspace_of_skill,
-};
+use crate::workspace::loader::{Disk, Metadata, Source, add_readings, clean, roots_for};
+use crate::workspace::open::{Owner, owner_of};
 use crate::workspace::read::{DiskFiles, read_bytes};
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
@@ -809,22 +808,22 @@ impl Workspaces {
             if display.file_name().is_none_or(|name| name != "SKILL.md") {
                 continue;
             }
-            let Some(root) = root_of(display) else {
-                continue;
+            let workspace = match owner_of(display, |root| {
+                known_root
+                    .entry(root.as_os_str())
+                    .or_insert_with(|| {
+                        let root = key(root);
+                        known
+                            .iter()
+                            .find(|(_, roots)| roots.contains(&root))
+                            .map(|(workspace, _)| (key(workspace), workspace.clone()))
+                    })
+                    .clone()
+            }) {
+                Some(Owner::Known(found)) => Some(found),
+                Some(Owner::Derived(workspace)) => Some((key(&workspace), workspace)),
+                None => None,
             };
-            let in_known = known_root
-                .entry(root.as_os_str())
-                .or_insert_with(|| {
-                    let root = key(root);
-                    known
-                        .iter()
-                        .find(|(_, roots)| roots.contains(&root))
-                        .map(|(workspace, _)| (key(workspace), workspace.clone()))
-                })
-                .clone();
-            let workspace = in_known.or_else(|| {
-                workspace_of_skill(display).map(|workspace| (key(&workspace), workspace))
-            });
             if let Some((workspace_key, workspace)) = workspace {
                 workspaces
                     .entry(workspace_key)

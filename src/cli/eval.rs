@@ -19,9 +19,10 @@ use crate::agent::eval::{
     EvalError, EvalOptions, EvalReport, EvalTarget, Evaluator, Progress, QueryResult, SkillReport,
 };
 use crate::agent::provider;
-use crate::config::Config;
 use crate::targets::TargetSet;
-use crate::workspace::loader::{roots_for, workspace_of_skill};
+use crate::workspace::Workspace;
+use crate::workspace::loader::{fs_path, workspace_of_skill};
+use crate::workspace::open::{SkillRef, find_skill, skills_under};
 use crate::workspace::{Disk, Registry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -224,18 +225,12 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             })
             .unwrap_or_else(|| PathBuf::from(".")),
     };
-    let workspace = crate::workspace::loader::fs_path(&workspace).to_path_buf();
-    if !workspace.is_dir() {
-        return Err(vec![format!("{}: no such folder", workspace.display())]);
-    }
-    let workspace = std::fs::canonicalize(&workspace)
-        .map_err(|error| vec![format!("{}: {error}", workspace.display())])?;
-    let config = Config::discover(&workspace).map_err(|error| vec![error.to_string()])?;
-    let registry = Registry::scan_for(
-        &roots_for(&workspace, &config.roots),
-        &Disk,
-        TargetSet::NONE,
-    );
+    let opened = Workspace::open_resolved(&workspace).map_err(|error| vec![error.to_string()])?;
+    let registry = opened.registry(&Disk, TargetSet::NONE);
+    let Workspace {
+        folder: workspace,
+        config,
+    } = opened;
 
     // The skills under test, in the order given (or catalog order).
     let mut names: Vec<String> = Vec::new();
@@ -344,57 +339,30 @@ fn skill_dir(skill_file: &Path) -> PathBuf {
 /// folder, which stands for the skills under it that have an eval set.
 fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<String>, String> {
     let path = Path::new(arg);
-    if path.exists() {
-        let dir = if path.is_dir() {
-            path.to_path_buf()
-        } else {
-            skill_dir(path)
-        };
-        let wanted = std::fs::canonicalize(crate::workspace::loader::fs_path(&dir))
-            .map_err(|error| format!("{arg}: {error}"))?;
-        let canonical_dir = |skill: &crate::workspace::Skill| {
-            std::fs::canonicalize(crate::workspace::loader::fs_path(&skill_dir(&skill.path)))
-        };
-        if let Some(skill) = registry
-            .skills
-            .iter()
-            .find(|skill| canonical_dir(skill).is_ok_and(|it| it == wanted))
-        {
-            return Ok(vec![skill.name.clone()]);
-        }
-        if wanted.join("SKILL.md").is_file() || !path.is_dir() {
-            return Err(format!(
-                "{arg}: not a skill of the workspace {} (pass --root to choose the workspace)",
-                workspace.display()
-            ));
-        }
-        let under: Vec<String> = registry
-            .skills
-            .iter()
-            .filter(|skill| canonical_dir(skill).is_ok_and(|it| it.starts_with(&wanted)))
-            .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
-            .map(|skill| skill.name.clone())
-            .collect();
-        if under.is_empty() {
-            return Err(format!(
-                "{arg}: no skill of the workspace {} under it has {TRIGGERS_FILE}",
-                workspace.display()
-            ));
-        }
-        return Ok(under);
+    if !path.exists() {
+        return find_skill(registry, SkillRef::Name(arg), workspace)
+            .map(|skill| vec![skill.name.clone()])
+            .map_err(|error| error.to_string());
     }
-    match registry.get(arg) {
-        Some(skill) => Ok(vec![skill.name.clone()]),
-        None => Err(format!(
-            "no skill named '{arg}' in {} (skills: {})",
-            workspace.display(),
-            if registry.skills.is_empty() {
-                "none".to_owned()
-            } else {
-                registry.names().join(", ")
-            }
-        )),
+    match find_skill(registry, SkillRef::Path(path), workspace) {
+        Ok(skill) => return Ok(vec![skill.name.clone()]),
+        Err(error) if !path.is_dir() || fs_path(path).join("SKILL.md").is_file() => {
+            return Err(format!("{error} (pass --root to choose the workspace)"));
+        }
+        Err(_) => {}
     }
+    let under: Vec<String> = skills_under(registry, path)
+        .into_iter()
+        .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
+        .map(|skill| skill.name.clone())
+        .collect();
+    if under.is_empty() {
+        return Err(format!(
+            "{arg}: no skill of the workspace {} under it has {TRIGGERS_FILE}",
+            workspace.display()
+        ));
+    }
+    Ok(under)
 }
 
 fn draw_progress(progress: Progress) {

@@ -9,13 +9,11 @@ use super::{
     EXIT_FINDINGS, EXIT_TROUBLE, ExplainArgs, ExplainFormat, error_line, parse_targets,
     write_stdout,
 };
-use crate::config::Config;
-use crate::targets::Target;
+use crate::targets::{Target, TargetSet};
 use crate::workspace::explain::{
     ClientView, Invocation, Presence, clients_for, explain, render, skills_named,
 };
-use crate::workspace::loader::roots_for;
-use crate::workspace::{Disk, Registry};
+use crate::workspace::{Disk, Workspace};
 
 #[derive(Serialize)]
 struct JsonExplained {
@@ -110,17 +108,14 @@ fn json_client(view: &ClientView, slashes: impl Fn(&Path) -> String) -> JsonClie
 
 pub(super) fn run(args: &ExplainArgs) -> u8 {
     let folder = args.root.clone().unwrap_or_else(|| PathBuf::from("."));
-    if !folder.is_dir() {
-        error_line(&format!("{}: no such folder", folder.display()));
-        return EXIT_TROUBLE;
-    }
-    let config = match Config::discover(&folder) {
-        Ok(config) => config,
+    let workspace = match Workspace::open(&folder) {
+        Ok(workspace) => workspace,
         Err(error) => {
             error_line(&error.to_string());
             return EXIT_TROUBLE;
         }
     };
+    let config = &workspace.config;
     let selected: Option<Vec<Target>> = if args.target.is_empty() {
         config.targets.clone()
     } else {
@@ -133,7 +128,7 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         }
     };
     let targets = clients_for(selected.as_deref());
-    let registry = Registry::scan(&roots_for(&folder, &config.roots), &Disk);
+    let registry = workspace.registry(&Disk, TargetSet::ALL);
     let paths = skills_named(&registry, &args.name);
     if paths.is_empty() {
         let _ = std::io::Write::write_all(

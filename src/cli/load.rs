@@ -3,25 +3,18 @@
 use std::path::Path;
 
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
-use crate::config::Config;
 use crate::targets::TargetSet;
-use crate::workspace::loader::roots_for;
-use crate::workspace::{Disk, Registry};
+use crate::workspace::{Disk, Workspace};
 
 pub(super) fn run(name: &str, root: Option<&Path>) -> u8 {
-    let root = root.unwrap_or(Path::new("."));
-    if !root.is_dir() {
-        error_line(&format!("{}: no such folder", root.display()));
-        return EXIT_TROUBLE;
-    }
-    let config = match Config::discover(root) {
-        Ok(config) => config,
+    let workspace = match Workspace::open(root.unwrap_or(Path::new("."))) {
+        Ok(workspace) => workspace,
         Err(error) => {
             error_line(&error.to_string());
             return EXIT_TROUBLE;
         }
     };
-    let registry = Registry::scan_for(&roots_for(root, &config.roots), &Disk, TargetSet::NONE);
+    let registry = workspace.registry(&Disk, TargetSet::NONE);
     match registry.load(name, &Disk) {
         Ok(content) => {
             write_stdout(&content);

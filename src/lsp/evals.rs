@@ -24,6 +24,7 @@ use crate::agent::eval::run::cache_dir;
 use crate::agent::eval::set::{TRIGGERS_FILE, parse};
 use crate::agent::eval::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
 use crate::workspace::Source;
+use crate::workspace::open::{SkillRef, find_skill};
 
 /// Runs the trigger evals of one skill and answers the JSON of `skill-lsp eval --format json`.
 pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Result<RunEvalsResult> {
@@ -43,48 +44,19 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     };
     let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
     let model = context.agent.model;
-    let skill = match (&wanted, &params.skill) {
+    let found = match (&wanted, &params.skill) {
         (Some(path), _) => {
             let path = path.clone()?;
-            // As scanned, else through symlinks (an editor may name the real file).
-            let real = |path: &std::path::Path| std::fs::canonicalize(path).ok();
-            registry
-                .skills
-                .iter()
-                .find(|skill| skill.path == path)
-                .or_else(|| {
-                    let wanted = real(&path)?;
-                    registry
-                        .skills
-                        .iter()
-                        .find(|skill| real(&skill.path).as_ref() == Some(&wanted))
-                })
-                .ok_or_else(|| {
-                    invalid_params(format!(
-                        "{}: not a skill of the workspace {}",
-                        path.display(),
-                        workspace.display()
-                    ))
-                })?
+            find_skill(&registry, SkillRef::Path(&path), &workspace).cloned()
         }
-        (None, Some(name)) => registry.get(name).ok_or_else(|| {
-            invalid_params(format!(
-                "no skill named '{name}' in {} (skills: {})",
-                workspace.display(),
-                if registry.skills.is_empty() {
-                    "none".to_owned()
-                } else {
-                    registry.names().join(", ")
-                }
-            ))
-        })?,
+        (None, Some(name)) => find_skill(&registry, SkillRef::Name(name), &workspace).cloned(),
         (None, None) => {
             return Err(invalid_params(
                 "skill/runEvals wants the skill's \"skill\" (name) or \"uri\" (its SKILL.md)",
             ));
         }
-    }
-    .clone();
+    };
+    let skill = found.map_err(|error| invalid_params(error.to_string()))?;
     if params
         .description
         .as_deref()

@@ -19,8 +19,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleSettings};
 use crate::targets::{Target, TargetSet};
 use crate::workspace::discovery::is_skill_path;
-use crate::workspace::loader::roots_for;
-use crate::workspace::{Registry, Source, WorkspaceIndex};
+use crate::workspace::open::{Owner, owner_of};
+use crate::workspace::{Registry, Source, Workspace, WorkspaceIndex};
 
 /// The server's state for one workspace folder: an editor's workspace folder, or a folder the
 /// loader derived for a SKILL.md opened outside every folder's skills roots (implicit).
@@ -37,14 +37,14 @@ pub(crate) struct FolderState {
 
 impl FolderState {
     pub(crate) fn load(folder: PathBuf, source: &dyn Source) -> Self {
-        let config = Config::discover(&folder).unwrap_or_else(|error| {
+        let (workspace, problem) = Workspace::open_lenient(folder);
+        if let Some(error) = problem {
             tracing::warn!("ignoring config: {error}");
-            Config::default()
-        });
+        }
         // Every client's reading: the hover on a name says what each client does.
-        let index =
-            WorkspaceIndex::scan(&roots_for(&folder, &config.roots), source, TargetSet::ALL);
+        let index = workspace.index(source, TargetSet::ALL);
         let registry = RegistryView::from(index.registry());
+        let Workspace { folder, config } = workspace;
         Self {
             folder,
             implicit: false,
@@ -451,15 +451,15 @@ impl State {
     /// Makes sure a SKILL.md outside every workspace's skills roots still has the workspace
     /// the loader derives for it (as `check` does), indexing it once.
     pub(crate) fn ensure_workspace(&mut self, path: &Path) {
-        if path.file_name().is_none_or(|name| name != "SKILL.md")
-            || self
-                .workspaces
-                .iter()
-                .any(|workspace| workspace.index.locate(path).is_some())
-        {
+        if path.file_name().is_none_or(|name| name != "SKILL.md") {
             return;
         }
-        let Some(folder) = crate::workspace::loader::workspace_of_skill(path) else {
+        let known = |root: &Path| {
+            self.workspaces
+                .iter()
+                .position(|workspace| workspace.index.holds_root(root))
+        };
+        let Some(Owner::Derived(folder)) = owner_of(path, known) else {
             return;
         };
         if self

@@ -145,6 +145,12 @@ impl WorkspaceIndex {
         index
     }
 
+    /// Whether `root` is one of this workspace's skills roots.
+    #[must_use]
+    pub(crate) fn holds_root(&self, root: &Path) -> bool {
+        self.roots.iter().any(|candidate| candidate == root)
+    }
+
     /// The root and folder of a `<root>/<folder>/SKILL.md` path of this workspace.
     #[must_use]
     pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {

@@ -5,10 +5,12 @@ pub(crate) mod discovery;
 pub(crate) mod explain;
 pub(crate) mod index;
 pub mod loader;
+pub(crate) mod open;
 pub(crate) mod read;
 pub(crate) mod registry;
 
 pub(crate) use index::WorkspaceIndex;
 pub use loader::{Disk, Source};
+pub(crate) use open::Workspace;
 pub use registry::Registry;
 pub(crate) use registry::Skill;

@@ -27,6 +27,7 @@ use crate::agent::provider::{
 use crate::agent::session::system_prompt;
 use crate::agent::tools;
 use crate::workspace::Registry;
+use crate::workspace::open::{SkillRef, find_skill};
 
 /// Defaults of `skill-lsp eval`.
 pub(crate) const DEFAULT_RUNS: u32 = 3;
@@ -166,22 +167,26 @@ impl Evaluator {
         &self,
         target: &EvalTarget,
     ) -> Result<(String, Vec<ToolSpec>, String), EvalError> {
+        let skill = find_skill(
+            &self.registry,
+            SkillRef::Name(&target.skill),
+            &self.workspace,
+        )
+        .map_err(|error| EvalError::Setup(error.to_string()))?;
         let mut registry = self.registry.clone();
-        let Some(skill) = registry
-            .skills
-            .iter_mut()
-            .find(|skill| skill.name == target.skill)
-        else {
-            return Err(EvalError::Setup(format!(
-                "no skill named '{}' in the workspace (skills: {})",
-                target.skill,
-                self.registry.names().join(", ")
-            )));
+        let description = match &target.description {
+            Some(candidate) => {
+                for entry in registry
+                    .skills
+                    .iter_mut()
+                    .filter(|entry| entry.path == skill.path)
+                {
+                    candidate.clone_into(&mut entry.description);
+                }
+                candidate.clone()
+            }
+            None => skill.description.clone(),
         };
-        if let Some(candidate) = &target.description {
-            candidate.clone_into(&mut skill.description);
-        }
-        let description = skill.description.clone();
         let system = system_prompt(&self.workspace, &registry.catalog());
         let tools = tools::specs(&registry.names());
         Ok((system, tools, description))
@@ -898,7 +903,10 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "no skill named 'nope' in the workspace (skills: docx, pdf)"
+            format!(
+                "no skill named 'nope' in {} (skills: docx, pdf)",
+                evaluator.workspace.display()
+            )
         );
     }
 
