@@ -108,11 +108,7 @@ pub(crate) async fn publish_if_current(
     version: i32,
     items: Vec<Diagnostic>,
 ) -> bool {
-    let current = backend
-        .lock()
-        .documents
-        .get(uri)
-        .map(|document| document.version);
+    let current = backend.lock().version_of(uri);
     if current != Some(version) {
         return false; // A newer version is on its way, or the document closed.
     }
@@ -127,9 +123,11 @@ pub(crate) async fn publish_if_current(
 /// pushes them again, or asks a pulling client to pull again.
 pub(crate) async fn publish_or_refresh(backend: &Backend, uri: &Uri) {
     let (pull, refresh) = {
-        let mut state = backend.lock();
-        state.generation += 1;
-        (state.caps.pull_diagnostics, state.caps.diagnostic_refresh)
+        let state = backend.lock();
+        (
+            state.caps().pull_diagnostics,
+            state.caps().diagnostic_refresh,
+        )
     };
     if !pull {
         publish(backend, uri).await;
@@ -142,12 +140,11 @@ pub(crate) async fn publish_or_refresh(backend: &Backend, uri: &Uri) {
 /// to pull again.
 pub(crate) async fn publish_all(backend: &Backend) {
     let (uris, pull, refresh) = {
-        let mut state = backend.lock();
-        state.generation += 1;
+        let state = backend.lock();
         (
-            state.documents.keys().cloned().collect::<Vec<_>>(),
-            state.caps.pull_diagnostics,
-            state.caps.diagnostic_refresh,
+            state.open_uris(),
+            state.caps().pull_diagnostics,
+            state.caps().diagnostic_refresh,
         )
     };
     if pull {
@@ -168,7 +165,7 @@ pub(crate) async fn pull(
 ) -> Result<DocumentDiagnosticReportResult> {
     backend.wait_ready().await;
     let uri = params.text_document.uri;
-    let generation = backend.lock().generation.to_string();
+    let generation = backend.lock().generation().to_string();
     if params.previous_result_id.as_deref() == Some(generation.as_str()) {
         return Ok(DocumentDiagnosticReportResult::Report(
             DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
@@ -198,7 +195,7 @@ pub(crate) async fn pull(
                         let context = Arc::new(state.analysis_context(Some(&path)));
                         Pending::read(&state, &state.overlay(), &path, context)
                     });
-                (pending, state.encoding, state.caps.related_information)
+                (pending, state.encoding(), state.caps().related_information)
             };
             match pending {
                 Some(pending) => catch_panic("diagnostics", || {
@@ -231,7 +228,7 @@ pub(crate) async fn pull_workspace(
     backend.wait_ready().await;
     let (work, previous, encoding, related, generation) = {
         let state = backend.lock();
-        let generation = state.generation.to_string();
+        let generation = state.generation().to_string();
         let current: HashSet<&Uri> = params
             .previous_result_ids
             .iter()
@@ -241,7 +238,7 @@ pub(crate) async fn pull_workspace(
         let overlay = state.overlay();
         // In member order; `None` for a file whose report the client holds.
         let mut listed: Vec<(Uri, Option<i32>, Option<std::path::PathBuf>)> = Vec::new();
-        for workspace in &state.workspaces {
+        for workspace in state.workspaces() {
             let registry = &workspace.registry;
             let members = registry
                 .members()
@@ -257,7 +254,7 @@ pub(crate) async fn pull_workspace(
                 let Some(uri) = Uri::from_file_path(path) else {
                     continue;
                 };
-                let version = state.documents.get(&uri).map(|document| document.version);
+                let version = state.version_of(&uri);
                 let changed = !current.contains(&uri);
                 listed.push((uri, version, changed.then(|| path.clone())));
             }
@@ -282,14 +279,14 @@ pub(crate) async fn pull_workspace(
         let previous: Vec<(Uri, bool)> = params
             .previous_result_ids
             .iter()
-            .filter(|previous| !state.documents.contains_key(&previous.uri))
+            .filter(|previous| !state.is_open(&previous.uri))
             .map(|previous| (previous.uri.clone(), previous.value == generation))
             .collect();
         (
             work,
             previous,
-            state.encoding,
-            state.caps.related_information,
+            state.encoding(),
+            state.caps().related_information,
             generation,
         )
     };
@@ -341,11 +338,11 @@ pub(crate) async fn pull_workspace(
         .collect();
     let ours = {
         let mut state = backend.lock();
-        state.skill_files_reported.extend(reported);
+        state.note_reported(reported);
         previous
             .into_iter()
             .filter(|(uri, _)| {
-                state.skill_files_reported.contains(uri)
+                state.was_reported(uri)
                     || uri.to_file_path().is_some_and(|path| is_skill_path(&path))
             })
             .collect::<Vec<_>>()
@@ -389,7 +386,7 @@ struct LintInput {
     path: std::path::PathBuf,
     text: String,
     context: Arc<crate::lsp::state::AnalysisContext>,
-    eval: Option<crate::lsp::state::EvalSummary>,
+    eval: Option<crate::lsp::eval_results::EvalSummary>,
 }
 
 impl Pending {
@@ -465,14 +462,13 @@ mod tests {
         let text = "---\nname: pdf\n---\nBody\n";
         backend
             .lock()
-            .documents
-            .insert(uri.clone(), Document::new(text, 3));
+            .open_document(uri.clone(), Document::new(text, 3));
         assert!(
             !publish_if_current(backend, &uri, 2, Vec::new()).await,
             "published a result for version 2 of a document at version 3"
         );
         assert!(publish_if_current(backend, &uri, 3, Vec::new()).await);
-        backend.lock().documents.remove(&uri);
+        backend.lock().close_document(&uri);
         assert!(
             !publish_if_current(backend, &uri, 3, Vec::new()).await,
             "published a result for a closed document"

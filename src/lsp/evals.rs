@@ -14,12 +14,12 @@ use tower_lsp_server::ls_types::{NumberOrString, ProgressToken, Uri};
 use super::backend::Backend;
 use super::convert::uri_path;
 use super::diagnostics::publish_or_refresh;
+use super::eval_results::{EvalSummary, description_of, eval_key, triggers_path};
 use super::ext::{
     EVAL_PROGRESS_TITLE, EvalResultNotification, EvalResultParams, RunEvalsParams, RunEvalsResult,
 };
 use super::handlers::invalid_params;
 use super::progress;
-use super::state::{EvalSummary, description_of, eval_key, triggers_path};
 use crate::agent::eval::run::cache_dir;
 use crate::agent::eval::set::{TRIGGERS_FILE, parse};
 use crate::agent::eval::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
@@ -40,7 +40,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         let context = state
             .agent_context()
             .ok_or_else(|| invalid_params("trigger evals need a workspace folder"))?;
-        (context, state.caps.work_done_progress)
+        (context, state.caps().work_done_progress)
     };
     let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
     let model = context.agent.model;
@@ -179,10 +179,8 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     if let Some(key) = key {
         let refresh = {
             let mut state = backend.lock();
-            state
-                .eval_results
-                .insert(skill.path.clone(), EvalSummary::new(key, skill_report));
-            state.caps.code_lens_refresh
+            state.set_eval_result(skill.path.clone(), EvalSummary::new(key, skill_report));
+            state.caps().code_lens_refresh
         };
         publish_or_refresh(backend, &uri).await;
         if refresh {

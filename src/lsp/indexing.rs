@@ -1,18 +1,15 @@
 //! The workspace index: indexing the workspace folders (with `$/progress` when the client shows
 //! it) and registering the file watchers that keep the index live.
 
-use std::path::PathBuf;
-
 use tower_lsp_server::ls_types::{
     DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, NumberOrString,
     Registration,
 };
 
 use super::backend::Backend;
-use super::convert::uri_path;
 use super::diagnostics::publish_all;
+use super::folders::FolderState;
 use super::progress;
-use super::state::FolderState;
 use crate::config::FILE_NAMES;
 
 /// Indexes the folders waiting to be indexed, then marks the server ready and re-lints.
@@ -20,8 +17,8 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
     let (folders, progress) = {
         let mut state = backend.lock();
         (
-            std::mem::take(&mut state.pending_folders),
-            state.caps.work_done_progress,
+            state.take_pending_folders(),
+            state.caps().work_done_progress,
         )
     };
     if folders.is_empty() {
@@ -49,16 +46,7 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
         .map(|workspace| workspace.registry.skills.len())
         .sum();
     let summary = index_summary(&workspaces, count);
-    {
-        let mut state = backend.lock();
-        state.workspaces.extend(workspaces);
-        // Buffers opened while the index was built replace their disk copies now.
-        let open: Vec<PathBuf> = state.documents.keys().filter_map(uri_path).collect();
-        for path in open {
-            state.ensure_workspace(&path);
-            state.refresh_skill(&path);
-        }
-    }
+    backend.lock().add_workspaces(workspaces);
     backend.ready.send_replace(true);
     if progress {
         let end = progress::end(format!("{count} skill(s)"));
@@ -120,7 +108,7 @@ fn index_summary(workspaces: &[FolderState], count: usize) -> String {
 /// Asks a client that registers watchers dynamically to report changes to what the index and
 /// the rules read.
 pub(crate) async fn register_watchers(backend: &Backend) {
-    if !backend.lock().caps.watched_files_dynamic {
+    if !backend.lock().caps().watched_files_dynamic {
         return;
     }
     // What the index and the rules read: Markdown (skills and their mentions), everything
@@ -128,7 +116,7 @@ pub(crate) async fn register_watchers(backend: &Backend) {
     // would re-lint on every build artefact written.
     let mut patterns: Vec<String> = vec!["**/*.md".into(), "**/*.MD".into(), "**/skills/**".into()];
     patterns.extend(FILE_NAMES.iter().map(|name| format!("**/{name}")));
-    for workspace in &backend.lock().workspaces {
+    for workspace in backend.lock().workspaces() {
         for root in &workspace.config.roots {
             if let Some(name) = root.file_name().and_then(|name| name.to_str()) {
                 let pattern = format!("**/{name}/**");

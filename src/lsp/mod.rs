@@ -9,14 +9,17 @@ pub(crate) mod chat_sessions;
 pub(crate) mod convert;
 pub(crate) mod diagnostics;
 pub mod documents;
+pub(crate) mod eval_results;
 pub(crate) mod evals;
 pub mod ext;
+pub(crate) mod folders;
 pub mod framing;
 pub(crate) mod handlers;
 pub(crate) mod indexing;
 pub(crate) mod notifications;
 pub mod progress;
 pub(crate) mod server;
+pub(crate) mod settings;
 pub(crate) mod snapshot;
 pub(crate) mod state;
 

@@ -15,34 +15,32 @@ use super::diagnostics::{publish, publish_all};
 use super::documents::Document;
 use super::handlers::catch_panic;
 use super::indexing::index_workspaces;
-use super::state::{ClientSettings, FolderState};
-use crate::config::FILE_NAMES;
+use super::settings::ClientSettings;
 
 pub(crate) async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {
     let item = params.text_document;
     let uri = item.uri.clone();
     backend
         .lock()
-        .documents
-        .insert(item.uri, Document::new(&item.text, item.version));
+        .open_document(item.uri, Document::new(&item.text, item.version));
     skill_changed(backend, &uri).await;
 }
 
 pub(crate) async fn did_change(backend: &Backend, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri;
-    {
-        let mut state = backend.lock();
-        let encoding = state.encoding;
-        let Some(document) = state.documents.get_mut(&uri) else {
+    let changes = params.content_changes;
+    let version = params.text_document.version;
+    let applied = backend.lock().edit_document(&uri, |document, encoding| {
+        catch_panic("didChange", || document.apply(changes, version, encoding))
+    });
+    match applied {
+        Some(Ok(())) => {}
+        Some(Err(_)) => return,
+        None => {
             tracing::warn!(
                 "didChange for a document that is not open: {}",
                 uri.as_str()
             );
-            return;
-        };
-        let changes = params.content_changes;
-        let version = params.text_document.version;
-        if catch_panic("didChange", || document.apply(changes, version, encoding)).is_err() {
             return;
         }
     }
@@ -53,11 +51,7 @@ pub(crate) async fn did_close(backend: &Backend, params: DidCloseTextDocumentPar
     let uri = params.text_document.uri;
     let (removed, pull) = {
         let mut state = backend.lock();
-        state.generation += 1;
-        (
-            state.documents.remove(&uri).is_some(),
-            state.caps.pull_diagnostics,
-        )
+        (state.close_document(&uri), state.caps().pull_diagnostics)
     };
     if removed && !pull {
         let _serial = backend.publish_lock.lock().await;
@@ -77,7 +71,9 @@ pub(crate) async fn did_change_configuration(
     backend: &Backend,
     params: DidChangeConfigurationParams,
 ) {
-    backend.lock().settings = ClientSettings::from_json(&params.settings);
+    backend
+        .lock()
+        .set_settings(ClientSettings::from_json(&params.settings));
     publish_all(backend).await;
 }
 
@@ -93,10 +89,8 @@ pub(crate) async fn did_change_workspace_folders(
             .iter()
             .filter_map(|folder| uri_path(&folder.uri))
             .collect();
-        state
-            .workspaces
-            .retain(|workspace| !removed.contains(&workspace.folder));
-        state.pending_folders.extend(
+        state.remove_workspaces(&removed);
+        state.add_pending_folders(
             params
                 .event
                 .added
@@ -131,38 +125,10 @@ pub(crate) async fn files_operated(backend: &Backend, uris: Vec<String>) {
     files_changed(backend, paths).await;
 }
 
-/// Files or folders that changed on disk: configs reload their workspace, the rest refresh the
-/// index, then what is open is linted again.
+/// Files or folders that changed on disk: the state takes them in, then what is open is
+/// linted again (created or deleted files change `broken-link` results too).
 async fn files_changed(backend: &Backend, paths: Vec<PathBuf>) {
-    {
-        let mut state = backend.lock();
-        let overlay = state.overlay();
-        for path in paths {
-            let is_config = path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| FILE_NAMES.contains(&name));
-            if is_config {
-                if let Some(workspace) = state.workspace_of_mut(&path) {
-                    let folder = workspace.folder.clone();
-                    *workspace = FolderState::load(folder, &overlay);
-                }
-                continue;
-            }
-            // Open buffers win over the disk; their own edits already updated the index.
-            let open = state
-                .documents
-                .keys()
-                .any(|uri| uri_path(uri).as_deref() == Some(path.as_path()));
-            if open {
-                continue;
-            }
-            if let Some(workspace) = state.workspace_of_mut(&path) {
-                workspace.refresh(&path, &overlay);
-            }
-        }
-    }
-    // Created or deleted files change `broken-link` results too: re-lint what is open.
+    backend.lock().files_changed(&paths);
     publish_all(backend).await;
 }
 
@@ -170,10 +136,8 @@ async fn files_changed(backend: &Backend, paths: Vec<PathBuf>) {
 async fn skill_changed(backend: &Backend, uri: &Uri) {
     let ready = *backend.ready.borrow();
     {
-        let mut state = backend.lock();
-        state.generation += 1;
         if let Some(path) = uri_path(uri).filter(|_| ready) {
-            state.ensure_workspace(&path);
+            backend.lock().ensure_workspace(&path);
         }
     }
     let changed = uri_path(uri).is_some_and(|path| backend.lock().refresh_skill(&path));
@@ -196,14 +160,9 @@ fn eval_set_skill(backend: &Backend, uri: &Uri) -> Option<Uri> {
     }
     let skill_dir = path.parent()?.parent()?;
     let state = backend.lock();
-    state
-        .documents
-        .keys()
-        .find(|open| {
-            uri_path(open).is_some_and(|open| {
-                open.parent() == Some(skill_dir)
-                    && crate::workspace::discovery::is_skill_path(&open)
-            })
+    state.open_uris().into_iter().find(|open| {
+        uri_path(open).is_some_and(|open| {
+            open.parent() == Some(skill_dir) && crate::workspace::discovery::is_skill_path(&open)
         })
-        .cloned()
+    })
 }

@@ -8,11 +8,10 @@ use std::path::PathBuf;
 use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
 
 use super::capabilities::ClientCaps;
-use super::convert::{to_lsp_diagnostic, uri_path};
+use super::convert::to_lsp_diagnostic;
 use super::documents::{Encoding, offset_of, range_of};
-use super::state::{
-    AnalysisContext, DocumentText, EvalSummary, Overlay, State, analyze, analyze_skill,
-};
+use super::eval_results::EvalSummary;
+use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze, analyze_skill};
 use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
 
@@ -42,21 +41,17 @@ impl Snapshot {
         let context = state.analysis_context(path);
         let workspace = path
             .and_then(|path| state.workspace_of(path))
-            .or_else(|| state.workspaces.first())
+            .or_else(|| state.workspaces().first())
             .map(|workspace| (workspace.folder.clone(), workspace.registry.clone()));
-        let versions = state
-            .documents
-            .iter()
-            .filter_map(|(uri, document)| Some((uri_path(uri)?, document.version)))
-            .collect();
+        let versions = state.open_versions();
         let eval = path
             .filter(|_| document.is_skill_file())
             .and_then(|path| state.eval_summary(path, &document.text));
         Some(Snapshot {
             eval,
             document,
-            encoding: state.encoding,
-            caps: state.caps,
+            encoding: state.encoding(),
+            caps: state.caps(),
             context,
             overlay: state.overlay(),
             workspace,

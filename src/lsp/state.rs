@@ -7,263 +7,202 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use ropey::Rope;
-use serde_json::Value;
 use tower_lsp_server::ls_types::{InitializeParams, Uri};
 
 use super::capabilities::{ClientCaps, position_encoding, workspace_folders};
 use super::convert::uri_path;
 use super::documents::{Document, Encoding};
+use super::eval_results::{EvalSummary, description_of, eval_key, triggers_path};
+use super::folders::FolderState;
+use super::settings::ClientSettings;
 use crate::analysis::{Engine, RegistryView, WorkspaceBatch};
-use crate::config::Config;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::{Rule, RuleSettings};
+use crate::config::FILE_NAMES;
+use crate::diagnostic::Diagnostic;
 use crate::targets::{Target, TargetSet};
 use crate::workspace::discovery::is_skill_path;
 use crate::workspace::open::{Owner, owner_of};
-use crate::workspace::{Registry, Source, Workspace, WorkspaceIndex};
+use crate::workspace::{Registry, Source};
 
-/// The server's state for one workspace folder: an editor's workspace folder, or a folder the
-/// loader derived for a SKILL.md opened outside every folder's skills roots (implicit).
-pub(crate) struct FolderState {
-    pub folder: PathBuf,
-    /// Derived for an opened file rather than named by the editor: it gets diagnostics but is
-    /// not part of the agent's catalog.
-    pub implicit: bool,
-    pub config: Config,
-    pub index: WorkspaceIndex,
-    /// The index's registry, rebuilt only when the index changes; analyses share it.
-    pub registry: RegistryView,
-}
-
-impl FolderState {
-    pub(crate) fn load(folder: PathBuf, source: &dyn Source) -> Self {
-        let (workspace, problem) = Workspace::open_lenient(folder);
-        if let Some(error) = problem {
-            tracing::warn!("ignoring config: {error}");
-        }
-        // Every client's reading: the hover on a name says what each client does.
-        let index = workspace.index(source, TargetSet::ALL);
-        let registry = RegistryView::from(index.registry());
-        let Workspace { folder, config } = workspace;
-        Self {
-            folder,
-            implicit: false,
-            config,
-            index,
-            registry,
-        }
-    }
-
-    /// Re-reads one path after a change; returns whether the registry changed.
-    pub(crate) fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
-        let changed = match self.index.refresh(path, source) {
-            Some(changed) => changed,
-            None => {
-                // Not a SKILL.md of a root: maybe a skill folder that appeared or went away.
-                let before = self.index.clone();
-                self.index.refresh_folder(path, source);
-                self.index != before
-            }
-        };
-        if changed && !self.patch_registry(path) {
-            self.registry = RegistryView::from(self.index.registry());
-        }
-        changed
-    }
-
-    /// Updates one skill of the registry in place (typing in its description or name) instead
-    /// of rebuilding every entry; see [`Registry::replaceable`] for when that is allowed.
-    fn patch_registry(&mut self, path: &Path) -> bool {
-        let Some(skill) = self.index.skill_at(path) else {
-            return false;
-        };
-        // Checked on the shared registry, so a refusal copies nothing.
-        let Some(position) = self.registry.replaceable(&skill) else {
-            return false;
-        };
-        self.registry.replace_at(position, skill);
-        true
-    }
-}
-
-/// Settings from `workspace/didChangeConfiguration` (`skillLsp.targets`, `skillLsp.rules`).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ClientSettings {
-    pub targets: Option<Vec<Target>>,
-    pub rules: RuleSettings,
-}
-
-impl ClientSettings {
-    /// Reads `{"skillLsp": {...}}` or the inner object itself; unknown values are logged and
-    /// skipped.
-    #[must_use]
-    pub(crate) fn from_json(value: &Value) -> Self {
-        let section = value.get("skillLsp").unwrap_or(value);
-        let targets = section.get("targets").and_then(Value::as_array).map(|ids| {
-            ids.iter()
-                .filter_map(Value::as_str)
-                .filter_map(|id| {
-                    Target::parse(id).or_else(|| {
-                        tracing::warn!("unknown target '{id}' in settings");
-                        None
-                    })
-                })
-                .collect::<Vec<_>>()
-        });
-        let mut rules = RuleSettings::default();
-        if let Some(map) = section.get("rules").and_then(Value::as_object) {
-            for (id, level) in map {
-                let (Some(rule), Some(level)) = (Rule::parse(id), level.as_str()) else {
-                    tracing::warn!("unknown rule setting '{id}'");
-                    continue;
-                };
-                let severity = match (level, Severity::parse(level)) {
-                    ("off", _) => None,
-                    (_, Some(severity)) => Some(severity),
-                    (_, None) => {
-                        tracing::warn!("unknown severity '{level}' for {id}");
-                        continue;
-                    }
-                };
-                rules.overrides.insert(rule, severity);
-            }
-        }
-        Self {
-            targets: targets.filter(|targets| !targets.is_empty()),
-            rules,
-        }
-    }
-}
-
+/// Everything the server knows between messages. The fields are private so that the
+/// generation moves with every change a diagnostic can depend on: each method that changes
+/// one bumps it, and no caller has to remember to.
 #[derive(Default)]
 pub(crate) struct State {
-    pub documents: HashMap<Uri, Document>,
-    pub workspaces: Vec<FolderState>,
-    pub encoding: Encoding,
-    pub caps: ClientCaps,
-    pub settings: ClientSettings,
+    documents: HashMap<Uri, Document>,
+    workspaces: Vec<FolderState>,
+    encoding: Encoding,
+    caps: ClientCaps,
+    settings: ClientSettings,
     /// Workspace folders to index once the client has initialized.
-    pub pending_folders: Vec<PathBuf>,
+    pending_folders: Vec<PathBuf>,
     /// Bumped whenever anything a diagnostic depends on may have changed (a buffer, a file,
-    /// the settings, the index). It is the pull model's `resultId`: a client that already holds
-    /// this generation's report gets "unchanged" without a re-lint.
-    pub generation: u64,
+    /// the settings, the index, an eval result). It is the pull model's `resultId`: a client
+    /// that already holds this generation's report gets "unchanged" without a re-lint.
+    generation: u64,
     /// The last `skill/runEvals` result of each skill this session, by SKILL.md path: the
     /// code lens's title and the `trigger-evals` information diagnostic.
-    pub eval_results: HashMap<PathBuf, EvalSummary>,
+    eval_results: HashMap<PathBuf, EvalSummary>,
     /// The other files of each skill (by SKILL.md path) whose security findings were last
     /// sent with its SKILL.md's: a file missing from the next report gets an empty one.
-    pub skill_file_reports: HashMap<PathBuf, Vec<Uri>>,
+    skill_file_reports: HashMap<PathBuf, Vec<Uri>>,
     /// Every skill file (not a SKILL.md) a workspace pull has reported findings for: the
     /// reports a later pull must answer for when the client still holds them.
-    pub skill_files_reported: std::collections::HashSet<Uri>,
+    skill_files_reported: std::collections::HashSet<Uri>,
 }
 
-/// What the editor shows of a skill's last trigger-eval run: valid while the description and
-/// the eval set it was measured with are unchanged (`key`, see [`eval_key`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct EvalSummary {
-    pub key: String,
-    pub passed: usize,
-    pub total: usize,
-    /// Should-trigger queries that failed.
-    pub missed: usize,
-    /// Should-not-trigger queries that failed.
-    pub wrongly_loaded: usize,
-    /// Each failing query with why: `missed`, `loaded docx instead`, `wrongly loaded`.
-    pub failing: Vec<(String, String)>,
-}
+/// Changes: each bumps the generation.
+impl State {
+    fn changed(&mut self) {
+        self.generation += 1;
+    }
 
-impl EvalSummary {
-    /// The summary of one skill's report, measured against `key`.
-    #[must_use]
-    pub(crate) fn new(key: String, report: &crate::agent::eval::SkillReport) -> Self {
-        let failing: Vec<&crate::agent::eval::QueryResult> =
-            report.results.iter().filter(|it| !it.pass).collect();
-        Self {
-            key,
-            passed: report.summary.passed,
-            total: report.summary.total,
-            missed: failing.iter().filter(|it| it.should_trigger).count(),
-            wrongly_loaded: failing.iter().filter(|it| !it.should_trigger).count(),
-            failing: failing
-                .iter()
-                .map(|result| {
-                    let why = if !result.should_trigger {
-                        "wrongly loaded".to_owned()
-                    } else if let Some((name, _)) =
-                        result.loaded_instead.iter().max_by_key(|(_, runs)| **runs)
-                    {
-                        format!("loaded {name} instead")
-                    } else {
-                        "missed".to_owned()
-                    };
-                    (result.query.clone(), why)
-                })
-                .collect(),
+    pub(crate) fn open_document(&mut self, uri: Uri, document: Document) {
+        self.changed();
+        self.documents.insert(uri, document);
+    }
+
+    /// Runs `edit` on an open document with the negotiated encoding; `None` when the document
+    /// is not open.
+    pub(crate) fn edit_document<R>(
+        &mut self,
+        uri: &Uri,
+        edit: impl FnOnce(&mut Document, Encoding) -> R,
+    ) -> Option<R> {
+        self.changed();
+        let encoding = self.encoding;
+        self.documents
+            .get_mut(uri)
+            .map(|document| edit(document, encoding))
+    }
+
+    /// Returns whether it was open.
+    pub(crate) fn close_document(&mut self, uri: &Uri) -> bool {
+        self.changed();
+        self.documents.remove(uri).is_some()
+    }
+
+    pub(crate) fn set_settings(&mut self, settings: ClientSettings) {
+        self.changed();
+        self.settings = settings;
+    }
+
+    /// Adds indexed folders; buffers opened while they were indexed replace their disk copies.
+    pub(crate) fn add_workspaces(&mut self, workspaces: impl IntoIterator<Item = FolderState>) {
+        self.changed();
+        self.workspaces.extend(workspaces);
+        for path in self.open_paths() {
+            self.ensure_workspace(&path);
+            self.refresh_skill(&path);
         }
     }
 
-    /// The code lens title: `Trigger evals: 8/10 — 1 missed, 1 wrongly loaded`.
-    #[must_use]
-    pub(crate) fn lens_title(&self) -> String {
-        let mut parts = Vec::new();
-        if self.missed > 0 {
-            parts.push(format!("{} missed", self.missed));
-        }
-        if self.wrongly_loaded > 0 {
-            parts.push(format!("{} wrongly loaded", self.wrongly_loaded));
-        }
-        if parts.is_empty() {
-            parts.push("all passed".to_owned());
-        }
-        format!(
-            "Trigger evals: {}/{} \u{2014} {}",
-            self.passed,
-            self.total,
-            parts.join(", ")
-        )
+    pub(crate) fn remove_workspaces(&mut self, folders: &[PathBuf]) {
+        self.changed();
+        self.workspaces
+            .retain(|workspace| !folders.contains(&workspace.folder));
     }
 
-    /// The information diagnostic's message: `Trigger evals: 8/10 passed; failing: 'q' (missed)`.
-    #[must_use]
-    pub(crate) fn message(&self) -> String {
-        let mut message = format!("Trigger evals: {}/{} passed", self.passed, self.total);
-        if !self.failing.is_empty() {
-            let failing: Vec<String> = self
-                .failing
-                .iter()
-                .map(|(query, why)| format!("'{query}' ({why})"))
-                .collect();
-            message.push_str("; failing: ");
-            message.push_str(&failing.join(", "));
+    /// Files or folders changed on disk: a config reloads its workspace, any other path
+    /// refreshes its workspace's index unless an open buffer stands for it (its own edits
+    /// updated the index), and whatever reads the disk (`broken-link`, a skill's scripts) may
+    /// read differently now.
+    pub(crate) fn files_changed(&mut self, paths: &[PathBuf]) {
+        self.changed();
+        let overlay = self.overlay();
+        let open = self.open_paths();
+        for path in paths {
+            let is_config = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| FILE_NAMES.contains(&name));
+            if is_config {
+                if let Some(workspace) = self.workspace_of_mut(path) {
+                    let folder = workspace.folder.clone();
+                    *workspace = FolderState::load(folder, &overlay);
+                }
+            } else if !open.contains(path) {
+                if let Some(workspace) = self.workspace_of_mut(path) {
+                    workspace.refresh(path, &overlay);
+                }
+            }
         }
-        message
+    }
+
+    pub(crate) fn set_eval_result(&mut self, skill: PathBuf, summary: EvalSummary) {
+        self.changed();
+        self.eval_results.insert(skill, summary);
+    }
+
+    pub(crate) fn add_pending_folders(&mut self, folders: impl IntoIterator<Item = PathBuf>) {
+        self.pending_folders.extend(folders);
+    }
+
+    pub(crate) fn take_pending_folders(&mut self) -> Vec<PathBuf> {
+        std::mem::take(&mut self.pending_folders)
+    }
+
+    /// Remembers the skill files a workspace pull reported findings for.
+    pub(crate) fn note_reported(&mut self, uris: impl IntoIterator<Item = Uri>) {
+        self.skill_files_reported.extend(uris);
     }
 }
 
-/// What a stored eval result is valid for: a hash of the description and the eval set's text.
-#[must_use]
-pub(crate) fn eval_key(description: &str, set_text: &str) -> String {
-    crate::agent::eval::run::hex_hash(format!("{description}\u{0}{set_text}").as_bytes())
-}
+/// Reads.
+impl State {
+    /// The pull model's `resultId` for the state as it is now.
+    #[must_use]
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
 
-/// The eval set next to a SKILL.md.
-#[must_use]
-pub(crate) fn triggers_path(skill_file: &Path) -> PathBuf {
-    skill_file
-        .parent()
-        .unwrap_or(Path::new(""))
-        .join(crate::agent::eval::set::TRIGGERS_FILE)
-}
+    #[must_use]
+    pub(crate) fn encoding(&self) -> Encoding {
+        self.encoding
+    }
 
-/// The description of a SKILL.md's text (empty when it has none).
-#[must_use]
-pub(crate) fn description_of(text: &str) -> String {
-    crate::document::SkillDocument::parse(text)
-        .field("description")
-        .and_then(|entry| entry.value.as_str().map(str::to_owned))
-        .unwrap_or_default()
+    #[must_use]
+    pub(crate) fn caps(&self) -> ClientCaps {
+        self.caps
+    }
+
+    #[must_use]
+    pub(crate) fn workspaces(&self) -> &[FolderState] {
+        &self.workspaces
+    }
+
+    #[must_use]
+    pub(crate) fn is_open(&self, uri: &Uri) -> bool {
+        self.documents.contains_key(uri)
+    }
+
+    #[must_use]
+    pub(crate) fn open_paths(&self) -> Vec<PathBuf> {
+        self.documents.keys().filter_map(uri_path).collect()
+    }
+
+    /// The version of each open document, by path.
+    #[must_use]
+    pub(crate) fn open_versions(&self) -> HashMap<PathBuf, i32> {
+        self.documents
+            .iter()
+            .filter_map(|(uri, document)| Some((uri_path(uri)?, document.version)))
+            .collect()
+    }
+
+    #[must_use]
+    pub(crate) fn open_uris(&self) -> Vec<Uri> {
+        self.documents.keys().cloned().collect()
+    }
+
+    #[must_use]
+    pub(crate) fn version_of(&self, uri: &Uri) -> Option<i32> {
+        self.documents.get(uri).map(|document| document.version)
+    }
+
+    #[must_use]
+    pub(crate) fn was_reported(&self, uri: &Uri) -> bool {
+        self.skill_files_reported.contains(uri)
+    }
 }
 
 /// Open buffers first, the disk second: unsaved edits are what the loader sees (design.md §5).
@@ -443,7 +382,7 @@ impl State {
         self.workspaces.get(self.workspace_index(path)?)
     }
 
-    pub(crate) fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut FolderState> {
+    fn workspace_of_mut(&mut self, path: &Path) -> Option<&mut FolderState> {
         let index = self.workspace_index(path)?;
         self.workspaces.get_mut(index)
     }
@@ -472,6 +411,7 @@ impl State {
         let overlay = self.overlay();
         let mut workspace = FolderState::load(folder, &overlay);
         workspace.implicit = true;
+        self.changed();
         self.workspaces.push(workspace);
     }
 
@@ -487,7 +427,7 @@ impl State {
         AnalysisContext {
             engine,
             registry: workspace.map(|workspace| workspace.registry.clone()),
-            open_paths: self.documents.keys().filter_map(uri_path).collect(),
+            open_paths: self.open_paths(),
             overlay: self.overlay(),
             batch: None,
         }
@@ -569,9 +509,13 @@ impl State {
     /// Returns whether a registry changed.
     pub(crate) fn refresh_skill(&mut self, path: &Path) -> bool {
         let overlay = self.overlay();
-        self.workspace_of_mut(path).is_some_and(|workspace| {
+        let changed = self.workspace_of_mut(path).is_some_and(|workspace| {
             workspace.index.locate(path).is_some() && workspace.refresh(path, &overlay)
-        })
+        });
+        if changed {
+            self.changed();
+        }
+        changed
     }
 }
 
@@ -739,69 +683,52 @@ pub(crate) fn test_document(text: &str) -> DocumentText {
 }
 
 #[cfg(test)]
-mod tests {
+mod generation_tests {
     use super::*;
 
+    /// The pull model answers "unchanged" when a client holds this generation's report, so
+    /// every change a diagnostic can depend on must move it.
     #[test]
-    fn an_eval_summary_counts_missed_and_wrongly_loaded_queries() {
-        use crate::agent::eval::report::RunRecord;
-        use crate::agent::eval::set::EvalCase;
-        use crate::agent::eval::{QueryResult, SkillReport};
-        let run = |loaded: Option<&str>| RunRecord {
-            loaded: loaded.map(str::to_owned),
-            ..RunRecord::default()
+    fn every_change_moves_the_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("skills/pdf/SKILL.md");
+        std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+        std::fs::write(&skill, "---\nname: pdf\ndescription: Old.\n---\n").unwrap();
+        let uri = Uri::from_file_path(&skill).unwrap();
+        let mut state = State::default();
+        let mut last = state.generation();
+        let mut moved = |state: &State, what: &str| {
+            assert!(
+                state.generation() > last,
+                "{what} left the generation at {last}"
+            );
+            last = state.generation();
         };
-        let result = |query: &str, should_trigger: bool, loaded: Option<&str>| {
-            let case = EvalCase {
-                query: query.into(),
-                should_trigger,
-            };
-            QueryResult::from_runs(&case, "pdf", &[run(loaded)], 0.5)
+        let folder = FolderState::load(dir.path().to_path_buf(), &state.overlay());
+        state.add_workspaces([folder]);
+        moved(&state, "adding a workspace");
+        state.open_document(uri.clone(), Document::new("---\nname: pdf\n---\n", 1));
+        moved(&state, "opening a document");
+        state.edit_document(&uri, |document, _| document.version = 2);
+        moved(&state, "editing a document");
+        state.set_settings(ClientSettings::default());
+        moved(&state, "new settings");
+        state.files_changed(&[dir.path().join("skills/pdf/references/a.md")]);
+        moved(&state, "a file changed on disk");
+        let summary = EvalSummary {
+            key: String::new(),
+            passed: 0,
+            total: 0,
+            missed: 0,
+            wrongly_loaded: 0,
+            failing: Vec::new(),
         };
-        let report = SkillReport::new(
-            "pdf".into(),
-            "d".into(),
-            false,
-            "triggers.json".into(),
-            vec![
-                result("fill the form", true, Some("pdf")),
-                result("query one", true, None),
-                result("query two", true, Some("docx")),
-                result("weather", false, Some("pdf")),
-                result("hello", false, None),
-            ],
-        );
-        let summary = EvalSummary::new("k".into(), &report);
-        assert_eq!((summary.passed, summary.total), (2, 5));
-        assert_eq!((summary.missed, summary.wrongly_loaded), (2, 1));
-        assert_eq!(
-            summary.lens_title(),
-            "Trigger evals: 2/5 \u{2014} 2 missed, 1 wrongly loaded"
-        );
-        assert_eq!(
-            summary.message(),
-            "Trigger evals: 2/5 passed; failing: 'query one' (missed), 'query two' (loaded docx instead), 'weather' (wrongly loaded)"
-        );
-        assert_ne!(eval_key("a", "[]"), eval_key("b", "[]"));
-        assert_ne!(eval_key("a", "[]"), eval_key("a", "[ ]"));
-    }
-
-    #[test]
-    fn settings_read_targets_and_rules() {
-        let settings = ClientSettings::from_json(&serde_json::json!({
-            "skillLsp": {"targets": ["codex", "nope"], "rules": {"description-trigger": "off", "bom": "warning", "x": "error"}}
-        }));
-        assert_eq!(settings.targets, Some(vec![Target::Codex]));
-        assert!(settings.rules.is_off(Rule::DescriptionTrigger));
-        assert_eq!(
-            settings.rules.overrides[&Rule::Bom],
-            Some(Severity::Warning)
-        );
-        assert!(
-            ClientSettings::from_json(&serde_json::json!(null))
-                .targets
-                .is_none()
-        );
+        state.set_eval_result(skill.clone(), summary);
+        moved(&state, "an eval result");
+        state.close_document(&uri);
+        moved(&state, "closing a document");
+        state.remove_workspaces(&[dir.path().to_path_buf()]);
+        moved(&state, "removing a workspace");
     }
 }
 

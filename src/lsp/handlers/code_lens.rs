@@ -11,9 +11,10 @@ use tower_lsp_server::ls_types::{
 
 use crate::document::SkillDocument;
 use crate::lsp::documents::{Encoding, range_of};
+use crate::lsp::eval_results::{EvalSummary, triggers_path};
 use crate::lsp::ext::{RUN_TRIGGER_EVALS_COMMAND, TRIGGER_EVALS_CODE};
 use crate::lsp::snapshot::Snapshot;
-use crate::lsp::state::{DocumentText, EvalSummary, triggers_path};
+use crate::lsp::state::DocumentText;
 
 /// The title of the lens before any run in this session.
 pub(crate) const RUN_TITLE: &str = "Run trigger evals";
