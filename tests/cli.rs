@@ -1365,3 +1365,48 @@ fn sarif_ranks_security_rules() {
             .any(|r| r["ruleId"] == "remote-code" && r["level"] == "error")
     );
 }
+
+/// A finding on a long line shows a window of it, and a long span a window of its start: a
+/// 700-character description is not printed whole with 700 carets under it.
+#[test]
+fn a_long_line_and_a_long_span_are_cut_around_the_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/long");
+    fs::create_dir_all(&skill).unwrap();
+    let description = "Handles PDFs: forms, tables and more. ".repeat(18);
+    fs::write(
+        skill.join("SKILL.md"),
+        format!(
+            "---\nname: long\ndescription: {}\n---\nBody\n",
+            description.trim_end()
+        ),
+    )
+    .unwrap();
+    let output = run_in(dir.path(), &["check", "skills"]);
+    let text = stdout(&output);
+    assert!(text.contains("hint[description-trigger]"), "{text}");
+    for line in text.lines().filter(|line| line.contains(" | ")) {
+        assert!(
+            line.chars().count() <= 140,
+            "a line of {} characters:\n{line}",
+            line.chars().count()
+        );
+    }
+    let frame: Vec<&str> = text
+        .split("hint[description-trigger]")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .filter(|line| line.contains(" | "))
+        .collect();
+    assert!(
+        frame[0].ends_with('…'),
+        "the cut line ends with an ellipsis: {}",
+        frame[0]
+    );
+    assert!(
+        frame[1].trim_end().ends_with("^ …"),
+        "the underline says the span goes on: {}",
+        frame[1]
+    );
+}

@@ -99,13 +99,8 @@ fn frame(
             .saturating_sub(WINDOW_BEFORE)
             .max(line_range.start),
     );
-    let window_end = ceil_to_char(
-        text,
-        caret_end
-            .max(caret_start + WINDOW_AFTER)
-            .min(line_end)
-            .max(caret_start),
-    );
+    // A long span is cut too: the underline shows where it starts, and ` …` that it goes on.
+    let window_end = ceil_to_char(text, (caret_start + WINDOW_AFTER).min(line_end));
     let long = width(line_text) > WINDOW_BEFORE + WINDOW_AFTER;
     let (shown_start, lead) = if long && window_start > line_range.start {
         (window_start, "…")
