@@ -395,13 +395,20 @@ fn agent_chat_over_the_language_server() {
     assert_eq!(result["loadedSkills"], json!(["pdf"]));
     assert_eq!(result["usage"]["inputTokens"], 300);
     let session = result["sessionId"].as_str().unwrap().to_owned();
-    // Notifications and the response travel separately: wait for the last of each kind.
-    client.wait(|m| m["method"] == "skill/agentEvent" && m["params"]["kind"] == "done");
-    client.wait(|m| {
-        m["method"] == "$/progress"
+    // The chat's notifications all come before its response: the token is valid until then.
+    assert!(
+        client
+            .backlog
+            .iter()
+            .any(|m| m["method"] == "skill/agentEvent" && m["params"]["kind"] == "done"),
+        "the done event came after the response"
+    );
+    assert!(
+        client.backlog.iter().any(|m| m["method"] == "$/progress"
             && m["params"]["token"] == "chat-1"
-            && m["params"]["value"]["kind"] == "end"
-    });
+            && m["params"]["value"]["kind"] == "end"),
+        "the progress end came after the response"
+    );
     let mut kinds: Vec<String> = client
         .backlog
         .iter()
@@ -411,7 +418,7 @@ fn agent_chat_over_the_language_server() {
     kinds.dedup(); // Text arrives in several deltas.
     assert_eq!(
         kinds,
-        ["toolCall", "toolResult", "toolCall", "toolResult", "text"]
+        ["toolCall", "toolResult", "toolCall", "toolResult", "text", "done"]
     );
     let progress: Vec<&str> = client
         .backlog
@@ -755,4 +762,43 @@ fn each_retry_is_told_and_an_error_after_cut_text_starts_its_own_line() {
         "the error is not glued to the text"
     );
     assert_eq!(server.requests().len(), 2, "no retry once text was shown");
+}
+
+/// A chat's `$/progress` end and its closing event reach the client before the chat's
+/// response, every time: after the response the client's token is no longer valid. Many short
+/// chats, because the order used to depend on which of two queues the server's writer polled
+/// first.
+#[test]
+fn every_chat_ends_its_progress_before_it_answers() {
+    const CHATS: usize = 25;
+    let replies = (0..CHATS)
+        .map(|_| Reply::sse(&anthropic_stream(&[json!({"text": "Done."})], "end_turn")))
+        .collect();
+    let server = Server::start(replies);
+    let mut client = editor_against(&server, &[("skills/pdf/SKILL.md", PDF)]);
+    for chat in 0..CHATS {
+        let token = format!("order-{chat}");
+        let result = client.request(
+            "skill/agentChat",
+            json!({"prompt": "hello", "workDoneToken": token}),
+        );
+        assert_eq!(result["reply"], "Done.");
+        let ended = client.backlog.iter().any(|m| {
+            m["method"] == "$/progress"
+                && m["params"]["token"] == token.as_str()
+                && m["params"]["value"]["kind"] == "end"
+        });
+        assert!(
+            ended,
+            "chat {chat}: the progress end came after the response"
+        );
+        let done = client.backlog.iter().any(|m| {
+            m["method"] == "skill/agentEvent"
+                && m["params"]["sessionId"] == result["sessionId"]
+                && m["params"]["kind"] == "done"
+        });
+        assert!(done, "chat {chat}: the done event came after the response");
+        client.backlog.clear();
+    }
+    client.shutdown();
 }

@@ -16,6 +16,7 @@ use super::ext::{
     STOP_CANCELLED,
 };
 use super::handlers::invalid_params;
+use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::approval::{ApprovalRequest, Approver, Decision};
 use crate::agent::provider::BoxFuture;
@@ -63,18 +64,18 @@ pub(crate) async fn agent_chat(
     if let Some(token) = &token {
         let prompt = params.prompt.chars().take(80).collect();
         let begin = progress::begin(AGENT_PROGRESS_TITLE, true, prompt);
-        progress::send(&backend.client, token, begin).await;
+        progress::send(&backend.outgoing, token, begin).await;
     }
     // Events leave through a channel: the loop's callback is synchronous, sending is not.
-    let (events, outgoing) = tokio::sync::mpsc::unbounded_channel::<AgentEventParams>();
+    let (events, queued) = tokio::sync::mpsc::unbounded_channel::<AgentEventParams>();
     let forward = tokio::spawn(forward_events(
-        backend.client.clone(),
+        backend.outgoing.clone(),
         token.clone(),
-        outgoing,
+        queued,
     ));
     let mut notice = CancelNotice {
         events: events.clone(),
-        client: backend.client.clone(),
+        outgoing: backend.outgoing.clone(),
         token: token.clone(),
         session_id: session_id.clone(),
         armed: true,
@@ -112,7 +113,7 @@ pub(crate) async fn agent_chat(
         let message = outcome
             .as_ref()
             .map_or_else(ToString::to_string, |outcome| outcome.stop_reason.as_text());
-        progress::send(&backend.client, token, progress::end(message)).await;
+        progress::send(&backend.outgoing, token, progress::end(message)).await;
     }
     let outcome = outcome.map_err(|error| Error {
         code: ErrorCode::InternalError,
@@ -136,11 +137,11 @@ pub(crate) async fn agent_chat(
 /// Sends the chat's events in order; each tool call is also a `$/progress` report on the
 /// token.
 async fn forward_events(
-    client: Client,
+    outgoing: Outgoing,
     token: Option<ProgressToken>,
-    mut outgoing: tokio::sync::mpsc::UnboundedReceiver<AgentEventParams>,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<AgentEventParams>,
 ) {
-    while let Some(event) = outgoing.recv().await {
+    while let Some(event) = events.recv().await {
         let message = match &event.event {
             AgentEventKind::ToolCall { name, input, .. } => Some(activity(name, input)),
             AgentEventKind::Notice { text } => Some(text.clone()),
@@ -148,11 +149,9 @@ async fn forward_events(
         };
         if let (Some(token), Some(message)) = (&token, message) {
             let report = progress::report(message.chars().take(120).collect());
-            progress::send(&client, token, report).await;
+            progress::send(&outgoing, token, report).await;
         }
-        client
-            .send_notification::<AgentEventNotification>(event)
-            .await;
+        outgoing.notify::<AgentEventNotification>(event).await;
     }
 }
 
@@ -190,7 +189,7 @@ impl Approver for EditorApprover {
 /// continued) and the `$/progress` end, so nobody waits for them in vain.
 pub(crate) struct CancelNotice {
     pub events: tokio::sync::mpsc::UnboundedSender<AgentEventParams>,
-    pub client: Client,
+    pub outgoing: Outgoing,
     pub token: Option<ProgressToken>,
     pub session_id: String,
     pub armed: bool,
@@ -213,10 +212,10 @@ impl Drop for CancelNotice {
         else {
             return;
         };
-        let client = self.client.clone();
+        let outgoing = self.outgoing.clone();
         runtime.spawn(async move {
             let end = progress::end(STOP_CANCELLED.to_owned());
-            progress::send(&client, &token, end).await;
+            progress::send(&outgoing, &token, end).await;
         });
     }
 }

@@ -7,11 +7,14 @@ use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::Uri;
 
 use super::chat_sessions::Sessions;
+use super::outgoing::Outgoing;
 use super::snapshot::Snapshot;
 use super::state::State;
 
 pub(crate) struct Backend {
     pub(super) client: Client,
+    /// Notifications that must reach the client before their request's response.
+    pub(super) outgoing: Outgoing,
     pub(super) state: Arc<Mutex<State>>,
     /// Serialises "is this still the newest version? then publish" so stale diagnostics never
     /// overtake fresh ones.

@@ -456,7 +456,7 @@ mod tests {
     /// document move on in between: only calling the guard directly shows it works.
     #[tokio::test]
     async fn results_for_an_older_version_or_a_closed_document_are_dropped() {
-        let (service, _socket) = crate::lsp::server::build();
+        let (service, _socket) = crate::lsp::server::build(None);
         let backend = service.inner();
         let uri: Uri = "file:///w/skills/pdf/SKILL.md".parse().unwrap();
         let text = "---\nname: pdf\n---\nBody\n";

@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use tower_lsp_server::Client;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::request::CodeLensRefresh;
 use tower_lsp_server::ls_types::{NumberOrString, ProgressToken, Uri};
@@ -19,6 +18,7 @@ use super::ext::{
     EVAL_PROGRESS_TITLE, EvalResultNotification, EvalResultParams, RunEvalsParams, RunEvalsResult,
 };
 use super::handlers::invalid_params;
+use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::eval::run::cache_dir;
 use crate::agent::eval::set::{TRIGGERS_FILE, parse};
@@ -129,17 +129,17 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     if let Some(token) = &token {
         let title = format!("{EVAL_PROGRESS_TITLE}: {}", skill.name);
         let begin = progress::begin(&title, true, format!("0/{total} queries"));
-        progress::send(&backend.client, token, begin).await;
+        progress::send(&backend.outgoing, token, begin).await;
     }
     let mut ended = EndOnDrop {
-        client: backend.client.clone(),
+        outgoing: backend.outgoing.clone(),
         token: token.clone(),
         armed: true,
     };
     // Finished queries leave through a channel: the progress callback is synchronous.
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
     let forward = tokio::spawn(forward_results(
-        backend.client.clone(),
+        backend.outgoing.clone(),
         token.clone(),
         skill.name.clone(),
         uri.as_str().to_owned(),
@@ -163,7 +163,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
             Ok(report) => format!("{}/{} passed", report.summary.passed, report.summary.total),
             Err(_) => "failed".to_owned(),
         };
-        progress::send(&backend.client, token, progress::end(message)).await;
+        progress::send(&backend.outgoing, token, progress::end(message)).await;
     }
     let report = outcome.map_err(|error| match error {
         EvalError::Setup(message) => invalid_params(message),
@@ -204,7 +204,7 @@ fn camel_case(name: &str) -> String {
 
 /// Sends one `skill/evalResult` per finished query, in order, with a `$/progress` report.
 async fn forward_results(
-    client: Client,
+    outgoing: Outgoing,
     token: Option<ProgressToken>,
     skill: String,
     uri: String,
@@ -219,10 +219,10 @@ async fn forward_results(
         done += 1;
         if let Some(token) = &token {
             let report = progress::report(format!("{done}/{total} queries"));
-            progress::send(&client, token, report).await;
+            progress::send(&outgoing, token, report).await;
         }
-        client
-            .send_notification::<EvalResultNotification>(EvalResultParams {
+        outgoing
+            .notify::<EvalResultNotification>(EvalResultParams {
                 skill: skill.clone(),
                 uri: uri.clone(),
                 result: serde_json::to_value(&result).unwrap_or_default(),
@@ -234,7 +234,7 @@ async fn forward_results(
 /// Armed for the length of a run: if the request is cancelled (its future dropped), the client
 /// still gets the `$/progress` end.
 struct EndOnDrop {
-    client: Client,
+    outgoing: Outgoing,
     token: Option<ProgressToken>,
     armed: bool,
 }
@@ -248,9 +248,9 @@ impl Drop for EndOnDrop {
         ) else {
             return;
         };
-        let client = self.client.clone();
+        let outgoing = self.outgoing.clone();
         runtime.spawn(async move {
-            progress::send(&client, &token, progress::end("cancelled".to_owned())).await;
+            progress::send(&outgoing, &token, progress::end("cancelled".to_owned())).await;
         });
     }
 }

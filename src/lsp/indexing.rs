@@ -30,7 +30,7 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
     if progress {
         let message = format!("{} workspace folder(s)", folders.len());
         let begin = progress::begin("Indexing skills", false, message);
-        progress::send(&backend.client, &token, begin).await;
+        progress::send(&backend.outgoing, &token, begin).await;
     }
     let overlay = backend.lock().overlay();
     let workspaces = tokio::task::spawn_blocking(move || {
@@ -50,7 +50,7 @@ pub(crate) async fn index_workspaces(backend: &Backend) {
     backend.ready.send_replace(true);
     if progress {
         let end = progress::end(format!("{count} skill(s)"));
-        progress::send(&backend.client, &token, end).await;
+        progress::send(&backend.outgoing, &token, end).await;
     }
     // One line in the editor's log: which server, what it found and where it looked.
     backend

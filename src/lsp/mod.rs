@@ -17,6 +17,7 @@ pub mod framing;
 pub(crate) mod handlers;
 pub(crate) mod indexing;
 pub(crate) mod notifications;
+pub(crate) mod outgoing;
 pub mod progress;
 pub(crate) mod server;
 pub(crate) mod settings;
@@ -54,8 +55,8 @@ where
         to_server,
         frames.clone(),
     ));
+    let (service, socket) = server::build(Some(frames.clone()));
     let relay = tokio::spawn(framing::pump_output(from_server, frames));
-    let (service, socket) = server::build();
     let mut server = Box::pin(Server::new(server_input, server_output, socket).serve(service));
     let mut reader = reader;
     tokio::select! {

@@ -2,6 +2,8 @@
 //! whether it created the token (indexing) or the client passed it (a chat).
 
 use tower_lsp_server::Client;
+
+use super::outgoing::Outgoing;
 use tower_lsp_server::ls_types::notification::Progress;
 use tower_lsp_server::ls_types::request::WorkDoneProgressCreate;
 use tower_lsp_server::ls_types::{
@@ -19,10 +21,11 @@ pub async fn create(client: &Client, token: &ProgressToken) -> bool {
         .is_ok()
 }
 
-/// Sends one `$/progress` notification.
-pub async fn send(client: &Client, token: &ProgressToken, value: WorkDoneProgress) {
-    client
-        .send_notification::<Progress>(ProgressParams {
+/// Sends one `$/progress` notification, in order with the request's other notifications and
+/// before its response.
+pub(crate) async fn send(outgoing: &Outgoing, token: &ProgressToken, value: WorkDoneProgress) {
+    outgoing
+        .notify::<Progress>(ProgressParams {
             token: token.clone(),
             value: ProgressParamsValue::WorkDone(value),
         })

@@ -22,8 +22,13 @@ use super::state::State;
 use super::{agent_chat, capabilities, catalog, diagnostics, evals, indexing, notifications};
 
 /// Builds the service with the `skill/*` methods.
-pub(crate) fn build() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
+/// The service; `direct` is the framing layer's output queue, for notifications that must
+/// precede their request's response (`outgoing`).
+pub(crate) fn build(
+    direct: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
     LspService::build(|client| Backend {
+        outgoing: super::outgoing::Outgoing::new(client.clone(), direct),
         client,
         state: Arc::new(Mutex::new(State::default())),
         publish_lock: tokio::sync::Mutex::new(()),
