@@ -418,7 +418,14 @@ fn agent_chat_over_the_language_server() {
     kinds.dedup(); // Text arrives in several deltas.
     assert_eq!(
         kinds,
-        ["toolCall", "toolResult", "toolCall", "toolResult", "text", "done"]
+        [
+            "toolCall",
+            "toolResult",
+            "toolCall",
+            "toolResult",
+            "text",
+            "done"
+        ]
     );
     let progress: Vec<&str> = client
         .backlog

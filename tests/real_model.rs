@@ -5,7 +5,7 @@
 //! with a well-formed result), not the model's choices.
 //!
 //! They run only when the environment names the server, the model and a tool-capable chat
-//! template, as `eval "$(bash scripts/llama_server.sh)"` does (scripts/test.sh does it):
+//! template, as `eval "$(bash scripts/llama_server.sh)"` does (`cargo xtask test` does it):
 //! `SKILL_LSP_LLAMA_SERVER`, `SKILL_LSP_LLAMA_MODEL`, `SKILL_LSP_LLAMA_TEMPLATE`. Without them
 //! every test passes at once and says loudly that it was skipped; with only some of them, or with
 //! a server that does not come up, every test fails. `SKILL_LSP_LLAMA_THREADS` (default 2) sets

@@ -646,3 +646,28 @@ fn every_invariant_names_a_test_that_exists() {
     assert!(rows >= 10, "only {rows} invariants found");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// CI, the pull-request workflow and the README run one entry point, so a pull request is
+/// checked as `.ci/run` checks main.
+#[test]
+fn ci_the_workflow_and_the_readme_run_the_xtask() {
+    let read = |path: &str| fs::read_to_string(Path::new(ROOT).join(path)).unwrap();
+    assert!(read(".ci/run").contains("\ncargo xtask ci\n"), ".ci/run");
+    assert!(
+        read(".github/workflows/ci.yml").contains("run: cargo xtask ci\n"),
+        ".github/workflows/ci.yml"
+    );
+    let workflow = read(".github/workflows/ci.yml");
+    assert!(
+        workflow.contains("pull_request:"),
+        "the workflow runs on pull requests"
+    );
+    assert!(
+        read("README.md").contains("```sh\ncargo xtask test\n```"),
+        "the README's test command"
+    );
+    assert!(
+        !Path::new(ROOT).join("scripts/test.sh").exists(),
+        "a second entry point for the test suite"
+    );
+}

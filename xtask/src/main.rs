@@ -1,0 +1,410 @@
+//! `cargo xtask`: the repository's one entry point for its checks and chores.
+//!
+//! - `cargo xtask ci` — everything a change must pass: formatting, lints, the bundled skills,
+//!   the supply chain, the CI integrations, then the whole test suite. `.ci/run` and
+//!   `.github/workflows/ci.yml` run exactly this.
+//! - `cargo xtask test` — the whole test suite (the README's test command): Rust tests, the real
+//!   model, pytest-lsp, the real clients, skills-ref, both editors, the packages.
+//! - `cargo xtask bench [N]` — `check` against its peers on a generated corpus.
+//! - `cargo xtask dist BIN_DIR OUT_DIR` — the release packages from a folder of binaries.
+//! - `cargo xtask steps` — the step names that `--skip` takes.
+//!
+//! `ci` and `test` take `--skip STEP` (repeatable, or comma-separated) for a quick local loop; a
+//! run that skipped anything says so at its start and its end, and is not a pass.
+//!
+//! Standard library only, so that it builds in seconds before anything else.
+
+use std::collections::BTreeSet;
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// One named step of `ci` or `test`.
+#[derive(Clone)]
+struct Step {
+    name: &'static str,
+    what: &'static str,
+    run: fn(&Context) -> Result<(), String>,
+}
+
+/// What the steps share: where the repository is.
+struct Context {
+    root: PathBuf,
+}
+
+impl Context {
+    fn release_bin(&self) -> PathBuf {
+        self.root.join("target/release/skill-lsp")
+    }
+
+    fn debug_bin(&self) -> PathBuf {
+        self.root.join("target/debug/skill-lsp")
+    }
+}
+
+const CHECKS: &[Step] = &[
+    Step {
+        name: "fmt",
+        what: "cargo fmt",
+        run: |_| cargo(&["fmt", "--all", "--", "--check"]),
+    },
+    Step {
+        name: "clippy",
+        what: "cargo clippy, warnings denied",
+        run: |_| {
+            cargo(&[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ])
+        },
+    },
+    Step {
+        name: "skills",
+        what: "the bundled skills are clean for agentskills, claude-code and codex",
+        run: |_| {
+            let check = [
+                "run",
+                "--release",
+                "--quiet",
+                "--bin",
+                "skill-lsp",
+                "--",
+                "check",
+            ];
+            let targets = ["--target", "agentskills", "--target", "claude-code"];
+            cargo(&[&check[..], &["skills"], &targets, &["--target", "codex"]].concat())?;
+            cargo(&[&check[..], &["skills"]].concat())
+        },
+    },
+    Step {
+        name: "deny",
+        what: "supply chain: licences, duplicates, sources, advisories (cargo-deny)",
+        run: |_| bash("scripts/deny.sh", &[], &[]),
+    },
+    Step {
+        name: "integrations",
+        what: "the pre-commit hook and the GitHub Action's check step",
+        run: |context| {
+            cargo(&["build", "--release", "--quiet", "--bin", "skill-lsp"])?;
+            let bin = context.release_bin();
+            bash(
+                "scripts/ci_integrations.sh",
+                &[],
+                &[("SKILL_LSP_BIN", bin.as_os_str())],
+            )
+        },
+    },
+];
+
+const TESTS: &[Step] = &[
+    Step {
+        name: "rust",
+        what: "Rust unit, property, CLI, LSP and agent tests",
+        run: |_| cargo(&["test"]),
+    },
+    Step {
+        name: "real-model",
+        what: "the agent and evals against llama-server with a real model",
+        run: real_model,
+    },
+    Step {
+        name: "pytest-lsp",
+        what: "the server under pytest-lsp with recorded editor capabilities",
+        run: |context| debug_script(context, "scripts/ci_pytest_lsp.sh"),
+    },
+    Step {
+        name: "clients",
+        what: "the real clients as oracles: each listing against catalog --target",
+        run: |context| debug_script(context, "scripts/ci_clients.sh"),
+    },
+    Step {
+        name: "skills-ref",
+        what: "verdicts against the reference validator skills-ref",
+        run: |context| debug_script(context, "scripts/ci_skills_ref.sh"),
+    },
+    Step {
+        name: "nvim",
+        what: "the Neovim plugin in headless Neovim",
+        run: |context| editor_script(context, "scripts/ci_nvim.sh", true),
+    },
+    Step {
+        name: "vscode",
+        what: "the VS Code extension in code-server, and the package with the server inside",
+        run: |context| editor_script(context, "scripts/ci_vscode.sh", true),
+    },
+    Step {
+        name: "packages",
+        what: "the packages without a Rust toolchain: wheel, npm, the Action's release install",
+        run: |context| editor_script(context, "scripts/ci_packages.sh", false),
+    },
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let context = Context { root: root() };
+    if let Err(error) = env::set_current_dir(&context.root) {
+        eprintln!("xtask: cannot enter {}: {error}", context.root.display());
+        return ExitCode::from(2);
+    }
+    let Some((task, rest)) = args.split_first() else {
+        eprintln!("{}", usage());
+        return ExitCode::from(2);
+    };
+    let outcome = match task.as_str() {
+        "ci" => run_steps(&context, &[CHECKS, TESTS].concat(), rest),
+        "test" => run_steps(&context, TESTS, rest),
+        "steps" => {
+            for step in CHECKS.iter().chain(TESTS) {
+                println!("{:<13} {}", step.name, step.what);
+            }
+            Ok(())
+        }
+        "bench" => bash("scripts/bench.sh", &strs(rest), &[]),
+        "dist" => dist(rest),
+        "help" | "--help" | "-h" => {
+            println!("{}", usage());
+            Ok(())
+        }
+        other => Err(format!("unknown task '{other}'\n{}", usage())),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage() -> &'static str {
+    "usage: cargo xtask ci [--skip STEP]...     formatting, lints, supply chain, then the tests\n       \
+     cargo xtask test [--skip STEP]...   the whole test suite\n       \
+     cargo xtask steps                   the steps and what each runs\n       \
+     cargo xtask bench [N]               check against its peers on N generated skills\n       \
+     cargo xtask dist BIN_DIR OUT_DIR    the release packages from a folder of binaries"
+}
+
+/// The repository: the folder above this crate's manifest.
+fn root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .parent()
+        .map_or(manifest.clone(), Path::to_path_buf)
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// The steps named by `--skip`, checked against the steps there are. `SKIP_EDITORS=1` (the
+/// older switch) skips the editors and the packages.
+fn skipped(steps: &[Step], args: &[String]) -> Result<BTreeSet<String>, String> {
+    let mut skip = BTreeSet::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let names = match arg.as_str() {
+            "--skip" => args.next().ok_or("--skip needs a step name")?.as_str(),
+            other => match other.strip_prefix("--skip=") {
+                Some(names) => names,
+                None => return Err(format!("unexpected argument '{other}'\n{}", usage())),
+            },
+        };
+        skip.extend(names.split(',').map(str::to_owned));
+    }
+    match env::var("SKIP_EDITORS").as_deref() {
+        Err(_) => {}
+        Ok("1") => skip.extend(["nvim", "vscode", "packages"].map(str::to_owned)),
+        Ok(other) => {
+            return Err(format!(
+                "SKIP_EDITORS must be 1 to skip the editor tests (or unset), not '{other}'"
+            ));
+        }
+    }
+    for name in &skip {
+        if !CHECKS.iter().chain(TESTS).any(|step| step.name == name) {
+            return Err(format!(
+                "no step named '{name}' (cargo xtask steps lists them)"
+            ));
+        }
+    }
+    skip.retain(|name| steps.iter().any(|step| step.name == name));
+    Ok(skip)
+}
+
+fn run_steps(context: &Context, steps: &[Step], args: &[String]) -> Result<(), String> {
+    let skip = skipped(steps, args)?;
+    let notice = || {
+        if !skip.is_empty() {
+            let names: Vec<&str> = skip.iter().map(String::as_str).collect();
+            eprintln!(
+                "!!!! skipped: {}; this is not a full pass !!!!",
+                names.join(", ")
+            );
+        }
+    };
+    notice();
+    let started = Instant::now();
+    for step in steps {
+        if skip.contains(step.name) {
+            continue;
+        }
+        println!("== {}: {}", step.name, step.what);
+        let at = Instant::now();
+        (step.run)(context).map_err(|error| format!("step '{}' failed: {error}", step.name))?;
+        println!("== {} passed in {} s", step.name, at.elapsed().as_secs());
+    }
+    println!("== all passed in {} s", started.elapsed().as_secs());
+    notice();
+    Ok(())
+}
+
+fn status(command: &mut Command, shown: &str) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|error| format!("cannot run {shown}: {error}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} exited with {status}"))
+    }
+}
+
+fn cargo(args: &[&str]) -> Result<(), String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let shown = format!("cargo {}", args.join(" "));
+    status(Command::new(cargo).args(args), &shown)
+}
+
+fn bash(script: &str, args: &[&str], envs: &[(&str, &std::ffi::OsStr)]) -> Result<(), String> {
+    let mut command = Command::new("bash");
+    command.arg(script).args(args);
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    status(&mut command, script)
+}
+
+/// A script that checks the debug build (what `cargo test` left).
+fn debug_script(context: &Context, script: &str) -> Result<(), String> {
+    cargo(&["build", "--quiet", "--bin", "skill-lsp"])?;
+    let bin = context.debug_bin();
+    bash(script, &[], &[("SKILL_LSP_BIN", bin.as_os_str())])
+}
+
+/// A script that drives the release build in a real editor (or packages it), with the
+/// scripted model server when it talks to a model.
+fn editor_script(context: &Context, script: &str, with_model: bool) -> Result<(), String> {
+    cargo(&[
+        "build",
+        "--release",
+        "--quiet",
+        "--bin",
+        "skill-lsp",
+        "--example",
+        "scripted_model",
+    ])?;
+    let bin = context.release_bin();
+    let model = context.root.join("target/release/examples/scripted_model");
+    let bin = bin.to_string_lossy();
+    let model = model.to_string_lossy();
+    if with_model {
+        bash(script, &[&bin, &model], &[])
+    } else {
+        bash(script, &[&bin], &[])
+    }
+}
+
+/// The real-model tests: `scripts/llama_server.sh` builds or reuses llama-server and the model
+/// (cached under `.cache/llama`) and prints the variables the tests read.
+fn real_model(_: &Context) -> Result<(), String> {
+    let output = Command::new("bash")
+        .arg("scripts/llama_server.sh")
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|error| format!("cannot run scripts/llama_server.sh: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "scripts/llama_server.sh exited with {}",
+            output.status
+        ));
+    }
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command.args(["test", "--test", "real_model", "--", "--test-threads", "1"]);
+    for line in printed.lines() {
+        let Some((name, value)) = line
+            .strip_prefix("export ")
+            .and_then(|assignment| assignment.split_once('='))
+        else {
+            continue;
+        };
+        command.env(name, unquote(value));
+    }
+    status(&mut command, "cargo test --test real_model")
+}
+
+/// A value as bash's `printf %q` writes it: backslash escapes, or `$'…'` for control
+/// characters (which our paths do not have).
+fn unquote(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(ch) = chars.next() {
+        if ch == '\\' {
+            out.extend(chars.next());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// The release packages: every manifest at Cargo.toml's version, then the .vsix files and npm
+/// packages for the binaries in BIN_DIR.
+fn dist(args: &[String]) -> Result<(), String> {
+    let [bin_dir, out_dir] = args else {
+        return Err(format!("dist needs BIN_DIR and OUT_DIR\n{}", usage()));
+    };
+    status(
+        Command::new("python3").args(["scripts/release/versions.py", "check"]),
+        "scripts/release/versions.py check",
+    )?;
+    bash("scripts/release/package-all.sh", &[bin_dir, out_dir], &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printf_q_values_come_back_whole() {
+        assert_eq!(unquote(r"/w/a\ b/model.gguf"), "/w/a b/model.gguf");
+        assert_eq!(unquote("/plain/path"), "/plain/path");
+    }
+
+    #[test]
+    fn every_step_has_its_own_name() {
+        let names: BTreeSet<&str> = CHECKS.iter().chain(TESTS).map(|step| step.name).collect();
+        assert_eq!(names.len(), CHECKS.len() + TESTS.len());
+    }
+
+    #[test]
+    fn skipping_an_unknown_step_is_an_error() {
+        let args = |list: &[&str]| list.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>();
+        assert!(skipped(TESTS, &args(&["--skip", "nope"])).is_err());
+        let skip = skipped(
+            TESTS,
+            &args(&["--skip", "nvim,vscode", "--skip=real-model"]),
+        )
+        .unwrap();
+        assert_eq!(
+            skip.into_iter().collect::<Vec<_>>(),
+            ["nvim", "real-model", "vscode"]
+        );
+    }
+}
