@@ -334,9 +334,35 @@ pub(crate) fn lines_with_ranges(text: &str) -> impl Iterator<Item = (TextRange, 
     })
 }
 
+/// `text` for XML element text or a double-quoted attribute: `& < > "` escaped, and the
+/// control characters XML 1.0 forbids even when escaped written as spaces.
+#[must_use]
+pub(crate) fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xml_text_is_escaped_and_forbidden_controls_become_spaces() {
+        assert_eq!(
+            xml_escape("a <b> & \"c\" it's\u{7}\tend"),
+            "a &lt;b&gt; &amp; &quot;c&quot; it's \tend"
+        );
+    }
 
     #[test]
     fn line_count_is_the_number_of_lines_yielded() {

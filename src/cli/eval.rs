@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use clap::ValueEnum;
 
+use super::settings::display_path;
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::agent::eval::run::{
     DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD, ROUTING_MAX_TOKENS,
@@ -285,7 +286,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         let path = match &args.eval_set {
             Some(path) => path.clone(),
             None => {
-                let path = shown(&skill_dir(&skill.path).join(TRIGGERS_FILE));
+                let path = display_path(&skill_dir(&skill.path).join(TRIGGERS_FILE));
                 if !path.is_file() {
                     problems.push(format!(
                         "{}: skill '{name}' has no eval set; write {TRIGGERS_FILE} there or pass --eval-set FILE",
@@ -316,16 +317,6 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     } else {
         Err(problems)
     }
-}
-
-/// `path` relative to the current folder when it is inside it, as a user would type it.
-fn shown(path: &Path) -> PathBuf {
-    std::env::current_dir()
-        .and_then(std::fs::canonicalize)
-        .ok()
-        .and_then(|current| path.strip_prefix(current).ok().map(Path::to_path_buf))
-        .filter(|relative| !relative.as_os_str().is_empty())
-        .unwrap_or_else(|| path.to_path_buf())
 }
 
 fn skill_dir(skill_file: &Path) -> PathBuf {
@@ -552,23 +543,6 @@ fn json_report(report: &EvalReport) -> String {
     format!("{}\n", report.json_text())
 }
 
-fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 forbids most control characters, even escaped.
-            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 fn junit(report: &EvalReport) -> String {
     let seconds = report.summary.elapsed_ms as f64 / 1000.0;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -585,7 +559,7 @@ fn junit(report: &EvalReport) -> String {
 }
 
 fn junit_suite(out: &mut String, skill: &SkillReport, report: &EvalReport) {
-    let name = xml_escape(&skill.skill_name);
+    let name = crate::text::xml_escape(&skill.skill_name);
     let _ = writeln!(
         out,
         "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
@@ -605,7 +579,7 @@ fn junit_suite(out: &mut String, skill: &SkillReport, report: &EvalReport) {
         let _ = writeln!(
             out,
             "      <property name=\"{key}\" value=\"{}\"/>",
-            xml_escape(&value)
+            crate::text::xml_escape(&value)
         );
     }
     out.push_str("    </properties>\n");
@@ -618,7 +592,7 @@ fn junit_suite(out: &mut String, skill: &SkillReport, report: &EvalReport) {
         let _ = write!(
             out,
             "    <testcase classname=\"{name}\" name=\"[{expect}] {}\"",
-            xml_escape(&short(&result.query, 200))
+            crate::text::xml_escape(&short(&result.query, 200))
         );
         match result.failure_reason(report.threshold) {
             None => out.push_str("/>\n"),
@@ -626,11 +600,11 @@ fn junit_suite(out: &mut String, skill: &SkillReport, report: &EvalReport) {
                 let _ = writeln!(
                     out,
                     ">\n      <failure type=\"trigger\" message=\"{}\">query: {}\ntrigger rate: {}/{}\n{}</failure>\n    </testcase>",
-                    xml_escape(&reason),
-                    xml_escape(&result.query),
+                    crate::text::xml_escape(&reason),
+                    crate::text::xml_escape(&result.query),
                     result.triggers,
                     result.runs,
-                    xml_escape(&instead_text(result)),
+                    crate::text::xml_escape(&instead_text(result)),
                 );
             }
         }

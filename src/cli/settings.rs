@@ -55,8 +55,20 @@ pub(super) fn settings(
     Ok(LintSettings { engine })
 }
 
-/// Drops a leading `./` so paths read as the user would write them.
+/// A path as the user would type it: without a leading `./`, and relative to the current
+/// folder when it is an absolute path inside it (resolved once per run).
 pub(super) fn display_path(path: &Path) -> PathBuf {
-    path.strip_prefix(".")
-        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+    static CURRENT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    if path.is_relative() {
+        return path
+            .strip_prefix(".")
+            .map_or_else(|_| path.to_path_buf(), Path::to_path_buf);
+    }
+    let current =
+        CURRENT.get_or_init(|| std::env::current_dir().and_then(std::fs::canonicalize).ok());
+    current
+        .as_deref()
+        .and_then(|current| path.strip_prefix(current).ok())
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .map_or_else(|| path.to_path_buf(), Path::to_path_buf)
 }

@@ -730,13 +730,6 @@ pub(crate) fn listing_text(items: &[Listed]) -> String {
         .join("\n")
 }
 
-fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// The `<available_skills>` block that several clients put in their prompts.
 #[must_use]
 pub(crate) fn xml(registry: &Registry) -> String {
@@ -744,9 +737,9 @@ pub(crate) fn xml(registry: &Registry) -> String {
     for skill in &registry.skills {
         out.push_str(&format!(
             "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n  </skill>\n",
-            xml_escape(&skill.name),
-            xml_escape(&skill.description),
-            xml_escape(&skill.path.to_string_lossy()),
+            crate::text::xml_escape(&skill.name),
+            crate::text::xml_escape(&skill.description),
+            crate::text::xml_escape(&skill.path.to_string_lossy()),
         ));
     }
     out.push_str("</available_skills>");
