@@ -3,7 +3,7 @@
 //!
 //! A file's findings are its file, field and body rules ([`Engine::lint_file`]) plus the
 //! workspace rules of the registry it belongs to ([`Engine::workspace_findings`]), with the
-//! severity overrides applied once, in [`Engine::finish`]. Front ends only convert: they choose
+//! severity overrides applied once, in [`Engine::apply_levels`]. Front ends only convert: they choose
 //! where text comes from (disk or an editor buffer) and how positions are printed, never which
 //! rules run or how a registry is built. Registries come from the loader
 //! ([`crate::workspace::loader::roots_for`] and the index), whatever the front end.
@@ -19,7 +19,7 @@ use crate::document::mentions::Mention;
 use crate::plugins::{Files, ManifestContext, Profile};
 use crate::rules::suggest::{NearIndex, NearNames};
 use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
-use crate::targets::{Target, TargetSet, default_targets_for};
+use crate::targets::{Client, ClientSet, default_targets_for};
 use crate::workspace::{Registry, Skill};
 
 /// A registry as the engine analyses files against it: the registry, shared, with the index
@@ -127,7 +127,7 @@ impl crate::security::SkillGate for Engine {
 pub(crate) struct Engine {
     /// Targets chosen outright (`--target`, the editor's `skillLsp.targets`); they win over the
     /// config's, which win over the folder's owner (design.md §4).
-    pub targets: Option<Vec<Target>>,
+    pub targets: Option<Vec<Client>>,
     pub config: Config,
     /// Rule levels from the editor, applied after the config's.
     pub client_rules: RuleSettings,
@@ -148,7 +148,7 @@ impl Engine {
 
     /// The selected targets for the SKILL.md at `path`.
     #[must_use]
-    pub(crate) fn targets_for(&self, path: &Path) -> Vec<Target> {
+    pub(crate) fn targets_for(&self, path: &Path) -> Vec<Client> {
         self.targets
             .clone()
             .or_else(|| self.config.targets.clone())
@@ -171,7 +171,7 @@ impl Engine {
             files,
         };
         let (text, mut diagnostics) = crate::plugins::lint_manifest(bytes, &context)?;
-        self.finish(&mut diagnostics);
+        self.apply_levels(&mut diagnostics);
         rules::sort(&mut diagnostics);
         Some((text, diagnostics))
     }
@@ -186,7 +186,7 @@ impl Engine {
         path: &Path,
         bytes: Vec<u8>,
         exists: &dyn Fn(&Path) -> bool,
-        clients: TargetSet,
+        clients: ClientSet,
     ) -> FileAnalysis {
         let targets = self.targets_for(path);
         let context = FileContext {
@@ -201,7 +201,7 @@ impl Engine {
             .and_then(|name| name.to_str())
             .unwrap_or_default();
         let mut analysis = rules::lint_and_read(bytes, &context, folder, clients);
-        self.finish(&mut analysis.diagnostics);
+        self.apply_levels(&mut analysis.diagnostics);
         analysis
     }
 
@@ -209,14 +209,14 @@ impl Engine {
     /// to need, as far as the file alone tells: its selected targets that `catalog-budget`
     /// lists. A registry needing others adds them ([`Engine::listed_clients`]).
     #[must_use]
-    pub(crate) fn listed_clients_of(&self, path: &Path) -> TargetSet {
+    pub(crate) fn listed_clients_of(&self, path: &Path) -> ClientSet {
         rules::cross_skill::listed_among(&self.targets_for(path))
     }
 
     /// The clients whose listing of `registry` the workspace rules compute: the readings its
     /// skills need ([`Registry::read_clients`]).
     #[must_use]
-    pub(crate) fn listed_clients(&self, registry: &Registry) -> TargetSet {
+    pub(crate) fn listed_clients(&self, registry: &Registry) -> ClientSet {
         rules::cross_skill::listed_clients(registry, &|path: &Path| self.targets_for(path))
     }
 
@@ -228,7 +228,7 @@ impl Engine {
         let targets_for = |path: &Path| self.targets_for(path);
         rules::cross_skill::check(registry, &targets_for, self.context_window)
             .into_iter()
-            .filter_map(|(path, diagnostic)| Some((path, self.finish_one(diagnostic)?)))
+            .filter_map(|(path, diagnostic)| Some((path, self.apply_level(diagnostic)?)))
             .collect()
     }
 
@@ -250,7 +250,7 @@ impl Engine {
             let targets_for = |path: &Path| self.targets_for(path);
             let mut findings =
                 rules::cross_skill::check_file(registry, path, &targets_for, self.context_window);
-            self.finish(&mut findings);
+            self.apply_levels(&mut findings);
             findings
         };
         if registry.is_member(path) {
@@ -284,7 +284,7 @@ impl Engine {
         batch: Option<&WorkspaceBatch>,
     ) -> FileAnalysis {
         // The loader's reading is for `check`'s registries: an editor's come from its index.
-        let mut analysis = self.lint_file(path, bytes, exists, TargetSet::NONE);
+        let mut analysis = self.lint_file(path, bytes, exists, ClientSet::NONE);
         if let Some(registry) = registry {
             let more = self.workspace_findings(registry, path, &analysis.mentions, batch);
             analysis.diagnostics.extend(more);
@@ -301,7 +301,7 @@ impl Engine {
         mentions: &[Mention],
     ) -> Vec<Diagnostic> {
         let mut found = NearNames::new(registry, &registry.near).unknown_mentions(mentions);
-        self.finish(&mut found);
+        self.apply_levels(&mut found);
         found
     }
 
@@ -317,11 +317,11 @@ impl Engine {
         skill_name: Option<&str>,
     ) -> Vec<Diagnostic> {
         let chosen = self.targets.as_ref().or(self.config.targets.as_ref());
-        if chosen.is_some_and(|targets| !targets.contains(&Target::Codex)) {
+        if chosen.is_some_and(|targets| !targets.contains(&Client::Codex)) {
             return Vec::new();
         }
         let mut diagnostics = rules::openai_yaml::check(text, skill_dir, exists, skill_name);
-        self.finish(&mut diagnostics);
+        self.apply_levels(&mut diagnostics);
         diagnostics
     }
 
@@ -370,7 +370,7 @@ impl Engine {
             for diagnostic in &mut diagnostics {
                 diagnostic.targets.clone_from(&targets);
             }
-            self.finish(&mut diagnostics);
+            self.apply_levels(&mut diagnostics);
             if !diagnostics.is_empty() {
                 rules::sort(&mut diagnostics);
                 scanned.push((path, text, diagnostics));
@@ -381,7 +381,7 @@ impl Engine {
         for diagnostic in &mut skill_md {
             diagnostic.targets.clone_from(&targets);
         }
-        self.finish(&mut skill_md);
+        self.apply_levels(&mut skill_md);
         evidence.dedup_by_key(|evidence| evidence.capability);
         SkillScan {
             files: scanned,
@@ -407,7 +407,7 @@ impl Engine {
             skill_md,
             text.as_bytes().to_vec(),
             &|_| true,
-            TargetSet::NONE,
+            ClientSet::NONE,
         );
         let scan = self.scan_skill_files(skill_md, text, analysis.evidence, files);
         let mut errors = Vec::new();
@@ -451,14 +451,16 @@ impl Engine {
             })
     }
 
-    pub(crate) fn finish(&self, diagnostics: &mut Vec<Diagnostic>) {
+    /// Applies the rule levels of the config, then the editor's: a rule turned off drops its
+    /// findings, a level replaces their severity.
+    pub(crate) fn apply_levels(&self, diagnostics: &mut Vec<Diagnostic>) {
         *diagnostics = std::mem::take(diagnostics)
             .into_iter()
-            .filter_map(|diagnostic| self.finish_one(diagnostic))
+            .filter_map(|diagnostic| self.apply_level(diagnostic))
             .collect();
     }
 
-    fn finish_one(&self, mut diagnostic: Diagnostic) -> Option<Diagnostic> {
+    fn apply_level(&self, mut diagnostic: Diagnostic) -> Option<Diagnostic> {
         for settings in [&self.config.rules, &self.client_rules] {
             match settings.overrides.get(&diagnostic.rule) {
                 None => {}
@@ -481,7 +483,7 @@ mod tests {
     fn skill(name: &str, description: &str) -> Skill {
         let text = format!("---\nname: {name}\ndescription: {description}\n---\n");
         Skill::new(
-            read_metadata(&text, "pdf", TargetSet::ALL),
+            read_metadata(&text, "pdf", ClientSet::ALL),
             "skills/pdf/SKILL.md".into(),
             "skills".into(),
             "pdf".into(),
@@ -519,7 +521,7 @@ mod tests {
         }
         let registry = Registry::scan(&roots_for(dir.path(), &[]), &Disk);
         let view = RegistryView::from(registry);
-        for targets in [None, Some(vec![Target::ClaudeCode, Target::Codex])] {
+        for targets in [None, Some(vec![Client::ClaudeCode, Client::Codex])] {
             let engine = Engine {
                 targets,
                 ..Engine::default()

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::Severity;
 use crate::rules::{Rule, RuleSettings};
-use crate::targets::Target;
+use crate::targets::Client;
 use crate::text::{ColumnUnit, LineIndex};
 
 pub(crate) const FILE_NAMES: [&str; 2] = ["skill-lsp.toml", ".skill-lsp.toml"];
@@ -40,7 +40,7 @@ pub(crate) struct Config {
     /// The file these settings came from; `None` for the defaults.
     pub path: Option<PathBuf>,
     /// Targets fixed by the config; `None` selects by folder (design.md §4).
-    pub targets: Option<Vec<Target>>,
+    pub targets: Option<Vec<Client>>,
     /// Extra skills roots, relative to the config file's folder.
     pub roots: Vec<PathBuf>,
     pub rules: RuleSettings,
@@ -123,12 +123,12 @@ impl Config {
             .map(|ids| {
                 ids.iter()
                     .map(|id| {
-                        Target::parse(id).ok_or_else(|| {
+                        Client::parse(id).ok_or_else(|| {
                             invalid(
                                 locate(&format!("\"{id}\"")),
                                 format!(
                                     "unknown target '{id}'; expected one of: {}",
-                                    crate::targets::ALL_TARGETS.map(Target::id).join(", ")
+                                    crate::targets::ALL_CLIENTS.map(Client::id).join(", ")
                                 ),
                             )
                         })
@@ -196,7 +196,7 @@ mod tests {
         let config = Config::parse(text, Path::new("/w/skill-lsp.toml")).unwrap();
         assert_eq!(
             config.targets,
-            Some(vec![Target::AgentSkills, Target::ClaudeCode])
+            Some(vec![Client::AgentSkills, Client::ClaudeCode])
         );
         assert_eq!(
             config.roots,

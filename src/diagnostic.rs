@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::rule_table::Rule;
 pub use crate::rule_table::Severity;
-use crate::targets::Target;
+use crate::targets::Client;
 use crate::text::{Span, TextRange};
 
 /// Replace the bytes of `range` with `text`.
@@ -79,7 +79,7 @@ pub struct Diagnostic {
     pub message: String,
     pub range: TextRange,
     /// The selected targets this finding breaks or degrades.
-    pub(crate) targets: Vec<Target>,
+    pub(crate) targets: Vec<Client>,
     /// The preferred fix first.
     pub fixes: Vec<Fix>,
     pub(crate) related: Vec<Related>,

@@ -1,9 +1,9 @@
 //! Every fact about a frontmatter field in one table (design.md §4, `docs/clients.md`):
 //! its name, YAML shape, length limit, allowed or suggested values, the words hover and
 //! completion show, and the clients that read it. The field rules, hover, completion, inlay
-//! hints, rename and `Target::knows` all read [`FIELDS`]; a new field is one entry here.
+//! hints, rename and `Client::knows` all read [`FIELDS`]; a new field is one entry here.
 
-use crate::targets::{ALL_TARGETS, Target};
+use crate::targets::{ALL_CLIENTS, Client};
 
 /// The YAML a field takes, as the `field-type` and `field-value` rules check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +37,8 @@ pub(crate) struct Field {
     pub length_hint: bool,
     /// The values completion offers; for [`Shape::Enum`] the only values allowed.
     pub values: &'static [&'static str],
-    /// The clients that read the field, in [`ALL_TARGETS`] order.
-    pub readers: &'static [Target],
+    /// The clients that read the field, in [`ALL_CLIENTS`] order.
+    pub readers: &'static [Client],
 }
 
 const BOOLS: &[&str] = &["true", "false"];
@@ -81,7 +81,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: Some(NAME_MAX),
         length_hint: true,
         values: &[],
-        readers: &ALL_TARGETS,
+        readers: &ALL_CLIENTS,
     },
     Field {
         name: "description",
@@ -91,7 +91,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: Some(DESCRIPTION_MAX),
         length_hint: true,
         values: &[],
-        readers: &ALL_TARGETS,
+        readers: &ALL_CLIENTS,
     },
     Field {
         name: "license",
@@ -102,11 +102,11 @@ pub(crate) const FIELDS: &[Field] = &[
         length_hint: false,
         values: COMMON_LICENSES,
         readers: &[
-            Target::AgentSkills,
-            Target::ClaudeUpload,
-            Target::ClaudeCode,
-            Target::Copilot,
-            Target::OpenCode,
+            Client::AgentSkills,
+            Client::ClaudeUpload,
+            Client::ClaudeCode,
+            Client::Copilot,
+            Client::OpenCode,
         ],
     },
     Field {
@@ -118,10 +118,10 @@ pub(crate) const FIELDS: &[Field] = &[
         length_hint: false,
         values: &[],
         readers: &[
-            Target::AgentSkills,
-            Target::ClaudeUpload,
-            Target::ClaudeCode,
-            Target::OpenCode,
+            Client::AgentSkills,
+            Client::ClaudeUpload,
+            Client::ClaudeCode,
+            Client::OpenCode,
         ],
     },
     Field {
@@ -133,11 +133,11 @@ pub(crate) const FIELDS: &[Field] = &[
         length_hint: false,
         values: &[],
         readers: &[
-            Target::AgentSkills,
-            Target::ClaudeUpload,
-            Target::ClaudeCode,
-            Target::Codex,
-            Target::OpenCode,
+            Client::AgentSkills,
+            Client::ClaudeUpload,
+            Client::ClaudeCode,
+            Client::Codex,
+            Client::OpenCode,
         ],
     },
     Field {
@@ -149,9 +149,9 @@ pub(crate) const FIELDS: &[Field] = &[
         length_hint: false,
         values: &[],
         readers: &[
-            Target::AgentSkills,
-            Target::ClaudeUpload,
-            Target::ClaudeCode,
+            Client::AgentSkills,
+            Client::ClaudeUpload,
+            Client::ClaudeCode,
         ],
     },
     Field {
@@ -162,7 +162,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &[],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "argument-hint",
@@ -172,7 +172,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &[],
-        readers: &[Target::ClaudeCode, Target::Copilot],
+        readers: &[Client::ClaudeCode, Client::Copilot],
     },
     Field {
         name: "arguments",
@@ -182,7 +182,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &[],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "disable-model-invocation",
@@ -192,7 +192,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: BOOLS,
-        readers: &[Target::ClaudeCode, Target::Copilot],
+        readers: &[Client::ClaudeCode, Client::Copilot],
     },
     Field {
         name: "user-invocable",
@@ -202,7 +202,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: BOOLS,
-        readers: &[Target::ClaudeCode, Target::Copilot],
+        readers: &[Client::ClaudeCode, Client::Copilot],
     },
     Field {
         name: "disallowed-tools",
@@ -212,7 +212,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &[],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "model",
@@ -222,7 +222,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: MODEL_ALIASES,
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "effort",
@@ -232,7 +232,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &["low", "medium", "high", "xhigh", "max"],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "context",
@@ -242,7 +242,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &["fork"],
-        readers: &[Target::ClaudeCode, Target::Copilot],
+        readers: &[Client::ClaudeCode, Client::Copilot],
     },
     Field {
         name: "agent",
@@ -252,7 +252,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &["general-purpose", "Explore", "Plan"],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "background",
@@ -262,7 +262,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: BOOLS,
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "hooks",
@@ -272,7 +272,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &[],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "paths",
@@ -282,7 +282,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &[],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
     Field {
         name: "shell",
@@ -292,7 +292,7 @@ pub(crate) const FIELDS: &[Field] = &[
         max_chars: None,
         length_hint: false,
         values: &["bash", "powershell"],
-        readers: &[Target::ClaudeCode],
+        readers: &[Client::ClaudeCode],
     },
 ];
 
@@ -311,8 +311,8 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Field> {
 
 /// The clients that read a field.
 #[must_use]
-pub(crate) fn readers(name: &str) -> Vec<Target> {
-    ALL_TARGETS
+pub(crate) fn readers(name: &str) -> Vec<Client> {
+    ALL_CLIENTS
         .iter()
         .copied()
         .filter(|target| target.knows(name))
@@ -322,7 +322,7 @@ pub(crate) fn readers(name: &str) -> Vec<Target> {
 /// Whether a key is one of the open standard's six fields (`agentskills`).
 #[must_use]
 pub(crate) fn is_standard_field(field: &str) -> bool {
-    Target::AgentSkills.knows(field)
+    Client::AgentSkills.knows(field)
 }
 
 /// A valid skill name (design.md §4, `name-format` and `name-length`): lowercase ASCII letters,
@@ -370,7 +370,7 @@ impl Field {
 
 // The table's answers to "which fields does this client read", next to the table. (`targets`
 // knows the clients; this module knows the fields and who reads them.)
-impl Target {
+impl Client {
     /// The top-level frontmatter keys this client knows, in table order.
     pub(crate) fn fields(self) -> impl Iterator<Item = &'static str> {
         FIELDS
@@ -394,7 +394,7 @@ mod tests {
         for field in FIELDS {
             assert_eq!(readers(field.name), field.readers, "{}", field.name);
         }
-        assert_eq!(readers("when_to_use"), vec![Target::ClaudeCode]);
+        assert_eq!(readers("when_to_use"), vec![Client::ClaudeCode]);
     }
 
     #[test]
@@ -407,7 +407,7 @@ mod tests {
 
     #[test]
     fn fields_the_targets_know() {
-        let names = |target: Target| target.fields().collect::<Vec<_>>();
+        let names = |target: Client| target.fields().collect::<Vec<_>>();
         let spec = [
             "name",
             "description",
@@ -416,12 +416,12 @@ mod tests {
             "metadata",
             "allowed-tools",
         ];
-        assert_eq!(names(Target::AgentSkills), spec);
-        assert_eq!(names(Target::ClaudeUpload), spec);
-        assert_eq!(names(Target::ClaudeCode).len(), FIELDS.len());
-        assert_eq!(names(Target::Codex), ["name", "description", "metadata"]);
+        assert_eq!(names(Client::AgentSkills), spec);
+        assert_eq!(names(Client::ClaudeUpload), spec);
+        assert_eq!(names(Client::ClaudeCode).len(), FIELDS.len());
+        assert_eq!(names(Client::Codex), ["name", "description", "metadata"]);
         assert_eq!(
-            names(Target::Copilot),
+            names(Client::Copilot),
             [
                 "name",
                 "description",
@@ -433,7 +433,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(Target::OpenCode),
+            names(Client::OpenCode),
             [
                 "name",
                 "description",
@@ -442,7 +442,7 @@ mod tests {
                 "metadata"
             ]
         );
-        assert_eq!(names(Target::Gemini), ["name", "description"]);
+        assert_eq!(names(Client::Gemini), ["name", "description"]);
     }
 
     #[test]

@@ -4,8 +4,11 @@
 use std::fmt;
 use std::path::Path;
 
+/// A client that reads skills. The clients a run checks against are its targets (`--target`,
+/// the config's `targets`, or the owner of a skill's folder); `agentskills`, the open
+/// specification's reference validator, counts as one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Target {
+pub enum Client {
     AgentSkills,
     ClaudeUpload,
     ClaudeCode,
@@ -15,27 +18,27 @@ pub enum Target {
     Gemini,
 }
 
-pub const ALL_TARGETS: [Target; 7] = [
-    Target::AgentSkills,
-    Target::ClaudeUpload,
-    Target::ClaudeCode,
-    Target::Codex,
-    Target::Copilot,
-    Target::OpenCode,
-    Target::Gemini,
+pub const ALL_CLIENTS: [Client; 7] = [
+    Client::AgentSkills,
+    Client::ClaudeUpload,
+    Client::ClaudeCode,
+    Client::Codex,
+    Client::Copilot,
+    Client::OpenCode,
+    Client::Gemini,
 ];
 
-impl Target {
+impl Client {
     #[must_use]
     pub(crate) fn id(self) -> &'static str {
         match self {
-            Target::AgentSkills => "agentskills",
-            Target::ClaudeUpload => "claude-upload",
-            Target::ClaudeCode => "claude-code",
-            Target::Codex => "codex",
-            Target::Copilot => "copilot",
-            Target::OpenCode => "opencode",
-            Target::Gemini => "gemini",
+            Client::AgentSkills => "agentskills",
+            Client::ClaudeUpload => "claude-upload",
+            Client::ClaudeCode => "claude-code",
+            Client::Codex => "codex",
+            Client::Copilot => "copilot",
+            Client::OpenCode => "opencode",
+            Client::Gemini => "gemini",
         }
     }
 
@@ -43,38 +46,38 @@ impl Target {
     #[must_use]
     pub(crate) fn display(self) -> &'static str {
         match self {
-            Target::AgentSkills => "skills-ref",
-            Target::ClaudeUpload => "claude.ai upload",
-            Target::ClaudeCode => "Claude Code",
-            Target::Codex => "Codex",
-            Target::Copilot => "Copilot",
-            Target::OpenCode => "OpenCode",
-            Target::Gemini => "Gemini CLI",
+            Client::AgentSkills => "skills-ref",
+            Client::ClaudeUpload => "claude.ai upload",
+            Client::ClaudeCode => "Claude Code",
+            Client::Codex => "Codex",
+            Client::Copilot => "Copilot",
+            Client::OpenCode => "OpenCode",
+            Client::Gemini => "Gemini CLI",
         }
     }
 
     #[must_use]
     pub(crate) fn parse(id: &str) -> Option<Self> {
-        ALL_TARGETS.into_iter().find(|target| target.id() == id)
+        ALL_CLIENTS.into_iter().find(|target| target.id() == id)
     }
 
     /// Whether a key the client does not know makes it reject the skill.
     #[must_use]
     pub(crate) fn rejects_unknown_fields(self) -> bool {
-        matches!(self, Target::AgentSkills | Target::ClaudeUpload)
+        matches!(self, Client::AgentSkills | Client::ClaudeUpload)
     }
 
     /// The verb for "will not use this skill": validators and uploads reject, loaders skip.
     #[must_use]
     pub(crate) fn refusal(self) -> Effect {
         match self {
-            Target::AgentSkills | Target::ClaudeUpload => Effect::Reject,
+            Client::AgentSkills | Client::ClaudeUpload => Effect::Reject,
             _ => Effect::Skip,
         }
     }
 }
 
-impl fmt::Display for Target {
+impl fmt::Display for Client {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(self.id())
     }
@@ -84,31 +87,31 @@ impl fmt::Display for Target {
 /// SKILL.md to compute (`workspace::loader`): each costs a parse, and only that client's
 /// listing uses it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct TargetSet(u8);
+pub struct ClientSet(u8);
 
-impl TargetSet {
-    pub(crate) const NONE: TargetSet = TargetSet(0);
-    pub(crate) const ALL: TargetSet = TargetSet((1 << ALL_TARGETS.len()) - 1);
+impl ClientSet {
+    pub(crate) const NONE: ClientSet = ClientSet(0);
+    pub(crate) const ALL: ClientSet = ClientSet((1 << ALL_CLIENTS.len()) - 1);
 
     #[must_use]
-    pub(crate) fn of(targets: impl IntoIterator<Item = Target>) -> Self {
-        targets.into_iter().fold(Self::NONE, TargetSet::with)
+    pub(crate) fn of(targets: impl IntoIterator<Item = Client>) -> Self {
+        targets.into_iter().fold(Self::NONE, ClientSet::with)
     }
 
     #[must_use]
-    pub(crate) fn with(self, target: Target) -> Self {
-        TargetSet(self.0 | 1 << target as u8)
+    pub(crate) fn with(self, target: Client) -> Self {
+        ClientSet(self.0 | 1 << target as u8)
     }
 
     #[must_use]
-    pub(crate) fn contains(self, target: Target) -> bool {
+    pub(crate) fn contains(self, target: Client) -> bool {
         self.0 & 1 << target as u8 != 0
     }
 
     /// The targets of `self` that `other` lacks.
     #[must_use]
-    pub(crate) fn without(self, other: TargetSet) -> Self {
-        TargetSet(self.0 & !other.0)
+    pub(crate) fn without(self, other: ClientSet) -> Self {
+        ClientSet(self.0 & !other.0)
     }
 
     #[must_use]
@@ -119,7 +122,7 @@ impl TargetSet {
 
 /// The targets that own the folder a skill sits in (design.md §4, "Which targets").
 #[must_use]
-pub(crate) fn default_targets_for(path: &Path) -> Vec<Target> {
+pub(crate) fn default_targets_for(path: &Path) -> Vec<Client> {
     let components: Vec<&str> = path
         .components()
         .filter_map(|component| component.as_os_str().to_str())
@@ -129,16 +132,16 @@ pub(crate) fn default_targets_for(path: &Path) -> Vec<Target> {
             continue;
         }
         let owner = match pair[0] {
-            ".claude" => Target::ClaudeCode,
-            ".codex" => Target::Codex,
-            ".github" => Target::Copilot,
-            ".opencode" => Target::OpenCode,
-            ".gemini" => Target::Gemini,
+            ".claude" => Client::ClaudeCode,
+            ".codex" => Client::Codex,
+            ".github" => Client::Copilot,
+            ".opencode" => Client::OpenCode,
+            ".gemini" => Client::Gemini,
             _ => continue,
         };
         return vec![owner];
     }
-    vec![Target::AgentSkills]
+    vec![Client::AgentSkills]
 }
 
 /// What a finding does to one client.
@@ -204,9 +207,9 @@ pub(crate) fn join_names(names: &[&str]) -> String {
 /// The closing words of a message: how each selected target takes the finding, grouped, hurt
 /// clients first, e.g. `Codex and skills-ref skip this skill; Claude Code loads it`.
 #[must_use]
-pub(crate) fn consequence(effects: &[(Target, Effect)]) -> String {
+pub(crate) fn consequence(effects: &[(Client, Effect)]) -> String {
     let mut groups: Vec<(Effect, Vec<&str>)> = Vec::new();
-    let mut ordered: Vec<&(Target, Effect)> = effects.iter().collect();
+    let mut ordered: Vec<&(Client, Effect)> = effects.iter().collect();
     // Hurt clients first, in a stable order.
     ordered.sort_by_key(|(target, effect)| (!effect.affects(), !effect.is_breaking(), *target));
     for (target, effect) in ordered {
@@ -228,47 +231,47 @@ mod tests {
 
     #[test]
     fn target_sets_hold_each_target_alone() {
-        for target in ALL_TARGETS {
-            let one = TargetSet::of([target]);
-            assert!(TargetSet::ALL.contains(target) && one.contains(target));
+        for target in ALL_CLIENTS {
+            let one = ClientSet::of([target]);
+            assert!(ClientSet::ALL.contains(target) && one.contains(target));
             assert_eq!(one.with(target), one);
-            for other in ALL_TARGETS.into_iter().filter(|other| *other != target) {
+            for other in ALL_CLIENTS.into_iter().filter(|other| *other != target) {
                 assert!(!one.contains(other), "{target} {other}");
-                assert_eq!(one.with(other).without(one), TargetSet::of([other]));
-                assert_eq!(one.without(TargetSet::of([other])), one);
+                assert_eq!(one.with(other).without(one), ClientSet::of([other]));
+                assert_eq!(one.without(ClientSet::of([other])), one);
             }
         }
-        assert!(TargetSet::NONE.is_empty() && !TargetSet::ALL.is_empty());
-        assert_eq!(TargetSet::of(ALL_TARGETS), TargetSet::ALL);
+        assert!(ClientSet::NONE.is_empty() && !ClientSet::ALL.is_empty());
+        assert_eq!(ClientSet::of(ALL_CLIENTS), ClientSet::ALL);
     }
 
     #[test]
     fn folders_pick_their_owner() {
         assert_eq!(
             default_targets_for(Path::new("repo/.claude/skills/pdf/SKILL.md")),
-            vec![Target::ClaudeCode]
+            vec![Client::ClaudeCode]
         );
         assert_eq!(
             default_targets_for(Path::new(".github/skills/x/SKILL.md")),
-            vec![Target::Copilot]
+            vec![Client::Copilot]
         );
         assert_eq!(
             default_targets_for(Path::new("skills/pdf/SKILL.md")),
-            vec![Target::AgentSkills]
+            vec![Client::AgentSkills]
         );
         assert_eq!(
             default_targets_for(Path::new(".agents/skills/pdf/SKILL.md")),
-            vec![Target::AgentSkills]
+            vec![Client::AgentSkills]
         );
     }
 
     #[test]
     fn consequence_groups_and_agrees_in_number() {
         let text = consequence(&[
-            (Target::ClaudeCode, Effect::Load),
-            (Target::Codex, Effect::Skip),
-            (Target::Copilot, Effect::Skip),
-            (Target::AgentSkills, Effect::Reject),
+            (Client::ClaudeCode, Effect::Load),
+            (Client::Codex, Effect::Skip),
+            (Client::Copilot, Effect::Skip),
+            (Client::AgentSkills, Effect::Reject),
         ]);
         assert_eq!(
             text,

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use skill_lsp::rules::{FileContext, lint_bytes};
-use skill_lsp::targets::ALL_TARGETS;
+use skill_lsp::targets::ALL_CLIENTS;
 
 const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -32,7 +32,7 @@ fn markup(text: &str) -> Option<&'static str> {
 fn problems(path: &Path, bytes: &[u8], out: &mut Vec<String>) {
     let folder = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let exists = move |relative: &Path| folder.join(relative).exists();
-    for target in ALL_TARGETS {
+    for target in ALL_CLIENTS {
         let context = FileContext {
             path,
             targets: &[target],

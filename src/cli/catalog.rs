@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{CatalogArgs, CatalogFormat, EXIT_TROUBLE, error_line, parse_targets, write_stdout};
 use crate::clients::Fate;
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 use crate::workspace::catalog::{client_listing, listing_text, xml};
 use crate::workspace::{Disk, Registry, Workspace};
 
@@ -86,7 +86,7 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
         }
     };
     // Only the chosen client's reading: the others' would be read for nothing.
-    let registry = Registry::scan_for(&roots, &Disk, TargetSet::of(target));
+    let registry = Registry::scan_for(&roots, &Disk, ClientSet::of(target));
     let client = target.map(|target| {
         (
             target,

@@ -12,7 +12,7 @@ use crate::agent::provider::{self, BoxFuture};
 use crate::agent::session::{DEFAULT_MAX_TURNS, max_tokens};
 use crate::agent::tools::{ApprovalKind, summary};
 use crate::agent::{Agent, AgentEvent, Session};
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 use crate::workspace::{Disk, Workspace};
 
 /// Asks on the terminal: `y` once, `a` for the rest of the chat, anything else denies.
@@ -108,7 +108,7 @@ fn render(event: AgentEvent, json: bool, at_line_start: &mut bool) {
 fn build_agent(args: &ChatArgs) -> Result<Agent, String> {
     let root = args.root.clone().unwrap_or_else(|| PathBuf::from("."));
     let workspace = Workspace::open_resolved(&root).map_err(|error| error.to_string())?;
-    let registry = workspace.registry(&Disk, TargetSet::NONE);
+    let registry = workspace.registry(&Disk, ClientSet::NONE);
     let Workspace {
         folder: root,
         config,

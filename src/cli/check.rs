@@ -7,15 +7,16 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::check_run::CheckRun;
+use super::display_path;
 use super::format::{FileReport, Format, Summary, Totals};
-use super::settings::{LintSettings, display_path, settings};
 use super::spool::{Kept, Spool};
 use super::{CheckArgs, CheckFormat, EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::analysis::RegistryView;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::mentions::Mention;
 use crate::rules;
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 use crate::workspace::Registry;
 use crate::workspace::discovery::{
     FileIndex, OPENAI_YAML, discover, is_openai_yaml, path_order_key, walk_indexed,
@@ -44,7 +45,7 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     }
-    let mut run = match settings(args.config.as_deref(), &paths[0], &args.targets) {
+    let mut run = match CheckRun::new(args.config.as_deref(), &paths[0], &args.targets) {
         Ok(run) => run,
         Err(message) => {
             error_line(&message);
@@ -107,7 +108,7 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut run = match settings(args.config.as_deref(), start, &args.targets) {
+    let mut run = match CheckRun::new(args.config.as_deref(), start, &args.targets) {
         Ok(run) => run,
         Err(message) => {
             error_line(&message);
@@ -121,7 +122,7 @@ fn run_stdin(args: &CheckArgs) -> u8 {
         output.add(Checked::new(&output, &display, text, diagnostics));
         return output.finish(false);
     }
-    let analysis = run.lint_and_read(&display, bytes, TargetSet::NONE);
+    let analysis = run.lint_and_read(&display, bytes, ClientSet::NONE);
     let is_skill = analysis.metadata.is_some();
     let mut diagnostics = analysis.diagnostics;
     if is_skill && run.engine.security_enabled() {
@@ -287,7 +288,7 @@ struct FirstPass {
 /// output could not be kept (a file with only such findings is read again for their
 /// positions). Returns whether some file or folder could not be read.
 fn check_files(
-    run: &LintSettings,
+    run: &CheckRun,
     paths: &[PathBuf],
     output: &mut Output,
     keep_in_memory: usize,
@@ -469,7 +470,7 @@ fn check_files(
 /// Codex's `agents/openai.yaml` of a checked SKILL.md's folder (`file`, found by the walk):
 /// it sorts right after the SKILL.md (`S` before `a`), so the output stays in path order.
 fn check_openai_yaml(
-    run: &LintSettings,
+    run: &CheckRun,
     output: &Output,
     display: &Path,
     path: &Path,
@@ -486,7 +487,7 @@ fn check_openai_yaml(
     let name = crate::workspace::loader::read_metadata(
         &String::from_utf8_lossy(&skill),
         "",
-        TargetSet::NONE,
+        ClientSet::NONE,
     )
     .name;
     let name = (!name.is_empty()).then_some(name);
@@ -502,7 +503,7 @@ fn check_openai_yaml(
 /// Checks one plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`) and renders
 /// its findings.
 fn check_manifest(
-    run: &LintSettings,
+    run: &CheckRun,
     output: &Output,
     display: &Path,
     path: &Path,
@@ -535,12 +536,12 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
 /// what the loader registers from it (only for a `SKILL.md`, with the readings of `clients`),
 /// its mentions and the capabilities its blocks show too.
 fn render(
-    run: &LintSettings,
+    run: &CheckRun,
     output: &Output,
     (display, path): (&Path, &Path),
     bytes: Vec<u8>,
     extra: Vec<Diagnostic>,
-    clients: TargetSet,
+    clients: ClientSet,
 ) -> (
     Checked,
     Option<Metadata>,
@@ -569,7 +570,7 @@ fn render(
 /// The first pass over one file: lint it, keep what the loader and the workspace rules need,
 /// and keep its rendered findings in the spool.
 fn first_pass(
-    run: &LintSettings,
+    run: &CheckRun,
     output: &Output,
     spool: &Spool,
     display: &Path,
@@ -626,14 +627,14 @@ fn render_workspace_findings(
 
 /// Lints one file again, with the workspace findings `extra` added, and renders it.
 fn check_one(
-    run: &LintSettings,
+    run: &CheckRun,
     output: &Output,
     display: &Path,
     path: &Path,
     extra: Vec<Diagnostic>,
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
-    Ok(render(run, output, (display, path), bytes, extra, TargetSet::NONE).0)
+    Ok(render(run, output, (display, path), bytes, extra, ClientSet::NONE).0)
 }
 
 /// The security scan of a checked skill's folder: its other files rendered, the findings on its
@@ -647,7 +648,7 @@ struct FolderScan {
 /// Reads the files a skill ships besides its SKILL.md (`path`) and scans them; `display` names
 /// the SKILL.md as the output does, and the other files are named from it.
 fn scan_folder(
-    run: &LintSettings,
+    run: &CheckRun,
     output: &Output,
     index: &FileIndex,
     (display, path): (&Path, &Path),
@@ -713,7 +714,7 @@ impl Source for Linted<'_> {
         self.plain.contains(self.keys.key(path).as_os_str())
     }
 
-    fn metadata(&self, path: &Path, folder: &str, clients: TargetSet) -> std::io::Result<Metadata> {
+    fn metadata(&self, path: &Path, folder: &str, clients: ClientSet) -> std::io::Result<Metadata> {
         let known = self
             .metadata
             .lock()
@@ -774,7 +775,7 @@ impl Workspaces {
     /// whose skills roots hold it, else the one the loader derives from its own path; each
     /// workspace's registry is the loader's, built from [`roots_for`].
     fn build(
-        run: &LintSettings,
+        run: &CheckRun,
         paths: &[PathBuf],
         files: &[(PathBuf, PathBuf)],
         file_keys: &[PathBuf],
@@ -844,7 +845,7 @@ impl Workspaces {
                 .collect();
             // Read with no client's readings but those the first pass took: which listings the
             // workspace rules compute is known once the registry's members are.
-            let mut registry = Registry::scan_for(&roots, source, TargetSet::NONE);
+            let mut registry = Registry::scan_for(&roots, source, ClientSet::NONE);
             // A workspace whose checked files the loader cannot read (not UTF-8, say) has
             // nothing to say about them.
             let unreadable: HashSet<OsString> = registry
@@ -897,12 +898,7 @@ impl Workspaces {
     }
 
     /// The workspace findings of the checked file whose [`Keys::key`] is `path`.
-    fn findings_of(
-        &self,
-        run: &LintSettings,
-        path: &Path,
-        mentions: &[Mention],
-    ) -> Vec<Diagnostic> {
+    fn findings_of(&self, run: &CheckRun, path: &Path, mentions: &[Mention]) -> Vec<Diagnostic> {
         let mut found = Vec::new();
         if self.registries.is_empty() {
             return found;
@@ -934,7 +930,7 @@ mod tests {
 
     /// The output of one run over `root` with `keep_in_memory` bytes of kept output.
     fn output_of(root: &Path, format: Format, keep_in_memory: usize) -> (String, bool) {
-        let run = settings(None, root, &[]).unwrap();
+        let run = CheckRun::new(None, root, &[]).unwrap();
         let mut output = Output::new(format, false);
         let trouble = check_files(&run, &[root.to_path_buf()], &mut output, keep_in_memory);
         let tail = output.format.tail(&output.totals, output.any);
@@ -960,7 +956,7 @@ mod tests {
                 b"---\r\nname: crlf\r\ndescription: Does crlf things. Use when asked.\r\n---\r\nBody.\r\n",
             ),
         ];
-        let run = settings(None, &skills, &[]).unwrap();
+        let run = CheckRun::new(None, &skills, &[]).unwrap();
         for format in [
             Format::Json,
             Format::Human { colour: false },
@@ -985,7 +981,7 @@ mod tests {
                         crate::text::TextRange::new(description, text.find(" Use").unwrap()),
                         "Codex cuts this description in its skill listing",
                     );
-                    finding.targets = vec![crate::targets::Target::Codex];
+                    finding.targets = vec![crate::targets::Client::Codex];
                     vec![finding.clone(), finding]
                 };
                 let alone =

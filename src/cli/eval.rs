@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use clap::ValueEnum;
 
-use super::settings::display_path;
+use super::display_path;
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::agent::eval::run::{
     DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD, ROUTING_MAX_TOKENS,
@@ -17,10 +17,11 @@ use crate::agent::eval::run::{
 };
 use crate::agent::eval::set::{self, TRIGGERS_FILE};
 use crate::agent::eval::{
-    EvalError, EvalOptions, EvalReport, EvalTarget, Evaluator, Progress, QueryResult, SkillReport,
+    EvalError, EvalOptions, EvalReport, Evaluator, Progress, QueryResult, SkillReport,
+    SkillUnderTest,
 };
 use crate::agent::provider;
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 use crate::workspace::Workspace;
 use crate::workspace::loader::{fs_path, workspace_of_skill};
 use crate::workspace::open::{SkillRef, find_skill, skills_under};
@@ -85,7 +86,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         registry,
         config_model,
         config_max_tokens,
-        targets,
+        under_test,
     } = match prepare(args) {
         Ok(prepared) => prepared,
         Err(messages) => {
@@ -131,7 +132,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     };
     let result = runtime.block_on(async {
         tokio::select! {
-            result = evaluator.run(&targets, &options, &mut on_progress) => Some(result),
+            result = evaluator.run(&under_test, &options, &mut on_progress) => Some(result),
             _ = tokio::signal::ctrl_c() => None,
         }
     });
@@ -174,7 +175,7 @@ struct Prepared {
     registry: Registry,
     config_model: Option<String>,
     config_max_tokens: Option<u32>,
-    targets: Vec<EvalTarget>,
+    under_test: Vec<SkillUnderTest>,
 }
 
 /// The measuring options the flags ask for.
@@ -227,7 +228,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             .unwrap_or_else(|| PathBuf::from(".")),
     };
     let opened = Workspace::open_resolved(&workspace).map_err(|error| vec![error.to_string()])?;
-    let registry = opened.registry(&Disk, TargetSet::NONE);
+    let registry = opened.registry(&Disk, ClientSet::NONE);
     let Workspace {
         folder: workspace,
         config,
@@ -278,7 +279,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             names.join(", ")
         ));
     }
-    let mut targets = Vec::new();
+    let mut under_test = Vec::new();
     for name in names {
         let Some(skill) = registry.get(&name) else {
             continue;
@@ -298,7 +299,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             }
         };
         match set::load(&path) {
-            Ok(set) => targets.push(EvalTarget {
+            Ok(set) => under_test.push(SkillUnderTest {
                 skill: name,
                 description: args.description.clone(),
                 set,
@@ -312,7 +313,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             registry,
             config_model: config.agent.model,
             config_max_tokens: config.agent.max_tokens,
-            targets,
+            under_test,
         })
     } else {
         Err(problems)

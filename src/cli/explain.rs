@@ -9,7 +9,7 @@ use super::{
     EXIT_FINDINGS, EXIT_TROUBLE, ExplainArgs, ExplainFormat, error_line, parse_targets,
     write_stdout,
 };
-use crate::targets::{Target, TargetSet};
+use crate::targets::{Client, ClientSet};
 use crate::workspace::explain::{
     ClientView, Invocation, Presence, clients_for, explain, render, skills_named,
 };
@@ -116,7 +116,7 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         }
     };
     let config = &workspace.config;
-    let selected: Option<Vec<Target>> = if args.target.is_empty() {
+    let selected: Option<Vec<Client>> = if args.target.is_empty() {
         config.targets.clone()
     } else {
         match parse_targets(&args.target) {
@@ -128,7 +128,7 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         }
     };
     let targets = clients_for(selected.as_deref());
-    let registry = workspace.registry(&Disk, TargetSet::ALL);
+    let registry = workspace.registry(&Disk, ClientSet::ALL);
     let paths = skills_named(&registry, &args.name);
     if paths.is_empty() {
         let _ = std::io::Write::write_all(

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::check_run::CheckRun;
+use super::display_path;
 use super::error_line;
-use super::settings::{LintSettings, display_path};
 use crate::diagnostic::Rename;
 use crate::rules::fix::{FixOutcome, fix_all};
 
@@ -18,7 +19,7 @@ pub(super) struct Fixed {
 }
 
 /// Fixes one file's text with this run's settings (the same loop the editor's fix-all runs).
-pub(super) fn fix_text(run: &LintSettings, path: &Path, original: &str) -> FixOutcome {
+pub(super) fn fix_text(run: &CheckRun, path: &Path, original: &str) -> FixOutcome {
     fix_all(original, |text| run.lint(path, text.as_bytes()).1)
 }
 
@@ -73,7 +74,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-pub(super) fn fix_files(run: &LintSettings, files: &[PathBuf]) -> Fixed {
+pub(super) fn fix_files(run: &CheckRun, files: &[PathBuf]) -> Fixed {
     let results: Vec<(usize, bool)> = files
         .par_iter()
         .map(|path| {

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 use crate::workspace::{Disk, Workspace};
 
 pub(super) fn run(name: &str, root: Option<&Path>) -> u8 {
@@ -14,7 +14,7 @@ pub(super) fn run(name: &str, root: Option<&Path>) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let registry = workspace.registry(&Disk, TargetSet::NONE);
+    let registry = workspace.registry(&Disk, ClientSet::NONE);
     match registry.load(name, &Disk) {
         Ok(content) => {
             write_stdout(&content);

@@ -4,13 +4,13 @@
 mod catalog;
 mod chat;
 mod check;
+mod check_run;
 mod eval;
 mod explain;
 mod fix;
 pub(crate) mod format;
 mod load;
 mod rules;
-mod settings;
 mod spool;
 
 use std::io::Write;
@@ -265,18 +265,36 @@ pub(crate) fn write_stdout(text: &str) {
 }
 
 /// Parses `--target` values.
-pub(crate) fn parse_targets(ids: &[String]) -> Result<Vec<crate::targets::Target>, String> {
+pub(crate) fn parse_targets(ids: &[String]) -> Result<Vec<crate::targets::Client>, String> {
     ids.iter()
         .flat_map(|id| id.split(','))
         .map(|id| {
-            crate::targets::Target::parse(id.trim()).ok_or_else(|| {
+            crate::targets::Client::parse(id.trim()).ok_or_else(|| {
                 format!(
                     "unknown target '{id}'; expected one of: {}",
-                    crate::targets::ALL_TARGETS
-                        .map(crate::targets::Target::id)
+                    crate::targets::ALL_CLIENTS
+                        .map(crate::targets::Client::id)
                         .join(", ")
                 )
             })
         })
         .collect()
+}
+
+/// A path as the user would type it: without a leading `./`, and relative to the current
+/// folder when it is an absolute path inside it (resolved once per run).
+pub(crate) fn display_path(path: &std::path::Path) -> std::path::PathBuf {
+    static CURRENT: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    if path.is_relative() {
+        return path
+            .strip_prefix(".")
+            .map_or_else(|_| path.to_path_buf(), std::path::Path::to_path_buf);
+    }
+    let current =
+        CURRENT.get_or_init(|| std::env::current_dir().and_then(std::fs::canonicalize).ok());
+    current
+        .as_deref()
+        .and_then(|current| path.strip_prefix(current).ok())
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .map_or_else(|| path.to_path_buf(), std::path::Path::to_path_buf)
 }

@@ -12,18 +12,18 @@ pub(crate) mod js;
 pub(crate) mod opencode;
 
 use crate::document::yaml::YamlDocument;
-use crate::targets::{Target, TargetSet};
+use crate::targets::{Client, ClientSet};
 use crate::text::TextRange;
 
 /// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
 #[must_use]
-pub(crate) fn measured_with(target: Target) -> Option<String> {
+pub(crate) fn measured_with(target: Client) -> Option<String> {
     let version = match target {
-        Target::ClaudeCode => claude_code::VERSION,
-        Target::Codex => codex::VERSION,
-        Target::Copilot => copilot::VERSION,
-        Target::OpenCode => opencode::VERSION,
-        Target::Gemini => gemini::VERSION,
+        Client::ClaudeCode => claude_code::VERSION,
+        Client::Codex => codex::VERSION,
+        Client::Copilot => copilot::VERSION,
+        Client::OpenCode => opencode::VERSION,
+        Client::Gemini => gemini::VERSION,
         _ => return None,
     };
     Some(format!("{} {version}", target.display()))
@@ -52,7 +52,7 @@ impl Readings {
     pub(crate) fn read(
         text: &str,
         parsed: Option<(TextRange, &YamlDocument)>,
-        clients: TargetSet,
+        clients: ClientSet,
     ) -> Self {
         let mut readings = Readings::default();
         readings.add(text, parsed, clients);
@@ -64,36 +64,36 @@ impl Readings {
         &mut self,
         text: &str,
         parsed: Option<(TextRange, &YamlDocument)>,
-        clients: TargetSet,
+        clients: ClientSet,
     ) {
         let wanted = clients.without(self.clients());
-        if wanted.contains(Target::ClaudeCode) {
+        if wanted.contains(Client::ClaudeCode) {
             self.claude = Some(Box::new(claude_code::read_reusing(text, parsed)));
         }
-        if wanted.contains(Target::Codex) {
+        if wanted.contains(Client::Codex) {
             self.codex = Some(Box::new(codex::read_reusing(text, parsed)));
         }
-        if wanted.contains(Target::Copilot) {
+        if wanted.contains(Client::Copilot) {
             self.copilot = Some(Box::new(copilot::read_reusing(text, parsed)));
         }
-        if wanted.contains(Target::OpenCode) {
+        if wanted.contains(Client::OpenCode) {
             self.opencode = Some(Box::new(opencode::read(text)));
         }
-        if wanted.contains(Target::Gemini) {
+        if wanted.contains(Client::Gemini) {
             self.gemini = Some(Box::new(gemini::read(text)));
         }
     }
 
     /// The clients read.
     #[must_use]
-    pub(crate) fn clients(&self) -> TargetSet {
-        TargetSet::of(
+    pub(crate) fn clients(&self) -> ClientSet {
+        ClientSet::of(
             [
-                (Target::ClaudeCode, self.claude.is_some()),
-                (Target::Codex, self.codex.is_some()),
-                (Target::Copilot, self.copilot.is_some()),
-                (Target::OpenCode, self.opencode.is_some()),
-                (Target::Gemini, self.gemini.is_some()),
+                (Client::ClaudeCode, self.claude.is_some()),
+                (Client::Codex, self.codex.is_some()),
+                (Client::Copilot, self.copilot.is_some()),
+                (Client::OpenCode, self.opencode.is_some()),
+                (Client::Gemini, self.gemini.is_some()),
             ]
             .into_iter()
             .filter_map(|(target, read)| read.then_some(target)),

@@ -22,7 +22,7 @@ use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::eval::run::cache_dir;
 use crate::agent::eval::set::{TRIGGERS_FILE, parse};
-use crate::agent::eval::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
+use crate::agent::eval::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
 use crate::workspace::Source;
 use crate::workspace::open::{SkillRef, find_skill};
 
@@ -103,7 +103,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     });
     let uri = Uri::from_file_path(&skill.path).ok_or_else(Error::internal_error)?;
     let total = set.cases.len();
-    let target = EvalTarget {
+    let tested = SkillUnderTest {
         skill: skill.name.clone(),
         description: params.description.clone(),
         set,
@@ -153,7 +153,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
             }
         };
         evaluator
-            .run(std::slice::from_ref(&target), &options, &mut on_progress)
+            .run(std::slice::from_ref(&tested), &options, &mut on_progress)
             .await
     };
     let _ = forward.await;

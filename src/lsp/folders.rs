@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::RegistryView;
 use crate::config::Config;
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 use crate::workspace::{Source, Workspace, WorkspaceIndex};
 
 /// The server's state for one workspace folder: an editor's workspace folder, or a folder the
@@ -27,7 +27,7 @@ impl FolderState {
             tracing::warn!("ignoring config: {error}");
         }
         // Every client's reading: the hover on a name says what each client does.
-        let index = workspace.index(source, TargetSet::ALL);
+        let index = workspace.index(source, ClientSet::ALL);
         let registry = RegistryView::from(index.registry());
         let Workspace { folder, config } = workspace;
         Self {

@@ -5,12 +5,12 @@ use serde_json::Value;
 
 use crate::diagnostic::Severity;
 use crate::rules::{Rule, RuleSettings};
-use crate::targets::Target;
+use crate::targets::Client;
 
 /// Settings from `workspace/didChangeConfiguration` (`skillLsp.targets`, `skillLsp.rules`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ClientSettings {
-    pub targets: Option<Vec<Target>>,
+    pub targets: Option<Vec<Client>>,
     pub rules: RuleSettings,
 }
 
@@ -24,7 +24,7 @@ impl ClientSettings {
             ids.iter()
                 .filter_map(Value::as_str)
                 .filter_map(|id| {
-                    Target::parse(id).or_else(|| {
+                    Client::parse(id).or_else(|| {
                         tracing::warn!("unknown target '{id}' in settings");
                         None
                     })
@@ -65,7 +65,7 @@ mod tests {
         let settings = ClientSettings::from_json(&serde_json::json!({
             "skillLsp": {"targets": ["codex", "nope"], "rules": {"description-trigger": "off", "bom": "warning", "x": "error"}}
         }));
-        assert_eq!(settings.targets, Some(vec![Target::Codex]));
+        assert_eq!(settings.targets, Some(vec![Client::Codex]));
         assert!(settings.rules.is_off(Rule::DescriptionTrigger));
         assert_eq!(
             settings.rules.overrides[&Rule::Bom],

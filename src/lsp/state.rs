@@ -18,7 +18,7 @@ use super::settings::ClientSettings;
 use crate::analysis::{Engine, RegistryView, WorkspaceBatch};
 use crate::config::FILE_NAMES;
 use crate::diagnostic::Diagnostic;
-use crate::targets::{Target, TargetSet};
+use crate::targets::{Client, ClientSet};
 use crate::workspace::discovery::is_skill_path;
 use crate::workspace::open::{Owner, owner_of};
 use crate::workspace::{Registry, Source};
@@ -293,9 +293,9 @@ pub(crate) struct AnalysisContext {
 impl AnalysisContext {
     /// The targets selected for the document at `path`.
     #[must_use]
-    pub(crate) fn targets(&self, path: Option<&Path>) -> Vec<Target> {
+    pub(crate) fn targets(&self, path: Option<&Path>) -> Vec<Client> {
         path.map_or_else(
-            || vec![Target::AgentSkills],
+            || vec![Client::AgentSkills],
             |path| self.engine.targets_for(path),
         )
     }
@@ -632,7 +632,7 @@ fn analyze_openai_yaml(text: &str, path: &Path, context: &AnalysisContext) -> Ve
         .map(|skill| skill.name.clone())
         .or_else(|| {
             let text = std::fs::read_to_string(&skill_file).ok()?;
-            Some(crate::workspace::loader::read_metadata(&text, "", TargetSet::NONE).name)
+            Some(crate::workspace::loader::read_metadata(&text, "", ClientSet::NONE).name)
         })
         .filter(|name| !name.is_empty());
     let open_paths = &context.open_paths;

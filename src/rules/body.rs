@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use super::{Checker, Rule};
 use crate::diagnostic::{Fix, Rename};
 use crate::document::Reference;
-use crate::targets::{Effect, Target};
+use crate::targets::{Effect, Client};
 use crate::text::{TextRange, lines_with_ranges};
 
 pub(super) const BODY_MAX_LINES: usize = 500;
@@ -68,11 +68,11 @@ fn file_name_case(checker: &mut Checker<'_>) {
             "the file is named '{name}', not 'SKILL.md', which case-sensitive file systems (Linux, CI) tell apart"
         ),
         |target| match target {
-            Target::AgentSkills if lowercase => Effect::Fine(
+            Client::AgentSkills if lowercase => Effect::Fine(
                 "finds it (it also looks for skill.md)",
                 "find it (they also look for skill.md)",
             ),
-            Target::AgentSkills | Target::ClaudeUpload => Effect::Reject,
+            Client::AgentSkills | Client::ClaudeUpload => Effect::Reject,
             _ => Effect::Skip,
         },
         vec![fix],
@@ -215,9 +215,9 @@ mod tests {
     use crate::diagnostic::Severity;
     use crate::rules::test_support::{check, lint_as};
     use crate::rules::{FileContext, Rule, lint_text};
-    use crate::targets::Target;
+    use crate::targets::Client;
 
-    const AS: &[Target] = &[Target::AgentSkills];
+    const AS: &[Client] = &[Client::AgentSkills];
     const HEAD: &str = "---\nname: pdf\ndescription: Use when asked.\n---\n";
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
 
     /// Lints `body` as `repo/skills/pdf/SKILL.md` of a tree holding `files` (paths from the
     /// skill folder, `../` for the folders above it).
-    fn lint_tree(body: &str, files: &[&str], targets: &[Target]) -> Vec<(Rule, String, String)> {
+    fn lint_tree(body: &str, files: &[&str], targets: &[Client]) -> Vec<(Rule, String, String)> {
         let text = format!("{HEAD}{body}");
         let exists = |relative: &Path| {
             let mut normal: Vec<String> = Vec::new();
@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn skill_md_case_depends_on_the_targets() {
         let body = format!("{HEAD}Body\n");
-        let case = |path: &str, targets: &[Target]| {
+        let case = |path: &str, targets: &[Client]| {
             lint_as(&body, path, targets)
                 .into_iter()
                 .find(|d| d.rule == Rule::SkillMdCase)
@@ -377,11 +377,11 @@ mod tests {
         assert!(case("skills/pdf/skill.md", AS).is_none());
         let both = case(
             "skills/pdf/skill.md",
-            &[Target::AgentSkills, Target::ClaudeCode],
+            &[Client::AgentSkills, Client::ClaudeCode],
         )
         .unwrap();
         assert_eq!(both.severity, Severity::Error);
-        assert_eq!(both.targets, vec![Target::ClaudeCode]);
+        assert_eq!(both.targets, vec![Client::ClaudeCode]);
         assert!(
             both.message.ends_with(
                 "— Claude Code skips this skill; skills-ref finds it (it also looks for skill.md)"
@@ -400,14 +400,14 @@ mod tests {
             mixed.message
         );
         for target in [
-            Target::ClaudeCode,
-            Target::Codex,
-            Target::Copilot,
-            Target::OpenCode,
-            Target::Gemini,
+            Client::ClaudeCode,
+            Client::Codex,
+            Client::Copilot,
+            Client::OpenCode,
+            Client::Gemini,
         ] {
             assert!(case("x/pdf/skill.md", &[target]).is_some(), "{target}");
         }
-        assert!(case("skills/pdf/SKILL.md", &[Target::ClaudeCode]).is_none());
+        assert!(case("skills/pdf/SKILL.md", &[Client::ClaudeCode]).is_none());
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::Rule;
 use crate::clients::{Fate, claude_code, codex};
 use crate::diagnostic::{Diagnostic, Related};
-use crate::targets::{Target, TargetSet, join_names};
+use crate::targets::{Client, ClientSet, join_names};
 use crate::text::TextRange;
 use crate::workspace::catalog::{client_listing, listing_budget};
 use crate::workspace::loader::root_readers;
@@ -18,7 +18,7 @@ use crate::workspace::{Registry, Skill};
 #[must_use]
 pub(crate) fn check(
     registry: &Registry,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
     context_window: Option<u64>,
 ) -> Vec<(PathBuf, Diagnostic)> {
     let mut findings = Vec::new();
@@ -35,7 +35,7 @@ pub(crate) fn check(
 pub(crate) fn check_file(
     registry: &Registry,
     path: &Path,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
     context_window: Option<u64>,
 ) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
@@ -59,7 +59,7 @@ fn name_range(skill: &Skill) -> TextRange {
 /// roots scanned by it), reported on each with the others as related places.
 fn duplicate_names(
     registry: &Registry,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
     let mut groups: Vec<Vec<&Skill>> = Vec::new();
@@ -75,7 +75,7 @@ fn duplicate_names(
         let winner = group[0];
         for this in group {
             let targets = targets_for(&this.path);
-            let others: Vec<(&Skill, Vec<Target>)> = group
+            let others: Vec<(&Skill, Vec<Client>)> = group
                 .iter()
                 .filter(|other| other.path != this.path)
                 .map(|other| {
@@ -105,7 +105,7 @@ fn duplicate_names(
             let Some((first, _)) = others.first() else {
                 continue;
             };
-            let mut affected: Vec<Target> = others
+            let mut affected: Vec<Client> = others
                 .iter()
                 .flat_map(|(_, seeing)| seeing.iter().copied())
                 .collect();
@@ -148,7 +148,7 @@ fn duplicate_names(
 /// follow links load it; skill-lsp's own loader refuses it (design.md §5).
 fn symlink_escapes(
     registry: &Registry,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
     for refused in &registry.refused {
@@ -158,7 +158,7 @@ fn symlink_escapes(
         let targets = targets_for(&refused.path);
         let followers: Vec<&str> = targets
             .iter()
-            .filter(|target| matches!(target, Target::ClaudeCode | Target::Codex))
+            .filter(|target| matches!(target, Client::ClaudeCode | Client::Codex))
             .map(|target| target.display())
             .collect();
         let loads = if followers.is_empty() {
@@ -191,13 +191,13 @@ fn symlink_escapes(
 }
 
 /// The clients with a listing budget, whose listings `catalog-budget` computes.
-const BUDGETED: [Target; 3] = [Target::ClaudeCode, Target::Codex, Target::Copilot];
+const BUDGETED: [Client; 3] = [Client::ClaudeCode, Client::Codex, Client::Copilot];
 
 /// The selected targets of each registered skill.
 fn selected_targets<'a>(
     registry: &'a Registry,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
-) -> HashMap<&'a Path, Vec<Target>> {
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
+) -> HashMap<&'a Path, Vec<Client>> {
     registry
         .skills
         .iter()
@@ -207,8 +207,8 @@ fn selected_targets<'a>(
 }
 
 /// The budgeted clients selected for some skill: the listings `catalog-budget` computes.
-fn listed_of(selected: &HashMap<&Path, Vec<Target>>) -> TargetSet {
-    TargetSet::of(
+fn listed_of(selected: &HashMap<&Path, Vec<Client>>) -> ClientSet {
+    ClientSet::of(
         BUDGETED
             .into_iter()
             .filter(|target| selected.values().any(|targets| targets.contains(target))),
@@ -220,16 +220,16 @@ fn listed_of(selected: &HashMap<&Path, Vec<Target>>) -> TargetSet {
 #[must_use]
 pub(crate) fn listed_clients(
     registry: &Registry,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
-) -> TargetSet {
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
+) -> ClientSet {
     listed_of(&selected_targets(registry, targets_for))
 }
 
 /// The clients among `targets` (one file's) whose listing the workspace rules would compute:
 /// the readings a front end that reads each file before it builds registries takes at once.
 #[must_use]
-pub(crate) fn listed_among(targets: &[Target]) -> TargetSet {
-    TargetSet::of(
+pub(crate) fn listed_among(targets: &[Client]) -> ClientSet {
+    ClientSet::of(
         BUDGETED
             .into_iter()
             .filter(|target| targets.contains(target)),
@@ -238,7 +238,7 @@ pub(crate) fn listed_among(targets: &[Target]) -> TargetSet {
 
 fn catalog_budget(
     registry: &Registry,
-    targets_for: &dyn Fn(&Path) -> Vec<Target>,
+    targets_for: &dyn Fn(&Path) -> Vec<Client>,
     context_window: Option<u64>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
@@ -265,7 +265,7 @@ fn catalog_budget(
                 .iter()
                 .map(|item| item.name.chars().count() + 4 + item.full_chars + 1)
                 .sum::<usize>();
-        let own = if target == Target::ClaudeCode {
+        let own = if target == Client::ClaudeCode {
             format!(", its own {} skills included", claude_code::OWN_SKILLS)
         } else {
             String::new()
@@ -279,7 +279,7 @@ fn catalog_budget(
         // Codex's budget is tokens (four bytes each), its own four skills included. The same
         // words close every Codex finding: written once, not once per skill (thousands of
         // skills can be over the budget at once).
-        let codex_why = if target == Target::Codex {
+        let codex_why = if target == Client::Codex {
             format!(
                 "a listing of {} skills, its own {} included, needs about {} tokens and its budget is {budget} tokens (2% of the context window)",
                 count + over_budget().count() + codex::OWN.len(),
@@ -289,7 +289,7 @@ fn catalog_budget(
         } else {
             String::new()
         };
-        if target == Target::Codex {
+        if target == Client::Codex {
             // Through the map of paths, as the listed skills below: `Registry::skill_at` scans
             // the registry, once per over-budget skill.
             for item in over_budget() {
@@ -324,7 +324,7 @@ fn catalog_budget(
             };
             let shown = item.description.chars().count();
             let (action, why) = match item.fate {
-                Fate::Capped if target == Target::Codex => (
+                Fate::Capped if target == Client::Codex => (
                     format!(
                         "cuts this description from {} to {shown} characters",
                         item.full_chars
@@ -341,13 +341,13 @@ fn catalog_budget(
                     ),
                     codex_why.clone(),
                 ),
-                Fate::NameOnly if target == Target::Copilot => (
+                Fate::NameOnly if target == Client::Copilot => (
                     "offers this skill by name only, without its description,".to_owned(),
                     format!(
                         "it shows descriptions only while the entries, in name order, fit {budget} characters"
                     ),
                 ),
-                Fate::NameOnly if target == Target::Codex => (
+                Fate::NameOnly if target == Client::Codex => (
                     "lists this skill by name only, without its description,".to_owned(),
                     codex_why.clone(),
                 ),
@@ -420,7 +420,7 @@ mod tests {
         let mut registry = Registry::default();
         registry.add(skill("pdf", "pdf", "skills", "a".into()));
         registry.add(skill("pdf", "pdf", "vendor/skills", "b".into()));
-        let findings = check(&registry, &|_| vec![Target::AgentSkills], None);
+        let findings = check(&registry, &|_| vec![Client::AgentSkills], None);
         assert_eq!(findings.len(), 2);
         assert_eq!(findings[0].0, PathBuf::from("skills/pdf/SKILL.md"));
         assert!(findings[0].1.message.contains("keeps this one"));
@@ -451,16 +451,16 @@ mod tests {
         let mut registry = Registry::default();
         registry.add(skill("pdf", "pdf", ".agents/skills", "a".into()));
         registry.add(skill("pdf", "pdf", ".claude/skills", "b".into()));
-        let findings = check(&registry, &|_| vec![Target::Copilot], None);
+        let findings = check(&registry, &|_| vec![Client::Copilot], None);
         assert_eq!(findings.len(), 2);
-        assert_eq!(findings[0].1.targets, vec![Target::Copilot]);
+        assert_eq!(findings[0].1.targets, vec![Client::Copilot]);
         assert!(findings[0].1.message.contains("Copilot lists both"));
-        assert!(check(&registry, &|_| vec![Target::ClaudeCode], None).is_empty());
+        assert!(check(&registry, &|_| vec![Client::ClaudeCode], None).is_empty());
         // A published `skills/` copy next to the installed `.agents/skills` one.
         let mut registry = Registry::default();
         registry.add(skill("pdf", "pdf", "skills", "a".into()));
         registry.add(skill("pdf", "pdf", ".agents/skills", "b".into()));
-        assert!(check(&registry, &|_| vec![Target::AgentSkills], None).is_empty());
+        assert!(check(&registry, &|_| vec![Client::AgentSkills], None).is_empty());
     }
 
     #[test]
@@ -524,7 +524,7 @@ mod tests {
                 readings: None,
             },
         });
-        let findings = check(&registry, &|_| vec![Target::AgentSkills], None);
+        let findings = check(&registry, &|_| vec![Client::AgentSkills], None);
         assert_eq!(findings[0].1.rule, Rule::SymlinkEscape);
         assert!(findings[0].1.message.contains("/elsewhere/x/SKILL.md"));
     }
@@ -534,7 +534,7 @@ mod tests {
         let mut registry = Registry::default();
         registry.add(skill("big", "big", ".claude/skills", "x".repeat(2_000)));
         registry.add(skill("small", "small", ".claude/skills", "y".repeat(20)));
-        let findings = check(&registry, &|_| vec![Target::ClaudeCode], None);
+        let findings = check(&registry, &|_| vec![Client::ClaudeCode], None);
         assert_eq!(findings.len(), 1);
         assert!(
             findings[0]
@@ -542,7 +542,7 @@ mod tests {
                 .message
                 .starts_with("Claude Code cuts this description from 2000 to 1536 characters")
         );
-        assert!(check(&registry, &|_| vec![Target::AgentSkills], None).is_empty());
+        assert!(check(&registry, &|_| vec![Client::AgentSkills], None).is_empty());
         let mut registry = Registry::default();
         for index in 0..60 {
             registry.add(skill(
@@ -552,7 +552,7 @@ mod tests {
                 "z".repeat(400),
             ));
         }
-        let crowded_codex = check(&registry, &|_| vec![Target::Codex], None);
+        let crowded_codex = check(&registry, &|_| vec![Client::Codex], None);
         assert_eq!(crowded_codex.len(), 60, "{crowded_codex:?}");
         assert!(
             crowded_codex[0]

@@ -10,7 +10,7 @@ use crate::diagnostic::{Edit, Fix};
 use crate::document::yaml::yaml11_only_type;
 use crate::document::{Entry, Node, NodeKind, Style};
 use crate::field_table::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
-use crate::targets::{Effect, Target};
+use crate::targets::{Effect, Client};
 use crate::text::TextRange;
 
 const TRIGGERS: &[&str] = &[
@@ -53,17 +53,17 @@ static USE_AT_A_MOMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 });
 
 /// How a client that knows `field` takes `value`, which has the wrong type.
-fn wrong_type(field: &'static str, value: &Node) -> impl Fn(Target) -> Effect {
+fn wrong_type(field: &'static str, value: &Node) -> impl Fn(Client) -> Effect {
     let scalar = matches!(value.kind, NodeKind::Scalar { .. });
     let flow = value.flow;
-    move |target: Target| {
+    move |target: Client| {
         if !target.knows(field) {
             return Effect::Ignore;
         }
         match target {
-            Target::AgentSkills => skills_ref_type(field, scalar, flow),
-            Target::ClaudeCode => Effect::Misread,
-            Target::OpenCode if field != "name" && field != "description" => Effect::Misread,
+            Client::AgentSkills => skills_ref_type(field, scalar, flow),
+            Client::ClaudeCode => Effect::Misread,
+            Client::OpenCode if field != "name" && field != "description" => Effect::Misread,
             other => other.refusal(),
         }
     }
@@ -114,9 +114,9 @@ fn skills_ref_accepts_format(name: &str) -> bool {
 }
 
 /// How a client takes a missing or empty `name`.
-fn no_name(target: Target) -> Effect {
+fn no_name(target: Client) -> Effect {
     match target {
-        Target::ClaudeCode | Target::Codex => {
+        Client::ClaudeCode | Client::Codex => {
             Effect::Fine("uses the folder name", "use the folder name")
         }
         other => other.refusal(),
@@ -124,9 +124,9 @@ fn no_name(target: Target) -> Effect {
 }
 
 /// How a client takes a missing or empty `description`.
-fn no_description(target: Target) -> Effect {
+fn no_description(target: Client) -> Effect {
     match target {
-        Target::ClaudeCode => Effect::Degrade(
+        Client::ClaudeCode => Effect::Degrade(
             "uses the body's first line instead",
             "use the body's first line instead",
         ),
@@ -245,8 +245,8 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             past_limit(checker.text, value, NAME_MAX),
             format!("name is {chars} characters long; the limit is {NAME_MAX}"),
             move |target| match target {
-                Target::ClaudeCode | Target::Gemini => Effect::Load,
-                Target::AgentSkills if stripped_fits => Effect::Load,
+                Client::ClaudeCode | Client::Gemini => Effect::Load,
+                Client::AgentSkills if stripped_fits => Effect::Load,
                 other => other.refusal(),
             },
             Vec::new(),
@@ -278,8 +278,8 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
                 )
             },
             move |target| match target {
-                Target::ClaudeCode | Target::Codex | Target::Gemini => Effect::Load,
-                Target::AgentSkills if skills_ref_ok => Effect::Degrade(
+                Client::ClaudeCode | Client::Codex | Client::Gemini => Effect::Load,
+                Client::AgentSkills if skills_ref_ok => Effect::Degrade(
                     "accepts it, but stricter clients allow only a-z, 0-9 and hyphens",
                     "accept it, but stricter clients allow only a-z, 0-9 and hyphens",
                 ),
@@ -304,8 +304,8 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
                 value.range,
                 message,
                 move |target| match target {
-                    Target::AgentSkills if skills_ref_matches => Effect::Load,
-                    Target::AgentSkills | Target::Copilot | Target::OpenCode => target.refusal(),
+                    Client::AgentSkills if skills_ref_matches => Effect::Load,
+                    Client::AgentSkills | Client::Copilot | Client::OpenCode => target.refusal(),
                     _ => Effect::Load,
                 },
                 fixes,
@@ -322,7 +322,7 @@ fn name_rules(checker: &mut Checker<'_>, root: &Node) {
             value.range,
             format!("name '{name}' contains the reserved word '{word}'"),
             |target| match target {
-                Target::ClaudeUpload => Effect::Reject,
+                Client::ClaudeUpload => Effect::Reject,
                 _ => Effect::Load,
             },
             Vec::new(),
@@ -397,8 +397,8 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             past_limit(checker.text, value, DESCRIPTION_MAX),
             format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
             |target| match target {
-                Target::ClaudeCode | Target::Gemini => Effect::Load,
-                Target::Codex => Effect::Degrade(
+                Client::ClaudeCode | Client::Gemini => Effect::Load,
+                Client::Codex => Effect::Degrade(
                     "lists only its first 1,021 characters and '...'",
                     "list only its first 1,021 characters and '...'",
                 ),
@@ -417,7 +417,7 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
                 crate::clients::js::utf16_len(description)
             ),
             |target| match target {
-                Target::Copilot => Effect::Skip,
+                Client::Copilot => Effect::Skip,
                 _ => Effect::Load,
             },
             Vec::new(),
@@ -443,8 +443,8 @@ fn description_rules(checker: &mut Checker<'_>, root: &Node) {
             range,
             format!("description contains '{ch}', which uploads read as an XML tag"),
             |target| match target {
-                Target::ClaudeUpload => Effect::Reject,
-                Target::AgentSkills => Effect::Degrade(
+                Client::ClaudeUpload => Effect::Reject,
+                Client::AgentSkills => Effect::Degrade(
                     "accepts it, but claude.ai upload rejects XML tags",
                     "accept it, but claude.ai upload rejects XML tags",
                 ),
@@ -588,11 +588,11 @@ fn string_field(
                 },
                 move |target| match target {
                     // skills-ref 0.1.1 checks the upper limit only.
-                    Target::AgentSkills if empty => Effect::Degrade(
+                    Client::AgentSkills if empty => Effect::Degrade(
                         "accepts it; the spec does not",
                         "accept it; the spec does not",
                     ),
-                    Target::ClaudeCode => Effect::Load,
+                    Client::ClaudeCode => Effect::Load,
                     target if target.knows("compatibility") => target.refusal(),
                     _ => Effect::Load,
                 },
@@ -686,14 +686,14 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
         move |target| {
             if !target.knows(field) {
                 Effect::Ignore
-            } else if target == Target::Copilot {
+            } else if target == Client::Copilot {
                 // Copilot refuses a skill whose switch is anything but a YAML boolean.
                 if value.scalar_type() == Some(crate::document::ScalarType::Null) {
                     Effect::Load
                 } else {
                     Effect::Skip
                 }
-            } else if target == Target::ClaudeCode && canonical.is_some() {
+            } else if target == Client::ClaudeCode && canonical.is_some() {
                 // Claude Code reads `yes`, `On`, `1` and the like, quoted or not, as the
                 // boolean they spell (the oracles' disable-model-invocation cases).
                 Effect::Fine("reads it as meant", "read it as meant")
@@ -718,9 +718,9 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                 value.describe()
             ),
             |target| match target {
-                Target::ClaudeCode => Effect::Degrade("drops it", "drop it"),
+                Client::ClaudeCode => Effect::Degrade("drops it", "drop it"),
                 // skills-ref 0.1.1 does not check `metadata` unless it is a mapping.
-                Target::AgentSkills => {
+                Client::AgentSkills => {
                     Effect::Degrade("passes it through unchecked", "pass it through unchecked")
                 }
                 target if target.knows("metadata") => target.refusal(),
@@ -745,14 +745,14 @@ fn metadata(checker: &mut Checker<'_>, value: &Node) {
                         inner.describe()
                     ),
                     move |target| match target {
-                        Target::Codex if is_short => Effect::Skip,
+                        Client::Codex if is_short => Effect::Skip,
                         // strictyaml refuses flow collections before anything is stringified.
-                        Target::AgentSkills if flow => Effect::Reject,
-                        Target::AgentSkills | Target::OpenCode => {
+                        Client::AgentSkills if flow => Effect::Reject,
+                        Client::AgentSkills | Client::OpenCode => {
                             Effect::Degrade("turns it into a string", "turn it into a string")
                         }
                         // Anthropic's upload check does not look inside `metadata`.
-                        Target::ClaudeUpload => Effect::Degrade(
+                        Client::ClaudeUpload => Effect::Degrade(
                             "accepts it, but the spec asks for string values",
                             "accept it, but the spec asks for string values",
                         ),
@@ -870,11 +870,11 @@ fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
         // list fails skills-ref's parse, which `flow-style` reports); Claude Code takes lists and
         // commas; the other clients do not read the field.
         move |target| match target {
-            Target::AgentSkills | Target::ClaudeUpload if is_list => Effect::Degrade(
+            Client::AgentSkills | Client::ClaudeUpload if is_list => Effect::Degrade(
                 "passes it through unchecked, but clients that follow the spec expect a string",
                 "pass it through unchecked, but clients that follow the spec expect a string",
             ),
-            Target::AgentSkills | Target::ClaudeUpload => Effect::Degrade(
+            Client::AgentSkills | Client::ClaudeUpload => Effect::Degrade(
                 "passes it through unchecked, but clients that follow the spec split it at spaces only",
                 "pass it through unchecked, but clients that follow the spec split it at spaces only",
             ),
@@ -1016,10 +1016,10 @@ mod tests {
     use crate::rules::Rule;
     use crate::rules::suggest::near_miss;
     use crate::rules::test_support::{check, fixed, lint_as, rules_of};
-    use crate::targets::Target;
+    use crate::targets::Client;
 
-    const AS: &[Target] = &[Target::AgentSkills];
-    const CC: &[Target] = &[Target::ClaudeCode];
+    const AS: &[Client] = &[Client::AgentSkills];
+    const CC: &[Client] = &[Client::ClaudeCode];
 
     fn fm(fields: &str) -> String {
         format!("---\n{fields}---\nBody\n")
@@ -1113,11 +1113,11 @@ mod tests {
         let fixed_text = fixed(
             &fm("name: pdf\ndescription: Use when asked.\nuser-invocable: \"false\"\n"),
             Rule::FieldValue,
-            &[Target::Copilot],
+            &[Client::Copilot],
         );
         assert!(fixed_text.contains("user-invocable: false\n"));
         check(
-            &[Target::Codex],
+            &[Client::Codex],
             &text,
             &[
                 "unknown-field 4:1-4:8 warning",
@@ -1159,7 +1159,7 @@ mod tests {
         check(CC, &text, &[]);
         let reserved = fm("name: claude-pdf\ndescription: Use when asked.\n");
         check(
-            &[Target::ClaudeUpload],
+            &[Client::ClaudeUpload],
             &reserved,
             &["reserved-word 2:7-2:17 error: 'claude'"],
         );
@@ -1186,7 +1186,7 @@ mod tests {
             &["description-length 3:1039-3:1124 error"],
         );
         check(
-            &[Target::Codex],
+            &[Client::Codex],
             &fm(&format!("name: pdf\ndescription: {long}\n")),
             &[
                 "description-length 3:1038-3:1123 warning: 1109 characters long; the limit is 1024 — Codex lists only its first 1,021 characters and '...'",
@@ -1199,7 +1199,7 @@ mod tests {
         );
         let angle = fm("name: pdf\ndescription: Use when editing <form> tags.\n");
         check(
-            &[Target::ClaudeUpload],
+            &[Client::ClaudeUpload],
             &angle,
             &["description-angle-brackets 3:31-3:32 error"],
         );
@@ -1265,18 +1265,18 @@ mod tests {
     #[test]
     fn unknown_fields_suggest_and_move() {
         assert_eq!(
-            near_miss("descripton", &[Target::AgentSkills]),
+            near_miss("descripton", &[Client::AgentSkills]),
             Some("description")
         );
         assert_eq!(
-            near_miss("disableModelInvocation", &[Target::ClaudeCode]),
+            near_miss("disableModelInvocation", &[Client::ClaudeCode]),
             Some("disable-model-invocation")
         );
         assert_eq!(
-            near_miss("user-invokable", &[Target::ClaudeCode]),
+            near_miss("user-invokable", &[Client::ClaudeCode]),
             Some("user-invocable")
         );
-        assert_eq!(near_miss("version", &[Target::AgentSkills]), None);
+        assert_eq!(near_miss("version", &[Client::AgentSkills]), None);
 
         let text = fm("name: pdf\ndescripton: Use when asked.\n");
         check(
@@ -1306,7 +1306,7 @@ mod tests {
         assert_eq!(rules_of(&moved, AS), vec![]);
 
         check(
-            &[Target::Codex],
+            &[Client::Codex],
             &text,
             &["unknown-field 4:1-4:8 warning: Codex ignores it$"],
         );
@@ -1318,7 +1318,7 @@ mod tests {
     }
 
     /// The first finding of `rule`: (covered text, severity, message).
-    fn first(text: &str, rule: Rule, targets: &[Target]) -> Option<(String, Severity, String)> {
+    fn first(text: &str, rule: Rule, targets: &[Client]) -> Option<(String, Severity, String)> {
         lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .find(|d| d.rule == rule)
@@ -1356,7 +1356,7 @@ mod tests {
             let both = first(
                 &text,
                 Rule::UnknownField,
-                &[Target::AgentSkills, Target::ClaudeCode],
+                &[Client::AgentSkills, Client::ClaudeCode],
             )
             .unwrap();
             assert_eq!(both.1, Severity::Error);
@@ -1369,18 +1369,18 @@ mod tests {
         }
         let hint = fm("name: pdf\ndescription: Use when asked.\nargument-hint: x\n");
         assert_eq!(
-            first(&hint, Rule::UnknownField, &[Target::ClaudeUpload])
+            first(&hint, Rule::UnknownField, &[Client::ClaudeUpload])
                 .unwrap()
                 .2,
             "unknown field 'argument-hint' here: only Claude Code and Copilot read it — claude.ai upload rejects it"
         );
-        assert!(first(&hint, Rule::UnknownField, &[Target::Copilot]).is_none());
+        assert!(first(&hint, Rule::UnknownField, &[Client::Copilot]).is_none());
         // Clients that ignore unknown keys: a warning for another client's field, nothing for
         // the open standard's optional fields.
         let codex = first(
             &fm("name: pdf\ndescription: Use when asked.\ndisable-model-invocation: true\n"),
             Rule::UnknownField,
-            &[Target::Codex],
+            &[Client::Codex],
         )
         .unwrap();
         assert_eq!(codex.1, Severity::Warning);
@@ -1388,7 +1388,7 @@ mod tests {
         let standard = fm(
             "name: pdf\ndescription: Use when asked.\nlicense: MIT\ncompatibility: Python 3\nallowed-tools: Read\n",
         );
-        for target in [Target::Codex, Target::Gemini, Target::Copilot] {
+        for target in [Client::Codex, Client::Gemini, Client::Copilot] {
             assert!(
                 first(&standard, Rule::UnknownField, &[target]).is_none(),
                 "{target}"
@@ -1398,7 +1398,7 @@ mod tests {
 
     #[test]
     fn a_rename_to_another_field_is_never_safe() {
-        let rename = |text: &str, targets: &[Target]| {
+        let rename = |text: &str, targets: &[Client]| {
             lint_as(text, "skills/pdf/SKILL.md", targets)
                 .into_iter()
                 .find(|d| d.rule == Rule::UnknownField)
@@ -1442,7 +1442,7 @@ mod tests {
             lint_as(
                 text,
                 "skills/pdf/SKILL.md",
-                &[Target::AgentSkills, Target::ClaudeCode],
+                &[Client::AgentSkills, Client::ClaudeCode],
             )
         });
         assert_eq!(
@@ -1472,7 +1472,7 @@ mod tests {
         );
         // The upload check does not look.
         check(
-            &[Target::ClaudeUpload],
+            &[Client::ClaudeUpload],
             &nested,
             &["metadata-value 6:5-6:8 warning"],
         );
@@ -1481,7 +1481,7 @@ mod tests {
         let short = fm(
             "name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n",
         );
-        check(&[Target::Codex], &short, &["metadata-value 6:5-6:8 error"]);
+        check(&[Client::Codex], &short, &["metadata-value 6:5-6:8 error"]);
         check(
             CC,
             &fm("name: pdf\n"),
@@ -1652,7 +1652,7 @@ mod tests {
         let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
         check(AS, &padded, &["name-format 2:7-2:14 warning"]);
         // OpenCode 1.18.33 takes any string as the name and lists the skill under it.
-        check(&[Target::OpenCode], &padded, &[]);
+        check(&[Client::OpenCode], &padded, &[]);
         let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
         let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
         let format = diagnostics

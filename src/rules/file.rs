@@ -8,13 +8,13 @@ use crate::diagnostic::{Edit, Fix};
 use crate::document::tolerant::{Masked, Tolerant};
 use crate::document::yaml::{Decoration, DecorationKind};
 use crate::document::{Node, NodeKind, SkillDocument, Style};
-use crate::targets::{Effect, Target};
+use crate::targets::{Effect, Client};
 use crate::text::{TextRange, lines_with_ranges};
 
 /// How each client takes a file whose frontmatter it cannot read at all.
-pub(super) fn unreadable_frontmatter(target: Target) -> Effect {
+pub(super) fn unreadable_frontmatter(target: Client) -> Effect {
     match target {
-        Target::ClaudeCode => Effect::Degrade(
+        Client::ClaudeCode => Effect::Degrade(
             "loads it without metadata (folder name, first body line)",
             "load it without metadata (folder name, first body line)",
         ),
@@ -23,13 +23,13 @@ pub(super) fn unreadable_frontmatter(target: Target) -> Effect {
 }
 
 /// How each client takes YAML that does not parse.
-fn broken_yaml(target: Target) -> Effect {
+fn broken_yaml(target: Client) -> Effect {
     match target {
-        Target::ClaudeCode => Effect::Degrade(
+        Client::ClaudeCode => Effect::Degrade(
             "loads the body with empty metadata",
             "load the body with empty metadata",
         ),
-        Target::Gemini => Effect::Degrade(
+        Client::Gemini => Effect::Degrade(
             "recovers name and description with its fallback parser",
             "recover name and description with their fallback parsers",
         ),
@@ -38,10 +38,10 @@ fn broken_yaml(target: Target) -> Effect {
 }
 
 /// How each client takes an unquoted `: ` in a value.
-fn colon_effect(target: Target) -> Effect {
+fn colon_effect(target: Client) -> Effect {
     match target {
         // Claude Code reads such values since v2.1.69; Gemini CLI has a line-based fallback.
-        Target::ClaudeCode | Target::Gemini => Effect::Load,
+        Client::ClaudeCode | Client::Gemini => Effect::Load,
         other => other.refusal(),
     }
 }
@@ -57,7 +57,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             "a UTF-8 byte-order mark precedes the opening '---'",
             // Claude Code 2.1.328 skips the mark and reads the skill (the oracles' BOM case).
             |target| match target {
-                Target::ClaudeCode => Effect::Load,
+                Client::ClaudeCode => Effect::Load,
                 other => other.refusal(),
             },
             vec![Fix::new(
@@ -107,7 +107,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
             delimiter.line,
             format!("the {which} delimiter '{line}' must be exactly '---'"),
             move |target| match target {
-                Target::AgentSkills if skills_ref_reads => Effect::Degrade(
+                Client::AgentSkills if skills_ref_reads => Effect::Degrade(
                     "accepts it, but loaders that match the exact line do not",
                     "accept it, but loaders that match the exact line do not",
                 ),
@@ -249,7 +249,7 @@ fn anchors_and_tags(checker: &mut Checker<'_>, decorations: &[Decoration]) {
             decoration.range,
             format!("'{written}' is {what}, which strict YAML parsers such as strictyaml refuse"),
             |target| match target {
-                Target::AgentSkills => Effect::Reject,
+                Client::AgentSkills => Effect::Reject,
                 _ => Effect::Load,
             },
             Vec::new(),
@@ -640,10 +640,10 @@ fn duplicate_keys(checker: &mut Checker<'_>, mapping: &Node, prefix: &str) {
                 entry.key.range,
                 format!("the key '{prefix}{key}' appears twice; some loaders keep this one, some the later one"),
                 |target| match target {
-                    Target::AgentSkills
-                    | Target::ClaudeUpload
-                    | Target::Codex
-                    | Target::Copilot => target.refusal(),
+                    Client::AgentSkills
+                    | Client::ClaudeUpload
+                    | Client::Codex
+                    | Client::Copilot => target.refusal(),
                     _ => Effect::Misread,
                 },
                 vec![fix],
@@ -678,7 +678,7 @@ fn flow_style(checker: &mut Checker<'_>, root: &Node) {
                     if matches!(node.kind, NodeKind::Sequence(_)) { "[a, b]" } else { "{k: v}" }
                 ),
                 |target| match target {
-                    Target::AgentSkills => Effect::Reject,
+                    Client::AgentSkills => Effect::Reject,
                     _ => Effect::Load,
                 },
                 fixes,
@@ -763,9 +763,9 @@ fn same_data(a: &Node, b: &Node) -> bool {
 mod tests {
     use crate::rules::Rule;
     use crate::rules::test_support::{check, findings, fixed, lint, rules_of};
-    use crate::targets::Target;
+    use crate::targets::Client;
 
-    const AS: &[Target] = &[Target::AgentSkills];
+    const AS: &[Client] = &[Client::AgentSkills];
     const CLEAN: &str = "---\nname: pdf\ndescription: Fill PDF forms. Use when the user has a PDF.\n---\n# PDF\n\nSteps.\n";
 
     #[test]
@@ -796,7 +796,7 @@ mod tests {
     #[test]
     fn missing_frontmatter_is_a_warning_for_claude_code_alone() {
         check(
-            &[Target::ClaudeCode],
+            &[Client::ClaudeCode],
             "# x\n",
             &["missing-frontmatter 1:1-1:4 warning"],
         );
@@ -948,7 +948,7 @@ mod tests {
             let found = findings(
                 &text,
                 Rule::UnquotedColon,
-                &[Target::AgentSkills, Target::Codex, Target::ClaudeCode],
+                &[Client::AgentSkills, Client::Codex, Client::ClaudeCode],
             );
             assert_eq!(found.len(), 1, "{value}");
             assert_eq!(found[0].0, ":");
@@ -1139,7 +1139,7 @@ mod tests {
             !new_text.contains('[') || !new_text.contains('{'),
             "{new_text}"
         );
-        assert!(findings(text, Rule::FlowStyle, &[Target::ClaudeCode]).is_empty());
+        assert!(findings(text, Rule::FlowStyle, &[Client::ClaudeCode]).is_empty());
         let mut current = text.to_owned();
         while rules_of(&current, AS).contains(&Rule::FlowStyle) {
             current = fixed(&current, Rule::FlowStyle, AS);

@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::document::SkillDocument;
-use crate::targets::{Effect, Target, TargetSet, consequence};
+use crate::targets::{Effect, Client, ClientSet, consequence};
 use crate::text::TextRange;
 
 pub use crate::rule_table::{Group, Rule};
@@ -51,7 +51,7 @@ pub struct FileContext<'a> {
     /// The SKILL.md path (as given or absolute): its file name and folder name matter.
     pub path: &'a Path,
     /// The selected targets.
-    pub targets: &'a [Target],
+    pub targets: &'a [Client],
     /// Whether a path relative to the skill folder exists (for `broken-link`).
     pub exists: &'a dyn Fn(&Path) -> bool,
     /// Whether any security rule is on: with all of them off, the file is not scanned at all.
@@ -75,7 +75,7 @@ impl FileContext<'_> {
 /// they only load it degraded, an error-by-default rule drops to a warning, and warning, info and
 /// hint rules keep their default.
 #[must_use]
-pub(crate) fn severity_for(rule: Rule, effects: &[(Target, Effect)]) -> Severity {
+pub(crate) fn severity_for(rule: Rule, effects: &[(Client, Effect)]) -> Severity {
     if effects.iter().any(|(_, effect)| effect.is_breaking()) {
         Severity::Error
     } else if rule.default_severity() == Severity::Error {
@@ -103,11 +103,11 @@ impl Checker<'_> {
         rule: Rule,
         range: TextRange,
         message: impl Into<String>,
-        effect: impl Fn(Target) -> Effect,
+        effect: impl Fn(Client) -> Effect,
         fixes: Vec<Fix>,
     ) {
         let file = self.file;
-        let effects: Vec<(Target, Effect)> = self
+        let effects: Vec<(Client, Effect)> = self
             .context
             .targets
             .iter()
@@ -171,23 +171,23 @@ impl Checker<'_> {
 
 /// Whether a modelled client loads the SKILL.md with this text (`clients`); `None` for the
 /// clients whose reading is not modelled here.
-fn client_loads(target: Target, file: &str, folder: Option<&str>) -> Option<bool> {
+fn client_loads(target: Client, file: &str, folder: Option<&str>) -> Option<bool> {
     use crate::clients::{codex, copilot, gemini, opencode};
     match target {
-        Target::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
+        Client::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
         // Without a frontmatter name, Copilot makes one of the folder's.
-        Target::Copilot => Some(match copilot::read(file) {
+        Client::Copilot => Some(match copilot::read(file) {
             copilot::Reading::Loaded { name: None, .. } => {
                 folder.is_none_or(|folder| copilot::valid_name(folder).is_ok())
             }
             copilot::Reading::Loaded { .. } => true,
             copilot::Reading::Refused(_) => false,
         }),
-        Target::OpenCode => Some(matches!(
+        Client::OpenCode => Some(matches!(
             opencode::read(file),
             opencode::Reading::Loaded { .. }
         )),
-        Target::Gemini => Some(gemini::read(file).0.is_some()),
+        Client::Gemini => Some(gemini::read(file).0.is_some()),
         _ => None,
     }
 }
@@ -231,7 +231,7 @@ pub(crate) fn lint_and_read(
     bytes: Vec<u8>,
     context: &FileContext<'_>,
     folder: &str,
-    clients: TargetSet,
+    clients: ClientSet,
 ) -> FileAnalysis {
     match String::from_utf8(bytes) {
         Ok(text) => {
@@ -334,9 +334,9 @@ pub(crate) mod test_support {
     use super::{FileContext, lint_text};
     use crate::diagnostic::{Diagnostic, apply_edits};
     use crate::rules::Rule;
-    use crate::targets::Target;
+    use crate::targets::Client;
 
-    pub(crate) fn lint_as(text: &str, path: &str, targets: &[Target]) -> Vec<Diagnostic> {
+    pub(crate) fn lint_as(text: &str, path: &str, targets: &[Client]) -> Vec<Diagnostic> {
         let exists = |relative: &Path| {
             let name = relative.to_string_lossy();
             name == "references/guide.md" || name == "scripts" || name == "scripts/run.py"
@@ -351,11 +351,11 @@ pub(crate) mod test_support {
     }
 
     pub(crate) fn lint(text: &str) -> Vec<Diagnostic> {
-        lint_as(text, "skills/pdf/SKILL.md", &[Target::AgentSkills])
+        lint_as(text, "skills/pdf/SKILL.md", &[Client::AgentSkills])
     }
 
     /// The findings of one rule: (covered text, message).
-    pub(crate) fn findings(text: &str, rule: Rule, targets: &[Target]) -> Vec<(String, String)> {
+    pub(crate) fn findings(text: &str, rule: Rule, targets: &[Client]) -> Vec<(String, String)> {
         lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .filter(|diagnostic| diagnostic.rule == rule)
@@ -369,7 +369,7 @@ pub(crate) mod test_support {
     }
 
     /// Applies the first fix of the first finding of `rule` and returns the new text.
-    pub(crate) fn fixed(text: &str, rule: Rule, targets: &[Target]) -> String {
+    pub(crate) fn fixed(text: &str, rule: Rule, targets: &[Client]) -> String {
         let diagnostic = lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .find(|diagnostic| diagnostic.rule == rule)
@@ -407,7 +407,7 @@ pub(crate) mod test_support {
     /// `"name-format 2:7-2:10 warning: skills-ref accepts it$"`. What an expectation leaves out
     /// is not compared.
     #[track_caller]
-    pub(crate) fn check(targets: &[Target], input: &str, expect: &[&str]) {
+    pub(crate) fn check(targets: &[Client], input: &str, expect: &[&str]) {
         let found: Vec<String> = lint_as(input, "skills/pdf/SKILL.md", targets)
             .iter()
             .map(|diagnostic| render(input, diagnostic))
@@ -444,7 +444,7 @@ pub(crate) mod test_support {
         );
     }
 
-    pub(crate) fn rules_of(text: &str, targets: &[Target]) -> Vec<Rule> {
+    pub(crate) fn rules_of(text: &str, targets: &[Client]) -> Vec<Rule> {
         lint_as(text, "skills/pdf/SKILL.md", targets)
             .into_iter()
             .map(|diagnostic| diagnostic.rule)
@@ -461,7 +461,7 @@ mod robustness {
 
     use super::{FileContext, lint_bytes, lint_text};
     use crate::diagnostic::apply_edits;
-    use crate::targets::ALL_TARGETS;
+    use crate::targets::ALL_CLIENTS;
 
     const SEEDS: &[&str] = &[
         "---\nname: pdf\ndescription: Fill forms. Use when asked.\nmetadata:\n  k: v\nallowed-tools: [Read, Grep]\n---\n# PDF\n\nRun scripts/x.py and [a](references/a.md).\n",
@@ -516,8 +516,8 @@ mod robustness {
             let seed = SEEDS[round % SEEDS.len()];
             let text = mutate(seed, &mut rng);
             let targets = [
-                ALL_TARGETS[round % ALL_TARGETS.len()],
-                ALL_TARGETS[(round / 7) % ALL_TARGETS.len()],
+                ALL_CLIENTS[round % ALL_CLIENTS.len()],
+                ALL_CLIENTS[(round / 7) % ALL_CLIENTS.len()],
             ];
             let context = FileContext {
                 path: Path::new("skills/pdf/SKILL.md"),
@@ -547,7 +547,7 @@ mod robustness {
         let exists = |_: &Path| false;
         let context = FileContext {
             path: Path::new("skills/pdf/SKILL.md"),
-            targets: &ALL_TARGETS,
+            targets: &ALL_CLIENTS,
             exists: &exists,
             security: true,
         };
@@ -572,7 +572,7 @@ mod robustness {
 mod severity {
     use super::{Rule, severity_for};
     use crate::diagnostic::Severity;
-    use crate::targets::{Effect, Target};
+    use crate::targets::{Effect, Client};
 
     #[test]
     fn follows_the_worst_effect_whatever_the_default() {
@@ -580,39 +580,39 @@ mod severity {
         for (rule, effects, expected) in [
             (
                 Rule::FlowStyle,
-                vec![(Target::AgentSkills, Effect::Reject)],
+                vec![(Client::AgentSkills, Effect::Reject)],
                 Severity::Error,
             ),
             (
                 Rule::MetadataValue,
-                vec![(Target::Codex, Effect::Skip)],
+                vec![(Client::Codex, Effect::Skip)],
                 Severity::Error,
             ),
             (
                 Rule::AllowedToolsShape,
-                vec![(Target::ClaudeCode, Effect::Misread)],
+                vec![(Client::ClaudeCode, Effect::Misread)],
                 Severity::Error,
             ),
             (
                 Rule::UnknownField,
-                vec![(Target::Codex, degrade)],
+                vec![(Client::Codex, degrade)],
                 Severity::Warning,
             ),
             (
                 Rule::NameMismatch,
-                vec![(Target::AgentSkills, degrade)],
+                vec![(Client::AgentSkills, degrade)],
                 Severity::Warning,
             ),
             (
                 Rule::DescriptionTrigger,
-                vec![(Target::Codex, degrade)],
+                vec![(Client::Codex, degrade)],
                 Severity::Hint,
             ),
             (
                 Rule::CompatibilityLength,
                 vec![
-                    (Target::ClaudeCode, Effect::Load),
-                    (Target::OpenCode, Effect::Reject),
+                    (Client::ClaudeCode, Effect::Load),
+                    (Client::OpenCode, Effect::Reject),
                 ],
                 Severity::Error,
             ),

@@ -10,7 +10,7 @@ use std::path::{Component, Path};
 
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::document::yaml::{self, Node, NodeKind, ScalarType};
-use crate::targets::Target;
+use crate::targets::Client;
 use crate::text::TextRange;
 
 use super::Rule;
@@ -166,7 +166,7 @@ pub(crate) fn check(
         }
     }
     for diagnostic in &mut out {
-        diagnostic.targets = vec![Target::Codex];
+        diagnostic.targets = vec![Client::Codex];
     }
     out
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::Rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::document::mentions::Mention;
-use crate::targets::{ALL_TARGETS, Target};
+use crate::targets::{ALL_CLIENTS, Client};
 use crate::workspace::Registry;
 
 /// How a word's length is counted when its edit budget is set.
@@ -73,12 +73,12 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// The known field a key most likely meant: same letters with other case or separators, or a
 /// small typo.
 #[must_use]
-pub(crate) fn near_miss(key: &str, targets: &[Target]) -> Option<&'static str> {
+pub(crate) fn near_miss(key: &str, targets: &[Client]) -> Option<&'static str> {
     // Each field once, squashed once, in the order of the selected targets, then all.
     let mut known: Vec<(String, &'static str)> = Vec::new();
     for field in targets
         .iter()
-        .chain(ALL_TARGETS.iter())
+        .chain(ALL_CLIENTS.iter())
         .flat_map(|target| target.fields())
     {
         if !known.iter().any(|(_, seen)| *seen == field) {

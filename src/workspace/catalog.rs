@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::clients::js::utf16_len;
 use crate::clients::{Fate, Hidden};
 use crate::clients::{claude_code, codex, copilot, gemini, opencode};
-use crate::targets::Target;
+use crate::targets::Client;
 
 use super::Registry;
 use super::loader::client_reads;
@@ -15,11 +15,11 @@ use super::registry::Refusal;
 /// The listing budget of a client that has one: Claude Code's in columns, Codex's in tokens,
 /// Copilot's in UTF-16 units.
 #[must_use]
-pub(crate) fn listing_budget(target: Target, context_window: Option<u64>) -> Option<usize> {
+pub(crate) fn listing_budget(target: Client, context_window: Option<u64>) -> Option<usize> {
     match target {
-        Target::ClaudeCode => Some(claude_code::budget(context_window)),
-        Target::Codex => Some(codex::budget(context_window)),
-        Target::Copilot => Some(copilot::BUDGET),
+        Client::ClaudeCode => Some(claude_code::budget(context_window)),
+        Client::Codex => Some(codex::budget(context_window)),
+        Client::Copilot => Some(copilot::BUDGET),
         _ => None,
     }
 }
@@ -79,15 +79,15 @@ struct ClaudeSkill<'a> {
 #[must_use]
 pub(crate) fn client_listing(
     registry: &Registry,
-    target: Target,
+    target: Client,
     context_window: Option<u64>,
 ) -> ClientListing {
     match target {
-        Target::ClaudeCode => claude_code_listing(registry, context_window),
-        Target::Codex => codex_listing(registry, context_window),
-        Target::Copilot => copilot_listing(registry),
-        Target::OpenCode => opencode_listing(registry),
-        Target::Gemini => gemini_listing(registry),
+        Client::ClaudeCode => claude_code_listing(registry, context_window),
+        Client::Codex => codex_listing(registry, context_window),
+        Client::Copilot => copilot_listing(registry),
+        Client::OpenCode => opencode_listing(registry),
+        Client::Gemini => gemini_listing(registry),
         _ => ClientListing {
             listed: listing(registry),
             ..ClientListing::default()
@@ -101,7 +101,7 @@ pub(crate) fn client_listing(
 /// away before it could be read for this client, see [`Registry::read_clients`]).
 fn found_skills<'a, T>(
     registry: &'a Registry,
-    target: Target,
+    target: Client,
     registered: impl Fn(&'a crate::workspace::Skill) -> Option<T>,
     linked: impl Fn(&'a super::registry::Refused) -> Option<T>,
     root_of: impl Fn(&T) -> (&'a Path, &'a Path),
@@ -142,7 +142,7 @@ struct CodexSkill<'a> {
 fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
     let skills = found_skills(
         registry,
-        Target::Codex,
+        Client::Codex,
         |skill| {
             Some(CodexSkill {
                 path: &skill.path,
@@ -260,7 +260,7 @@ fn copilot_root_rank(root: &Path) -> usize {
 fn copilot_listing(registry: &Registry) -> ClientListing {
     let mut skills = found_skills(
         registry,
-        Target::Copilot,
+        Client::Copilot,
         |skill| {
             Some(CopilotSkill {
                 path: &skill.path,
@@ -395,7 +395,7 @@ fn opencode_root_rank(root: &Path) -> usize {
 fn opencode_listing(registry: &Registry) -> ClientListing {
     let mut skills = found_skills(
         registry,
-        Target::OpenCode,
+        Client::OpenCode,
         |skill| {
             Some(OpenCodeSkill {
                 path: &skill.path,
@@ -507,7 +507,7 @@ struct GeminiSkill<'a> {
 fn gemini_listing(registry: &Registry) -> ClientListing {
     let mut skills = found_skills(
         registry,
-        Target::Gemini,
+        Client::Gemini,
         |skill| {
             Some(GeminiSkill {
                 path: &skill.path,
@@ -616,7 +616,7 @@ fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> Clie
     // refuses. Roots in the loader's order, folders in the order each root was scanned.
     let skills = found_skills(
         registry,
-        Target::ClaudeCode,
+        Client::ClaudeCode,
         |skill| {
             Some(ClaudeSkill {
                 path: &skill.path,
@@ -780,15 +780,15 @@ mod tests {
 
     #[test]
     fn budgets() {
-        assert_eq!(listing_budget(Target::Codex, None), Some(5_440));
-        assert_eq!(listing_budget(Target::Codex, Some(100_000)), Some(2_000));
-        assert_eq!(listing_budget(Target::ClaudeCode, None), Some(30_000));
+        assert_eq!(listing_budget(Client::Codex, None), Some(5_440));
+        assert_eq!(listing_budget(Client::Codex, Some(100_000)), Some(2_000));
+        assert_eq!(listing_budget(Client::ClaudeCode, None), Some(30_000));
         assert_eq!(
-            listing_budget(Target::ClaudeCode, Some(200_000)),
+            listing_budget(Client::ClaudeCode, Some(200_000)),
             Some(6_000)
         );
-        assert_eq!(listing_budget(Target::Copilot, None), Some(15_000));
-        assert_eq!(listing_budget(Target::AgentSkills, None), None);
+        assert_eq!(listing_budget(Client::Copilot, None), Some(15_000));
+        assert_eq!(listing_budget(Client::AgentSkills, None), None);
     }
 
     #[test]
@@ -799,7 +799,7 @@ mod tests {
             skill.readings.claude.as_mut().unwrap().text = "d".repeat(length);
         }
         registry.roots = vec![PathBuf::from("skills"), PathBuf::from(".claude/skills")];
-        let listing = client_listing(&registry, Target::ClaudeCode, Some(10_000_000));
+        let listing = client_listing(&registry, Client::ClaudeCode, Some(10_000_000));
         let items = &listing.listed;
         assert_eq!((items[0].fate, items[1].fate), (Fate::Capped, Fate::Full));
         assert_eq!(utf16_len(&items[0].description), claude_code::SKILL_CAP);
@@ -812,7 +812,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn readings_added_later_list_as_readings_read_at_once() {
-        use crate::targets::TargetSet;
+        use crate::targets::ClientSet;
         use crate::workspace::loader::{Disk, roots_for};
         let dir = tempfile::tempdir().unwrap();
         let write = |path: &str, text: &str| {
@@ -861,14 +861,14 @@ mod tests {
         ] {
             let whole = Registry::scan(&roots, &Disk);
             for target in [
-                Target::ClaudeCode,
-                Target::Codex,
-                Target::Copilot,
-                Target::OpenCode,
-                Target::Gemini,
+                Client::ClaudeCode,
+                Client::Codex,
+                Client::Copilot,
+                Client::OpenCode,
+                Client::Gemini,
             ] {
-                let mut later = Registry::scan_for(&roots, &Disk, TargetSet::NONE);
-                later.read_clients(TargetSet::of([target]), &Disk);
+                let mut later = Registry::scan_for(&roots, &Disk, ClientSet::NONE);
+                later.read_clients(ClientSet::of([target]), &Disk);
                 let listed = client_listing(&later, target, None).listed;
                 assert!(
                     listed
@@ -892,7 +892,7 @@ mod tests {
                     );
                 }
                 // Read at once for the one client, as `catalog --target` does.
-                let one = Registry::scan_for(&roots, &Disk, TargetSet::of([target]));
+                let one = Registry::scan_for(&roots, &Disk, ClientSet::of([target]));
                 assert_eq!(
                     client_listing(&one, target, None),
                     client_listing(&whole, target, None),

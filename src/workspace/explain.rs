@@ -7,26 +7,26 @@
 use std::path::{Path, PathBuf};
 
 use crate::clients::{Fate, Hidden};
-use crate::targets::{Target, join_names};
+use crate::targets::{Client, join_names};
 
 use super::catalog::{ClientListing, client_listing};
 use super::loader::{DEFAULT_ROOTS, root_readers};
 use super::registry::{Refusal, Registry, Skill};
 
 /// The clients that list skills to a model, in the order answers are given.
-pub(crate) const CLIENTS: [Target; 5] = [
-    Target::ClaudeCode,
-    Target::Codex,
-    Target::Copilot,
-    Target::OpenCode,
-    Target::Gemini,
+pub(crate) const CLIENTS: [Client; 5] = [
+    Client::ClaudeCode,
+    Client::Codex,
+    Client::Copilot,
+    Client::OpenCode,
+    Client::Gemini,
 ];
 
 /// The clients to explain for: those of an outright selection (`--target`, the config's
 /// `targets`, the editor's setting), else every client.
 #[must_use]
-pub(crate) fn clients_for(selected: Option<&[Target]>) -> Vec<Target> {
-    let chosen: Vec<Target> = selected
+pub(crate) fn clients_for(selected: Option<&[Client]>) -> Vec<Client> {
+    let chosen: Vec<Client> = selected
         .unwrap_or_default()
         .iter()
         .copied()
@@ -42,7 +42,7 @@ pub(crate) fn clients_for(selected: Option<&[Target]>) -> Vec<Target> {
 /// What one client does with the skill.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ClientView {
-    pub target: Target,
+    pub target: Client,
     /// The root of this workspace the client reads the skill from; `None` when none does.
     pub root: Option<PathBuf>,
     pub presence: Presence,
@@ -100,7 +100,7 @@ const NOT_UNTIL_PATHS: &str = "not until a file matching its paths is touched";
 
 /// The default roots a client scans in a project, as written in a workspace.
 #[must_use]
-pub(crate) fn default_roots_of(target: Target) -> Vec<&'static str> {
+pub(crate) fn default_roots_of(target: Client) -> Vec<&'static str> {
     DEFAULT_ROOTS
         .into_iter()
         .filter(|root| {
@@ -175,7 +175,7 @@ pub(crate) fn skills_named(registry: &Registry, name: &str) -> Vec<PathBuf> {
 pub(crate) fn explain(
     registry: &Registry,
     path: &Path,
-    targets: &[Target],
+    targets: &[Client],
     context_window: Option<u64>,
 ) -> Vec<ClientView> {
     targets
@@ -187,7 +187,7 @@ pub(crate) fn explain(
         .collect()
 }
 
-fn view(registry: &Registry, path: &Path, target: Target, listing: &ClientListing) -> ClientView {
+fn view(registry: &Registry, path: &Path, target: Client, listing: &ClientListing) -> ClientView {
     let only_root = registry.roots.len() == 1;
     let root = root_of(registry, path).filter(|root| {
         only_root || root_readers(root).is_some_and(|readers| readers.contains(&target))
@@ -272,7 +272,7 @@ fn dropped_why(registry: &Registry, path: &Path) -> String {
     }
 }
 
-fn model_invocation(target: Target, presence: &Presence) -> Invocation {
+fn model_invocation(target: Client, presence: &Presence) -> Invocation {
     let client = target.display();
     match presence {
         Presence::Listed {
@@ -298,10 +298,10 @@ fn model_invocation(target: Target, presence: &Presence) -> Invocation {
 fn user_invocation(
     registry: &Registry,
     path: &Path,
-    target: Target,
+    target: Client,
     listing: &ClientListing,
 ) -> Option<Invocation> {
-    if target != Target::ClaudeCode {
+    if target != Client::ClaudeCode {
         return None;
     }
     let listed_as = listing
@@ -467,7 +467,7 @@ pub(crate) fn render(views: &[ClientView], markdown: bool, base: Option<&Path>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::targets::TargetSet;
+    use crate::targets::ClientSet;
     use crate::workspace::Skill;
     use crate::workspace::loader::read_metadata;
 
@@ -481,7 +481,7 @@ mod tests {
         for (root, folder, text) in skills {
             let root = Path::new("/w").join(root);
             registry.add(Skill::new(
-                read_metadata(text, folder, TargetSet::ALL),
+                read_metadata(text, folder, ClientSet::ALL),
                 root.join(folder).join("SKILL.md"),
                 root,
                 (*folder).to_owned(),
@@ -512,7 +512,7 @@ mod tests {
         let views = explain(
             &registry,
             &skill,
-            &[Target::ClaudeCode, Target::Codex],
+            &[Client::ClaudeCode, Client::Codex],
             None,
         );
         assert_eq!(
@@ -562,7 +562,7 @@ mod tests {
         let manual = explain(
             &registry,
             &path(".claude/skills", "manual"),
-            &[Target::ClaudeCode],
+            &[Client::ClaudeCode],
             None,
         );
         assert_eq!(
@@ -577,7 +577,7 @@ mod tests {
         let auto = explain(
             &registry,
             &path(".claude/skills", "auto"),
-            &[Target::ClaudeCode],
+            &[Client::ClaudeCode],
             None,
         );
         assert!(auto[0].model.can);
@@ -607,7 +607,7 @@ mod tests {
         let views = explain(
             &registry,
             &path(".agents/skills", "two"),
-            &[Target::Copilot, Target::Codex],
+            &[Client::Copilot, Client::Codex],
             None,
         );
         match &views[0].presence {
@@ -633,10 +633,10 @@ mod tests {
     #[test]
     fn selection_keeps_clients_only() {
         assert_eq!(clients_for(None), CLIENTS);
-        assert_eq!(clients_for(Some(&[Target::AgentSkills])), CLIENTS);
+        assert_eq!(clients_for(Some(&[Client::AgentSkills])), CLIENTS);
         assert_eq!(
-            clients_for(Some(&[Target::AgentSkills, Target::Gemini])),
-            [Target::Gemini]
+            clients_for(Some(&[Client::AgentSkills, Client::Gemini])),
+            [Client::Gemini]
         );
     }
 }

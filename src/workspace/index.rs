@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::loader::{Metadata, Source, add_readings, client_reads};
 use super::registry::{Refusal, Refused, Registry, Skill};
 use crate::clients::Readings;
-use crate::targets::{ALL_TARGETS, TargetSet};
+use crate::targets::{ALL_CLIENTS, ClientSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Slot {
@@ -23,7 +23,7 @@ struct Slot {
 pub(crate) struct WorkspaceIndex {
     roots: Vec<PathBuf>,
     /// The clients whose own readings each skill is read with.
-    clients: TargetSet,
+    clients: ClientSet,
     slots: BTreeMap<(usize, String), Slot>,
 }
 
@@ -42,7 +42,7 @@ fn probe(
     folder: &str,
     plain_folder: Option<bool>,
     source: &dyn Source,
-    clients: TargetSet,
+    clients: ClientSet,
 ) -> Option<Slot> {
     let folder_path = root.join(folder);
     let path = folder_path.join("SKILL.md");
@@ -97,7 +97,7 @@ impl WorkspaceIndex {
     /// Scans each root in order, reading each skill with the readings of `clients`; missing
     /// roots hold no skills.
     #[must_use]
-    pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source, clients: TargetSet) -> Self {
+    pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
         let mut index = WorkspaceIndex {
             roots: roots.to_vec(),
             clients,
@@ -246,13 +246,13 @@ impl Registry {
     /// index: the registry is what an index yields.
     #[must_use]
     pub fn scan(roots: &[PathBuf], source: &dyn Source) -> Self {
-        Self::scan_for(roots, source, TargetSet::ALL)
+        Self::scan_for(roots, source, ClientSet::ALL)
     }
 
     /// [`Registry::scan`] with the readings of `clients` only: what a front end that shows no
     /// other client's listing needs (each reading costs a parse of every file).
     #[must_use]
-    pub(crate) fn scan_for(roots: &[PathBuf], source: &dyn Source, clients: TargetSet) -> Self {
+    pub(crate) fn scan_for(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
         WorkspaceIndex::scan(roots, source, clients).registry()
     }
 
@@ -262,14 +262,14 @@ impl Registry {
     /// shadowed or linked-in skill under a root the client reads. Each such file is read again
     /// from `source`; one that can no longer be read stays without them, and the client's
     /// listing leaves it out, as the client would.
-    pub(crate) fn read_clients(&mut self, clients: TargetSet, source: &dyn Source) {
+    pub(crate) fn read_clients(&mut self, clients: ClientSet, source: &dyn Source) {
         if clients.is_empty() {
             return;
         }
         let only_root = self.roots.len() == 1;
         let wanted = |root: &Path| {
-            TargetSet::of(
-                ALL_TARGETS
+            ClientSet::of(
+                ALL_CLIENTS
                     .into_iter()
                     .filter(|&target| clients.contains(target))
                     .filter(|&target| client_reads(target, root, only_root)),
@@ -325,7 +325,7 @@ mod tests {
             "---\nname: a\ndescription: A.\n---\n",
         );
         let roots = vec![skills.clone(), claude.clone()];
-        let mut index = WorkspaceIndex::scan(&roots, &Disk, TargetSet::ALL);
+        let mut index = WorkspaceIndex::scan(&roots, &Disk, ClientSet::ALL);
         assert_eq!(
             index.registry().names(),
             vec!["b", "a"],

@@ -12,7 +12,7 @@ use crate::clients::Readings;
 use crate::document::frontmatter::split_strict;
 use crate::document::yaml;
 use crate::document::{Node, SkillDocument};
-use crate::targets::{Target, TargetSet};
+use crate::targets::{Client, ClientSet};
 use crate::text::{Span, TextRange};
 
 /// Skills roots under a workspace, in priority order (design.md §5).
@@ -34,7 +34,7 @@ pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
 /// client owns (`skills/`, a config root, a folder given as a root): every selected target is
 /// taken to read it, since that is why it was selected.
 #[must_use]
-pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
+pub(crate) fn root_readers(root: &Path) -> Option<&'static [Client]> {
     let mut parts = root
         .components()
         .rev()
@@ -43,18 +43,18 @@ pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
         return None;
     }
     Some(match parts.next()? {
-        ".claude" => &[Target::ClaudeCode, Target::Copilot, Target::OpenCode],
+        ".claude" => &[Client::ClaudeCode, Client::Copilot, Client::OpenCode],
         ".agents" => &[
-            Target::AgentSkills,
-            Target::Codex,
-            Target::Copilot,
-            Target::OpenCode,
-            Target::Gemini,
+            Client::AgentSkills,
+            Client::Codex,
+            Client::Copilot,
+            Client::OpenCode,
+            Client::Gemini,
         ],
-        ".codex" => &[Target::Codex],
-        ".github" => &[Target::Copilot],
-        ".opencode" => &[Target::OpenCode],
-        ".gemini" => &[Target::Gemini],
+        ".codex" => &[Client::Codex],
+        ".github" => &[Client::Copilot],
+        ".opencode" => &[Client::OpenCode],
+        ".gemini" => &[Client::Gemini],
         _ => return None,
     })
 }
@@ -63,7 +63,7 @@ pub(crate) fn root_readers(root: &Path) -> Option<&'static [Target]> {
 /// owns in a workspace ([`root_readers`]); a folder given as the only root stands for every
 /// client.
 #[must_use]
-pub(crate) fn client_reads(target: Target, root: &Path, only_root: bool) -> bool {
+pub(crate) fn client_reads(target: Client, root: &Path, only_root: bool) -> bool {
     only_root || root_readers(root).is_some_and(|readers| readers.contains(&target))
 }
 
@@ -138,7 +138,7 @@ fn clean_description(text: &str) -> String {
 /// Reads name and description from a SKILL.md's text exactly as design.md §5 says, and what
 /// the `clients` read from it.
 #[must_use]
-pub(crate) fn read_metadata(text: &str, folder: &str, clients: TargetSet) -> Metadata {
+pub(crate) fn read_metadata(text: &str, folder: &str, clients: ClientSet) -> Metadata {
     match split_strict(text) {
         Some((yaml_range, body)) => {
             let document = yaml::parse(text, yaml_range);
@@ -166,7 +166,7 @@ pub(crate) fn read_metadata(text: &str, folder: &str, clients: TargetSet) -> Met
 
 /// Adds to `readings` what the `clients` it lacks read from the SKILL.md's `text`, as
 /// [`read_metadata`] reads them: for a skill registered without them.
-pub(crate) fn add_readings(readings: &mut Readings, text: &str, clients: TargetSet) {
+pub(crate) fn add_readings(readings: &mut Readings, text: &str, clients: ClientSet) {
     let parsed =
         split_strict(text).map(|(yaml_range, _)| (yaml_range, yaml::parse(text, yaml_range)));
     readings.add(
@@ -183,7 +183,7 @@ pub(crate) fn read_metadata_parsed(
     text: &str,
     document: &SkillDocument,
     folder: &str,
-    clients: TargetSet,
+    clients: ClientSet,
 ) -> Metadata {
     let agrees = split_strict(text).is_some_and(|(yaml_range, body)| {
         document.yaml_range() == Some(yaml_range)
@@ -359,7 +359,7 @@ pub trait Source: Sync {
     ///
     /// # Errors
     /// As [`Source::read`].
-    fn metadata(&self, path: &Path, folder: &str, clients: TargetSet) -> io::Result<Metadata> {
+    fn metadata(&self, path: &Path, folder: &str, clients: ClientSet) -> io::Result<Metadata> {
         self.read(path)
             .map(|text| read_metadata(&text, folder, clients))
     }
@@ -418,7 +418,7 @@ mod tests {
         let meta = read_metadata(
             "---\nname: ' pdf '\ndescription: |\n  Fill forms.\n  Use when asked.\n---\nBody\n",
             "x",
-            TargetSet::NONE,
+            ClientSet::NONE,
         );
         assert_eq!(meta.name, "pdf");
         assert_eq!(meta.description, "Fill forms. Use when asked.");
@@ -427,13 +427,13 @@ mod tests {
         let meta = read_metadata(
             "---\nname: 3000\ndescription: \"\"\n---\n\n#  PDF   tools\nmore\n",
             "pdf",
-            TargetSet::NONE,
+            ClientSet::NONE,
         );
         assert_eq!(meta.name, "pdf");
         assert_eq!(meta.description, "PDF tools");
         assert!(meta.name_from_folder && meta.description_from_body);
 
-        let meta = read_metadata("---\n- a\n- b\n---\nBody line\n", "pdf", TargetSet::NONE);
+        let meta = read_metadata("---\n- a\n- b\n---\nBody line\n", "pdf", ClientSet::NONE);
         assert_eq!(
             (meta.name.as_str(), meta.description.as_str()),
             ("pdf", "Body line")
@@ -442,11 +442,11 @@ mod tests {
         let meta = read_metadata(
             "---\ndescription: Use when: x\n---\nBody\n",
             "pdf",
-            TargetSet::NONE,
+            ClientSet::NONE,
         );
         assert_eq!(meta.description, "Body", "YAML errors give empty metadata");
 
-        let meta = read_metadata("---not frontmatter\nname: x\n", "pdf", TargetSet::NONE);
+        let meta = read_metadata("---not frontmatter\nname: x\n", "pdf", ClientSet::NONE);
         assert_eq!(
             (meta.name.as_str(), meta.description.as_str()),
             ("pdf", "---not frontmatter")
@@ -467,8 +467,8 @@ mod tests {
         ] {
             let document = SkillDocument::parse(text);
             assert_eq!(
-                read_metadata_parsed(text, &document, "f", TargetSet::ALL),
-                read_metadata(text, "f", TargetSet::ALL),
+                read_metadata_parsed(text, &document, "f", ClientSet::ALL),
+                read_metadata(text, "f", ClientSet::ALL),
                 "{text:?}"
             );
         }
@@ -477,11 +477,11 @@ mod tests {
     #[test]
     fn readings_read_later_or_in_part_are_the_readings_read_at_once() {
         let clients = [
-            Target::ClaudeCode,
-            Target::Codex,
-            Target::Copilot,
-            Target::OpenCode,
-            Target::Gemini,
+            Client::ClaudeCode,
+            Client::Codex,
+            Client::Copilot,
+            Client::OpenCode,
+            Client::Gemini,
         ];
         for text in [
             "---\nname: a\ndescription: b\n---\nbody\n",
@@ -494,23 +494,23 @@ mod tests {
             "---\r\nname: a\r\n---\r\nb\r\n",
             "",
         ] {
-            let whole = read_metadata(text, "f", TargetSet::ALL);
-            assert_eq!(whole.readings.clients(), TargetSet::of(clients));
+            let whole = read_metadata(text, "f", ClientSet::ALL);
+            assert_eq!(whole.readings.clients(), ClientSet::of(clients));
             let document = SkillDocument::parse(text);
             for client in clients {
-                let one = TargetSet::of([client]);
+                let one = ClientSet::of([client]);
                 let mut metadata = read_metadata_parsed(text, &document, "f", one);
                 assert_eq!(metadata.readings.clients(), one, "{text:?}");
                 // The others, read afterwards without the linter's parse.
                 metadata
                     .readings
-                    .add(text, None, TargetSet::ALL.without(one));
+                    .add(text, None, ClientSet::ALL.without(one));
                 assert_eq!(metadata, whole, "{text:?} {client}");
                 let mut later = Readings::default();
                 add_readings(&mut later, text, one);
                 assert_eq!(later, read_metadata(text, "f", one).readings);
             }
-            let bare = read_metadata(text, "f", TargetSet::NONE);
+            let bare = read_metadata(text, "f", ClientSet::NONE);
             assert!(bare.readings.clients().is_empty());
             assert_eq!(
                 (bare.name, bare.description),

@@ -10,7 +10,7 @@ use super::loader::{fs_path, roots_for, workspace_of_skill};
 use super::registry::{Registry, Skill};
 use super::{Source, WorkspaceIndex};
 use crate::config::{Config, ConfigError};
-use crate::targets::TargetSet;
+use crate::targets::ClientSet;
 
 /// A folder as the loader sees it: the config in force there and the skills roots it scans.
 #[derive(Clone, Debug)]
@@ -82,13 +82,13 @@ impl Workspace {
 
     /// The loader's registry, with the readings of `clients` beside its own.
     #[must_use]
-    pub(crate) fn registry(&self, source: &dyn Source, clients: TargetSet) -> Registry {
+    pub(crate) fn registry(&self, source: &dyn Source, clients: ClientSet) -> Registry {
         Registry::scan_for(&self.roots(), source, clients)
     }
 
     /// The registry kept live, one SKILL.md at a time.
     #[must_use]
-    pub(crate) fn index(&self, source: &dyn Source, clients: TargetSet) -> WorkspaceIndex {
+    pub(crate) fn index(&self, source: &dyn Source, clients: ClientSet) -> WorkspaceIndex {
         WorkspaceIndex::scan(&self.roots(), source, clients)
     }
 }
@@ -265,7 +265,7 @@ mod tests {
         skill(dir.path(), "pdf");
         skill(dir.path(), "docx");
         let workspace = Workspace::open(dir.path()).unwrap();
-        let registry = workspace.registry(&Disk, TargetSet::NONE);
+        let registry = workspace.registry(&Disk, ClientSet::NONE);
         let find =
             |wanted| find_skill(&registry, wanted, dir.path()).map(|skill| skill.name.clone());
         assert_eq!(find(SkillRef::Name("pdf")).unwrap(), "pdf");
@@ -291,7 +291,7 @@ mod tests {
         skill(dir.path(), "docx");
         let registry = Workspace::open(dir.path())
             .unwrap()
-            .registry(&Disk, TargetSet::NONE);
+            .registry(&Disk, ClientSet::NONE);
         let ws = Path::new("/w");
         let error = find_skill(&registry, SkillRef::Name("nope"), ws).unwrap_err();
         assert_eq!(

@@ -9,7 +9,7 @@ use std::path::Path;
 use skill_lsp::diagnostic::apply_edits;
 use skill_lsp::rules::fix::fix_all;
 use skill_lsp::rules::{FileContext, lint_bytes, lint_text};
-use skill_lsp::targets::ALL_TARGETS;
+use skill_lsp::targets::ALL_CLIENTS;
 
 /// Real SKILL.md shapes the drivers start from (the fuzz corpora add the fixtures and skills).
 pub const SEEDS: &[&str] = &[
@@ -137,14 +137,14 @@ fn check_ranges(text: &str, diagnostics: &[skill_lsp::diagnostic::Diagnostic]) {
 pub fn lint_invariants(data: &[u8]) {
     let mut bytes = Bytes::new(data);
     let selector = bytes.byte();
-    let targets: Vec<_> = ALL_TARGETS
+    let targets: Vec<_> = ALL_CLIENTS
         .iter()
         .enumerate()
         .filter(|(index, _)| selector & (1 << index) != 0)
         .map(|(_, target)| *target)
         .collect();
     let targets = if targets.is_empty() {
-        ALL_TARGETS.to_vec()
+        ALL_CLIENTS.to_vec()
     } else {
         targets
     };

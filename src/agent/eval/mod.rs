@@ -10,4 +10,4 @@ pub(crate) mod run;
 pub(crate) mod set;
 
 pub(crate) use report::{EvalReport, QueryResult, SkillReport};
-pub(crate) use run::{EvalError, EvalOptions, EvalTarget, Evaluator, Progress};
+pub(crate) use run::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};

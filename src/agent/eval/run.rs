@@ -44,7 +44,7 @@ pub(crate) const CACHE_DIR: &str = ".skill-lsp/cache/evals";
 
 /// One skill under test.
 #[derive(Clone, Debug)]
-pub(crate) struct EvalTarget {
+pub(crate) struct SkillUnderTest {
     /// Its name in the registry.
     pub skill: String,
     /// A candidate description shown in the catalog instead of the file's.
@@ -151,30 +151,30 @@ struct Prompt {
 
 /// One run to make.
 struct Job {
-    target: usize,
+    tested: usize,
     case: usize,
     run: u32,
     key: String,
 }
 
 impl Evaluator {
-    /// The system prompt and tools the routing step of `target` is sent (with its candidate
+    /// The system prompt and tools the routing step of `tested` is sent (with its candidate
     /// description in the catalog, if any), and the description evaluated.
     ///
     /// # Errors
     /// An unknown skill.
     pub(crate) fn prompt(
         &self,
-        target: &EvalTarget,
+        tested: &SkillUnderTest,
     ) -> Result<(String, Vec<ToolSpec>, String), EvalError> {
         let skill = find_skill(
             &self.registry,
-            SkillRef::Name(&target.skill),
+            SkillRef::Name(&tested.skill),
             &self.workspace,
         )
         .map_err(|error| EvalError::Setup(error.to_string()))?;
         let mut registry = self.registry.clone();
-        let description = match &target.description {
+        let description = match &tested.description {
             Some(candidate) => {
                 for entry in registry
                     .skills
@@ -192,22 +192,22 @@ impl Evaluator {
         Ok((system, tools, description))
     }
 
-    /// Runs every query of every target `options.runs` times and reports.
+    /// Runs every query of every skill under test `options.runs` times and reports.
     ///
     /// # Errors
     /// An unknown skill, or the first model call that failed after its retries.
     pub(crate) async fn run(
         &self,
-        targets: &[EvalTarget],
+        under_test: &[SkillUnderTest],
         options: &EvalOptions,
         on_progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<EvalReport, EvalError> {
         let started = Instant::now();
         let mut warnings = Vec::new();
-        let prompts = targets
+        let prompts = under_test
             .iter()
-            .map(|target| {
-                self.prompt(target)
+            .map(|tested| {
+                self.prompt(tested)
                     .map(|(system, tools, description)| Prompt {
                         system: Arc::from(system),
                         tools: Arc::new(tools),
@@ -220,8 +220,8 @@ impl Evaluator {
         let mut queue = VecDeque::new();
         let mut cached = 0;
         let mut total = 0;
-        for (t, target) in targets.iter().enumerate() {
-            for (c, case) in target.set.cases.iter().enumerate() {
+        for (t, tested) in under_test.iter().enumerate() {
+            for (c, case) in tested.set.cases.iter().enumerate() {
                 for run in 0..runs {
                     total += 1;
                     let key = cache_key(
@@ -243,7 +243,7 @@ impl Evaluator {
                             records.entry((t, c)).or_default().push(record);
                         }
                         None => queue.push_back(Job {
-                            target: t,
+                            tested: t,
                             case: c,
                             run,
                             key,
@@ -261,9 +261,9 @@ impl Evaluator {
         });
         let query_result =
             |records: &HashMap<(usize, usize), Vec<RunRecord>>, t: usize, c: usize| {
-                let target: &EvalTarget = &targets[t];
+                let tested: &SkillUnderTest = &under_test[t];
                 let runs = records.get(&(t, c)).map_or(&[][..], Vec::as_slice);
-                QueryResult::from_runs(&target.set.cases[c], &target.skill, runs, options.threshold)
+                QueryResult::from_runs(&tested.set.cases[c], &tested.skill, runs, options.threshold)
             };
         // Queries answered wholly from the cache are finished already.
         let mut complete: Vec<(usize, usize)> = records
@@ -277,7 +277,7 @@ impl Evaluator {
                 done,
                 total,
                 cached,
-                finished: Some((targets[t].skill.clone(), query_result(&records, t, c))),
+                finished: Some((under_test[t].skill.clone(), query_result(&records, t, c))),
             });
         }
         let mut cache_ready = match &options.cache_dir {
@@ -301,9 +301,9 @@ impl Evaluator {
             while running.len() < jobs {
                 let Some(job) = queue.pop_front() else { break };
                 let provider = Arc::clone(&self.provider);
-                let prompt = &prompts[job.target];
+                let prompt = &prompts[job.tested];
                 let (system, tools) = (Arc::clone(&prompt.system), Arc::clone(&prompt.tools));
-                let query = targets[job.target].set.cases[job.case].query.clone();
+                let query = under_test[job.tested].set.cases[job.case].query.clone();
                 let limits = Limits {
                     max_turns: options.max_turns.max(1),
                     max_tokens: options.max_tokens,
@@ -319,10 +319,10 @@ impl Evaluator {
             let (job, result) = joined.map_err(|error| {
                 EvalError::Setup(format!("an eval task stopped unexpectedly ({error})"))
             })?;
-            let target = &targets[job.target];
-            let case = &target.set.cases[job.case];
+            let tested = &under_test[job.tested];
+            let case = &tested.set.cases[job.case];
             let record = result.map_err(|error| EvalError::Provider {
-                skill: target.skill.clone(),
+                skill: tested.skill.clone(),
                 query: case.query.clone(),
                 error,
             })?;
@@ -348,15 +348,15 @@ impl Evaluator {
                 }
             }
             let runs_done = {
-                let slot = records.entry((job.target, job.case)).or_default();
+                let slot = records.entry((job.tested, job.case)).or_default();
                 slot.push(record);
                 slot.len()
             };
             done += 1;
             let finished = (runs_done == runs as usize).then(|| {
                 (
-                    target.skill.clone(),
-                    query_result(&records, job.target, job.case),
+                    tested.skill.clone(),
+                    query_result(&records, job.tested, job.case),
                 )
             });
             on_progress(Progress {
@@ -378,11 +378,11 @@ impl Evaluator {
                 options.max_tokens
             ));
         }
-        let skills: Vec<SkillReport> = targets
+        let skills: Vec<SkillReport> = under_test
             .iter()
             .enumerate()
-            .map(|(t, target)| {
-                let results = target
+            .map(|(t, tested)| {
+                let results = tested
                     .set
                     .cases
                     .iter()
@@ -390,10 +390,10 @@ impl Evaluator {
                     .map(|(c, _)| query_result(&records, t, c))
                     .collect();
                 SkillReport::new(
-                    target.skill.clone(),
+                    tested.skill.clone(),
                     prompts[t].description.clone(),
-                    target.description.is_some(),
-                    target.set.path.clone(),
+                    tested.description.is_some(),
+                    tested.set.path.clone(),
                     results,
                 )
             })
@@ -760,8 +760,8 @@ mod tests {
         }
     }
 
-    fn target(cases: &[(&str, bool)]) -> EvalTarget {
-        EvalTarget {
+    fn tested(cases: &[(&str, bool)]) -> SkillUnderTest {
+        SkillUnderTest {
             skill: "pdf".into(),
             description: None,
             set: EvalSet {
@@ -806,7 +806,7 @@ mod tests {
             answer(),
             answer(),
         ]);
-        let targets = [target(&[
+        let under_test = [tested(&[
             ("fill the form", true),
             ("capital of France?", false),
         ])];
@@ -818,7 +818,7 @@ mod tests {
         };
         let mut seen = Vec::new();
         let report = evaluator
-            .run(&targets, &options, &mut |progress| seen.push(progress))
+            .run(&under_test, &options, &mut |progress| seen.push(progress))
             .await
             .unwrap();
         assert_eq!(seen.first().map(|it| (it.done, it.total)), Some((0, 4)));
@@ -846,7 +846,7 @@ mod tests {
 
         // Everything again: from the cache, without a model call (the script is used up).
         let report = evaluator
-            .run(&targets, &options, &mut |_| {})
+            .run(&under_test, &options, &mut |_| {})
             .await
             .unwrap();
         assert_eq!(report.summary.cached_runs, 4);
@@ -862,8 +862,8 @@ mod tests {
             tool("bash", json!({"command": "ls"})),
             tool("load_skill", json!({"name": "pdf"})),
         ]);
-        let mut target = target(&[("fill the form", true)]);
-        target.description = Some("CANDIDATE".into());
+        let mut tested = tested(&[("fill the form", true)]);
+        tested.description = Some("CANDIDATE".into());
         let options = EvalOptions {
             runs: 1,
             max_turns: 3,
@@ -871,7 +871,7 @@ mod tests {
             ..EvalOptions::default()
         };
         let report = evaluator
-            .run(&[target], &options, &mut |_| {})
+            .run(&[tested], &options, &mut |_| {})
             .await
             .unwrap();
         let skill = &report.skills[0];
@@ -895,10 +895,10 @@ mod tests {
     #[tokio::test]
     async fn an_unknown_skill_is_a_setup_error() {
         let (evaluator, _, _dir) = evaluator(vec![]);
-        let mut target = target(&[("q", true)]);
-        target.skill = "nope".into();
+        let mut tested = tested(&[("q", true)]);
+        tested.skill = "nope".into();
         let error = evaluator
-            .run(&[target], &EvalOptions::default(), &mut |_| {})
+            .run(&[tested], &EvalOptions::default(), &mut |_| {})
             .await
             .unwrap_err();
         assert_eq!(

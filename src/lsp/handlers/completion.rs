@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{
 use crate::document::SkillDocument;
 use crate::field_table::{self, Shape};
 use crate::lsp::snapshot::Snapshot;
-use crate::targets::{Effect, Target, consequence, join_names};
+use crate::targets::{Effect, Client, consequence, join_names};
 
 /// Where the cursor is, in words.
 #[derive(Debug, PartialEq)]
@@ -112,13 +112,13 @@ fn folder_name(snapshot: &Snapshot) -> Option<&str> {
 
 /// How a selected target that does not know `field` takes it, e.g.
 /// `Claude Code only — skills-ref rejects it`: the item's detail for another client's key.
-fn foreign_detail(field: &field_table::Field, targets: &[Target]) -> String {
+fn foreign_detail(field: &field_table::Field, targets: &[Client]) -> String {
     let readers: Vec<&str> = field
         .readers
         .iter()
         .map(|target| target.display())
         .collect();
-    let effects: Vec<(Target, Effect)> = targets
+    let effects: Vec<(Client, Effect)> = targets
         .iter()
         .map(|&target| {
             let effect = if target.rejects_unknown_fields() {
@@ -160,7 +160,7 @@ fn key_text(
 fn keys(
     snapshot: &Snapshot,
     document: &SkillDocument,
-    targets: &[Target],
+    targets: &[Client],
     start: usize,
     offset: usize,
 ) -> Vec<CompletionItem> {
@@ -329,7 +329,7 @@ pub(crate) fn completion(
 #[must_use]
 pub(crate) fn complete(
     snapshot: &Snapshot,
-    targets: &[Target],
+    targets: &[Client],
     offset: usize,
 ) -> Vec<CompletionItem> {
     let text: &str = &snapshot.document.text;
@@ -379,7 +379,7 @@ mod tests {
 
     use crate::lsp::snapshot::test_snapshot;
 
-    fn labels(text: &str, targets: &[Target]) -> Vec<String> {
+    fn labels(text: &str, targets: &[Client]) -> Vec<String> {
         let offset = text.find('|').unwrap();
         let mut snapshot = test_snapshot(&text.replace('|', ""));
         snapshot.caps.snippets = true;
@@ -390,7 +390,7 @@ mod tests {
             .collect()
     }
 
-    fn items(text: &str, targets: &[Target], path: Option<&str>) -> Vec<CompletionItem> {
+    fn items(text: &str, targets: &[Client], path: Option<&str>) -> Vec<CompletionItem> {
         let offset = text.find('|').unwrap();
         let mut snapshot = test_snapshot(&text.replace('|', ""));
         snapshot.caps.snippets = true;
@@ -409,7 +409,7 @@ mod tests {
 
     #[test]
     fn keys_not_yet_present_for_the_targets_then_other_clients_keys_labelled() {
-        let found = labels("---\nname: pdf\nde|\n---\nBody\n", &[Target::AgentSkills]);
+        let found = labels("---\nname: pdf\nde|\n---\nBody\n", &[Client::AgentSkills]);
         assert_eq!(
             found[..5],
             [
@@ -420,7 +420,7 @@ mod tests {
                 "allowed-tools"
             ]
         );
-        let all = items("---\nname: pdf\ndis|\n---\n", &[Target::AgentSkills], None);
+        let all = items("---\nname: pdf\ndis|\n---\n", &[Client::AgentSkills], None);
         let disable = all
             .iter()
             .find(|item| item.label == "disable-model-invocation")
@@ -437,14 +437,14 @@ mod tests {
             !all.iter().any(|item| item.label == "name"),
             "present keys are left out"
         );
-        let claude = labels("---\n|\n---\n", &[Target::ClaudeCode]);
+        let claude = labels("---\n|\n---\n", &[Client::ClaudeCode]);
         assert!(claude.contains(&"when_to_use".to_owned()) && claude.contains(&"name".to_owned()));
     }
 
     #[test]
     fn accepting_a_key_replaces_the_whole_word_and_lands_on_a_value_choice() {
         let text = "---\nname: pdf\nlic|ens\n---\n";
-        let all = items(text, &[Target::AgentSkills], None);
+        let all = items(text, &[Client::AgentSkills], None);
         let license = all.iter().find(|item| item.label == "license").unwrap();
         let replaced = edit(license);
         assert_eq!(
@@ -459,7 +459,7 @@ mod tests {
             "{}",
             replaced.new_text
         );
-        let inserted = |text: &str, target: Target, path: Option<&str>, label: &str| {
+        let inserted = |text: &str, target: Client, path: Option<&str>, label: &str| {
             let all = items(text, &[target], path);
             let item = all.iter().find(|item| item.label == label).unwrap();
             edit(item).new_text.clone()
@@ -467,7 +467,7 @@ mod tests {
         assert_eq!(
             inserted(
                 "---\nu|: true\n---\n",
-                Target::ClaudeCode,
+                Client::ClaudeCode,
                 None,
                 "user-invocable"
             ),
@@ -477,7 +477,7 @@ mod tests {
         assert_eq!(
             inserted(
                 "---\nna|\n---\n",
-                Target::AgentSkills,
+                Client::AgentSkills,
                 Some("/w/skills/pdf-tools/SKILL.md"),
                 "name"
             ),
@@ -486,7 +486,7 @@ mod tests {
         assert_eq!(
             inserted(
                 "---\nde|\n---\n",
-                Target::ClaudeCode,
+                Client::ClaudeCode,
                 None,
                 "disable-model-invocation"
             ),
@@ -497,21 +497,21 @@ mod tests {
     #[test]
     fn values_for_enums_booleans_and_name() {
         assert_eq!(
-            labels("---\nname: |\n---\n", &[Target::AgentSkills]),
+            labels("---\nname: |\n---\n", &[Client::AgentSkills]),
             vec!["pdf"]
         );
         assert_eq!(
-            labels("---\ncontext: |\n---\n", &[Target::ClaudeCode]),
+            labels("---\ncontext: |\n---\n", &[Client::ClaudeCode]),
             vec!["fork"]
         );
         assert_eq!(
-            labels("---\nuser-invocable: |\n---\n", &[Target::ClaudeCode]),
+            labels("---\nuser-invocable: |\n---\n", &[Client::ClaudeCode]),
             vec!["true", "false"]
         );
         assert!(
-            labels("---\nlicense: |\n---\n", &[Target::AgentSkills]).contains(&"MIT".to_owned())
+            labels("---\nlicense: |\n---\n", &[Client::AgentSkills]).contains(&"MIT".to_owned())
         );
-        assert!(labels("---\nmetadata:\n  k: |\n---\n", &[Target::AgentSkills]).is_empty());
+        assert!(labels("---\nmetadata:\n  k: |\n---\n", &[Client::AgentSkills]).is_empty());
     }
 
     #[test]

@@ -227,7 +227,7 @@ mod tests {
         let mut registry = Registry::default();
         registry.roots = vec!["/w/skills".into(), "/w/.claude/skills".into()];
         registry.add(crate::workspace::Skill::new(
-            crate::workspace::loader::read_metadata(text, "pdf", crate::targets::TargetSet::ALL),
+            crate::workspace::loader::read_metadata(text, "pdf", crate::targets::ClientSet::ALL),
             "/w/skills/pdf/SKILL.md".into(),
             "/w/skills".into(),
             "pdf".into(),
@@ -265,7 +265,7 @@ mod tests {
             crate::workspace::loader::read_metadata(
                 "---\nname: pdf\ndescription: Fills forms.\n---\n",
                 "pdf",
-                crate::targets::TargetSet::NONE,
+                crate::targets::ClientSet::NONE,
             ),
             "/w/skills/pdf/SKILL.md".into(),
             "/w/skills".into(),
