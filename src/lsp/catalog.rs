@@ -8,7 +8,7 @@ use tower_lsp_server::ls_types::Uri;
 use super::backend::Backend;
 use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
 use super::handlers::{catch_panic, invalid_params};
-use super::state::{DocumentAnalysis, DocumentText, analyze_skill};
+use super::state::{BufferText, DocumentAnalysis, analyze_skill};
 
 /// Every skill the agent sees, with its finding count, what its files can do and its security
 /// errors, and the catalog text of the prompt.
@@ -32,7 +32,7 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
             .map(|(skill, context)| {
                 let analysis = match crate::workspace::Source::read(&overlay, &skill.path) {
                     Ok(text) => {
-                        let document = DocumentText {
+                        let document = BufferText {
                             uri: Uri::from_file_path(&skill.path)
                                 .unwrap_or_else(|| "file:///".parse().expect("a valid uri")),
                             path: Some(skill.path.clone()),

@@ -21,7 +21,7 @@ use super::backend::Backend;
 use super::convert::to_lsp_diagnostic;
 use super::handlers::{catch_panic, code_lens, eval_set};
 use super::snapshot::{Snapshot, skill_file_reports};
-use super::state::{DocumentText, analyze_skill};
+use super::state::{BufferText, analyze_skill};
 use crate::workspace::discovery::is_skill_path;
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the
@@ -425,7 +425,7 @@ impl Pending {
             context,
             eval,
         } = *input;
-        let document = DocumentText {
+        let document = BufferText {
             uri: uri.clone(),
             path: Some(path),
             rope: ropey::Rope::from_str(&text),
@@ -449,7 +449,7 @@ impl Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::documents::Document;
+    use crate::lsp::documents::Buffer;
 
     /// The version guard of design.md §7 and the README ("stale results are dropped"). The
     /// server computes and publishes a push between two `.await`s, so no client can make a
@@ -462,7 +462,7 @@ mod tests {
         let text = "---\nname: pdf\n---\nBody\n";
         backend
             .lock()
-            .open_document(uri.clone(), Document::new(text, 3));
+            .open_document(uri.clone(), Buffer::new(text, 3));
         assert!(
             !publish_if_current(backend, &uri, 2, Vec::new()).await,
             "published a result for version 2 of a document at version 3"

@@ -14,15 +14,18 @@ pub enum Encoding {
     Utf16,
 }
 
+/// An open document as the editor holds it: a rope for edits in the client's positions, the
+/// version the client gave it, and the text as one string for analysis. ("Document" is the
+/// parsed SKILL.md, `SkillDocument`; "buffer" is always this.)
 #[derive(Clone, Debug)]
-pub struct Document {
+pub struct Buffer {
     pub rope: Rope,
     pub version: i32,
     /// The text as one string, rebuilt after each batch of edits; analyses work on this.
     pub text: Arc<str>,
 }
 
-impl Document {
+impl Buffer {
     #[must_use]
     pub fn new(text: &str, version: i32) -> Self {
         Self {
@@ -147,7 +150,7 @@ mod tests {
 
     #[test]
     fn incremental_edits_in_utf16_and_utf8() {
-        let mut document = Document::new("a😀b\nline two\n", 1);
+        let mut document = Buffer::new("a😀b\nline two\n", 1);
         // After the emoji: UTF-16 column 3, UTF-8 column 5.
         document.apply(vec![change(Some((0, 3, 0, 3)), "X")], 2, Encoding::Utf16);
         assert_eq!(&*document.text, "a😀Xb\nline two\n");
@@ -169,10 +172,10 @@ mod tests {
 
     #[test]
     fn out_of_range_positions_clamp() {
-        let mut document = Document::new("ab\r\ncd", 1);
+        let mut document = Buffer::new("ab\r\ncd", 1);
         document.apply(vec![change(Some((0, 99, 7, 0)), "!")], 2, Encoding::Utf16);
         assert_eq!(&*document.text, "ab!");
-        let mut backwards = Document::new("abcdef", 1);
+        let mut backwards = Buffer::new("abcdef", 1);
         backwards.apply(vec![change(Some((0, 4, 0, 2)), "-")], 2, Encoding::Utf16);
         assert_eq!(&*backwards.text, "abcd-ef");
     }

@@ -12,7 +12,7 @@ use tower_lsp_server::ls_types::{
 use super::backend::Backend;
 use super::convert::uri_path;
 use super::diagnostics::{publish, publish_all};
-use super::documents::Document;
+use super::documents::Buffer;
 use super::handlers::catch_panic;
 use super::indexing::index_workspaces;
 use super::settings::ClientSettings;
@@ -22,7 +22,7 @@ pub(crate) async fn did_open(backend: &Backend, params: DidOpenTextDocumentParam
     let uri = item.uri.clone();
     backend
         .lock()
-        .open_document(item.uri, Document::new(&item.text, item.version));
+        .open_document(item.uri, Buffer::new(&item.text, item.version));
     skill_changed(backend, &uri).await;
 }
 

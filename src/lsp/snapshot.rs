@@ -11,12 +11,12 @@ use super::capabilities::ClientCaps;
 use super::convert::to_lsp_diagnostic;
 use super::documents::{Encoding, offset_of, range_of};
 use super::eval_results::EvalSummary;
-use super::state::{AnalysisContext, DocumentText, Overlay, State, analyze, analyze_skill};
+use super::state::{AnalysisContext, BufferText, Overlay, State, analyze, analyze_skill};
 use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
 
 pub(crate) struct Snapshot {
-    pub document: DocumentText,
+    pub document: BufferText,
     pub encoding: Encoding,
     pub caps: ClientCaps,
     /// The engine and registry of the document's workspace: the same analysis `check` runs.

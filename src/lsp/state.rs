@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{InitializeParams, Uri};
 
 use super::capabilities::{ClientCaps, position_encoding, workspace_folders};
 use super::convert::uri_path;
-use super::documents::{Document, Encoding};
+use super::documents::{Buffer, Encoding};
 use super::eval_results::{EvalSummary, description_of, eval_key, triggers_path};
 use super::folders::FolderState;
 use super::settings::ClientSettings;
@@ -28,7 +28,7 @@ use crate::workspace::{Registry, Source};
 /// one bumps it, and no caller has to remember to.
 #[derive(Default)]
 pub(crate) struct State {
-    documents: HashMap<Uri, Document>,
+    documents: HashMap<Uri, Buffer>,
     workspaces: Vec<FolderState>,
     encoding: Encoding,
     caps: ClientCaps,
@@ -56,7 +56,7 @@ impl State {
         self.generation += 1;
     }
 
-    pub(crate) fn open_document(&mut self, uri: Uri, document: Document) {
+    pub(crate) fn open_document(&mut self, uri: Uri, document: Buffer) {
         self.changed();
         self.documents.insert(uri, document);
     }
@@ -66,7 +66,7 @@ impl State {
     pub(crate) fn edit_document<R>(
         &mut self,
         uri: &Uri,
-        edit: impl FnOnce(&mut Document, Encoding) -> R,
+        edit: impl FnOnce(&mut Buffer, Encoding) -> R,
     ) -> Option<R> {
         self.changed();
         let encoding = self.encoding;
@@ -235,7 +235,7 @@ impl Source for Overlay {
 /// or a file read for the catalog or a workspace pull. Request handlers get it inside a
 /// `Snapshot`.
 #[derive(Clone)]
-pub(crate) struct DocumentText {
+pub(crate) struct BufferText {
     pub uri: Uri,
     pub path: Option<PathBuf>,
     pub text: Arc<str>,
@@ -243,7 +243,7 @@ pub(crate) struct DocumentText {
     pub version: i32,
 }
 
-impl DocumentText {
+impl BufferText {
     /// Whether the document is an eval set, `<skill>/evals/triggers.json`.
     #[must_use]
     pub(crate) fn is_eval_set(&self) -> bool {
@@ -349,9 +349,9 @@ impl State {
         )
     }
 
-    pub(crate) fn document_text(&self, uri: &Uri) -> Option<DocumentText> {
+    pub(crate) fn document_text(&self, uri: &Uri) -> Option<BufferText> {
         let document = self.documents.get(uri)?;
-        Some(DocumentText {
+        Some(BufferText {
             uri: uri.clone(),
             path: uri_path(uri),
             text: document.text.clone(),
@@ -523,7 +523,7 @@ impl State {
 /// with the links of its body checked against the disk and the open buffers, and
 /// `capability-mismatch` from the files of its folder.
 #[must_use]
-pub(crate) fn analyze(document: &DocumentText, context: &AnalysisContext) -> Vec<Diagnostic> {
+pub(crate) fn analyze(document: &BufferText, context: &AnalysisContext) -> Vec<Diagnostic> {
     analyze_skill(document, context).diagnostics
 }
 
@@ -539,10 +539,7 @@ pub(crate) struct DocumentAnalysis {
 
 /// [`analyze`], keeping what the scan of a SKILL.md's folder found in its other files.
 #[must_use]
-pub(crate) fn analyze_skill(
-    document: &DocumentText,
-    context: &AnalysisContext,
-) -> DocumentAnalysis {
+pub(crate) fn analyze_skill(document: &BufferText, context: &AnalysisContext) -> DocumentAnalysis {
     let fallback = PathBuf::from(document.uri.path().as_str());
     let path = document.path.clone().unwrap_or(fallback);
     if document.is_openai_yaml() {
@@ -670,8 +667,8 @@ impl crate::plugins::Files for EditorFiles<'_> {
 /// `text` as `skills/pdf/SKILL.md` of a workspace at `/w`, for handler tests.
 #[cfg(test)]
 #[must_use]
-pub(crate) fn test_document(text: &str) -> DocumentText {
-    DocumentText {
+pub(crate) fn test_document(text: &str) -> BufferText {
+    BufferText {
         uri: "file:///w/skills/pdf/SKILL.md"
             .parse()
             .expect("a valid uri"),
@@ -707,7 +704,7 @@ mod generation_tests {
         let folder = FolderState::load(dir.path().to_path_buf(), &state.overlay());
         state.add_workspaces([folder]);
         moved(&state, "adding a workspace");
-        state.open_document(uri.clone(), Document::new("---\nname: pdf\n---\n", 1));
+        state.open_document(uri.clone(), Buffer::new("---\nname: pdf\n---\n", 1));
         moved(&state, "opening a document");
         state.edit_document(&uri, |document, _| document.version = 2);
         moved(&state, "editing a document");
@@ -757,7 +754,7 @@ mod registry_tests {
         let uri = Uri::from_file_path(&b).unwrap();
         state.documents.insert(
             uri.clone(),
-            Document::new("---\nname: b\ndescription: New words.\n---\nBody\n", 2),
+            Buffer::new("---\nname: b\ndescription: New words.\n---\nBody\n", 2),
         );
         assert!(state.refresh_skill(&b));
         assert_eq!(
@@ -766,7 +763,7 @@ mod registry_tests {
         );
         state.documents.insert(
             uri,
-            Document::new("---\nname: a\ndescription: New words.\n---\nBody\n", 3),
+            Buffer::new("---\nname: a\ndescription: New words.\n---\nBody\n", 3),
         );
         assert!(state.refresh_skill(&b));
         assert_eq!(

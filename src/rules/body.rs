@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use super::{Checker, Rule};
 use crate::diagnostic::{Fix, Rename};
 use crate::document::Reference;
-use crate::targets::{Effect, Client};
+use crate::targets::{Client, Effect};
 use crate::text::{TextRange, lines_with_ranges};
 
 pub(super) const BODY_MAX_LINES: usize = 500;

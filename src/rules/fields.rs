@@ -10,7 +10,7 @@ use crate::diagnostic::{Edit, Fix};
 use crate::document::yaml::yaml11_only_type;
 use crate::document::{Entry, Node, NodeKind, Style};
 use crate::field_table::{COMPATIBILITY_MAX, DESCRIPTION_MAX, NAME_MAX, Shape};
-use crate::targets::{Effect, Client};
+use crate::targets::{Client, Effect};
 use crate::text::TextRange;
 
 const TRIGGERS: &[&str] = &[

@@ -8,7 +8,7 @@ use crate::diagnostic::{Edit, Fix};
 use crate::document::tolerant::{Masked, Tolerant};
 use crate::document::yaml::{Decoration, DecorationKind};
 use crate::document::{Node, NodeKind, SkillDocument, Style};
-use crate::targets::{Effect, Client};
+use crate::targets::{Client, Effect};
 use crate::text::{TextRange, lines_with_ranges};
 
 /// How each client takes a file whose frontmatter it cannot read at all.

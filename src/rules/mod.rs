@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::document::SkillDocument;
-use crate::targets::{Effect, Client, ClientSet, consequence};
+use crate::targets::{Client, ClientSet, Effect, consequence};
 use crate::text::TextRange;
 
 pub use crate::rule_table::{Group, Rule};
@@ -572,7 +572,7 @@ mod robustness {
 mod severity {
     use super::{Rule, severity_for};
     use crate::diagnostic::Severity;
-    use crate::targets::{Effect, Client};
+    use crate::targets::{Client, Effect};
 
     #[test]
     fn follows_the_worst_effect_whatever_the_default() {

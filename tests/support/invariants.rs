@@ -388,7 +388,7 @@ pub fn random_change(bytes: &mut Bytes<'_>, text: &str) -> Change {
 /// The server's document model on its own: a random edit sequence leaves the rope, its string
 /// and the reference string equal, in both position encodings.
 pub fn document_invariants(data: &[u8]) {
-    use skill_lsp::lsp::documents::{Document, Encoding};
+    use skill_lsp::lsp::documents::{Buffer, Encoding};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut bytes = Bytes::new(data);
     let utf16 = bytes.byte() % 2 == 0;
@@ -398,7 +398,7 @@ pub fn document_invariants(data: &[u8]) {
         Encoding::Utf8
     };
     let mut reference = SEEDS[bytes.below(SEEDS.len())].to_owned();
-    let mut document = Document::new(&reference, 1);
+    let mut document = Buffer::new(&reference, 1);
     let mut version = 1;
     while !bytes.is_empty() {
         let batch: Vec<Change> = (0..=bytes.below(3))

@@ -14,7 +14,7 @@ use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::eval_results::{EvalSummary, triggers_path};
 use crate::lsp::ext::{RUN_TRIGGER_EVALS_COMMAND, TRIGGER_EVALS_CODE};
 use crate::lsp::snapshot::Snapshot;
-use crate::lsp::state::DocumentText;
+use crate::lsp::state::BufferText;
 
 /// The title of the lens before any run in this session.
 pub(crate) const RUN_TITLE: &str = "Run trigger evals";
@@ -79,7 +79,7 @@ pub(crate) fn trigger_evals_diagnostic(snapshot: &Snapshot) -> Option<Diagnostic
 /// pulled report (the workspace pull has no snapshot).
 #[must_use]
 pub(crate) fn eval_diagnostic(
-    document: &DocumentText,
+    document: &BufferText,
     eval: &EvalSummary,
     encoding: Encoding,
 ) -> Option<Diagnostic> {

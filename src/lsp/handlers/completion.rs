@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{
 use crate::document::SkillDocument;
 use crate::field_table::{self, Shape};
 use crate::lsp::snapshot::Snapshot;
-use crate::targets::{Effect, Client, consequence, join_names};
+use crate::targets::{Client, Effect, consequence, join_names};
 
 /// Where the cursor is, in words.
 #[derive(Debug, PartialEq)]

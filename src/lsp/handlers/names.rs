@@ -14,7 +14,7 @@ use crate::document::SkillDocument;
 use crate::document::mentions::{Mention, mentions};
 use crate::lsp::documents::range_of;
 use crate::lsp::snapshot::Snapshot;
-use crate::lsp::state::DocumentText;
+use crate::lsp::state::BufferText;
 use crate::text::TextRange;
 use crate::workspace::{Registry, Source};
 
@@ -113,7 +113,7 @@ impl NameSite {
 }
 
 #[must_use]
-pub(crate) fn name_at(document: &DocumentText, offset: usize) -> Option<NameSite> {
+pub(crate) fn name_at(document: &BufferText, offset: usize) -> Option<NameSite> {
     let skill_document = SkillDocument::parse(&document.text);
     if document.is_skill_file() {
         if let Some(entry) = skill_document.field("name") {
