@@ -11,10 +11,9 @@ use clap::ValueEnum;
 
 use super::display_path;
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
-use crate::agent::eval::run::{
-    DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD, ROUTING_MAX_TOKENS,
-    cache_dir, routing_max_tokens,
-};
+use crate::agent::eval::cache::cache_dir;
+use crate::agent::eval::route::{ROUTING_MAX_TOKENS, routing_max_tokens};
+use crate::agent::eval::run::{DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD};
 use crate::agent::eval::set::{self, TRIGGERS_FILE};
 use crate::agent::eval::{
     EvalError, EvalOptions, EvalReport, Evaluator, Progress, QueryResult, SkillReport,

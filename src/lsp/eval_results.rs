@@ -89,7 +89,7 @@ impl EvalSummary {
 /// What a stored eval result is valid for: a hash of the description and the eval set's text.
 #[must_use]
 pub(crate) fn eval_key(description: &str, set_text: &str) -> String {
-    crate::agent::eval::run::hex_hash(format!("{description}\u{0}{set_text}").as_bytes())
+    crate::agent::eval::cache::hex_hash(format!("{description}\u{0}{set_text}").as_bytes())
 }
 
 /// The eval set next to a SKILL.md.

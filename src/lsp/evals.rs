@@ -20,7 +20,7 @@ use super::ext::{
 use super::handlers::invalid_params;
 use super::outgoing::Outgoing;
 use super::progress;
-use crate::agent::eval::run::cache_dir;
+use crate::agent::eval::cache::cache_dir;
 use crate::agent::eval::set::{TRIGGERS_FILE, parse};
 use crate::agent::eval::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
 use crate::workspace::Source;
@@ -70,7 +70,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         threshold: params.threshold.unwrap_or(defaults.threshold),
         jobs: params.jobs.unwrap_or(defaults.jobs),
         max_turns: params.max_turns.unwrap_or(defaults.max_turns),
-        max_tokens: crate::agent::eval::run::routing_max_tokens(
+        max_tokens: crate::agent::eval::route::routing_max_tokens(
             &|name| std::env::var(name).ok(),
             params.max_tokens,
             context.agent.max_tokens,

@@ -1,11 +1,16 @@
-//! Trigger evals (issue 13): does a skill's description make the model load it? No CLI or LSP
+//! Trigger evals: does a skill's description make the model load it? No CLI or LSP
 //! types here; `skill-lsp eval` and the language server's `skill/runEvals` drive it.
 //!
 //! - `set` — eval sets (`<skill>/evals/triggers.json`): parsing and its rules;
-//! - `run` — the measurement: the routing step per query and run, concurrency, the cache;
+//! - `run` — the measurement: plan the runs (the cache answers some), drive them concurrently,
+//!   report;
+//! - `route` — one run of the routing step against the model;
+//! - `cache` — each run's record on disk;
 //! - `report` — results: trigger rates, pass, precision and recall, confusions.
 
+pub(crate) mod cache;
 pub(crate) mod report;
+pub(crate) mod route;
 pub(crate) mod run;
 pub(crate) mod set;
 

@@ -1,5 +1,5 @@
-//! The measurement: for each query of each eval set, the routing step of the agent loop (SPEC
-//! section 6) — the real system prompt with the whole workspace catalog, the six tool specs, the
+//! The measurement: for each query of each eval set, the routing step of the agent loop
+//! (design.md §6) — the real system prompt with the whole workspace catalog, the six tool specs, the
 //! query as the user message — repeated `runs` times, concurrently, through the provider's own
 //! retry policy, with every run cached on disk.
 //!
@@ -10,20 +10,15 @@
 //! the model gets another turn.
 
 use std::collections::{HashMap, VecDeque};
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::{Value, json};
-use tokio::sync::Notify;
-
+use super::cache::{cache_key, prepare_cache, read_cached, write_cached};
 use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary};
-use super::set::{EvalCase, EvalSet};
-use crate::agent::provider::{
-    Block, Message, Provider, ProviderError, Request, Role, StreamEvent, ToolSpec, Usage,
-};
+use super::route::{Limits, ROUTING_MAX_TOKENS, route};
+use super::set::EvalSet;
+use crate::agent::provider::{Provider, ProviderError, ToolSpec, Usage};
 use crate::agent::session::system_prompt;
 use crate::agent::tools;
 use crate::workspace::Registry;
@@ -34,13 +29,6 @@ pub(crate) const DEFAULT_RUNS: u32 = 3;
 pub(crate) const DEFAULT_THRESHOLD: f64 = 0.5;
 pub(crate) const DEFAULT_JOBS: usize = 4;
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 1;
-
-/// The tool result the model gets for a tool other than `load_skill` when it may look around.
-pub(crate) const NOT_AVAILABLE: &str =
-    "This tool is not available during evals; nothing was run. Continue without it.";
-
-/// The cache folder under a workspace.
-pub(crate) const CACHE_DIR: &str = ".skill-lsp/cache/evals";
 
 /// One skill under test.
 #[derive(Clone, Debug)]
@@ -203,7 +191,6 @@ impl Evaluator {
         on_progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<EvalReport, EvalError> {
         let started = Instant::now();
-        let mut warnings = Vec::new();
         let prompts = under_test
             .iter()
             .map(|tested| {
@@ -215,18 +202,31 @@ impl Evaluator {
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let runs = options.runs.max(1);
-        let mut records: HashMap<(usize, usize), Vec<RunRecord>> = HashMap::new();
+        let runs = RunsOf {
+            under_test,
+            options,
+            prompts: &prompts,
+        };
+        let (mut tally, queue) = self.plan(&runs);
+        tally.report_cached(&runs, on_progress);
+        self.drive(&runs, &mut tally, queue, on_progress).await?;
+        Ok(self.report(&runs, tally, started))
+    }
+
+    /// Every run to make: those the cache answers are recorded at once, the others queued.
+    fn plan(&self, runs: &RunsOf<'_>) -> (Tally, VecDeque<Job>) {
+        let options = runs.options;
+        let mut tally = Tally::default();
         let mut queue = VecDeque::new();
-        let mut cached = 0;
-        let mut total = 0;
-        for (t, tested) in under_test.iter().enumerate() {
+        for (t, tested) in runs.under_test.iter().enumerate() {
             for (c, case) in tested.set.cases.iter().enumerate() {
-                for run in 0..runs {
-                    total += 1;
+                for run in 0..runs.per_query() {
+                    tally.total += 1;
+                    let prompt = &runs.prompts[t];
                     let key = cache_key(
                         self.provider.as_ref(),
-                        &prompts[t],
+                        &prompt.system,
+                        &prompt.tools,
                         &case.query,
                         run,
                         options.max_turns,
@@ -239,8 +239,8 @@ impl Evaluator {
                         .and_then(|dir| read_cached(dir, &key, self.provider.as_ref(), case, run));
                     match hit {
                         Some(record) => {
-                            cached += 1;
-                            records.entry((t, c)).or_default().push(record);
+                            tally.cached += 1;
+                            tally.records.entry((t, c)).or_default().push(record);
                         }
                         None => queue.push_back(Job {
                             tested: t,
@@ -252,39 +252,24 @@ impl Evaluator {
                 }
             }
         }
-        let mut done = cached;
-        on_progress(Progress {
-            done,
-            total,
-            cached,
-            finished: None,
-        });
-        let query_result =
-            |records: &HashMap<(usize, usize), Vec<RunRecord>>, t: usize, c: usize| {
-                let tested: &SkillUnderTest = &under_test[t];
-                let runs = records.get(&(t, c)).map_or(&[][..], Vec::as_slice);
-                QueryResult::from_runs(&tested.set.cases[c], &tested.skill, runs, options.threshold)
-            };
-        // Queries answered wholly from the cache are finished already.
-        let mut complete: Vec<(usize, usize)> = records
-            .iter()
-            .filter(|(_, runs_done)| runs_done.len() == runs as usize)
-            .map(|(key, _)| *key)
-            .collect();
-        complete.sort_unstable();
-        for (t, c) in complete {
-            on_progress(Progress {
-                done,
-                total,
-                cached,
-                finished: Some((under_test[t].skill.clone(), query_result(&records, t, c))),
-            });
-        }
+        tally.done = tally.cached;
+        (tally, queue)
+    }
+
+    /// Makes the queued runs, at most `jobs` at a time, caching and reporting each as it ends.
+    async fn drive(
+        &self,
+        runs: &RunsOf<'_>,
+        tally: &mut Tally,
+        mut queue: VecDeque<Job>,
+        on_progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<(), EvalError> {
+        let options = runs.options;
         let mut cache_ready = match &options.cache_dir {
             Some(dir) if !queue.is_empty() => match prepare_cache(&self.workspace, dir) {
                 Ok(()) => true,
                 Err(error) => {
-                    warnings.push(format!(
+                    tally.warnings.push(format!(
                         "results are not cached: cannot create {} ({error})",
                         dir.display()
                     ));
@@ -293,17 +278,17 @@ impl Evaluator {
             },
             _ => false,
         };
-        let mut requests = 0u32;
-        let mut spent = Usage::default();
         let mut running = tokio::task::JoinSet::new();
         let jobs = options.jobs.max(1);
         loop {
             while running.len() < jobs {
                 let Some(job) = queue.pop_front() else { break };
                 let provider = Arc::clone(&self.provider);
-                let prompt = &prompts[job.tested];
+                let prompt = &runs.prompts[job.tested];
                 let (system, tools) = (Arc::clone(&prompt.system), Arc::clone(&prompt.tools));
-                let query = under_test[job.tested].set.cases[job.case].query.clone();
+                let query = runs.under_test[job.tested].set.cases[job.case]
+                    .query
+                    .clone();
                 let limits = Limits {
                     max_turns: options.max_turns.max(1),
                     max_tokens: options.max_tokens,
@@ -319,16 +304,13 @@ impl Evaluator {
             let (job, result) = joined.map_err(|error| {
                 EvalError::Setup(format!("an eval task stopped unexpectedly ({error})"))
             })?;
-            let tested = &under_test[job.tested];
+            let tested = &runs.under_test[job.tested];
             let case = &tested.set.cases[job.case];
             let record = result.map_err(|error| EvalError::Provider {
                 skill: tested.skill.clone(),
                 query: case.query.clone(),
                 error,
             })?;
-            requests += record.turns + record.restarts;
-            spent.input_tokens += record.input_tokens;
-            spent.output_tokens += record.output_tokens;
             if cache_ready {
                 if let Some(dir) = &options.cache_dir {
                     if let Err(error) = write_cached(
@@ -339,7 +321,7 @@ impl Evaluator {
                         job.run,
                         &record,
                     ) {
-                        warnings.push(format!(
+                        tally.warnings.push(format!(
                             "results are not cached: cannot write to {} ({error})",
                             dir.display()
                         ));
@@ -347,51 +329,38 @@ impl Evaluator {
                     }
                 }
             }
-            let runs_done = {
-                let slot = records.entry((job.tested, job.case)).or_default();
-                slot.push(record);
-                slot.len()
-            };
-            done += 1;
-            let finished = (runs_done == runs as usize).then(|| {
-                (
-                    tested.skill.clone(),
-                    query_result(&records, job.tested, job.case),
-                )
-            });
-            on_progress(Progress {
-                done,
-                total,
-                cached,
-                finished,
-            });
+            tally.record(runs, job.tested, job.case, record, on_progress);
         }
-        let cut = records
+        Ok(())
+    }
+
+    /// The report of a finished run.
+    fn report(&self, runs: &RunsOf<'_>, mut tally: Tally, started: Instant) -> EvalReport {
+        let options = runs.options;
+        let cut = tally
+            .records
             .values()
             .flatten()
             .filter(|record| record.cut)
             .count();
         if cut > 0 {
-            warnings.push(format!(
+            tally.warnings.push(format!(
                 "{cut} run{} reached the token limit ({} tokens) before any tool call and count as not triggered; a higher --max-tokens gives the model room",
                 if cut == 1 { "" } else { "s" },
                 options.max_tokens
             ));
         }
-        let skills: Vec<SkillReport> = under_test
+        let skills: Vec<SkillReport> = runs
+            .under_test
             .iter()
             .enumerate()
             .map(|(t, tested)| {
-                let results = tested
-                    .set
-                    .cases
-                    .iter()
-                    .enumerate()
-                    .map(|(c, _)| query_result(&records, t, c))
+                let results = (0..tested.set.cases.len())
+                    .map(|c| tally.query_result(runs, t, c))
                     .collect();
                 SkillReport::new(
                     tested.skill.clone(),
-                    prompts[t].description.clone(),
+                    runs.prompts[t].description.clone(),
                     tested.description.is_some(),
                     tested.set.path.clone(),
                     results,
@@ -405,321 +374,126 @@ impl Evaluator {
             failed: skills.iter().map(|it| it.summary.failed).sum(),
             runs: skills.iter().map(|it| it.summary.runs).sum(),
             cached_runs: skills.iter().map(|it| it.summary.cached_runs).sum(),
-            requests,
-            input_tokens: spent.input_tokens,
-            output_tokens: spent.output_tokens,
+            requests: tally.requests,
+            input_tokens: tally.spent.input_tokens,
+            output_tokens: tally.spent.output_tokens,
             elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         };
-        Ok(EvalReport {
+        EvalReport {
             provider: self.provider.name().to_owned(),
             model: self.provider.model().to_owned(),
-            runs_per_query: runs,
+            runs_per_query: runs.per_query(),
             threshold: options.threshold,
             max_turns: options.max_turns.max(1),
             skills,
             summary,
-            warnings,
-        })
-    }
-}
-
-/// The first complete tool call of a reply.
-struct Call {
-    id: String,
-    name: String,
-    input: Value,
-}
-
-/// How often a run is started again after its stream broke mid-reply.
-pub(crate) const MID_STREAM_RESTARTS: u32 = 2;
-
-/// One run of the routing step for `query`: up to `max_turns` model calls, each abandoned as
-/// soon as its first tool call is complete.
-///
-/// The provider retries a failed call until part of its reply has streamed (after that, a chat
-/// would show the text twice). Nobody sees an eval's text, so a run whose stream broke with a
-/// retryable error after it started is run again from the start, up to
-/// [`MID_STREAM_RESTARTS`] times.
-///
-/// # Errors
-/// A model call that failed after the provider's retries (and the restarts above).
-pub(crate) async fn route(
-    provider: &dyn Provider,
-    system: &str,
-    tools: &[ToolSpec],
-    query: &str,
-    limits: Limits,
-) -> Result<RunRecord, ProviderError> {
-    let mut restarts = 0;
-    loop {
-        match route_once(provider, system, tools, query, limits).await {
-            Ok(mut record) => {
-                record.restarts = restarts;
-                return Ok(record);
-            }
-            Err((error, true)) if error.is_retryable() && restarts < MID_STREAM_RESTARTS => {
-                restarts += 1;
-                tracing::debug!(restarts, %error, "eval run restarted after its stream broke");
-                tokio::time::sleep(std::time::Duration::from_millis(200 * u64::from(restarts)))
-                    .await;
-            }
-            Err((error, _)) => return Err(error),
+            warnings: tally.warnings,
         }
     }
 }
 
-/// One try of [`route`]; an error says whether part of the reply had streamed.
-async fn route_once(
-    provider: &dyn Provider,
-    system: &str,
-    tools: &[ToolSpec],
-    query: &str,
-    limits: Limits,
-) -> Result<RunRecord, (ProviderError, bool)> {
-    let mut record = RunRecord::default();
-    let mut messages = vec![Message {
-        role: Role::User,
-        content: vec![Block::Text {
-            text: query.to_owned(),
-        }],
-    }];
-    for turn in 1..=limits.max_turns.max(1) {
-        record.turns = turn;
-        let first: Mutex<Option<(Call, Usage)>> = Mutex::new(None);
-        let decided = Notify::new();
-        let streamed = AtomicBool::new(false);
-        let finished = {
-            let mut sink = |event: StreamEvent| {
-                streamed.store(true, Ordering::Relaxed);
-                if let StreamEvent::ToolUse {
-                    id,
-                    name,
-                    input,
-                    usage,
-                } = event
-                {
-                    let mut slot = first
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    if slot.is_none() {
-                        *slot = Some((Call { id, name, input }, usage));
-                        decided.notify_one();
-                    }
-                }
-            };
-            let request = Request {
-                model: provider.model(),
-                system,
-                messages: &messages,
-                tools,
-                max_tokens: limits.max_tokens,
-            };
-            let send = provider.send(request, &mut sink);
-            // Dropping `send` drops the HTTP request: the rest of the reply is never read.
-            tokio::select! {
-                biased;
-                result = send => Some(result),
-                () = decided.notified() => None,
-            }
+/// What one `Evaluator::run` measures: the skills under test, the options and each skill's
+/// prompt.
+struct RunsOf<'a> {
+    under_test: &'a [SkillUnderTest],
+    options: &'a EvalOptions,
+    prompts: &'a [Prompt],
+}
+
+impl RunsOf<'_> {
+    fn per_query(&self) -> u32 {
+        self.options.runs.max(1)
+    }
+}
+
+/// What a run has gathered so far.
+#[derive(Default)]
+struct Tally {
+    /// By (skill under test, query): the records of its runs so far.
+    records: HashMap<(usize, usize), Vec<RunRecord>>,
+    total: usize,
+    cached: usize,
+    done: usize,
+    requests: u32,
+    spent: Usage,
+    warnings: Vec<String>,
+}
+
+impl Tally {
+    fn query_result(&self, runs: &RunsOf<'_>, t: usize, c: usize) -> QueryResult {
+        let tested = &runs.under_test[t];
+        let records = self.records.get(&(t, c)).map_or(&[][..], Vec::as_slice);
+        QueryResult::from_runs(
+            &tested.set.cases[c],
+            &tested.skill,
+            records,
+            runs.options.threshold,
+        )
+    }
+
+    fn progress(&self, finished: Option<(String, QueryResult)>) -> Progress {
+        Progress {
+            done: self.done,
+            total: self.total,
+            cached: self.cached,
+            finished,
+        }
+    }
+
+    /// Reports where the cache left things: queries it answered wholly are finished already.
+    fn report_cached(&self, runs: &RunsOf<'_>, on_progress: &mut (dyn FnMut(Progress) + Send)) {
+        on_progress(self.progress(None));
+        let mut complete: Vec<(usize, usize)> = self
+            .records
+            .iter()
+            .filter(|(_, records)| records.len() == runs.per_query() as usize)
+            .map(|(key, _)| *key)
+            .collect();
+        complete.sort_unstable();
+        for (t, c) in complete {
+            let skill = runs.under_test[t].skill.clone();
+            on_progress(self.progress(Some((skill, self.query_result(runs, t, c)))));
+        }
+    }
+
+    /// Counts one finished run and reports it, with its query's result when it was the last.
+    fn record(
+        &mut self,
+        runs: &RunsOf<'_>,
+        t: usize,
+        c: usize,
+        record: RunRecord,
+        on_progress: &mut (dyn FnMut(Progress) + Send),
+    ) {
+        self.requests += record.turns + record.restarts;
+        self.spent.input_tokens += record.input_tokens;
+        self.spent.output_tokens += record.output_tokens;
+        let records_done = {
+            let slot = self.records.entry((t, c)).or_default();
+            slot.push(record);
+            slot.len()
         };
-        let first = first
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let call = match (first, finished) {
-            (Some((call, usage)), finished) => {
-                let whole = finished.and_then(Result::ok);
-                record.abandoned = whole.is_none();
-                let usage = whole.map_or(usage, |response| response.usage);
-                record.input_tokens += usage.input_tokens;
-                record.output_tokens += usage.output_tokens;
-                call
-            }
-            (None, Some(Ok(response))) => {
-                record.input_tokens += response.usage.input_tokens;
-                record.output_tokens += response.usage.output_tokens;
-                let call = response.content.into_iter().find_map(|block| match block {
-                    Block::ToolUse { id, name, input } => Some(Call { id, name, input }),
-                    _ => None,
-                });
-                match call {
-                    Some(call) => call,
-                    // A reply without tools: the model answered without loading anything, or
-                    // the token limit stopped it first.
-                    None => {
-                        record.cut = response.stop_reason == "max_tokens";
-                        return Ok(record);
-                    }
-                }
-            }
-            (None, Some(Err(error))) => return Err((error, streamed.load(Ordering::Relaxed))),
-            (None, None) => unreachable!("the stream is only abandoned after a tool call"),
-        };
-        record.tools.push(call.name.clone());
-        if call.name == "load_skill" {
-            record.loaded = call
-                .input
-                .get("name")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            return Ok(record);
-        }
-        messages.push(Message {
-            role: Role::Assistant,
-            content: vec![Block::ToolUse {
-                id: call.id.clone(),
-                name: call.name,
-                input: call.input,
-            }],
+        self.done += 1;
+        let finished = (records_done == runs.per_query() as usize).then(|| {
+            (
+                runs.under_test[t].skill.clone(),
+                self.query_result(runs, t, c),
+            )
         });
-        messages.push(Message {
-            role: Role::User,
-            content: vec![Block::ToolResult {
-                tool_use_id: call.id,
-                content: NOT_AVAILABLE.to_owned(),
-                is_error: true,
-            }],
-        });
+        on_progress(self.progress(finished));
     }
-    Ok(record)
-}
-
-/// The default token limit of a routing request: the first tool call is all an eval reads, and
-/// a model that reasons in text first needs a few hundred tokens, not the agent's thousands.
-pub(crate) const ROUTING_MAX_TOKENS: u32 = 1_024;
-
-/// The routing requests' token limit: `flag` (`--max-tokens`), else [`ROUTING_MAX_TOKENS`] or
-/// the agent's limit (`SKILL_LSP_MAX_TOKENS`, `[agent] max-tokens`) where that is lower.
-///
-/// # Errors
-/// As [`crate::agent::session::max_tokens`].
-pub(crate) fn routing_max_tokens(
-    env: &dyn Fn(&str) -> Option<String>,
-    flag: Option<u32>,
-    config: Option<u32>,
-) -> Result<u32, String> {
-    match flag {
-        Some(tokens) => Ok(tokens),
-        None => Ok(crate::agent::session::max_tokens(env, None, config)?.min(ROUTING_MAX_TOKENS)),
-    }
-}
-
-/// How far one run may go: model calls, and tokens per call.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
-    pub max_turns: u32,
-    pub max_tokens: u32,
-}
-
-/// The cache key of one run: a hash of everything that decides its outcome.
-fn cache_key(
-    provider: &dyn Provider,
-    prompt: &Prompt,
-    query: &str,
-    run: u32,
-    max_turns: u32,
-    max_tokens: u32,
-) -> String {
-    let tools: Vec<Value> = prompt
-        .tools
-        .iter()
-        .map(|tool| json!([tool.name, tool.description, tool.input_schema]))
-        .collect();
-    let material = json!({
-        "version": 2,
-        "provider": provider.name(),
-        "endpoint": provider.endpoint(),
-        "model": provider.model(),
-        "max_tokens": max_tokens,
-        "system": &*prompt.system,
-        "tools": tools,
-        "query": query,
-        "run": run,
-        "max_turns": max_turns,
-    });
-    hex_hash(material.to_string().as_bytes())
-}
-
-/// FNV-1a, 128 bits, as 32 hex digits: stable across builds and platforms.
-#[must_use]
-pub(crate) fn hex_hash(bytes: &[u8]) -> String {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    let hash = bytes.iter().fold(OFFSET, |hash, byte| {
-        (hash ^ u128::from(*byte)).wrapping_mul(PRIME)
-    });
-    format!("{hash:032x}")
-}
-
-/// The cache folder of a workspace.
-#[must_use]
-pub(crate) fn cache_dir(workspace: &Path) -> PathBuf {
-    workspace.join(CACHE_DIR)
-}
-
-/// Creates the cache folder; a new `.skill-lsp` folder gets a `.gitignore` that ignores `cache/`.
-fn prepare_cache(workspace: &Path, dir: &Path) -> io::Result<()> {
-    let state = workspace.join(".skill-lsp");
-    if dir.starts_with(&state) {
-        std::fs::create_dir_all(&state)?;
-        let ignore = state.join(".gitignore");
-        if !ignore.exists() {
-            std::fs::write(ignore, "cache/\n")?;
-        }
-    }
-    std::fs::create_dir_all(dir)
-}
-
-fn cache_file(dir: &Path, key: &str) -> PathBuf {
-    dir.join(format!("{key}.json"))
-}
-
-fn read_cached(
-    dir: &Path,
-    key: &str,
-    provider: &dyn Provider,
-    case: &EvalCase,
-    run: u32,
-) -> Option<RunRecord> {
-    let text = std::fs::read_to_string(cache_file(dir, key)).ok()?;
-    let value: Value = serde_json::from_str(&text).ok()?;
-    // The key is a hash: the entry must also be for this very run.
-    let same = value["provider"] == provider.name()
-        && value["model"] == provider.model()
-        && value["query"] == case.query.as_str()
-        && value["run"] == run;
-    if !same {
-        return None;
-    }
-    let mut record: RunRecord = serde_json::from_value(value["record"].clone()).ok()?;
-    record.cached = true;
-    Some(record)
-}
-
-fn write_cached(
-    dir: &Path,
-    key: &str,
-    provider: &dyn Provider,
-    case: &EvalCase,
-    run: u32,
-    record: &RunRecord,
-) -> io::Result<()> {
-    let entry = json!({
-        "provider": provider.name(),
-        "model": provider.model(),
-        "query": case.query,
-        "run": run,
-        "record": record,
-    });
-    let path = cache_file(dir, key);
-    let temporary = dir.join(format!("{key}.json.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, format!("{entry:#}\n"))?;
-    std::fs::rename(&temporary, path)
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
+    use super::super::cache::cache_dir;
+    use super::super::route::NOT_AVAILABLE;
+    use super::super::set::EvalCase;
     use super::*;
     use crate::agent::eval::set::EvalSet;
+    use crate::agent::provider::Block;
     use crate::agent::provider::Response;
     use crate::agent::provider::scripted::ScriptedProvider;
     use crate::workspace::Disk;
@@ -908,12 +682,5 @@ mod tests {
                 evaluator.workspace.display()
             )
         );
-    }
-
-    #[test]
-    fn the_hash_is_stable() {
-        assert_eq!(hex_hash(b""), "6c62272e07bb014262b821756295c58d");
-        assert_eq!(hex_hash(b"a"), "d228cb696f1a8caf78912b704e4a8964");
-        assert_ne!(hex_hash(b"query 1"), hex_hash(b"query 2"));
     }
 }
