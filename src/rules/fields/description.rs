@@ -1,0 +1,199 @@
+//! The `description` rules: missing, empty, length, a trigger, angle brackets.
+
+use super::*;
+
+const TRIGGERS: &[&str] = &[
+    "use when",
+    "use after",
+    "use before",
+    "use only when",
+    "use only for",
+    "use this",
+    "skill when",
+    "when claude",
+    "when the agent",
+    "when an agent",
+    "use it",
+    "use for",
+    "used when",
+    "used for",
+    "when the user",
+    "when a user",
+    "when user",
+    "when you",
+    "when asked",
+    "when working",
+    "when the task",
+    "whenever",
+    "trigger",
+    "invoke",
+    "if the user",
+    "if you need",
+    "for tasks",
+];
+
+/// "Use" and a moment, with adverbs between ("Use immediately after a deploy", "Use
+/// proactively when …"): a trigger the fixed phrases above do not spell.
+static USE_AT_A_MOMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:use|used|invoke|load|apply)\s+(?:[a-z]+ly\s+|only\s+|also\s+|always\s+)+(?:when|whenever|after|before|for|if|during|once|while)\b",
+    )
+    .expect("trigger expression compiles")
+});
+
+/// How a client takes a missing or empty `description`.
+fn no_description(target: Client) -> Effect {
+    match target {
+        Client::ClaudeCode => Effect::Degrade(
+            "uses the body's first line instead",
+            "use the body's first line instead",
+        ),
+        other => other.refusal(),
+    }
+}
+
+/// The `description` rules, each in its own function below.
+pub(super) fn description_rules(checker: &mut Checker<'_>, root: &Node) {
+    let Some(entry) = root.get("description") else {
+        missing_description(checker, root);
+        return;
+    };
+    let value = &entry.value;
+    if !value.is_string() {
+        if value.as_str() == Some("") {
+            checker.report(
+                Rule::DescriptionEmpty,
+                entry.key.range,
+                "description is empty",
+                no_description,
+                Vec::new(),
+            );
+        }
+        return;
+    }
+    let description = value.as_str().unwrap_or_default();
+    if description.trim().is_empty() {
+        checker.report(
+            Rule::DescriptionEmpty,
+            value.range,
+            "description is blank",
+            no_description,
+            Vec::new(),
+        );
+        return;
+    }
+    description_length(checker, value, description);
+    description_trigger(checker, value, description);
+    description_angle_brackets(checker, value, description);
+}
+
+/// `missing-description`, with a fix that inserts the body's first line after `name`.
+fn missing_description(checker: &mut Checker<'_>, root: &Node) {
+    let fixes = insert_point(checker)
+        .map(|at| {
+            let body = &checker.text[checker.document.split.body.as_range()];
+            let guess = crate::workspace::loader::description_from_body(body);
+            let after_name = root.get("name").map_or(at, |name| {
+                line_end_after(checker.text, name.value.range.end.max(name.key.range.end))
+            });
+            vec![Fix::new(
+                "Insert a description",
+                false,
+                vec![Edit::insert(
+                    after_name,
+                    format!(
+                        "description: {}{}",
+                        quoted(&guess),
+                        checker.document.newline()
+                    ),
+                )],
+            )]
+        })
+        .unwrap_or_default();
+    let open = checker
+        .document
+        .block()
+        .map_or(TextRange::empty(0), |block| block.open.line);
+    checker.report(
+        Rule::MissingDescription,
+        open,
+        "the frontmatter has no description field",
+        no_description,
+        fixes,
+    );
+}
+
+/// `description-length`: characters for every client, UTF-16 units for Copilot.
+fn description_length(checker: &mut Checker<'_>, value: &Node, description: &str) {
+    let chars = description.chars().count();
+    if chars > DESCRIPTION_MAX {
+        checker.report(
+            Rule::DescriptionLength,
+            past_limit(checker.text, value, DESCRIPTION_MAX),
+            format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"),
+            |target| match target {
+                Client::ClaudeCode | Client::Gemini => Effect::Load,
+                Client::Codex => Effect::Degrade(
+                    "lists only its first 1,021 characters and '...'",
+                    "list only its first 1,021 characters and '...'",
+                ),
+                other => other.refusal(),
+            },
+            Vec::new(),
+        );
+    } else if crate::clients::js::utf16_len(description) > DESCRIPTION_MAX {
+        // Copilot counts UTF-16 units: a character beyond the Basic Multilingual Plane (most
+        // emoji) counts twice.
+        checker.report(
+            Rule::DescriptionLength,
+            value.range,
+            format!(
+                "description is {} UTF-16 units long (emoji and other characters beyond U+FFFF count twice); Copilot's limit is {DESCRIPTION_MAX}",
+                crate::clients::js::utf16_len(description)
+            ),
+            |target| match target {
+                Client::Copilot => Effect::Skip,
+                _ => Effect::Load,
+            },
+            Vec::new(),
+        );
+    }
+}
+
+/// `description-trigger`.
+fn description_trigger(checker: &mut Checker<'_>, value: &Node, description: &str) {
+    let lower = description.to_lowercase();
+    if !TRIGGERS.iter().any(|trigger| lower.contains(trigger))
+        && !USE_AT_A_MOMENT.is_match(description)
+    {
+        checker.report_all(
+            Rule::DescriptionTrigger,
+            value.range,
+            "description says what the skill does but not when to use it (add \"Use when …\")",
+            "agents choose skills by their description alone",
+            Vec::new(),
+        );
+    }
+}
+
+/// `description-angle-brackets`.
+fn description_angle_brackets(checker: &mut Checker<'_>, value: &Node, description: &str) {
+    if let Some(bracket) = description.find(['<', '>']) {
+        let range = written_char(checker.text, value, bracket).unwrap_or(value.range);
+        let ch = &description[bracket..=bracket];
+        checker.report(
+            Rule::DescriptionAngleBrackets,
+            range,
+            format!("description contains '{ch}', which uploads read as an XML tag"),
+            |target| match target {
+                Client::ClaudeUpload => Effect::Reject,
+                Client::AgentSkills => Effect::Degrade(
+                    "accepts it, but claude.ai upload rejects XML tags",
+                    "accept it, but claude.ai upload rejects XML tags",
+                ),
+                _ => Effect::Load,
+            },
+            Vec::new(),
+        );
+    }
+}

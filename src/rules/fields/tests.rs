@@ -1,0 +1,668 @@
+//! The field rules, data-driven: a frontmatter in, the findings out.
+
+use crate::diagnostic::Severity;
+use crate::rules::Rule;
+use crate::rules::suggest::near_miss;
+use crate::rules::test_support::{check, fixed, lint_as, rules_of};
+use crate::targets::Client;
+
+const AS: &[Client] = &[Client::AgentSkills];
+const CC: &[Client] = &[Client::ClaudeCode];
+
+fn fm(fields: &str) -> String {
+    format!("---\n{fields}---\nBody\n")
+}
+
+#[test]
+fn missing_name_and_description() {
+    let text = fm("description: Use when asked.\n");
+    check(
+        AS,
+        &text,
+        &["missing-name 1:1-1:4 error: skills-ref rejects it"],
+    );
+    assert_eq!(
+        fixed(&text, Rule::MissingName, AS),
+        fm("name: pdf\ndescription: Use when asked.\n")
+    );
+    // Claude Code does not need a name.
+    check(CC, &text, &[]);
+
+    let text = fm("name: pdf\n");
+    check(
+        CC,
+        &text,
+        &["missing-description 1:1-1:4 warning: Claude Code uses the body's first line instead$"],
+    );
+    assert_eq!(
+        fixed(&text, Rule::MissingDescription, AS),
+        fm("name: pdf\ndescription: \"Body\"\n")
+    );
+}
+
+#[test]
+fn field_type_quotes_lists_and_numbers() {
+    let text = fm("name: pdf\ndescription: Use when asked.\nargument-hint: [file]\n");
+    check(
+        CC,
+        &text,
+        &["field-type 4:16-4:22 error: 'argument-hint' is a list"],
+    );
+    assert_eq!(
+        fixed(&text, Rule::FieldType, CC),
+        fm("name: pdf\ndescription: Use when asked.\nargument-hint: \"[file]\"\n")
+    );
+    check(
+        AS,
+        &fm("name: 3000\ndescription: Use when asked.\n"),
+        &[
+            "field-type 2:7-2:11 warning",
+            "name-mismatch 2:7-2:11 error",
+        ],
+    );
+    check(
+        AS,
+        &fm("name: pdf\ndescription: Use when asked.\nmetadata: x\n"),
+        &["field-type 4:11-4:12 warning: metadata is a string"],
+    );
+    check(
+        CC,
+        &fm("name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse: run\n"),
+        &["field-type 5:3-5:18 error: hooks must"],
+    );
+    check(
+        CC,
+        &fm(
+            "name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n",
+        ),
+        // A well-formed hook is no field error; what it runs is the security rules' to say,
+        // with the skill's folder (`Engine::scan_skill_files`).
+        &[],
+    );
+}
+
+#[test]
+fn field_value_enums_and_booleans() {
+    let text = fm(
+        "name: pdf\ndescription: Use when asked.\ncontext: forked\neffort: huge\nuser-invocable: yes\n",
+    );
+    check(
+        CC,
+        &text,
+        &[
+            "field-value 4:10-4:16 error: allowed values: fork",
+            "field-value 5:9-5:13 error",
+            // Claude Code reads `yes` as true: nothing to say for it alone.
+        ],
+    );
+    // Copilot refuses a quoted boolean (Claude Code reads it as meant).
+    let fixed_text = fixed(
+        &fm("name: pdf\ndescription: Use when asked.\nuser-invocable: \"false\"\n"),
+        Rule::FieldValue,
+        &[Client::Copilot],
+    );
+    assert!(fixed_text.contains("user-invocable: false\n"));
+    check(
+        &[Client::Codex],
+        &text,
+        &[
+            "unknown-field 4:1-4:8 warning",
+            "unknown-field 5:1-5:7 warning",
+            "unknown-field 6:1-6:15 warning",
+        ],
+    );
+}
+
+#[test]
+fn name_rules() {
+    let long = "a".repeat(65);
+    check(
+        AS,
+        &fm(&format!("name: {long}\ndescription: Use when.\n")),
+        &[
+            "name-mismatch 2:7-2:72 error",
+            "name-length 2:71-2:72 error: 65 characters",
+        ],
+    );
+    check(
+        AS,
+        &fm("name: PDF_Tools\ndescription: Use when asked.\n"),
+        &[
+            "name-format 2:7-2:16 error: suggested: 'pdf-tools'",
+            "name-mismatch 2:7-2:16 error",
+        ],
+    );
+    let text = fm("name: pdf-tools\ndescription: Use when asked.\n");
+    check(
+        AS,
+        &text,
+        &["name-mismatch 2:7-2:16 error: ^name 'pdf-tools' does not match its folder 'pdf'"],
+    );
+    assert_eq!(
+        fixed(&text, Rule::NameMismatch, AS),
+        fm("name: pdf\ndescription: Use when asked.\n")
+    );
+    check(CC, &text, &[]);
+    let reserved = fm("name: claude-pdf\ndescription: Use when asked.\n");
+    check(
+        &[Client::ClaudeUpload],
+        &reserved,
+        &["reserved-word 2:7-2:17 error: 'claude'"],
+    );
+    check(AS, &reserved, &["name-mismatch 2:7-2:17 error"]);
+}
+
+#[test]
+fn description_rules() {
+    check(
+        AS,
+        &fm("name: pdf\ndescription: \"  \"\n"),
+        &["description-empty 3:14-3:18 error"],
+    );
+    check(
+        AS,
+        &fm("name: pdf\ndescription:\n"),
+        &["description-empty 3:1-3:12 error"],
+    );
+    let long = format!("Use when {}", "x".repeat(1100));
+    // The range marks what is past the limit.
+    check(
+        AS,
+        &fm(&format!("name: pdf\ndescription: \"{long}\"\n")),
+        &["description-length 3:1039-3:1124 error"],
+    );
+    check(
+        &[Client::Codex],
+        &fm(&format!("name: pdf\ndescription: {long}\n")),
+        &[
+            "description-length 3:1038-3:1123 warning: 1109 characters long; the limit is 1024 — Codex lists only its first 1,021 characters and '...'",
+        ],
+    );
+    check(
+        AS,
+        &fm("name: pdf\ndescription: Fills PDF forms.\n"),
+        &["description-trigger 3:14-3:30 hint"],
+    );
+    let angle = fm("name: pdf\ndescription: Use when editing <form> tags.\n");
+    check(
+        &[Client::ClaudeUpload],
+        &angle,
+        &["description-angle-brackets 3:31-3:32 error"],
+    );
+    check(
+        AS,
+        &angle,
+        &["description-angle-brackets 3:31-3:32 warning"],
+    );
+}
+
+#[test]
+fn compatibility_and_metadata() {
+    let text = fm(&format!(
+        "name: pdf\ndescription: Use when asked.\ncompatibility: {}\n",
+        "x".repeat(501)
+    ));
+    check(
+        AS,
+        &text,
+        &["compatibility-length 4:516-4:517 error: 501 characters"],
+    );
+    let text = fm(
+        "name: pdf\ndescription: Use when asked.\nmetadata:\n  nested:\n    a: b\n  version: 1.0\n  flag: yes\n",
+    );
+    check(
+        AS,
+        &text,
+        &[
+            "metadata-value 6:5-6:9 warning",
+            "yaml11-type 7:12-7:15 warning",
+            "yaml11-type 8:9-8:12 warning",
+        ],
+    );
+    let quoted = fixed(&text, Rule::Yaml11Type, AS);
+    assert!(quoted.contains("version: \"1.0\""));
+}
+
+#[test]
+fn yaml11_words_in_string_fields() {
+    let text = fm("name: pdf\ndescription: Use when asked.\nlicense: no\n");
+    check(AS, &text, &["yaml11-type 4:10-4:12 warning"]);
+    assert!(fixed(&text, Rule::Yaml11Type, AS).contains("license: \"no\""));
+}
+
+#[test]
+fn allowed_tools_shape() {
+    let text =
+        fm("name: pdf\ndescription: Use when asked.\nallowed-tools:\n  - Read\n  - Bash(git:*)\n");
+    check(AS, &text, &["allowed-tools-shape 5:3-6:16 warning"]);
+    assert_eq!(
+        fixed(&text, Rule::AllowedToolsShape, AS),
+        fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Bash(git:*)\n")
+    );
+    let commas = fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read, Grep\n");
+    assert_eq!(
+        fixed(&commas, Rule::AllowedToolsShape, AS),
+        fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Grep\n")
+    );
+    check(CC, &commas, &[]);
+}
+
+#[test]
+fn unknown_fields_suggest_and_move() {
+    assert_eq!(
+        near_miss("descripton", &[Client::AgentSkills]),
+        Some("description")
+    );
+    assert_eq!(
+        near_miss("disableModelInvocation", &[Client::ClaudeCode]),
+        Some("disable-model-invocation")
+    );
+    assert_eq!(
+        near_miss("user-invokable", &[Client::ClaudeCode]),
+        Some("user-invocable")
+    );
+    assert_eq!(near_miss("version", &[Client::AgentSkills]), None);
+
+    let text = fm("name: pdf\ndescripton: Use when asked.\n");
+    check(
+        AS,
+        &text,
+        &[
+            "missing-description 1:1-1:4 error",
+            "unknown-field 3:1-3:11 error: did you mean 'description'?",
+        ],
+    );
+    assert_eq!(
+        fixed(&text, Rule::UnknownField, AS),
+        fm("name: pdf\ndescription: Use when asked.\n")
+    );
+
+    let text = fm("name: pdf\ndescription: Use when asked.\nversion: 1.0\n");
+    let diagnostics = lint_as(&text, "skills/pdf/SKILL.md", AS);
+    let finding = diagnostics
+        .iter()
+        .find(|d| d.rule == Rule::UnknownField)
+        .unwrap();
+    let moved = crate::diagnostic::apply_edits(&text, &finding.fixes[0].edits).unwrap();
+    assert_eq!(
+        moved,
+        fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  version: \"1.0\"\n")
+    );
+    assert_eq!(rules_of(&moved, AS), vec![]);
+
+    check(
+        &[Client::Codex],
+        &text,
+        &["unknown-field 4:1-4:8 warning: Codex ignores it$"],
+    );
+    check(
+        CC,
+        &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
+        &[],
+    );
+}
+
+/// The first finding of `rule`: (covered text, severity, message).
+fn first(text: &str, rule: Rule, targets: &[Client]) -> Option<(String, Severity, String)> {
+    lint_as(text, "skills/pdf/SKILL.md", targets)
+        .into_iter()
+        .find(|d| d.rule == rule)
+        .map(|d| (text[d.range.as_range()].to_owned(), d.severity, d.message))
+}
+
+#[test]
+fn client_fields_are_unknown_to_the_targets_that_do_not_read_them() {
+    for line in [
+        "argument-hint: \"[file]\"",
+        "disable-model-invocation: true",
+        "model: sonnet",
+        "user-invocable: false",
+        "effort: high",
+        "context: fork",
+        "when_to_use: For PDFs.",
+        "agent: Explore",
+        "paths: \"*.pdf\"",
+        "shell: bash",
+    ] {
+        let text = fm(&format!(
+            "name: pdf\ndescription: Use when asked.\n{line}\n"
+        ));
+        let key = line.split(':').next().unwrap();
+        let (covered, severity, message) = first(&text, Rule::UnknownField, AS)
+            .unwrap_or_else(|| panic!("{key} is silent for agentskills"));
+        assert_eq!(covered, key);
+        assert_eq!(severity, Severity::Error, "skills-ref rejects unknown keys");
+        assert!(message.ends_with("— skills-ref rejects it"), "{message}");
+        assert!(message.contains("Claude Code"), "{message}");
+        assert!(
+            first(&text, Rule::UnknownField, CC).is_none(),
+            "{key} is a Claude Code field"
+        );
+        let both = first(
+            &text,
+            Rule::UnknownField,
+            &[Client::AgentSkills, Client::ClaudeCode],
+        )
+        .unwrap();
+        assert_eq!(both.1, Severity::Error);
+        assert!(
+            both.2
+                .ends_with("— skills-ref rejects it; Claude Code reads it"),
+            "{}",
+            both.2
+        );
+    }
+    let hint = fm("name: pdf\ndescription: Use when asked.\nargument-hint: x\n");
+    assert_eq!(
+        first(&hint, Rule::UnknownField, &[Client::ClaudeUpload])
+            .unwrap()
+            .2,
+        "unknown field 'argument-hint' here: only Claude Code and Copilot read it — claude.ai upload rejects it"
+    );
+    assert!(first(&hint, Rule::UnknownField, &[Client::Copilot]).is_none());
+    // Clients that ignore unknown keys: a warning for another client's field, nothing for
+    // the open standard's optional fields.
+    let codex = first(
+        &fm("name: pdf\ndescription: Use when asked.\ndisable-model-invocation: true\n"),
+        Rule::UnknownField,
+        &[Client::Codex],
+    )
+    .unwrap();
+    assert_eq!(codex.1, Severity::Warning);
+    assert!(codex.2.ends_with("— Codex ignores it"), "{}", codex.2);
+    let standard = fm(
+        "name: pdf\ndescription: Use when asked.\nlicense: MIT\ncompatibility: Python 3\nallowed-tools: Read\n",
+    );
+    for target in [Client::Codex, Client::Gemini, Client::Copilot] {
+        assert!(
+            first(&standard, Rule::UnknownField, &[target]).is_none(),
+            "{target}"
+        );
+    }
+}
+
+#[test]
+fn a_rename_to_another_field_is_never_safe() {
+    let rename = |text: &str, targets: &[Client]| {
+        lint_as(text, "skills/pdf/SKILL.md", targets)
+            .into_iter()
+            .find(|d| d.rule == Rule::UnknownField)
+            .and_then(|d| {
+                d.fixes
+                    .into_iter()
+                    .find(|fix| fix.title.starts_with("Rename"))
+            })
+            .map(|fix| (fix.title, fix.safe))
+    };
+    let head = "name: pdf\ndescription: Use when asked.\n";
+    assert_eq!(
+        rename(&fm(&format!("{head}mode: sonnet\n")), CC),
+        Some(("Rename to 'model'".to_owned(), false))
+    );
+    assert_eq!(
+        rename(&fm("name: pdf\ndescripton: Use when asked.\n"), AS),
+        Some(("Rename to 'description'".to_owned(), false)),
+        "a typo of a required field is still another word"
+    );
+    assert_eq!(
+        rename(&fm(&format!("{head}user-invokable: false\n")), CC),
+        Some(("Rename to 'user-invocable'".to_owned(), false))
+    );
+    assert_eq!(
+        rename(&fm(&format!("{head}disableModelInvocation: true\n")), CC),
+        Some(("Rename to 'disable-model-invocation'".to_owned(), true))
+    );
+    assert_eq!(
+        rename(&fm(&format!("{head}allowed_tools: Read\n")), AS),
+        Some(("Rename to 'allowed-tools'".to_owned(), true))
+    );
+    assert_eq!(
+        rename(&fm(&format!("{head}disableModelInvocation: true\n")), AS),
+        Some(("Rename to 'disable-model-invocation'".to_owned(), false)),
+        "the respelt key would still be unknown to skills-ref"
+    );
+    // `check --fix` and fix-all apply safe fixes only.
+    let text = fm(&format!("{head}mode: sonnet\nallowed_tools: Read\n"));
+    let outcome = crate::rules::fix::fix_all(&text, |text| {
+        lint_as(
+            text,
+            "skills/pdf/SKILL.md",
+            &[Client::AgentSkills, Client::ClaudeCode],
+        )
+    });
+    assert_eq!(
+        outcome.text,
+        fm(&format!("{head}mode: sonnet\nallowed-tools: Read\n"))
+    );
+}
+
+#[test]
+fn severity_follows_what_the_targets_do() {
+    let flow = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags: [a, b]\n");
+    // strictyaml refuses the flow list, so `metadata-value` is an error here.
+    check(
+        AS,
+        &flow,
+        &[
+            "flow-style 5:9-5:15 error: — skills-ref rejects it$",
+            "metadata-value 5:9-5:15 error",
+        ],
+    );
+    check(CC, &flow, &[]);
+    let nested = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags:\n    - a\n");
+    check(
+        AS,
+        &nested,
+        &["metadata-value 6:5-6:8 warning: skills-ref turns it into a string$"],
+    );
+    // The upload check does not look.
+    check(
+        &[Client::ClaudeUpload],
+        &nested,
+        &["metadata-value 6:5-6:8 warning"],
+    );
+    // A Codex skip makes any rule an error; an error-by-default rule that only degrades
+    // drops to a warning; hint rules stay hints.
+    let short =
+        fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n");
+    check(&[Client::Codex], &short, &["metadata-value 6:5-6:8 error"]);
+    check(
+        CC,
+        &fm("name: pdf\n"),
+        &["missing-description 1:1-1:4 warning"],
+    );
+    check(
+        AS,
+        &fm("name: pdf\ndescription: Fills forms.\n"),
+        &["description-trigger 3:14-3:26 hint"],
+    );
+}
+
+/// An adverb alone is no moment: "Use carefully" still says nothing of when.
+#[test]
+fn an_adverb_is_no_trigger() {
+    check(
+        AS,
+        &fm("name: pdf\ndescription: Fills forms. Apply carefully.\n"),
+        &["description-trigger 3:14-3:43 hint"],
+    );
+}
+
+#[test]
+fn triggers_in_any_case() {
+    for description in [
+        "Fills forms. Use after a PDF upload.",
+        "Fills forms. USE BEFORE sending a PDF.",
+        "Fills forms. Use only when a PDF is open.",
+        "Fills forms when Claude needs a PDF.",
+        "Fills forms. Activate this skill when a PDF appears.",
+        "Fills forms. Load this skill when PDFs come up.",
+        "Use this skill for PDF forms.",
+        "Fills forms. Triggers: pdf, form.",
+        "Fills forms. TRIGGER on PDFs.",
+        "Fills forms. Use immediately after a PDF upload.",
+        "Fills forms. Use proactively when a PDF is open.",
+        "Fills forms. Invoke automatically before sending a PDF.",
+    ] {
+        // `Triggers: ` is also an unquoted colon, a finding of its own.
+        let colon: &[&str] = if description.contains(": ") {
+            &["unquoted-colon 3:35-3:36 error"]
+        } else {
+            &[]
+        };
+        check(
+            AS,
+            &fm(&format!("name: pdf\ndescription: {description}\n")),
+            colon,
+        );
+    }
+}
+
+#[test]
+fn carets_point_into_block_scalars() {
+    let text = fm("name: pdf\ndescription: >\n  Use when editing\n  <form> tags.\n");
+    assert_eq!(
+        first(&text, Rule::DescriptionAngleBrackets, AS).unwrap().0,
+        "<"
+    );
+    let at = lint_as(&text, "skills/pdf/SKILL.md", AS)
+        .into_iter()
+        .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+        .unwrap()
+        .range;
+    assert_eq!(at.start, text.find("<form").unwrap());
+    let literal = fm("name: pdf\ndescription: |\n  Says \"a > b\" # not a comment\n");
+    let at = lint_as(&literal, "skills/pdf/SKILL.md", AS)
+        .into_iter()
+        .find(|d| d.rule == Rule::DescriptionAngleBrackets)
+        .unwrap()
+        .range;
+    assert_eq!(at.start, literal.find("> b").unwrap());
+    // The cut point of an overlong folded description.
+    let words = "word ".repeat(120);
+    let long = fm(&format!(
+        "name: pdf\ndescription: >-\n  Use when asked.\n  {words}\n  {words}\n"
+    ));
+    let (covered, _, _) = first(&long, Rule::DescriptionLength, AS).unwrap();
+    let parsed = crate::document::SkillDocument::parse(&long)
+        .field("description")
+        .unwrap()
+        .value
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let past: String = parsed.chars().skip(1024).collect();
+    assert_eq!(
+        covered.split_whitespace().collect::<Vec<_>>(),
+        past.split_whitespace().collect::<Vec<_>>()
+    );
+    assert!(!covered.starts_with('>'));
+    let compatibility = fm(&format!(
+        "name: pdf\ndescription: Use when asked.\ncompatibility: |\n  {}\n",
+        "y".repeat(510)
+    ));
+    assert_eq!(
+        first(&compatibility, Rule::CompatibilityLength, AS)
+            .unwrap()
+            .0,
+        "y".repeat(10)
+    );
+}
+
+#[test]
+fn skills_ref_claims_match_skills_ref() {
+    // Each case was run through skills-ref 0.1.1 (`skills_ref.validator.validate`).
+    let head = "name: pdf\ndescription: Use when asked.\n";
+    // Empty compatibility: skills-ref checks only `len <= 500`.
+    check(
+        AS,
+        &fm(&format!("{head}compatibility: \"\"\n")),
+        &["compatibility-length 4:16-4:18 warning: — skills-ref accepts it; the spec does not$"],
+    );
+    check(
+        AS,
+        &fm(&format!("{head}compatibility: {}\n", "x".repeat(501))),
+        &["compatibility-length 4:516-4:517 error: skills-ref rejects it$"],
+    );
+    // A list compatibility fails its string check.
+    check(
+        AS,
+        &fm(&format!("{head}compatibility:\n  - Python\n")),
+        &["field-type 5:3-5:11 error"],
+    );
+    // allowed-tools, license and metadata are not validated at all.
+    check(
+        AS,
+        &fm(&format!("{head}allowed-tools:\n  - Read\n  - Grep\n")),
+        &["allowed-tools-shape 5:3-6:9 warning: skills-ref passes it through unchecked"],
+    );
+    check(
+        AS,
+        &fm(&format!("{head}allowed-tools: Read, Grep\n")),
+        &["allowed-tools-shape 4:16-4:26 warning: skills-ref passes it through unchecked"],
+    );
+    check(
+        AS,
+        &fm(&format!("{head}license:\n  - MIT\n")),
+        &["field-type 5:3-5:8 warning: skills-ref passes it through unchecked$"],
+    );
+    check(
+        AS,
+        &fm(&format!("{head}metadata: x\n")),
+        &["field-type 4:11-4:12 warning: skills-ref passes it through unchecked$"],
+    );
+    check(
+        AS,
+        &fm(&format!("{head}allowed-tools:\n  a: b\n")),
+        &["field-type 5:3-5:7 warning: skills-ref passes it through unchecked$"],
+    );
+    // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
+    check(
+        AS,
+        &fm("name: 3000\ndescription: Use when asked.\n"),
+        &[
+            "field-type 2:7-2:11 warning: skills-ref reads it as text",
+            "name-mismatch 2:7-2:11 error: ^name '3000' does not match its folder 'pdf' — skills-ref rejects it",
+        ],
+    );
+    check(
+        AS,
+        &fm("name: pdf\ndescription: ~\n"),
+        &["field-type 3:14-3:15 warning"],
+    );
+    // skills-ref strips the name and accepts lowercase letters of any script.
+    let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
+    check(AS, &padded, &["name-format 2:7-2:14 warning"]);
+    // OpenCode 1.18.33 takes any string as the name and lists the skill under it.
+    check(&[Client::OpenCode], &padded, &[]);
+    let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
+    let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
+    let format = diagnostics
+        .iter()
+        .find(|d| d.rule == Rule::NameFormat)
+        .unwrap();
+    assert_eq!(format.severity, Severity::Warning);
+    assert!(
+        format.message.contains("skills-ref accepts it"),
+        "{}",
+        format.message
+    );
+    check(
+        AS,
+        &fm("name: Pdf\ndescription: Use when asked.\n"),
+        &["name-format 2:7-2:10 error", "name-mismatch 2:7-2:10 error"],
+    );
+    let long = format!(
+        "name: \"{} \"\ndescription: Use when asked.\n",
+        "a".repeat(64)
+    );
+    // skills-ref counts the stripped name.
+    check(
+        AS,
+        &fm(&long),
+        &[
+            "name-format 2:7-2:74 warning",
+            "name-mismatch 2:7-2:74 error",
+        ],
+    );
+}

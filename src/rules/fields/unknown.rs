@@ -1,0 +1,134 @@
+//! Keys a selected client does not know: "did you mean", or a move under `metadata:`.
+
+use super::*;
+
+/// A key that a selected target does not know: a field of other clients, or a key no client
+/// knows (often a typo of one).
+pub(super) fn unknown_field(
+    checker: &mut Checker<'_>,
+    entries: &[Entry],
+    entry: &Entry,
+    key: &str,
+) {
+    let targets = checker.context.targets;
+    let readers = crate::field_table::readers(key);
+    let suggestion = if readers.is_empty() {
+        near_miss(key, targets)
+    } else {
+        None
+    };
+    let mut fixes = Vec::new();
+    if let Some(suggestion) = suggestion {
+        let taken = entries
+            .iter()
+            .any(|other| other.key.as_str() == Some(suggestion));
+        if !taken && entry.key.style() == Some(Style::Plain) {
+            // Only a respelling of the same words keeps the meaning; a different field (`mode` →
+            // `model`) is the author's call.
+            let respelling = squash(key) == squash(suggestion);
+            let resolves = targets.iter().any(|target| target.knows(suggestion))
+                || crate::field_table::is_standard_field(suggestion);
+            fixes.push(Fix::new(
+                format!("Rename to '{suggestion}'"),
+                respelling && resolves,
+                vec![Edit::replace(entry.key.range, suggestion)],
+            ));
+        }
+    }
+    if let Some(fix) = move_to_metadata(checker, entries, entry, key) {
+        fixes.push(fix);
+    }
+    let message = match (suggestion, readers.as_slice()) {
+        (Some(suggestion), _) if !targets.iter().any(|target| target.knows(suggestion)) => {
+            let readers: Vec<&str> = crate::field_table::readers(suggestion)
+                .iter()
+                .map(|target| target.display())
+                .collect();
+            format!(
+                "unknown field '{key}'; did you mean '{suggestion}' (read only by {})?",
+                crate::targets::join_names(&readers)
+            )
+        }
+        (Some(suggestion), _) => format!("unknown field '{key}'; did you mean '{suggestion}'?"),
+        (None, []) => format!("unknown field '{key}'; put custom data under metadata"),
+        (None, [one]) => format!(
+            "unknown field '{key}' here: only {} reads it",
+            one.display()
+        ),
+        (None, many) => format!(
+            "unknown field '{key}' here: only {} read it",
+            crate::targets::join_names(&many.iter().map(|t| t.display()).collect::<Vec<_>>())
+        ),
+    };
+    let key_owned = key.to_owned();
+    checker.report(
+        Rule::UnknownField,
+        entry.key.range,
+        message,
+        move |target| {
+            if target.knows(&key_owned) {
+                Effect::Fine("reads it", "read it")
+            } else if target.rejects_unknown_fields() {
+                Effect::Reject
+            } else if crate::field_table::is_standard_field(&key_owned) {
+                // Optional fields of the open standard: clients that do not use them skip them
+                // by design, and the skill works the same.
+                Effect::Ignore
+            } else {
+                Effect::Degrade("ignores it", "ignore it")
+            }
+        },
+        fixes,
+    );
+}
+
+/// Moves a scalar top-level entry under `metadata:` as a string.
+fn move_to_metadata(
+    checker: &Checker<'_>,
+    entries: &[Entry],
+    entry: &Entry,
+    key: &str,
+) -> Option<Fix> {
+    let text = checker.text;
+    let NodeKind::Scalar { value, .. } = &entry.value.kind else {
+        return None;
+    };
+    if entry.value.range.is_empty() || text[entry.value.range.as_range()].contains('\n') {
+        return None;
+    }
+    let newline = checker.document.newline();
+    let line_start = text[..entry.key.range.start]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    if line_start != entry.key.range.start {
+        return None; // Not at column 0: not a plain top-level line.
+    }
+    let line_end = line_end_after(text, entry.value.range.end);
+    let mut edits = vec![Edit::delete(TextRange::new(line_start, line_end))];
+    let new_line = format!("  {}: {}{newline}", yaml_string(key), quoted(value));
+    match entries
+        .iter()
+        .find(|other| other.key.as_str() == Some("metadata"))
+    {
+        Some(metadata) => {
+            let inner = metadata.value.as_mapping()?;
+            if metadata.value.flow || inner.is_empty() {
+                return None;
+            }
+            let after = line_end_after(text, metadata.value.range.end);
+            if (line_start..line_end).contains(&after) {
+                return None;
+            }
+            edits.push(Edit::insert(after, new_line));
+        }
+        None => {
+            let end = checker.document.yaml_range()?.end;
+            edits.push(Edit::insert(end, format!("metadata:{newline}{new_line}")));
+        }
+    }
+    Some(Fix::new(
+        format!("Move '{key}' under metadata"),
+        false,
+        edits,
+    ))
+}

@@ -1,0 +1,208 @@
+//! Each known field's type and allowed values, and YAML 1.1 surprises in string values.
+
+use super::*;
+
+pub(super) fn typed_field(
+    checker: &mut Checker<'_>,
+    known: &'static crate::field_table::Field,
+    entry: &Entry,
+) {
+    let field = known.name;
+    let value = &entry.value;
+    if matches!(known.shape, Shape::String | Shape::Enum) {
+        string_field(checker, known, entry);
+    } else if known.shape == Shape::StringOrList {
+        let ok = value.is_string()
+            || matches!(&value.kind, NodeKind::Sequence(items) if items.iter().all(Node::is_string));
+        if !ok {
+            checker.report(
+                Rule::FieldType,
+                value.range,
+                format!(
+                    "'{field}' is {}; it must be a string or a list of strings",
+                    value.describe()
+                ),
+                wrong_type(field, value),
+                quote_fix(checker.text, field, value),
+            );
+        }
+        if field == "allowed-tools" {
+            allowed_tools_shape(checker, entry);
+        }
+    } else if known.shape == Shape::Bool {
+        bool_field(checker, field, value);
+    } else if known.shape == Shape::Metadata {
+        metadata(checker, value);
+    } else if known.shape == Shape::Hooks && !hooks_shape_ok(value) {
+        checker.report(
+            Rule::FieldType,
+            value.range,
+            "hooks must map each event to a list of '{matcher, hooks: [{type, command}]}' entries",
+            wrong_type(field, value),
+            Vec::new(),
+        );
+    }
+}
+
+fn string_field(
+    checker: &mut Checker<'_>,
+    known: &'static crate::field_table::Field,
+    entry: &Entry,
+) {
+    let field = known.name;
+    let value = &entry.value;
+    if !value.is_string() {
+        if value.as_str() == Some("") && (field == "name" || field == "description") {
+            return; // Reported as empty by the name and description rules.
+        }
+        checker.report(
+            Rule::FieldType,
+            value.range,
+            format!("'{field}' is {}; it must be a string", value.describe()),
+            wrong_type(field, value),
+            quote_fix(checker.text, field, value),
+        );
+        return;
+    }
+    let text = value.as_str().unwrap_or_default();
+    if value.style() == Some(Style::Plain) {
+        if let Some(kind) = yaml11_only_type(text) {
+            yaml11(checker, field, value, kind);
+        }
+    }
+    if field == "compatibility" {
+        let chars = text.chars().count();
+        let empty = text.trim().is_empty();
+        if empty || chars > COMPATIBILITY_MAX {
+            checker.report(
+                Rule::CompatibilityLength,
+                if empty {
+                    value.range
+                } else {
+                    past_limit(checker.text, value, COMPATIBILITY_MAX)
+                },
+                if empty {
+                    "compatibility is empty; leave it out or give 1-500 characters".to_owned()
+                } else {
+                    format!(
+                        "compatibility is {chars} characters long; the limit is {COMPATIBILITY_MAX}"
+                    )
+                },
+                move |target| match target {
+                    // skills-ref 0.1.1 checks the upper limit only.
+                    Client::AgentSkills if empty => Effect::Degrade(
+                        "accepts it; the spec does not",
+                        "accept it; the spec does not",
+                    ),
+                    Client::ClaudeCode => Effect::Load,
+                    target if target.knows("compatibility") => target.refusal(),
+                    _ => Effect::Load,
+                },
+                Vec::new(),
+            );
+        }
+    }
+    if known.shape == Shape::Enum && !known.values.contains(&text) {
+        enum_value(checker, field, value, known.values);
+    }
+}
+
+pub(super) fn yaml11(checker: &mut Checker<'_>, field: &str, value: &Node, kind: &str) {
+    let written = &checker.text[value.range.as_range()];
+    let fix = Fix::new(
+        format!("Quote '{written}'"),
+        true,
+        vec![Edit::replace(value.range, quoted(written))],
+    );
+    checker.report_all(
+        Rule::Yaml11Type,
+        value.range,
+        format!("'{field}: {written}' is a string in YAML 1.2 but {kind} in YAML 1.1"),
+        "loaders built on YAML 1.1 (PyYAML and others) read it wrongly; quote it",
+        vec![fix],
+    );
+}
+
+fn enum_value(checker: &mut Checker<'_>, field: &'static str, value: &Node, allowed: &[&str]) {
+    let fixes = allowed
+        .iter()
+        .map(|choice| {
+            Fix::new(
+                format!("Change to '{choice}'"),
+                false,
+                vec![Edit::replace(value.range, *choice)],
+            )
+        })
+        .collect();
+    let shown = checker.text[value.range.as_range()].to_owned();
+    checker.report(
+        Rule::FieldValue,
+        value.range,
+        format!(
+            "'{field}: {shown}' is not one of the allowed values: {}",
+            allowed.join(", ")
+        ),
+        move |target| {
+            if target.knows(field) {
+                Effect::Misread
+            } else {
+                Effect::Ignore
+            }
+        },
+        fixes,
+    );
+}
+
+fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
+    if value.scalar_type() == Some(crate::document::ScalarType::Bool) {
+        return;
+    }
+    let written = checker.text[value.range.as_range()].to_owned();
+    let lower = value.as_str().unwrap_or_default().to_ascii_lowercase();
+    let canonical = match lower.as_str() {
+        "true" | "yes" | "on" | "y" | "1" => Some("true"),
+        "false" | "no" | "off" | "n" | "0" => Some("false"),
+        _ => None,
+    };
+    let fixes = match canonical {
+        Some(canonical) => vec![Fix::new(
+            format!("Change to '{canonical}'"),
+            true,
+            vec![Edit::replace(value.range, canonical)],
+        )],
+        None => ["true", "false"]
+            .iter()
+            .map(|choice| {
+                Fix::new(
+                    format!("Change to '{choice}'"),
+                    false,
+                    vec![Edit::replace(value.range, *choice)],
+                )
+            })
+            .collect(),
+    };
+    checker.report(
+        Rule::FieldValue,
+        value.range,
+        format!("'{field}: {written}' must be 'true' or 'false'"),
+        move |target| {
+            if !target.knows(field) {
+                Effect::Ignore
+            } else if target == Client::Copilot {
+                // Copilot refuses a skill whose switch is anything but a YAML boolean.
+                if value.scalar_type() == Some(crate::document::ScalarType::Null) {
+                    Effect::Load
+                } else {
+                    Effect::Skip
+                }
+            } else if target == Client::ClaudeCode && canonical.is_some() {
+                // Claude Code reads `yes`, `On`, `1` and the like, quoted or not, as the
+                // boolean they spell (the oracles' disable-model-invocation cases).
+                Effect::Fine("reads it as meant", "read it as meant")
+            } else {
+                Effect::Misread
+            }
+        },
+        fixes,
+    );
+}
