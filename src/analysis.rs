@@ -300,7 +300,10 @@ impl Engine {
         registry: &RegistryView,
         mentions: &[Mention],
     ) -> Vec<Diagnostic> {
-        let mut found = NearNames::new(registry, &registry.near).unknown_mentions(mentions);
+        let mut found = rules::unknown_mention::unknown_mentions(
+            &NearNames::new(registry, &registry.near),
+            mentions,
+        );
         self.apply_levels(&mut found);
         found
     }

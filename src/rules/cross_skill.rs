@@ -389,7 +389,6 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::rules::suggest::{NearIndex, NearNames};
     use crate::workspace::registry::Refused;
 
     fn skill(name: &str, folder: &str, root: &str, description: String) -> Skill {
@@ -461,56 +460,6 @@ mod tests {
         registry.add(skill("pdf", "pdf", "skills", "a".into()));
         registry.add(skill("pdf", "pdf", ".agents/skills", "b".into()));
         assert!(check(&registry, &|_| vec![Client::AgentSkills], None).is_empty());
-    }
-
-    #[test]
-    fn unknown_mentions_suggest_a_near_name() {
-        let mut registry = Registry::default();
-        registry.add(skill("pdf", "pdf", "skills", "a".into()));
-        registry.add(skill("code-review", "code-review", "skills", "b".into()));
-        let text = "Run /pdff, $code-reveiw, /pdf and /unrelated.";
-        let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
-        let found = NearNames::new(&registry, &NearIndex::default()).unknown_mentions(&mentions);
-        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
-        assert_eq!(messages.len(), 2, "{messages:?}");
-        assert!(
-            messages[0]
-                .starts_with("'/pdff' names no skill in this workspace; did you mean '/pdf'?")
-        );
-        assert!(messages[1].contains("did you mean '$code-review'?"));
-        assert_eq!(&text[found[0].range.as_range()], "pdff");
-        assert!(
-            NearNames::new(&Registry::default(), &NearIndex::default())
-                .unknown_mentions(&mentions)
-                .is_empty()
-        );
-        let registry_ref = &registry;
-        assert_eq!(
-            NearNames::new(registry_ref, &NearIndex::default()).nearest("pdx"),
-            Some("pdf"),
-            "a substitution"
-        );
-        assert_eq!(
-            NearNames::new(registry_ref, &NearIndex::default()).nearest("code-reveiw"),
-            Some("code-review"),
-            "a transposition"
-        );
-        assert_eq!(
-            NearNames::new(registry_ref, &NearIndex::default()).nearest("code-rev"),
-            None
-        );
-    }
-
-    #[test]
-    fn unknown_mentions_skip_code_comments_and_urls() {
-        let mut registry = Registry::default();
-        registry.add(skill("docs", "docs", "skills", "a".into()));
-        let text = "See https://x.dev/doc, example.com/doc, src/doc, [d](/doc) and `/doc`.\n\n\
-                    ```\n/doc\n```\n\n    /doc\n\n<!-- /doc -->\n\nBut /doc here.\n";
-        let mentions = crate::document::mentions::mentions(text, TextRange::new(0, text.len()));
-        let found = NearNames::new(&registry, &NearIndex::default()).unknown_mentions(&mentions);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].range.start, text.rfind("doc here").unwrap());
     }
 
     #[test]

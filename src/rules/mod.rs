@@ -13,6 +13,7 @@ pub mod fix;
 pub(crate) mod openai_yaml;
 mod recover;
 pub(crate) mod suggest;
+pub(crate) mod unknown_mention;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -6,9 +6,6 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use super::Rule;
-use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::document::mentions::Mention;
 use crate::targets::{ALL_CLIENTS, Client};
 use crate::workspace::Registry;
 
@@ -192,37 +189,6 @@ impl<'r> NearNames<'r> {
             .filter(|(distance, _)| *distance <= limit)
             .min()
             .map(|(_, name)| name)
-    }
-
-    /// `/name` and `$name` mentions that name no skill but come close to one: "did you mean".
-    #[must_use]
-    pub(crate) fn unknown_mentions(&self, mentions: &[Mention]) -> Vec<Diagnostic> {
-        let mut found = Vec::new();
-        for mention in mentions {
-            // `/name` in code is as often a path or a command of another tool as a skill.
-            if mention.in_code || self.contains(&mention.name) {
-                continue;
-            }
-            let Some(suggestion) = self.nearest(&mention.name) else {
-                continue;
-            };
-            let sigil = mention.sigil;
-            let mut diagnostic = Diagnostic::new(
-                Rule::UnknownMention,
-                mention.range,
-                format!(
-                    "'{sigil}{}' names no skill in this workspace; did you mean '{sigil}{suggestion}'? — the agent finds nothing to load",
-                    mention.name
-                ),
-            );
-            diagnostic.fixes.push(Fix::new(
-                format!("Change to '{sigil}{suggestion}'"),
-                false,
-                vec![Edit::replace(mention.range, suggestion)],
-            ));
-            found.push(diagnostic);
-        }
-        found
     }
 }
 
