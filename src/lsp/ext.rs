@@ -1,6 +1,6 @@
 //! The custom protocol of design.md §7, declared once: every `skill/*` request and
 //! notification with typed params and results, the approval buttons and the other strings an
-//! editor matches on. `docs/protocol.md` describes it for editor authors; `tests/protocol.rs`
+//! editor matches on. `docs/protocol.md` describes it for editor authors; `tests/it/protocol.rs`
 //! pins one example of each message in `docs/protocol/messages.json`, which the VS Code and
 //! Neovim tests read too.
 

@@ -1,7 +1,7 @@
 """An independent LSP client for skill-lsp: pytest-lsp (pygls + lsprotocol) driving the real
 binary with the capability sets that Neovim 0.11, VS Code 1.65.2 and Emacs 29.1 (eglot) send.
 
-The Rust e2e tests (tests/lsp.rs) speak hand-written JSON; this suite cross-checks the server
+The Rust e2e tests (tests/it/lsp.rs) speak hand-written JSON; this suite cross-checks the server
 against a second implementation of the protocol, its type definitions and its spec checks
 (`LspSpecificationWarning`s are turned into errors, see pytest.ini).
 

@@ -1,5 +1,5 @@
 //! What must hold for any input, checked by two drivers: the cargo-fuzz targets in `fuzz/`
-//! (coverage-guided, for hours) and the bounded property tests in `tests/properties.rs` (in CI).
+//! (coverage-guided, for hours) and the bounded property tests in `tests/it/properties.rs` (in CI).
 //! Each entry point takes raw bytes and panics when an invariant breaks.
 
 #![allow(dead_code, reason = "each driver uses a different part")]

@@ -336,7 +336,15 @@ fn real_model(_: &Context) -> Result<(), String> {
     let printed = String::from_utf8_lossy(&output.stdout);
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut command = Command::new(cargo);
-    command.args(["test", "--test", "real_model", "--", "--test-threads", "1"]);
+    command.args([
+        "test",
+        "--test",
+        "it",
+        "real_model::",
+        "--",
+        "--test-threads",
+        "1",
+    ]);
     for line in printed.lines() {
         let Some((name, value)) = line
             .strip_prefix("export ")
@@ -346,7 +354,7 @@ fn real_model(_: &Context) -> Result<(), String> {
         };
         command.env(name, unquote(value));
     }
-    status(&mut command, "cargo test --test real_model")
+    status(&mut command, "cargo test --test it real_model::")
 }
 
 /// A value as bash's `printf %q` writes it: backslash escapes, or `$'…'` for control

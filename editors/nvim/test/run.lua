@@ -199,7 +199,7 @@ end
 
 -- The protocol snapshot ----------------------------------------------------------------------
 
--- docs/protocol/messages.json is written by the server's tests/protocol.rs from its own types:
+-- docs/protocol/messages.json is written by the server's tests/it/protocol.rs from its own types:
 -- every `skill/agentEvent` there must render with its fields read (no '?' for a missing one),
 -- and the approval buttons must be the titles the approval tests below pick.
 test('protocol: the snapshot of every skill/agentEvent renders', function()

@@ -1,5 +1,5 @@
 // The glue against the protocol snapshot (docs/protocol/messages.json, written by the server's
-// tests/protocol.rs): every method name and button title this extension matches on is there,
+// tests/it/protocol.rs): every method name and button title this extension matches on is there,
 // and every `skill/agentEvent` example folds into the transcript with its fields read. A change
 // on either side that the other does not follow fails here.
 

@@ -1,0 +1,1108 @@
+//! `skill-lsp eval` end to end: the real binary against a scripted Messages API or
+//! OpenAI-compatible server on 127.0.0.1, checking what the model was sent, what was measured,
+//! the output formats, the cache, exit codes, and that the key never shows.
+
+use crate::scripted_server;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use scripted_server::{End, Reply, Server, anthropic_stream};
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
+const ANTHROPIC_KEY: &str = "sk-ant-test-PLANTED-KEY-eval-77";
+const OPENAI_KEY: &str = "sk-openai-PLANTED-KEY-eval-88";
+
+const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms and merges PDF files. Use when the user has a PDF.\n---\n# PDF\n\nSECRET-PDF-BODY\n";
+const DOCX: &str = "---\nname: docx\ndescription: Edits Word documents. Use for .docx files.\n---\n# DOCX\n\nBody.\n";
+
+#[derive(Clone, Copy, Debug)]
+enum Wire {
+    Anthropic,
+    OpenAi,
+}
+
+const WIRES: [Wire; 2] = [Wire::Anthropic, Wire::OpenAi];
+
+impl Wire {
+    /// A streamed reply whose first action is a call of `tool` with `input`.
+    fn tool_text(self, tool: &str, input: &Value) -> String {
+        match self {
+            Wire::Anthropic => anthropic_stream(
+                &[
+                    json!({"text": "Let me look."}),
+                    json!({"tool": tool, "id": "toolu_1", "input": input}),
+                ],
+                "tool_use",
+            ),
+            Wire::OpenAi => openai_stream(Some((tool, input)), true),
+        }
+    }
+
+    fn tool(self, tool: &str, input: &Value) -> Reply {
+        Reply::sse(&self.tool_text(tool, input))
+    }
+
+    fn load(self, skill: &str) -> Reply {
+        self.tool("load_skill", &json!({"name": skill}))
+    }
+
+    fn text(self) -> Reply {
+        match self {
+            Wire::Anthropic => Reply::sse(&anthropic_stream(
+                &[json!({"text": "The capital of France is Paris."})],
+                "end_turn",
+            )),
+            Wire::OpenAi => Reply::sse(&openai_stream(None, true)),
+        }
+    }
+
+    /// The first `load_skill(skill)` call complete, then nothing more: the server keeps the
+    /// connection open without ending the reply.
+    fn load_then_stall(self, skill: &str) -> Reply {
+        let input = json!({"name": skill});
+        let text = match self {
+            Wire::Anthropic => {
+                let whole = self.tool_text("load_skill", &input);
+                let cut = whole.find("event: message_delta").unwrap();
+                whole[..cut].to_owned()
+            }
+            Wire::OpenAi => openai_stream(Some(("load_skill", &input)), false),
+        };
+        Reply::sse_ending(&text, End::Stall)
+    }
+
+    /// Some text, then the connection is closed mid-reply.
+    fn text_then_cut(self) -> Reply {
+        let whole = match self {
+            Wire::Anthropic => anthropic_stream(
+                &[json!({"text": "The capital of France is Paris."})],
+                "end_turn",
+            ),
+            Wire::OpenAi => openai_stream(None, true),
+        };
+        let marker = match self {
+            Wire::Anthropic => "event: content_block_stop",
+            Wire::OpenAi => "is Paris.",
+        };
+        Reply::sse_ending(&whole[..whole.find(marker).unwrap()], End::Cut)
+    }
+
+    fn command(self, dir: &Path, server: &Server, args: &[&str]) -> Command {
+        let mut command = Command::new(BIN);
+        command
+            .arg("eval")
+            .args(args)
+            .current_dir(dir)
+            .env_remove("OPENAI_BASE_URL")
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_BASE_URL")
+            .env_remove("CLICOLOR_FORCE")
+            .env("MODEL_ID", "test-model")
+            .env("SKILL_LSP_RETRY_BASE_MS", "5")
+            .stdin(Stdio::null());
+        match self {
+            Wire::Anthropic => command
+                .env("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
+                .env("ANTHROPIC_BASE_URL", server.url()),
+            Wire::OpenAi => command
+                .env("OPENAI_API_KEY", OPENAI_KEY)
+                .env("OPENAI_BASE_URL", format!("{}/v1", server.url())),
+        };
+        command
+    }
+
+    fn eval(self, dir: &Path, server: &Server, args: &[&str]) -> Output {
+        let output = self.command(dir, server, args).output().unwrap();
+        assert_no_key(&output);
+        output
+    }
+
+    /// The system prompt and the first user message of a recorded request.
+    fn prompt(self, body: &Value) -> (String, String) {
+        match self {
+            Wire::Anthropic => (
+                body["system"].as_str().unwrap().to_owned(),
+                body["messages"][0]["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            ),
+            Wire::OpenAi => (
+                body["messages"][0]["content"].as_str().unwrap().to_owned(),
+                body["messages"][1]["content"].as_str().unwrap().to_owned(),
+            ),
+        }
+    }
+
+    fn tool_names(self, body: &Value) -> Vec<String> {
+        body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| match self {
+                Wire::Anthropic => tool["name"].as_str().unwrap().to_owned(),
+                Wire::OpenAi => tool["function"]["name"].as_str().unwrap().to_owned(),
+            })
+            .collect()
+    }
+}
+
+/// An OpenAI-compatible chat completions stream: some text, then maybe one tool call whose
+/// arguments come in two pieces; `finish` adds the finish reason, usage and `[DONE]`.
+fn openai_stream(tool: Option<(&str, &Value)>, finish: bool) -> String {
+    let mut out = String::new();
+    let mut chunk = |delta: Value, finish_reason: Value| {
+        let data = json!({"id": "c1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]});
+        out.push_str(&format!("data: {data}\n\n"));
+    };
+    chunk(json!({"role": "assistant", "content": ""}), Value::Null);
+    match tool {
+        None => {
+            chunk(json!({"content": "The capital of France "}), Value::Null);
+            chunk(json!({"content": "is Paris."}), Value::Null);
+        }
+        Some((name, input)) => {
+            chunk(
+                json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": ""}}]}),
+                Value::Null,
+            );
+            let arguments = input.to_string();
+            let (head, tail) = arguments.split_at(arguments.len() / 2);
+            for piece in [head, tail] {
+                chunk(
+                    json!({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}),
+                    Value::Null,
+                );
+            }
+        }
+    }
+    if finish {
+        let reason = if tool.is_some() { "tool_calls" } else { "stop" };
+        chunk(json!({}), json!(reason));
+        out.push_str("data: {\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20}}\n\n");
+        out.push_str("data: [DONE]\n\n");
+    }
+    out
+}
+
+fn assert_no_key(output: &Output) {
+    for key in [ANTHROPIC_KEY, OPENAI_KEY] {
+        for stream in [&output.stdout, &output.stderr] {
+            assert!(
+                !String::from_utf8_lossy(stream).contains(key),
+                "the key leaked: {}",
+                String::from_utf8_lossy(stream)
+            );
+        }
+    }
+}
+
+/// A workspace with skills `docx` and `pdf`; `pdf` has an eval set.
+fn workspace(triggers: &Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, text) in [("pdf", PDF), ("docx", DOCX)] {
+        let skill = dir.path().join("skills").join(folder);
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join("SKILL.md"), text).unwrap();
+    }
+    let evals = dir.path().join("skills/pdf/evals");
+    fs::create_dir_all(&evals).unwrap();
+    fs::write(
+        evals.join("triggers.json"),
+        serde_json::to_string_pretty(triggers).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+fn three_queries() -> Value {
+    json!([
+        {"query": "Fill in the form in tax.pdf", "should_trigger": true},
+        {"query": "Merge a.pdf and b.pdf", "should_trigger": true},
+        {"query": "What is the capital of France?", "should_trigger": false},
+    ])
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "stdout is not JSON ({error}): {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn right_skill_passes_another_skill_fails_and_is_named_nothing_loaded_passes() {
+    for wire in WIRES {
+        let dir = workspace(&three_queries());
+        let server = Server::start(vec![wire.load("pdf"), wire.load("docx"), wire.text()]);
+        let output = wire.eval(
+            dir.path(),
+            &server,
+            &["--runs", "1", "--jobs", "1", "--format", "json"],
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        let report = stdout_json(&output);
+        assert_eq!(report["skill_name"], "pdf");
+        assert_eq!(
+            report["description"],
+            "Fills PDF forms and merges PDF files. Use when the user has a PDF."
+        );
+        let results = report["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3);
+        assert_eq!(
+            (
+                &results[0]["query"],
+                &results[0]["pass"],
+                &results[0]["trigger_rate"]
+            ),
+            (
+                &json!("Fill in the form in tax.pdf"),
+                &json!(true),
+                &json!(1.0)
+            )
+        );
+        assert_eq!(results[0]["loaded_instead"], json!({}));
+        assert_eq!(results[1]["pass"], false);
+        assert_eq!(results[1]["triggers"], 0);
+        assert_eq!(results[1]["loaded_instead"], json!({"docx": 1}));
+        assert_eq!(
+            (
+                &results[2]["should_trigger"],
+                &results[2]["pass"],
+                &results[2]["trigger_rate"]
+            ),
+            (&json!(false), &json!(true), &json!(0.0))
+        );
+        assert_eq!(
+            report["confusions"],
+            json!([{"query": "Merge a.pdf and b.pdf", "skill": "docx", "runs": 1}])
+        );
+        assert_eq!(report["summary"]["total"], 3, "{wire:?}: {report:#}");
+        assert_eq!(
+            (&report["summary"]["passed"], &report["summary"]["failed"]),
+            (&json!(2), &json!(1))
+        );
+        assert_eq!(report["summary"]["precision"], 1.0);
+        assert_eq!(report["summary"]["recall"], 0.5);
+        assert_eq!(report["run"]["requests"], 3);
+        assert_eq!(report["run"]["cached_runs"], 0);
+        assert_eq!(
+            report["run"]["provider"],
+            match wire {
+                Wire::Anthropic => "anthropic",
+                Wire::OpenAi => "openai",
+            }
+        );
+        assert!(
+            report["summary"]["input_tokens"].as_u64().unwrap() >= 100,
+            "{report:#}"
+        );
+
+        // Every request: the whole catalog, the six tools, the query as the user message.
+        let requests = server.requests();
+        assert_eq!(requests.len(), 3);
+        let mut queries = Vec::new();
+        for request in &requests {
+            let body = request.json();
+            let (system, user) = wire.prompt(&body);
+            assert!(
+                system.contains("Skills available:\n- docx: Edits Word documents. Use for .docx files.\n- pdf: Fills PDF forms and merges PDF files."),
+                "{system}"
+            );
+            assert!(system.starts_with("You are a coding agent at "), "{system}");
+            assert!(!system.contains("SECRET-PDF-BODY"));
+            assert_eq!(
+                wire.tool_names(&body),
+                [
+                    "bash",
+                    "read_file",
+                    "write_file",
+                    "edit_file",
+                    "glob",
+                    "load_skill"
+                ]
+            );
+            assert_eq!(body["model"], "test-model");
+            queries.push(user);
+        }
+        assert_eq!(
+            queries,
+            [
+                "Fill in the form in tax.pdf",
+                "Merge a.pdf and b.pdf",
+                "What is the capital of France?"
+            ]
+        );
+    }
+}
+
+#[test]
+fn three_runs_yes_no_yes_give_a_trigger_rate_of_two_thirds() {
+    for wire in WIRES {
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![wire.load("pdf"), wire.text(), wire.load("pdf")]);
+        let output = wire.eval(
+            dir.path(),
+            &server,
+            &["pdf", "--runs", "3", "--format", "json"],
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        let result = &stdout_json(&output)["results"][0];
+        assert_eq!(
+            (&result["triggers"], &result["runs"]),
+            (&json!(2), &json!(3))
+        );
+        let rate = result["trigger_rate"].as_f64().unwrap();
+        assert!((rate - 0.67).abs() < 0.01, "{rate}");
+        assert_eq!(result["pass"], true);
+        assert_eq!(server.requests().len(), 3);
+        // At a threshold above 2/3 the same runs (now cached) fail.
+        let output = wire.eval(
+            dir.path(),
+            &server,
+            &["pdf", "--threshold", "0.7", "--format", "json"],
+        );
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert_eq!(server.requests().len(), 3, "answered from the cache");
+    }
+}
+
+#[test]
+fn a_candidate_description_is_what_the_catalog_shows() {
+    for wire in WIRES {
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![wire.load("pdf")]);
+        let candidate = "CANDIDATE: Reads and fills PDF forms.";
+        let output = wire.eval(
+            dir.path(),
+            &server,
+            &[
+                "skills/pdf",
+                "--runs",
+                "1",
+                "--description",
+                candidate,
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report = stdout_json(&output);
+        assert_eq!(report["description"], candidate);
+        assert_eq!(report["candidate"], true);
+        let (system, _) = wire.prompt(&server.requests()[0].json());
+        assert!(
+            system.contains(&format!("- pdf: {candidate}\n")),
+            "{system}"
+        );
+        assert!(system.contains("- docx: Edits Word documents."), "{system}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("skills/pdf/SKILL.md")).unwrap(),
+            PDF,
+            "the file is not edited"
+        );
+    }
+}
+
+#[test]
+fn results_are_cached_until_the_catalog_changes_and_no_cache_sends_again() {
+    for wire in WIRES {
+        let dir = workspace(&three_queries());
+        let server = Server::start(vec![
+            wire.load("pdf"),
+            wire.load("pdf"),
+            wire.text(),
+            // For --no-cache.
+            wire.load("pdf"),
+            wire.load("pdf"),
+            wire.text(),
+            // After a description changes.
+            wire.load("pdf"),
+            wire.load("pdf"),
+            wire.text(),
+        ]);
+        let args = ["--runs", "1", "--jobs", "1"];
+        let first = wire.eval(dir.path(), &server, &args);
+        assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+        assert!(
+            stdout(&first).contains("(0 from the cache, 3 model calls)"),
+            "{}",
+            stdout(&first)
+        );
+        assert_eq!(server.requests().len(), 3);
+        assert_eq!(
+            fs::read_to_string(dir.path().join(".skill-lsp/.gitignore")).unwrap(),
+            "cache/\n"
+        );
+        let cache = dir.path().join(".skill-lsp/cache/evals");
+        let entries: Vec<_> = fs::read_dir(&cache)
+            .unwrap()
+            .map(|it| it.unwrap().path())
+            .collect();
+        assert_eq!(entries.len(), 3);
+        for entry in &entries {
+            let text = fs::read_to_string(entry).unwrap();
+            assert!(
+                !text.contains(ANTHROPIC_KEY) && !text.contains(OPENAI_KEY),
+                "{text}"
+            );
+        }
+
+        // An unrelated edit (a skill's body) changes nothing the model sees: no request.
+        fs::write(
+            dir.path().join("skills/pdf/SKILL.md"),
+            PDF.replace("SECRET-PDF-BODY", "A new body line."),
+        )
+        .unwrap();
+        let second = wire.eval(dir.path(), &server, &args);
+        assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+        assert!(
+            stdout(&second).contains("(3 from the cache, 0 model calls)"),
+            "{}",
+            stdout(&second)
+        );
+        assert_eq!(server.requests().len(), 3, "{wire:?}: no HTTP request");
+        assert!(
+            stdout(&second).contains("tokens spent: 0 in, 0 out"),
+            "{}",
+            stdout(&second)
+        );
+
+        let fresh = wire.eval(
+            dir.path(),
+            &server,
+            &["--runs", "1", "--jobs", "1", "--no-cache"],
+        );
+        assert_eq!(fresh.status.code(), Some(0), "{}", stderr(&fresh));
+        assert!(
+            stdout(&fresh).contains("(0 from the cache, 3 model calls)"),
+            "{}",
+            stdout(&fresh)
+        );
+        assert_eq!(server.requests().len(), 6);
+
+        // Another skill's description is part of the catalog: the runs are made again.
+        fs::write(
+            dir.path().join("skills/docx/SKILL.md"),
+            DOCX.replace("Edits Word documents.", "Edits and creates Word documents."),
+        )
+        .unwrap();
+        let changed = wire.eval(dir.path(), &server, &args);
+        assert_eq!(changed.status.code(), Some(0), "{}", stderr(&changed));
+        assert_eq!(server.requests().len(), 9);
+    }
+}
+
+#[test]
+fn the_stream_is_abandoned_once_the_tool_call_is_complete() {
+    for wire in WIRES {
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![wire.load_then_stall("pdf")]);
+        let started = Instant::now();
+        let output = wire
+            .command(dir.path(), &server, &["--runs", "1", "--format", "json"])
+            // A client that waited for the end of the reply would wait this long, then fail.
+            .env("SKILL_LSP_TIMEOUT_MS", "30000")
+            .env("SKILL_LSP_MAX_ATTEMPTS", "1")
+            .output()
+            .unwrap();
+        assert_no_key(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
+        let report = stdout_json(&output);
+        assert_eq!(report["results"][0]["triggers"], 1);
+        assert_eq!(server.requests().len(), 1);
+        // The server saw the client close the connection it was holding open mid-reply.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while server.closed_by_client() == 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(server.closed_by_client(), 1, "{wire:?}");
+    }
+}
+
+#[test]
+fn with_max_turns_other_tools_are_answered_not_available_and_the_model_goes_on() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let server = Server::start(vec![
+        wire.tool("glob", &json!({"pattern": "*.pdf"})),
+        wire.load("pdf"),
+        // The default, one turn: a first call to glob does not trigger.
+        wire.tool("glob", &json!({"pattern": "*.pdf"})),
+    ]);
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "1", "--max-turns", "2", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["results"][0]["triggers"], 1);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let second = requests[1].json();
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    assert_eq!(messages[1]["content"][0]["name"], "glob");
+    let result = &messages[2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["is_error"], true);
+    assert!(
+        result["content"]
+            .as_str()
+            .unwrap()
+            .contains("not available during evals")
+    );
+
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let result = &stdout_json(&output)["results"][0];
+    assert_eq!(result["triggers"], 0);
+    assert_eq!(result["other_tools"], json!({"glob": 1}));
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
+fn queries_run_concurrently_and_every_run_is_counted() {
+    let wire = Wire::OpenAi;
+    let queries: Vec<Value> = (0..6)
+        .map(|i| json!({"query": format!("Fill in form {i}.pdf"), "should_trigger": true}))
+        .collect();
+    let dir = workspace(&Value::Array(queries));
+    let server = Server::start((0..12).map(|_| wire.load("pdf")).collect());
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "2", "--jobs", "4", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    assert_eq!(report["summary"]["passed"], 6);
+    assert_eq!(report["run"]["runs"], 12);
+    assert_eq!(server.requests().len(), 12);
+}
+
+#[test]
+fn human_output_is_a_table_without_colour_when_piped() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&three_queries());
+    let server = Server::start(vec![wire.load("pdf"), wire.load("docx"), wire.text()]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--jobs", "1"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        !text.contains('\x1b') && !stderr(&output).contains('\x1b'),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0] == "pdf  skills/pdf/evals/triggers.json", "{text}");
+    assert_eq!(
+        lines[1],
+        "  pass    1/1  trigger  Fill in the form in tax.pdf"
+    );
+    assert_eq!(
+        lines[2],
+        "  FAIL    0/1  trigger  Merge a.pdf and b.pdf  → loaded docx 1/1"
+    );
+    assert_eq!(
+        lines[3],
+        "  pass    0/1  no       What is the capital of France?"
+    );
+    assert_eq!(lines[4], "  2/3 passed · precision 1.00 · recall 0.50");
+    assert_eq!(
+        lines[5],
+        "  confusion: \"Merge a.pdf and b.pdf\" → docx (1/1 runs)"
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("2/3 queries passed (1 failed) · 1 skill · 3 runs (0 from the cache, 3 model calls) · tokens spent: "),
+        "{last}"
+    );
+    assert!(last.ends_with("anthropic test-model"), "{last}");
+}
+
+#[test]
+fn junit_has_a_suite_per_skill_and_a_case_per_query() {
+    let wire = Wire::OpenAi;
+    let dir = workspace(&three_queries());
+    let server = Server::start(vec![wire.load("pdf"), wire.load("docx"), wire.text()]);
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "1", "--jobs", "1", "--format", "junit"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let xml = stdout(&output);
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"skill-lsp eval\" tests=\"3\" failures=\"1\""), "{xml}");
+    assert_eq!(xml.matches("<testsuite ").count(), 1);
+    assert!(
+        xml.contains("<testsuite name=\"pdf\" tests=\"3\" failures=\"1\""),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 3);
+    assert!(
+        xml.contains(
+            "<testcase classname=\"pdf\" name=\"[should trigger] Fill in the form in tax.pdf\"/>"
+        ),
+        "{xml}"
+    );
+    assert!(xml.contains("<testcase classname=\"pdf\" name=\"[should not trigger] What is the capital of France?\"/>"), "{xml}");
+    assert_eq!(xml.matches("<failure ").count(), 1);
+    assert!(xml.contains("<failure type=\"trigger\" message=\"should trigger, but triggered in 0/1 runs (rate 0.00 &lt; threshold 0.5); loaded instead: docx (1/1)\">"), "{xml}");
+    assert!(
+        xml.contains("<property name=\"recall\" value=\"0.50\"/>"),
+        "{xml}"
+    );
+    assert!(xml.trim_end().ends_with("</testsuites>"));
+}
+
+#[test]
+fn several_skills_give_a_skills_array() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let evals = dir.path().join("skills/docx/evals");
+    fs::create_dir_all(&evals).unwrap();
+    fs::write(
+        evals.join("triggers.json"),
+        r#"[{"query": "Fix the heading in report.docx", "should_trigger": true}]"#,
+    )
+    .unwrap();
+    let server = Server::start(vec![wire.load("docx"), wire.load("pdf")]);
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "1", "--jobs", "1", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    let names: Vec<&str> = report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| skill["skill_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["docx", "pdf"], "catalog order");
+    assert_eq!(
+        report["summary"],
+        json!({"total": 2, "passed": 2, "failed": 0})
+    );
+    // --description needs one skill under test.
+    let output = wire.eval(dir.path(), &server, &["--description", "x"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--description is for one skill"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_malformed_eval_set_is_trouble_with_path_line_and_column() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([]));
+    let path = dir.path().join("skills/pdf/evals/triggers.json");
+    fs::write(
+        &path,
+        "[\n  {\"query\": \"Fill in tax.pdf\", \"should_trigger\": \"yes\"}\n]\n",
+    )
+    .unwrap();
+    let server = Server::start(vec![]);
+    let output = wire.eval(dir.path(), &server, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains(
+            "skill-lsp: error: skills/pdf/evals/triggers.json:2:54: invalid type: string \"yes\", expected a boolean\n"
+        ),
+        "{message}"
+    );
+    fs::write(&path, "[{\"query\": \"Fill in tax.pdf\"}]").unwrap();
+    let message = stderr(&wire.eval(dir.path(), &server, &[]));
+    assert!(
+        message.contains("triggers.json:1:29: missing field `should_trigger`"),
+        "{message}"
+    );
+    fs::write(&path, "[]").unwrap();
+    let message = stderr(&wire.eval(dir.path(), &server, &[]));
+    assert!(
+        message.contains("triggers.json:1:2: the eval set is empty"),
+        "{message}"
+    );
+    assert!(server.requests().is_empty());
+
+    // --eval-set: a file elsewhere, for one named skill.
+    let elsewhere = dir.path().join("mine.json");
+    fs::write(&elsewhere, "{\"query\": \"x\"}").unwrap();
+    let output = wire.eval(dir.path(), &server, &["pdf", "--eval-set", "mine.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("mine.json:1:1: expected a JSON array"),
+        "{}",
+        stderr(&output)
+    );
+    let output = wire.eval(dir.path(), &server, &["--eval-set", "mine.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--eval-set needs the skill it is for"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn eval_set_elsewhere_and_exit_codes() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    fs::write(
+        dir.path().join("docx-evals.json"),
+        r#"[{"query": "What is 2 + 2?", "should_trigger": false, "note": "unknown keys are tolerated"}]"#,
+    )
+    .unwrap();
+    let server = Server::start(vec![wire.text()]);
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["docx", "--eval-set", "docx-evals.json", "--runs", "1"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains(
+            "\n  note: no query should trigger; add should-trigger queries to measure recall\n"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stdout(&output).contains("1/1 queries passed (all passed)"),
+        "{}",
+        stdout(&output)
+    );
+
+    // A skill without an eval set, an unknown skill, bad flags: 2, and nothing is sent.
+    let output = wire.eval(dir.path(), &server, &["docx"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("skill 'docx' has no eval set"),
+        "{}",
+        stderr(&output)
+    );
+    let output = wire.eval(dir.path(), &server, &["nope"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no skill named 'nope'"),
+        "{}",
+        stderr(&output)
+    );
+    for args in [
+        ["--runs", "0"],
+        ["--threshold", "1.5"],
+        ["--jobs", "0"],
+        ["--max-turns", "0"],
+    ] {
+        let output = wire.eval(dir.path(), &server, &args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+    assert_eq!(server.requests().len(), 1);
+
+    // No provider configured: 2, naming the variables.
+    let output = Command::new(BIN)
+        .args(["eval", "--runs", "1"])
+        .current_dir(dir.path())
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("MODEL_ID", "m")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("ANTHROPIC_API_KEY"),
+        "{}",
+        stderr(&output)
+    );
+
+    // The provider refuses the key: 2, its message, never the key.
+    let server = Server::start(vec![Reply::json(
+        401,
+        &json!({"type": "error", "error": {"type": "authentication_error", "message": format!("invalid x-api-key {ANTHROPIC_KEY}")}}),
+    )]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--no-cache"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("HTTP 401"), "{}", stderr(&output));
+}
+
+#[test]
+fn a_run_whose_stream_breaks_mid_reply_is_run_again() {
+    for wire in WIRES {
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![wire.text_then_cut(), wire.load("pdf")]);
+        let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        let report = stdout_json(&output);
+        assert_eq!(report["results"][0]["triggers"], 1);
+        assert_eq!(report["run"]["requests"], 2);
+        assert_eq!(server.requests().len(), 2);
+
+        // Broken every time: trouble, after the restarts.
+        let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+        let server = Server::start(vec![
+            wire.text_then_cut(),
+            wire.text_then_cut(),
+            wire.text_then_cut(),
+        ]);
+        let output = wire.eval(dir.path(), &server, &["--runs", "1"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("pdf: query \"Fill in tax.pdf\": "),
+            "{}",
+            stderr(&output)
+        );
+        assert_eq!(server.requests().len(), 3);
+    }
+}
+
+#[test]
+fn a_folder_stands_for_the_skills_under_it_with_eval_sets() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let server = Server::start(vec![wire.load("pdf"), wire.load("pdf")]);
+    // From inside the workspace, and naming it from outside: only pdf has an eval set.
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &[".", "--runs", "1", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["skill_name"], "pdf");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let skills = dir.path().join("skills");
+    let output = wire.eval(
+        elsewhere.path(),
+        &server,
+        &[
+            skills.to_str().unwrap(),
+            "--runs",
+            "1",
+            "--format",
+            "json",
+            "--no-cache",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["skill_name"], "pdf");
+    assert_eq!(server.requests().len(), 2);
+    // The same folder spelled another way (cached); a folder without any eval set under it.
+    let output = wire.eval(dir.path(), &server, &["skills/docx/..", "--runs", "1"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = wire.eval(elsewhere.path(), &server, &["."]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(".: no skill of the workspace ")
+            && stderr(&output).contains(" under it has evals/triggers.json"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn the_model_comes_from_model_flag_then_model_id_then_config() {
+    let wire = Wire::OpenAi;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    fs::write(
+        dir.path().join("skill-lsp.toml"),
+        "[agent]\nmodel = \"from-config\"\n",
+    )
+    .unwrap();
+    let server = Server::start(vec![wire.load("pdf"), wire.load("pdf"), wire.load("pdf")]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--no-cache"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "1", "--model", "from-flag"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with("openai from-flag\n"),
+        "{}",
+        stdout(&output)
+    );
+    let output = wire
+        .command(dir.path(), &server, &["--runs", "1"])
+        .env("MODEL_ID", "")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let models: Vec<Value> = server
+        .requests()
+        .iter()
+        .map(|request| request.json()["model"].clone())
+        .collect();
+    assert_eq!(
+        models,
+        [
+            json!("test-model"),
+            json!("from-flag"),
+            json!("from-config")
+        ]
+    );
+}
+
+/// A copy of a folder, files and subfolders.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_bundled_skill_has_an_eval_set_of_which_about_half_are_near_misses() {
+    // A copy, so that the run's cache is not written into the repository.
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("skills"),
+        &dir.path().join("skills"),
+    );
+    let mut sets = Vec::new();
+    for skill in ["agent-builder", "code-review", "mcp-builder", "pdf"] {
+        let path = dir
+            .path()
+            .join("skills")
+            .join(skill)
+            .join("evals/triggers.json");
+        let set: Vec<Value> = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let misses = set
+            .iter()
+            .filter(|case| case["should_trigger"] == false)
+            .count();
+        assert!(
+            (10..=20).contains(&set.len()),
+            "{skill}: {} queries",
+            set.len()
+        );
+        assert!(
+            misses * 5 >= set.len() * 2 && misses * 5 <= set.len() * 3,
+            "{skill}: {misses} of {} should not trigger",
+            set.len()
+        );
+        sets.push(set);
+    }
+    // A model that never loads a skill: the near misses pass, the rest fail.
+    let wire = Wire::Anthropic;
+    let total: usize = sets.iter().map(Vec::len).sum();
+    let server = Server::start((0..total).map(|_| wire.text()).collect());
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["skills", "--runs", "1", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    let skills = report["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 4);
+    for skill in skills {
+        for result in skill["results"].as_array().unwrap() {
+            assert_eq!(
+                result["pass"],
+                result["should_trigger"] == false,
+                "{result}"
+            );
+        }
+    }
+    assert_eq!(report["summary"]["total"], total);
+    assert_eq!(server.requests().len(), total);
+}
+
+#[test]
+fn routing_requests_have_a_small_token_limit_and_runs_cut_by_it_are_warned_about() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let cut = || {
+        Reply::sse(&anthropic_stream(
+            &[json!({"text": "Let me think about which skill"})],
+            "max_tokens",
+        ))
+    };
+    let server = Server::start(vec![cut(), cut(), cut(), cut()]);
+    let sent = |index: usize| server.requests()[index].json()["max_tokens"].clone();
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(sent(0), 1024, "the default routing limit");
+    let report = stdout_json(&output);
+    assert_eq!(report["results"][0]["triggers"], 0);
+    assert_eq!(
+        report["run"]["warnings"],
+        json!([
+            "1 run reached the token limit (1024 tokens) before any tool call and count as not triggered; a higher --max-tokens gives the model room"
+        ])
+    );
+    // A lower agent limit lowers it; a higher one does not raise it; the flag sets it.
+    let with_env = |value: &str, args: &[&str]| {
+        wire.command(
+            dir.path(),
+            &server,
+            &[&["--runs", "1", "--no-cache"], args].concat(),
+        )
+        .env("SKILL_LSP_MAX_TOKENS", value)
+        .output()
+        .unwrap()
+    };
+    assert_eq!(with_env("200", &[]).status.code(), Some(1));
+    assert_eq!(sent(1), 200);
+    assert_eq!(with_env("5000", &[]).status.code(), Some(1));
+    assert_eq!(sent(2), 1024);
+    assert_eq!(
+        with_env("200", &["--max-tokens", "64"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(sent(3), 64);
+}

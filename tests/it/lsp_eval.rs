@@ -1,0 +1,448 @@
+//! Trigger evals in the language server end to end: the code lens, `skill/runEvals` with its
+//! `$/progress` and `skill/evalResult` notifications, the `trigger-evals` information
+//! diagnostic, cancellation and errors, against a scripted Messages API server on 127.0.0.1.
+
+use crate::lsp_client;
+use crate::scripted_server;
+
+use std::time::Duration;
+
+use lsp_client::Client;
+use scripted_server::{Reply, Server, anthropic_stream};
+use serde_json::{Value, json};
+
+const KEY: &str = "sk-ant-test-PLANTED-KEY-lspeval-31";
+const PDF: &str =
+    "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF.\n---\n# PDF\n";
+const DOCX: &str = "---\nname: docx\ndescription: Edits Word documents.\n---\n# DOCX\n";
+const TRIGGERS: &str = r#"[
+  {"query": "fill in this pdf form", "should_trigger": true},
+  {"query": "what is the weather", "should_trigger": false},
+  {"query": "merge two pdf files", "should_trigger": true}
+]
+"#;
+
+fn load(skill: &str) -> Reply {
+    Reply::sse(&anthropic_stream(
+        &[json!({"tool": "load_skill", "id": "toolu_1", "input": {"name": skill}})],
+        "tool_use",
+    ))
+}
+
+fn start(server: &Server, files: &[(&str, &str)]) -> Client {
+    let url = server.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+        ("MODEL_ID", "test-model"),
+        ("SKILL_LSP_RETRY_BASE_MS", "5"),
+    ];
+    Client::start_with_env(
+        files,
+        json!({"window": {"workDoneProgress": true}, "experimental": {"skillLsp": {"runTriggerEvals": true}}}),
+        &env,
+    )
+}
+
+fn lens_title(client: &mut Client, uri: &str) -> String {
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(lenses.as_array().map(Vec::len), Some(1), "{lenses:#}");
+    assert_eq!(lenses[0]["range"]["start"]["line"], 2, "{lenses:#}");
+    assert_eq!(lenses[0]["command"]["command"], "skillLsp.runTriggerEvals");
+    assert_eq!(lenses[0]["command"]["arguments"][0]["skill"], "pdf");
+    lenses[0]["command"]["title"].as_str().unwrap().to_owned()
+}
+
+fn has_eval_diagnostic(diagnostics: &[Value]) -> bool {
+    diagnostics.iter().any(|d| d["code"] == "trigger-evals")
+}
+
+#[test]
+fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
+    // Every run loads pdf: the two should-trigger queries pass, the other fails.
+    let server = Server::start(vec![load("pdf"), load("pdf"), load("pdf")]);
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            ("skills/pdf/evals/triggers.json", TRIGGERS),
+            ("skills/docx/SKILL.md", DOCX),
+        ],
+    );
+    let uri = client.open("skills/pdf/SKILL.md", PDF);
+    assert!(!has_eval_diagnostic(&client.diagnostics(&uri, Some(1))));
+    assert_eq!(lens_title(&mut client, &uri), "Run trigger evals");
+    // No lens on a skill without an eval set.
+    let docx = client.open("skills/docx/SKILL.md", DOCX);
+    let none = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": docx}}),
+    );
+    assert!(none.is_null() || none == json!([]), "{none:#}");
+
+    let result = client.request(
+        "skill/runEvals",
+        json!({"uri": uri, "runs": 1, "workDoneToken": "evals-1"}),
+    );
+    assert_eq!(result["skill_name"], "pdf", "{result:#}");
+    assert_eq!(result["summary"]["passed"], 2, "{result:#}");
+    assert_eq!(result["summary"]["failed"], 1, "{result:#}");
+    let results = result["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    assert_eq!(results[1]["query"], "what is the weather");
+    assert_eq!(results[1]["pass"], false);
+    assert_eq!(result["run"]["provider"], "anthropic", "{result:#}");
+
+    let end = client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["token"] == "evals-1"
+            && m["params"]["value"]["kind"] == "end"
+    });
+    assert_eq!(end["params"]["value"]["message"], "2/3 passed");
+    let begin = client
+        .log
+        .iter()
+        .find(|m| {
+            m["method"] == "$/progress"
+                && m["params"]["token"] == "evals-1"
+                && m["params"]["value"]["kind"] == "begin"
+        })
+        .cloned()
+        .expect("a progress begin");
+    assert_eq!(begin["params"]["value"]["title"], "Trigger evals: pdf");
+    let reports = client
+        .log
+        .iter()
+        .filter(|m| {
+            m["method"] == "$/progress"
+                && m["params"]["token"] == "evals-1"
+                && m["params"]["value"]["kind"] == "report"
+        })
+        .count();
+    assert_eq!(reports, 3);
+    let notified: Vec<Value> = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "skill/evalResult")
+        .map(|m| m["params"].clone())
+        .collect();
+    assert_eq!(notified.len(), 3, "{notified:#?}");
+    for params in &notified {
+        assert_eq!(params["skill"], "pdf");
+        assert_eq!(params["uri"], uri.as_str());
+        assert!(params["result"]["query"].is_string());
+    }
+
+    // The information diagnostic on the description, then the lens with the results.
+    let published = client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|items| has_eval_diagnostic(items))
+    });
+    let diagnostics = published["params"]["diagnostics"].as_array().unwrap();
+    let info = diagnostics
+        .iter()
+        .find(|d| d["code"] == "trigger-evals")
+        .unwrap();
+    assert_eq!(info["severity"], 3);
+    assert_eq!(info["range"]["start"]["line"], 2);
+    assert_eq!(
+        info["message"],
+        "Trigger evals: 2/3 passed; failing: 'what is the weather' (wrongly loaded)"
+    );
+    assert_eq!(
+        lens_title(&mut client, &uri),
+        "Trigger evals: 2/3 \u{2014} 1 wrongly loaded"
+    );
+
+    // Again without a token: the client declared work-done progress, so the server makes one;
+    // every run comes from the cache, and each query is still reported.
+    let again = client.request("skill/runEvals", json!({"skill": "pdf", "runs": 1}));
+    assert_eq!(again["summary"]["passed"], 2, "{again:#}");
+    assert_eq!(again["run"]["cached_runs"], 3, "{again:#}");
+    assert_eq!(server.requests().len(), 3, "the second run is cached");
+    // It spends model calls: a request an editor sends on purpose, not a server command.
+    let commands = &client.init["capabilities"]["executeCommandProvider"]["commands"];
+    assert!(
+        !commands.to_string().contains("skill/runEvals"),
+        "{commands}"
+    );
+    let begin = client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["value"]["kind"] == "begin"
+            && m["params"]["value"]["title"] == "Trigger evals: pdf"
+            && m["params"]["token"] != "evals-1"
+    });
+    let token = begin["params"]["token"].clone();
+    assert!(
+        token.as_str().unwrap().starts_with("skill-lsp/evals/pdf/"),
+        "{token}"
+    );
+    client.wait(|m| m["params"]["token"] == token && m["params"]["value"]["kind"] == "end");
+    let notified = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "skill/evalResult")
+        .count();
+    assert_eq!(notified, 6);
+    client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|items| has_eval_diagnostic(items))
+    });
+
+    // A workspace pull reports it as the push does.
+    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let pulled = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["uri"] == uri.as_str())
+        .expect("the SKILL.md is in the workspace report");
+    assert!(
+        has_eval_diagnostic(pulled["items"].as_array().unwrap()),
+        "{pulled:#}"
+    );
+
+    // An edit of the eval set retires the diagnostic; the same set again brings it back.
+    let set = client.uri("skills/pdf/evals/triggers.json");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": set, "languageId": "json", "version": 1, "text": TRIGGERS}}),
+    );
+    client.change(
+        &set,
+        2,
+        json!([{"text": TRIGGERS.replace("merge two", "join two")}]),
+    );
+    let published = |with: bool| {
+        let uri = uri.clone();
+        move |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|items| has_eval_diagnostic(items) == with)
+        }
+    };
+    client.wait(published(false));
+    assert_eq!(lens_title(&mut client, &uri), "Run trigger evals");
+    client.change(&set, 3, json!([{"text": TRIGGERS}]));
+    client.wait(published(true));
+
+    // A new description retires both.
+    client.change(
+        &uri,
+        2,
+        json!([{"range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 18}}, "text": "Edits"}]),
+    );
+    let diagnostics = client.diagnostics(&uri, Some(2));
+    assert!(!has_eval_diagnostic(&diagnostics), "{diagnostics:#?}");
+    assert_eq!(lens_title(&mut client, &uri), "Run trigger evals");
+
+    let (log, stderr) = client.finish();
+    for message in &log {
+        assert!(!message.to_string().contains(KEY));
+    }
+    assert!(!stderr.contains(KEY));
+}
+
+#[test]
+fn cancelling_run_evals_answers_request_cancelled_and_the_server_keeps_serving() {
+    let server = Server::start((0..12).map(|_| Reply::hang()).collect());
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            ("skills/pdf/evals/triggers.json", TRIGGERS),
+        ],
+    );
+    client.send(&json!({"jsonrpc": "2.0", "id": 8001, "method": "skill/runEvals", "params": {"skill": "pdf", "runs": 1, "noCache": true, "workDoneToken": "evals-8001"}}));
+    // The run is under way once its progress began and the model calls went out.
+    client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["token"] == "evals-8001"
+            && m["params"]["value"]["kind"] == "begin"
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.requests().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no model call went out"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    client.notify("$/cancelRequest", json!({"id": 8001}));
+    let cancelled = client.wait(|m| m["id"] == 8001);
+    assert_eq!(cancelled["error"]["code"], -32800, "{cancelled:#}");
+    let end = client.wait(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["token"] == "evals-8001"
+            && m["params"]["value"]["kind"] == "end"
+    });
+    assert_eq!(end["params"]["value"]["message"], "cancelled");
+    // The model calls were dropped with the run.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while server.closed_by_client() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the model requests were not dropped"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let catalog = client.request("skill/catalog", json!({}));
+    assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
+    client.shutdown();
+}
+
+#[test]
+fn errors_are_lsp_errors_and_the_server_keeps_serving() {
+    let server = Server::start(vec![]);
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            ("skills/docx/SKILL.md", DOCX),
+            (
+                "skills/docx/evals/triggers.json",
+                "[{\"query\": \"a\", \"should_trigger\": 1}]",
+            ),
+        ],
+    );
+    let unknown = client.request_raw("skill/runEvals", json!({"skill": "nope"}));
+    let message = unknown["error"]["message"].as_str().unwrap();
+    assert!(message.contains("no skill named 'nope'"), "{message}");
+    let missing = client.request_raw("skill/runEvals", json!({"skill": "pdf"}));
+    let message = missing["error"]["message"].as_str().unwrap();
+    assert!(message.contains("has no eval set"), "{message}");
+    let bad = client.request_raw("skill/runEvals", json!({"skill": "docx"}));
+    let message = bad["error"]["message"].as_str().unwrap();
+    assert!(message.contains("triggers.json:1:"), "{message}");
+    let neither = client.request_raw("skill/runEvals", json!({}));
+    assert!(neither["error"]["message"].is_string(), "{neither:#}");
+    assert!(server.requests().is_empty());
+    let catalog = client.request("skill/catalog", json!({}));
+    assert!(catalog["prompt"].as_str().unwrap().contains("- pdf:"));
+    let (log, stderr) = client.finish();
+    assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
+    assert!(!stderr.contains(KEY));
+}
+
+#[test]
+fn the_measuring_options_of_the_cli_are_params_checked_as_the_cli_checks_them() {
+    let server = Server::start(vec![]);
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            (
+                "skills/pdf/evals/triggers.json",
+                "[{\"query\": \"fill this form\", \"should_trigger\": true}]",
+            ),
+        ],
+    );
+    let bad = client.request_raw(
+        "skill/runEvals",
+        json!({"skill": "pdf", "threshold": 1.5, "maxTurns": 0, "jobs": 0, "runs": 0}),
+    );
+    let message = bad["error"]["message"].as_str().unwrap();
+    assert_eq!(bad["error"]["code"], -32602);
+    assert_eq!(
+        message,
+        "runs must be at least 1; threshold must be between 0 and 1, got 1.5; jobs must be at least 1; maxTurns must be at least 1"
+    );
+    assert!(
+        server.requests().is_empty(),
+        "nothing is sent for bad options"
+    );
+    client.finish();
+}
+
+#[test]
+fn a_missing_provider_or_a_refusing_one_is_an_error_without_the_key() {
+    let files = [
+        ("skills/pdf/SKILL.md", PDF),
+        ("skills/pdf/evals/triggers.json", TRIGGERS),
+    ];
+    let mut client = Client::start_with_env(&files, json!({}), &[]);
+    // A client that does not declare the lens's command gets no lens (it would be a dead
+    // button), but the request itself is there.
+    let uri = client.open("skills/pdf/SKILL.md", PDF);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(lenses.as_array().is_none_or(Vec::is_empty), "{lenses:#}");
+    let response = client.request_raw("skill/runEvals", json!({"skill": "pdf"}));
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("MODEL_ID") || message.contains("ANTHROPIC_API_KEY"),
+        "{message}"
+    );
+    client.request("skill/catalog", json!({}));
+    client.shutdown();
+
+    let refusal = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
+    let server = Server::start((0..12).map(|_| Reply::json(401, &refusal)).collect());
+    let mut client = start(&server, &files);
+    let response = client.request_raw("skill/runEvals", json!({"skill": "pdf", "runs": 1}));
+    assert_eq!(response["error"]["code"], -32603, "{response:#}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(message.contains("401"), "{message}");
+    client.request("skill/catalog", json!({}));
+    let (log, stderr) = client.finish();
+    assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
+    assert!(!stderr.contains(KEY));
+}
+
+#[test]
+fn an_open_eval_set_gets_diagnostics_and_completion_other_json_does_not() {
+    let server = Server::start(vec![]);
+    let mut client = start(&server, &[("skills/pdf/SKILL.md", PDF)]);
+    let set = client.uri("skills/pdf/evals/triggers.json");
+    let text = "[\n  {\"query\": \"a\", \"should_trigger\": \"yes\"}\n]\n";
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": set, "languageId": "json", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&set, Some(1));
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 1);
+    assert!(
+        !diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("triggers.json")
+    );
+    let items = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": set}, "position": {"line": 1, "character": 35}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["true", "false"]);
+
+    let other = client.uri("package.json");
+    client.notify("textDocument/didOpen", json!({"textDocument": {"uri": other, "languageId": "json", "version": 1, "text": "{ not json"}}));
+    // Nothing is published for other JSON: the catalog answers first.
+    client.request("skill/catalog", json!({}));
+    assert!(
+        !client
+            .log
+            .iter()
+            .any(|m| m["params"]["uri"] == other.as_str()),
+        "other JSON was linted"
+    );
+    client.shutdown();
+}
