@@ -1,8 +1,8 @@
 //! skill-lsp: lint, author and run Agent Skills (SKILL.md).
 //!
-//! The core (`text`, `diagnostic`, `targets`, `config`, `field_table`, `rule_table`, `document`,
-//! `rules`, `security`, `plugins`, `clients`, `workspace`, `analysis`) is synchronous and free of
-//! LSP, async and HTTP types; `cli` and `lsp` are thin front ends over it, and `agent` runs the
+//! The core (`text`, `diagnostic`, `targets`, `config`, `field_table`, `rule_table`, `rule_docs`,
+//! `document`, `rules`, `security`, `plugins`, `clients`, `workspace`, `analysis`) is synchronous
+//! and free of LSP, async and HTTP types; `cli` and `lsp` are thin front ends over it, and `agent` runs the
 //! model loop over the loader's registry.
 
 // Items are `pub(crate)` unless tests, benches or the binary reach them.
@@ -18,6 +18,7 @@ mod document;
 mod field_table;
 pub mod lsp;
 pub mod plugins;
+mod rule_docs;
 mod rule_table;
 pub mod rules;
 pub mod security;

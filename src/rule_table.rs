@@ -33,6 +33,33 @@ impl Severity {
     }
 }
 
+/// What a rule checks, why it matters, an example and its fix: the text of `skill-lsp rules`.
+/// Each rule's is written next to its check (a `rule_doc` function in the checking module).
+#[derive(Clone, Copy, Debug)]
+pub struct RuleDoc {
+    pub summary: &'static str,
+    pub why: &'static str,
+    pub example: &'static str,
+    pub fix: &'static str,
+}
+
+impl RuleDoc {
+    #[must_use]
+    pub(crate) const fn new(
+        summary: &'static str,
+        why: &'static str,
+        example: &'static str,
+        fix: &'static str,
+    ) -> Self {
+        Self {
+            summary,
+            why,
+            example,
+            fix,
+        }
+    }
+}
+
 macro_rules! rules {
     ($($variant:ident => $id:literal, $severity:ident, $group:ident;)*) => {
         /// A rule, named by its stable kebab-case id.

@@ -1398,6 +1398,104 @@ fn repository_root(files: &dyn super::Files, plugin_root: &Path) -> Option<std::
         .map(Path::to_path_buf)
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::ManifestJson => RuleDoc::new(
+            "`.claude-plugin/plugin.json` or `.claude-plugin/marketplace.json` is not valid JSON (reported where reading stopped). Comments and trailing commas count: Claude Code reads manifests with `JSON.parse`. A leading byte-order mark is allowed, except with `--profile directory`: the plugin directory's reader refuses it in plugin.json.",
+            "`claude plugin validate` rejects the file and Claude Code cannot load the plugin or the marketplace.",
+            "`{ \"name\": \"my-plugin\", }`",
+            "Remove the trailing comma or comment, or close what is open.",
+        ),
+        Rule::ManifestSchema => RuleDoc::new(
+            "A manifest key holds a value of the wrong type or form, or a required key is missing: plugin.json needs `name`; marketplace.json needs `name`, `owner` and `plugins`; every entry of `plugins` needs `name` and `source` (a `./` path, or an object whose `source` is `github` with `repo`, `url` or `archive` with `url`, `git-subdir` with `url` and `path`, `npm` with `package`, or `command` with `command`; a `sha` is 40 lowercase hexadecimal digits). Names may not be empty or hold spaces or control characters; a marketplace's may not hold `/` or `..` nor read as an official Anthropic or Claude marketplace. Paths must start with `./` (agents end in `.md`, hooks files in `.json`); `homepage` must be an absolute URL; `author` and `owner` are objects with a `name`. Keys that Claude Code checks with rules skill-lsp does not repeat (`engines`, `network`, `userConfig`, `settings`, `binaries`, `types`, `monitors`, `channels`, `renames`, `relevance`) are not checked.",
+            "`claude plugin validate` rejects the manifest (Claude Code 2.1.328), and a plugin whose manifest fails its schema does not load.",
+            "`\"version\": 1` or `\"author\": \"Jane\"` or `\"commands\": \"commands/deploy.md\"`.",
+            "Write the value in the form the message names: `\"1.0.0\"`, `{ \"name\": \"Jane\" }`, `\"./commands/deploy.md\"`.",
+        ),
+        Rule::ManifestUnknownKey => RuleDoc::new(
+            "A key Claude Code does not read: a typo (with the nearest known key), another tool's field (`main`, `publisher`), or a marketplace entry's key (`source`, `category`, `tags`, `strict`) in plugin.json. The plugin directory's listing keys (`icon`, `screenshots`, `privacyPolicyUrl`, ...) are known in plugin.json. Checked at the top of both manifests, in marketplace.json's `metadata` and in every plugin entry.",
+            "Claude Code ignores the key, so a misspelt one does nothing; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"descripton\": \"...\"` in plugin.json.",
+            "Rename a near miss; delete a key no tool reads.",
+        ),
+        Rule::ManifestPath => RuleDoc::new(
+            "A path in plugin.json (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, `lspServers`, `outputStyles`, `themes`, `monitors`, `workflows`) does not exist relative to the plugin root, climbs out with `..`, is a file where `skills` needs a folder, or is a folder where a `.json` file is named. A marketplace entry's `source` may not contain `..` either.",
+            "`claude plugin validate` rejects it; at load, Claude Code reports the plugin as failed (a missing MCP servers file is skipped silently, so none of its servers run).",
+            "`\"skills\": \"./skills/pdf/SKILL.md\"` (the file, not its folder) or `\"agents\": [\"./agents/reviewer.md\"]` with no such file.",
+            "Point at what exists: the skill's folder (`./skills/pdf`), the real file name.",
+        ),
+        Rule::ManifestRecommended => RuleDoc::new(
+            "A plugin.json without `version`, `description` or `author`; a marketplace.json without a description (top level or `metadata.description`) or without plugins. Given only for a manifest whose schema is otherwise valid, as Claude Code does.",
+            "People browsing plugins see no description, author or version; `claude plugin validate` warns, and `--strict` fails.",
+            "`{ \"name\": \"my-plugin\" }`",
+            "Add the keys: `\"version\": \"1.0.0\"`, a one-line `description`, `\"author\": { \"name\": ... }`.",
+        ),
+        Rule::PluginNameKebab => RuleDoc::new(
+            "plugin.json's `name` is not kebab-case (lowercase letters, digits, single hyphens).",
+            "Claude Code accepts it, but claude.ai's marketplace sync requires kebab-case; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"name\": \"MyPlugin\"`",
+            "Rename to `my-plugin` (every skill's and command's prefix changes with it).",
+        ),
+        Rule::PluginNameReserved => RuleDoc::new(
+            "A plugin's name (plugin.json's `name`, or a marketplace entry's) passes as one of Anthropic's own: it starts with `claude-`, `anthropic-`, `anthropics-` or `cc-plugin-` (any separator or case), is `claude`, `anthropic`, `anthropics`, `claude-code` or `claude-mods`, or puts `official` next to `claude` or `anthropic`. Entries of Anthropic's own marketplaces are exempt. Checked in plugin.json only when its schema is otherwise valid, as Claude Code does.",
+            "`claude plugin validate` rejects a third party's plugin so named (Claude Code 2.1.328).",
+            "`\"name\": \"claude-hud\"`",
+            "Name the plugin for what it does: `hud`, `status-hud`.",
+        ),
+        Rule::PluginNameBrand => RuleDoc::new(
+            "A plugin's name has `claude`, `anthropic` or `anthropics` as one of its words, elsewhere than at the start (`doc-claude-md`).",
+            "It reads as one of Anthropic's own; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"name\": \"seo-claude-skills\"`",
+            "Name the plugin for what it does: `seo-skills`.",
+        ),
+        Rule::ManifestExperimental => RuleDoc::new(
+            "plugin.json declares an experimental component (`monitors`, `themes`) at the top level instead of under `experimental`.",
+            "The top-level key still loads but will stop in a future release; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"monitors\": \"./monitors/monitors.json\"`",
+            "Move it: `\"experimental\": { \"monitors\": \"./monitors/monitors.json\" }`.",
+        ),
+        Rule::PluginIdChars => RuleDoc::new(
+            "A marketplace's name, or a plugin entry's, cannot be part of a plugin id `plugin@marketplace`: it must start with a letter or digit and hold only letters, digits, `.`, `_` and `-`.",
+            "Claude Code cannot install plugins from such a marketplace, or such an entry; `claude plugin validate` rejects it.",
+            "`\"name\": \"my tools\"` or `\"name\": \"@team/plugin\"`.",
+            "Rename to `my-tools`.",
+        ),
+        Rule::DesktopName => RuleDoc::new(
+            "A marketplace's or a plugin entry's name that Claude Desktop's managed marketplace sync refuses: not letters, digits, `.`, `_`, `-` starting with a letter or digit, over 128 characters, or a marketplace named `org`, `org-provisioned` or `unknown`.",
+            "Claude Code may accept it, but Claude Desktop drops the entry or the whole marketplace; `claude plugin validate` warns, and `--strict` fails.",
+            "`\"name\": \"unknown\"` for a marketplace.",
+            "Rename it.",
+        ),
+        Rule::MarketplaceDuplicatePlugin => RuleDoc::new(
+            "Two entries of one marketplace have the same `name`.",
+            "Plugins are installed by `name@marketplace`, so one entry hides the other; `claude plugin validate` rejects the marketplace.",
+            "Two entries named `formatter`, one from `./plugins/formatter`, one from GitHub.",
+            "Rename or remove one entry.",
+        ),
+        Rule::MarketplaceVersionSkew => RuleDoc::new(
+            "A marketplace entry's `version` differs from the `version` in the plugin.json of its local source (`./path`).",
+            "At install plugin.json's version wins and the entry's is silently ignored, so the marketplace advertises a version users do not get; `claude plugin validate` warns, and `--strict` fails.",
+            "Entry `\"version\": \"2.0.0\"` for `./plugins/a`, whose plugin.json says `1.4.0`.",
+            "Make the two agree (or drop the entry's `version`).",
+        ),
+        Rule::DirectoryReadme => RuleDoc::new(
+            "Only with `--profile directory`: the plugin has no README (README.md, README, README.txt, docs/README.md, ... in its folder, or at the root of the repository it sits in), or the README has fewer than 40 words.",
+            "The plugin directory refuses such a submission: people and its review read the README to learn what the plugin does.",
+            "A plugin folder with only `.claude-plugin/plugin.json` and `skills/`.",
+            "Write a README.md of at least 40 words: what the plugin does, how to use it, its setup.",
+        ),
+        Rule::DirectoryLicense => RuleDoc::new(
+            "Only with `--profile directory`: the plugin has no LICENSE file (LICENSE, LICENSE.md, LICENCE, COPYING, LICENSE-MIT, ... in its folder or at its repository's root) and plugin.json has no `license`.",
+            "The plugin directory refuses a submission without a license.",
+            "A plugin.json without `license` in a repository without a LICENSE file.",
+            "Add a LICENSE file, or `\"license\": \"MIT\"` (an SPDX id) to plugin.json.",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;

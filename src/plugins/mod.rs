@@ -207,6 +207,11 @@ fn frontmatter_name(text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The explanations of the rules this module checks, for `skill-lsp rules`.
+pub(crate) fn rule_docs(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    check::rule_doc(rule)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

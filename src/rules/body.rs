@@ -208,6 +208,44 @@ fn in_a_parent_folder(checker: &Checker<'_>, relative: &Path) -> bool {
     false
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::BodyEmpty => RuleDoc::new(
+            "Nothing but whitespace after the closing `---`.",
+            "The body is the instructions the agent loads; an empty one teaches nothing.",
+            "A SKILL.md that ends right after its frontmatter.",
+            "Write the instructions.",
+        ),
+        Rule::BodyTooLong => RuleDoc::new(
+            "The body is over 500 lines or about 5,000 tokens.",
+            "The whole body enters the agent's context when the skill loads; progressive disclosure keeps it small.",
+            "A 900-line SKILL.md with every API detail inline.",
+            "Move detail into files under references/ and link them.",
+        ),
+        Rule::BrokenLink => RuleDoc::new(
+            "A relative Markdown link, or a code span that is one `scripts/`, `references/` or `assets/` path naming a file with an extension, points to nothing: not in the skill folder (`{baseDir}/` and `${CLAUDE_SKILL_DIR}/` mean it), and, for a bare path, not in a folder above it either. A `../` link that exists nowhere counts too. Code blocks, HTML, comments, examples (after \"e.g.\" or \"Example:\"), patterns (`scripts/*.py`, `references/<name>.md`), another skill's file (\"`pdf`'s `scripts/fill.py`\") and files to be written are left alone; `file.py:15` is checked as `file.py`.",
+            "The agent follows these paths; a missing file wastes a turn or derails the task.",
+            "Run `scripts/fill.py` when the folder has no scripts/fill.py.",
+            "Create the file or correct the path.",
+        ),
+        Rule::LinkEscapesSkill => RuleDoc::new(
+            "A relative link leaves the skill folder (`../`).",
+            "Installers copy only the skill folder; files outside it are missing wherever the skill is installed.",
+            "`[shared](../common/notes.md)`",
+            "Copy the file into the skill folder and link it there.",
+        ),
+        Rule::SkillMdCase => RuleDoc::new(
+            "The file is named `skill.md` or `Skill.md`, not `SKILL.md`, and a selected client looks for `SKILL.md` only. skills-ref also accepts `skill.md` (not `Skill.md`); Claude Code, Codex, Copilot, OpenCode, Gemini CLI and claude.ai uploads want `SKILL.md`.",
+            "Case-sensitive file systems (Linux, CI) tell the names apart, so those clients never find the skill.",
+            "`skills/pdf/skill.md` in a project for Claude Code",
+            "Rename the file to SKILL.md (safe; done in two steps for case-insensitive file systems).",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

@@ -384,6 +384,32 @@ fn catalog_budget(
     }
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::DuplicateName => RuleDoc::new(
+            "Two skills visible to one client have the same name.",
+            "Clients keep one and silently shadow the other; which one wins differs by client.",
+            "`skills/pdf/SKILL.md` and `.claude/skills/pdf/SKILL.md` both named `pdf`.",
+            "Rename one of them.",
+        ),
+        Rule::SymlinkEscape => RuleDoc::new(
+            "A SKILL.md or its folder is a symlink that resolves outside its skills root.",
+            "The loader refuses skills outside their root, so the skill is not registered.",
+            "`skills/pdf -> /home/me/other/pdf`",
+            "Copy the skill into the root instead of linking it.",
+        ),
+        Rule::CatalogBudget => RuleDoc::new(
+            "A client would truncate or drop this skill's description in its listing.",
+            "Claude Code caps description plus `when_to_use` at 1,536 characters and the listing at about 1% of the context window; Codex at about 2% (8,000 characters when unknown).",
+            "Forty skills with 900-character descriptions in a Codex project.",
+            "Shorten descriptions to the trigger essentials.",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;

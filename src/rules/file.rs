@@ -759,6 +759,86 @@ fn same_data(a: &Node, b: &Node) -> bool {
     }
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::InvalidUtf8 => RuleDoc::new(
+            "The file is not valid UTF-8.",
+            "Every client reads SKILL.md as UTF-8 text; a file in another encoding fails to load or loads as garbage.",
+            "A SKILL.md saved as Latin-1 with `é` stored as the byte 0xE9.",
+            "Re-save the file as UTF-8.",
+        ),
+        Rule::Bom => RuleDoc::new(
+            "A UTF-8 byte-order mark comes before the opening `---`.",
+            "Loaders that test for `---` at the very start (skills-ref, Codex, Gemini CLI, Claude Code before v2.1.239) see no frontmatter and skip the skill.",
+            "Windows Notepad's \"UTF-8 with BOM\" writes the bytes EF BB BF before `---`.",
+            "Remove the byte-order mark (safe).",
+        ),
+        Rule::MissingFrontmatter => RuleDoc::new(
+            "The file has no frontmatter block.",
+            "Without `name` and `description` most clients skip the skill; Claude Code falls back to the folder name and the first line of the body.",
+            "A SKILL.md that starts with `# My skill`.",
+            "Insert a skeleton with `name` from the folder and a `description` to complete.",
+        ),
+        Rule::FrontmatterNotFirst => RuleDoc::new(
+            "Text (a blank line, a comment, a heading) comes before the frontmatter.",
+            "Clients only look for `---` on line 1; anything above it hides the whole block.",
+            "An SPDX comment `<!-- SPDX-License-Identifier: MIT -->` above `---`.",
+            "Move the frontmatter block to line 1 and the preceding text below it (safe).",
+        ),
+        Rule::MalformedDelimiter => RuleDoc::new(
+            "A delimiter line is dashes but not exactly `---`.",
+            "Parsers match the exact line `---`; `----`, `--- ` or `--- x` leave the frontmatter unopened or unclosed. skills-ref only needs the file to start with `---` and splits at the first `---`, so it reads a closing `----` or `--- x` and an opening `---` with trailing spaces (a warning when it is the only target).",
+            "`-----` as the first line.",
+            "Replace the line with `---` (safe when the line holds only dashes and blanks).",
+        ),
+        Rule::UnterminatedFrontmatter => RuleDoc::new(
+            "The frontmatter has no closing `---` line. The lines after the opening `---`, up to the first blank line, heading or line of dashes, are still linted as if the closing line followed them, so a skill typed from the top gets its field findings before it is finished.",
+            "Without the closing line, loaders read the whole file as frontmatter (and fail) or ignore it.",
+            "`---`, `name: pdf`, `description: …` and then the body with no `---` between.",
+            "Add a `---` line after the last field.",
+        ),
+        Rule::YamlSyntax => RuleDoc::new(
+            "The frontmatter is not valid YAML. A top-level line that cannot be a key (`descr`, half typed) or a value YAML cannot read (an unclosed quote or bracket) is reported on its own line, and the rest of the frontmatter is still linted around it, so one run shows every finding.",
+            "Codex, skills-ref, Copilot and most loaders skip a skill whose YAML fails to parse; Claude Code keeps only the body.",
+            "`description: [unclosed` or a tab used for indentation.",
+            "Correct the YAML at the reported position.",
+        ),
+        Rule::UnquotedColon => RuleDoc::new(
+            "A plain (unquoted) value contains `: `. The rest of the frontmatter is still linted, as if the value were quoted, so one run shows every finding.",
+            "YAML reads `key: a: b` as a nested mapping and fails; this is the most common reason skills silently disappear.",
+            "`description: Use when: the user asks for a PDF`",
+            "Wrap the value in quotes, escaping as needed (safe, verified to parse back to the same text), or turn it into a `>-` block.",
+        ),
+        Rule::NotAMapping => RuleDoc::new(
+            "The frontmatter is a list, a scalar, or empty.",
+            "Clients look up `name` and `description` in a mapping; anything else gives them nothing.",
+            "`- name: pdf` (a list item) instead of `name: pdf`.",
+            "Write the fields as `key: value` lines.",
+        ),
+        Rule::DuplicateKey => RuleDoc::new(
+            "A key appears twice.",
+            "YAML forbids it; some loaders keep the first value, some the last, strict ones reject the file.",
+            "Two `description:` lines.",
+            "Remove the earlier one (offered, not applied automatically).",
+        ),
+        Rule::FlowStyle => RuleDoc::new(
+            "A `[a, b]` or `{k: v}` flow collection.",
+            "skills-ref parses with strictyaml, which rejects flow style.",
+            "`allowed-tools: [Read, Grep]`",
+            "Rewrite the collection in block style (safe).",
+        ),
+        Rule::AnchorOrTag => RuleDoc::new(
+            "A YAML anchor (`&name`), alias (`*name`) or tag (`!!str`, `!custom`).",
+            "skills-ref parses with strictyaml, which rejects all three; other clients' YAML parsers accept them.",
+            "`description: &d Fills PDF forms.` and later `summary: *d`",
+            "Write the value out in full, and quote a value instead of tagging it `!!str`.",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::Rule;

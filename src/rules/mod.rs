@@ -6,7 +6,6 @@
 
 mod body;
 pub(crate) mod cross_skill;
-mod docs;
 pub(crate) mod fields;
 mod file;
 pub mod fix;
@@ -23,15 +22,7 @@ use crate::document::SkillDocument;
 use crate::targets::{Client, ClientSet, Effect, consequence};
 use crate::text::TextRange;
 
-pub use crate::rule_table::{Group, Rule};
-pub use docs::RuleDoc;
-
-impl Rule {
-    #[must_use]
-    pub fn doc(self) -> RuleDoc {
-        docs::doc(self)
-    }
-}
+pub use crate::rule_table::{Group, Rule, RuleDoc};
 
 /// Severity overrides from the config's `[rules]` table; `None` turns a rule off.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -326,6 +317,16 @@ pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (a.range.start, a.range.end, a.rule).cmp(&(b.range.start, b.range.end, b.rule))
     });
+}
+
+/// The explanations of the rules this module checks, for `skill-lsp rules`.
+pub(crate) fn rule_docs(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    file::rule_doc(rule)
+        .or_else(|| fields::rule_docs(rule))
+        .or_else(|| body::rule_doc(rule))
+        .or_else(|| cross_skill::rule_doc(rule))
+        .or_else(|| openai_yaml::rule_doc(rule))
+        .or_else(|| unknown_mention::rule_doc(rule))
 }
 
 #[cfg(test)]

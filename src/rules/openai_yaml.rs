@@ -389,6 +389,38 @@ fn icon_problem(value: &str) -> Option<&'static str> {
     None
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::OpenaiYamlInvalid => RuleDoc::new(
+            "Codex cannot read the skill's `agents/openai.yaml`: a YAML syntax error, a second document, or a value of the wrong kind (a list where a string belongs, `no` or `0` where `allow_implicit_invocation` wants `true` or `false`).",
+            "Codex then ignores the whole file, silently: no display name, icon or tool dependencies in the app, and a `policy.allow_implicit_invocation: false` in it has no effect, so the model is offered the skill after all.",
+            "`policy:` / `  allow_implicit_invocation: no` (YAML 1.2 reads `no` as a string).",
+            "Write the value in the kind Codex expects; for a boolean, `true` or `false` (offered as a fix).",
+        ),
+        Rule::OpenaiYamlIgnored => RuleDoc::new(
+            "Codex drops one value of `agents/openai.yaml`: an empty string, `display_name` over 64 characters, `short_description` or `default_prompt` over 1,024, a `brand_color` not written `#RRGGBB`, an icon path outside the skill's `assets/` folder (absolute, with `..`, or elsewhere), a tool dependency without `type` or `value`.",
+            "The rest of the file counts, but the app shows the skill without that value (or without that tool), with a warning only in Codex's log.",
+            "`brand_color: \"blue\"` or `icon_small: \"./icon.png\"`.",
+            "Shorten the text, write the colour as `#3B82F6`, move the icon under `assets/`, give each tool a `type` and a `value`.",
+        ),
+        Rule::OpenaiYamlIcon => RuleDoc::new(
+            "An icon path of `agents/openai.yaml` names no file of the skill folder.",
+            "Codex does not check that the file is there; the app then has no icon to show for the skill.",
+            "`icon_small: \"./assets/logo-small.png\"` when `assets/` holds only `logo.png`.",
+            "Add the file, or correct the path.",
+        ),
+        Rule::OpenaiYamlExplicitOnly => RuleDoc::new(
+            "`policy.allow_implicit_invocation: false`: Codex never offers the skill to the model on its own.",
+            "The skill is left out of the model's listing and runs only when the user names it with `$name`; worth knowing when a skill seems not to trigger.",
+            "`policy:` / `  allow_implicit_invocation: false`.",
+            "Remove the setting (or set it to `true`) to let the model pick the skill.",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

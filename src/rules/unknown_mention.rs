@@ -37,6 +37,20 @@ pub(crate) fn unknown_mentions(near: &NearNames<'_>, mentions: &[Mention]) -> Ve
     found
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::UnknownMention => RuleDoc::new(
+            "A `/name` or `$name` mention in a skill's body is close to, but not, a skill of the workspace. Mentions in code, HTML comments and link targets, and URL paths (`/docs` in `https://x.dev/docs`), are not judged.",
+            "Agents and users follow mentions to other skills; a misspelt one leads nowhere.",
+            "`Then run /pdff on the output` when the skill is `pdf`.",
+            "Correct the name to the suggested skill (offered in the editor).",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;

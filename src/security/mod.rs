@@ -2447,5 +2447,27 @@ pub(crate) fn mismatch(
     Some(diagnostic)
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::CapabilityMismatch => RuleDoc::new(
+            "The skill's files do something notable that its description never mentions: read stored credentials, send data to a suspicious destination or raw IP address, or install persistence.",
+            "Users install a skill for what its description promises; a tweet formatter whose script opens a socket to an IP address is the classic trojan. The summary of what a skill can do (network, shell, reads or writes outside the project, secrets, persistence) is in `check --format json` and the hover on `name`.",
+            "`description: Formats tweets.` with `scripts/fmt.py` posting `~/.aws/credentials` to `http://203.0.113.9/`.",
+            "Say in the description what the skill does and why, or remove what it should not do.",
+        ),
+        _ => return None,
+    })
+}
+
+/// The explanations of the rules this module checks, for `skill-lsp rules`.
+pub(crate) fn rule_docs(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    hidden::rule_doc(rule)
+        .or_else(|| patterns::rule_doc(rule))
+        .or_else(|| permissions::rule_doc(rule))
+        .or_else(|| rule_doc(rule))
+}
+
 #[cfg(test)]
 mod tests;

@@ -267,6 +267,20 @@ fn hook_commands<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
     }
 }
 
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::Permissions => RuleDoc::new(
+            "The frontmatter grants more than the task needs: `allowed-tools` that pre-approves any shell command (`Bash`, `Bash(*)`, `Bash(sh:*)`, interpreters), any network command (`Bash(curl:*)`) or any web address (`WebFetch`), and `hooks` that run commands.",
+            "Pre-approved tools run without asking the user while the skill is active; a frontmatter hook runs its command on its event with no prompt at all. A broad grant is common in real skills and its risk depends on the rest of the skill, so it is judged with the whole folder: a warning when it runs as root, when a shell grant sits beside `WebFetch` or `WebSearch` (any page's text can reach an agent that runs commands unasked), when the skill's files also read a key file or cloud login, install themselves, write outside the project or reach a suspicious address (named as related information), or when it opens the network to a skill whose description never leaves the machine; information otherwise. A hook is always a warning.",
+            "`allowed-tools: Bash, Read` on a skill whose script reads `~/.aws/credentials`.",
+            "Name the commands the skill needs: `Bash(git status:*)`, `WebFetch(domain:docs.example.com)`.",
+        ),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ const CORE: &[&str] = &[
     "src/config.rs",
     "src/field_table.rs",
     "src/rule_table.rs",
+    "src/rule_docs.rs",
     "src/document",
     "src/clients",
     "src/rules",

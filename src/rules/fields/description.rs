@@ -197,3 +197,41 @@ fn description_angle_brackets(checker: &mut Checker<'_>, value: &Node, descripti
         );
     }
 }
+
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::MissingDescription => RuleDoc::new(
+            "A target requires `description` and it is absent.",
+            "The description is all an agent sees before loading a skill; most clients skip a skill without one.",
+            "A frontmatter with only `name`.",
+            "Insert a `description` (guessed from the body; review it).",
+        ),
+        Rule::DescriptionEmpty => RuleDoc::new(
+            "`description` is empty or only whitespace.",
+            "An empty description leaves the agent no reason to load the skill; most clients skip it.",
+            "`description: \"\"`",
+            "Write what the skill does and when to use it.",
+        ),
+        Rule::DescriptionLength => RuleDoc::new(
+            "`description` is longer than 1024 characters.",
+            "Codex, skills-ref and uploads reject longer descriptions.",
+            "A description that pastes the whole usage guide.",
+            "Keep the trigger summary in the description; move the rest into the body.",
+        ),
+        Rule::DescriptionTrigger => RuleDoc::new(
+            "The description says what the skill does but not when to use it.",
+            "Agents pick skills by matching the task to the description; without a trigger they rarely load it.",
+            "`description: Fills PDF forms.`",
+            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\" (\"Use after/before/only when…\", \"Use immediately after…\", \"When Claude needs…\", \"Activate this skill when…\", \"Use this skill…\" and \"Triggers:\" count too, in any case).",
+        ),
+        Rule::DescriptionAngleBrackets => RuleDoc::new(
+            "The description contains `<` or `>`.",
+            "claude.ai and API uploads reject descriptions with XML tags (and any angle bracket).",
+            "`description: Edit <form> elements.`",
+            "Write the tag without brackets, e.g. `form` or `{form}`.",
+        ),
+        _ => return None,
+    })
+}

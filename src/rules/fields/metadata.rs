@@ -92,3 +92,17 @@ pub(super) fn metadata(checker: &mut Checker<'_>, value: &Node) {
         }
     }
 }
+
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::MetadataValue => RuleDoc::new(
+            "A `metadata` value is a mapping or a list, not a string.",
+            "The spec says string values; skills-ref stringifies nested values (a flow collection fails its parser) and strict loaders reject them.",
+            "`metadata:` / `  tags:` / `    - pdf`",
+            "Flatten to string values such as `tags: \"pdf forms\"`.",
+        ),
+        _ => return None,
+    })
+}

@@ -148,5 +148,15 @@ fn quote_fix(text: &str, field: &str, value: &Node) -> Vec<Fix> {
     }
 }
 
+/// The explanations of the rules this module checks, for `skill-lsp rules`.
+pub(crate) fn rule_docs(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    name::rule_doc(rule)
+        .or_else(|| description::rule_doc(rule))
+        .or_else(|| values::rule_doc(rule))
+        .or_else(|| metadata::rule_doc(rule))
+        .or_else(|| tools::rule_doc(rule))
+        .or_else(|| unknown::rule_doc(rule))
+}
+
 #[cfg(test)]
 mod tests;

@@ -233,3 +233,41 @@ fn reserved_word(checker: &mut Checker<'_>, value: &Node, name: &str) {
         Vec::new(),
     );
 }
+
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::MissingName => RuleDoc::new(
+            "A target requires `name` and it is absent.",
+            "The spec, Copilot, OpenCode and Gemini CLI need `name`; Claude Code and Codex fall back to the folder name.",
+            "A frontmatter with only `description`.",
+            "Insert `name:` with the folder name (safe when the folder name is a valid name).",
+        ),
+        Rule::NameLength => RuleDoc::new(
+            "`name` is longer than 64 characters.",
+            "The spec, Codex, Copilot and OpenCode reject longer names.",
+            "A 70-character name.",
+            "Shorten the name (and the folder).",
+        ),
+        Rule::NameFormat => RuleDoc::new(
+            "`name` has characters other than lowercase a-z, 0-9 and single hyphens inside.",
+            "Copilot silently fails to load such skills and uploads reject them. skills-ref strips surrounding spaces and accepts lowercase letters of any script (`café`), which stricter clients refuse.",
+            "`name: PDF Tools`",
+            "Use the normalised name shown in the message (safe when it equals the folder name).",
+        ),
+        Rule::NameMismatch => RuleDoc::new(
+            "`name` differs from the parent folder's name.",
+            "The spec, Copilot and OpenCode require the two to match and skip the skill otherwise. skills-ref compares them in Unicode compatibility form (NFKC), so a composed `é` in `name` matches a folder that macOS stored decomposed; other clients compare the characters as written.",
+            "`skills/pdf/SKILL.md` with `name: pdf-tools`.",
+            "Set `name` to the folder name (safe), or rename the folder.",
+        ),
+        Rule::ReservedWord => RuleDoc::new(
+            "`name` contains `claude` or `anthropic`.",
+            "claude.ai and API uploads reject such names.",
+            "`name: claude-helper`",
+            "Choose a name without the reserved words.",
+        ),
+        _ => return None,
+    })
+}

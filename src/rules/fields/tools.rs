@@ -89,3 +89,17 @@ pub(super) fn allowed_tools_shape(checker: &mut Checker<'_>, entry: &Entry) {
         fixes,
     );
 }
+
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::AllowedToolsShape => RuleDoc::new(
+            "`allowed-tools` is a list or comma-separated where the spec wants a space-separated string.",
+            "The spec defines one space-separated string. skills-ref and Anthropic's upload check do not look at the field and Claude Code takes lists and commas, but a client that follows the spec splits at spaces, so `Read, Grep` names the tool `Read,`. A flow list `[Read, Grep]` fails skills-ref's parser (`flow-style`).",
+            "`allowed-tools: Read, Grep`",
+            "Rewrite as `allowed-tools: Read Grep` (safe when no tool pattern holds a space).",
+        ),
+        _ => return None,
+    })
+}

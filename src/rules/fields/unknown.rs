@@ -132,3 +132,17 @@ fn move_to_metadata(
         edits,
     ))
 }
+
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::UnknownField => RuleDoc::new(
+            "A top-level key that a selected target does not know: another client's field (`model` for skills-ref) or a key no client knows.",
+            "skills-ref and uploads reject every key outside the six standard fields, Claude Code's included; clients that ignore unknown keys do so silently, so typos and other clients' fields do nothing. The standard's optional fields are not reported for clients that merely ignore them.",
+            "`descripton:` or `disableModelInvocation: true` or `version: 1.0`, or `argument-hint:` in a skill for skills-ref.",
+            "Move the key under `metadata:`, or rename a near miss. `--fix` renames only a respelling of the same words (`allowed_tools` → `allowed-tools`); a different field (`mode` → `model`, `descripton` → `description`) is offered in the editor.",
+        ),
+        _ => return None,
+    })
+}

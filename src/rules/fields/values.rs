@@ -206,3 +206,35 @@ fn bool_field(checker: &mut Checker<'_>, field: &'static str, value: &Node) {
         fixes,
     );
 }
+
+/// What `skill-lsp rules` says of the rules checked here.
+pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_table::RuleDoc> {
+    use crate::rule_table::{Rule, RuleDoc};
+    Some(match rule {
+        Rule::FieldType => RuleDoc::new(
+            "A field has the wrong YAML type for a target.",
+            "Strict loaders reject a list or number where they expect a string; others misread it. skills-ref reads every scalar as text and rejects a list only for `name`, `description` and `compatibility`.",
+            "`argument-hint: [file]` is a list; `name: 3000` is a number; `metadata: x` is not a mapping.",
+            "Quote the value where quoting keeps the text (safe).",
+        ),
+        Rule::FieldValue => RuleDoc::new(
+            "An enumerated field has a value outside its set.",
+            "Claude Code and Copilot ignore or misread unknown values of `context`, `effort`, `shell` and the boolean fields.",
+            "`context: forked` (only `fork` exists); `user-invocable: \"false\"` (a string).",
+            "Pick an allowed value; `yes`/`no`-style booleans become `true`/`false` (safe).",
+        ),
+        Rule::CompatibilityLength => RuleDoc::new(
+            "`compatibility` is empty or longer than 500 characters.",
+            "The spec limits it to 1-500 characters. skills-ref and Anthropic's upload check reject longer values; skills-ref accepts an empty one, the upload check does not.",
+            "`compatibility: \"\"`",
+            "Leave the field out or shorten it.",
+        ),
+        Rule::Yaml11Type => RuleDoc::new(
+            "An unquoted value that YAML 1.1 loaders read as a non-string.",
+            "PyYAML and other YAML 1.1 loaders turn `no`, `on`, `1.0` or `2024-01-01` into booleans, numbers or dates.",
+            "`license: no` or `metadata:` / `  version: 1.10` (becomes `1.1`).",
+            "Quote the value (safe).",
+        ),
+        _ => return None,
+    })
+}
