@@ -100,8 +100,9 @@ fn utf8_position_encoding_is_negotiated() {
     client.shutdown();
 }
 
-#[test]
-fn completion_hover_symbols_links_and_hints() {
+/// A client that declares nothing special, with `skills/pdf/SKILL.md` open and linted: what
+/// the per-feature tests below ask about.
+fn plain_client_with_pdf_open() -> (Client, String) {
     let mut client = Client::start(
         &[
             ("skills/pdf/scripts/fill.py", "print(1)\n"),
@@ -112,38 +113,80 @@ fn completion_hover_symbols_links_and_hints() {
         ],
         json!({}),
     );
-    // What the server offers a client that declares nothing special.
-    assert_response!(client, "initialize", client.init);
     let text = "---\nname: pdf\n\n---\n# PDF\n\nRun scripts/fill.py then /code\n";
     let uri = client.open("skills/pdf/SKILL.md", text);
     client.diagnostics(&uri, Some(1));
-    // Frontmatter keys on the empty line: every key but the `name` already there.
+    (client, uri)
+}
+
+/// What the server offers a client that declares nothing special.
+#[test]
+fn initialize_answers_a_plain_client() {
+    let (client, _) = plain_client_with_pdf_open();
+    assert_response!(client, "initialize", client.init);
+    client.shutdown();
+}
+
+/// Frontmatter keys on an empty line: every key but the `name` already there.
+#[test]
+fn completion_offers_the_keys_not_yet_written() {
+    let (mut client, uri) = plain_client_with_pdf_open();
     let items = client.request(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 0}}),
     );
     assert_response!(client, "completion_keys", items);
+    client.shutdown();
+}
+
+#[test]
+fn completion_offers_skill_names_after_a_slash() {
+    let (mut client, uri) = plain_client_with_pdf_open();
     let mentions = client.request(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 30}}),
     );
     assert_response!(client, "completion_mentions", mentions);
-    // A client that declares no hover formats gets plain text.
+    client.shutdown();
+}
+
+/// A client that declares no hover formats gets plain text.
+#[test]
+fn hover_is_plain_text_for_a_client_without_markdown() {
+    let (mut client, uri) = plain_client_with_pdf_open();
     let hover = client.request(
         "textDocument/hover",
         json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
     );
     assert_response!(client, "hover_plain", hover);
+    client.shutdown();
+}
+
+#[test]
+fn document_symbols_list_the_frontmatter_and_headings() {
+    let (mut client, uri) = plain_client_with_pdf_open();
     let symbols = client.request(
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri}}),
     );
     assert_response!(client, "document_symbols", symbols);
+    client.shutdown();
+}
+
+#[test]
+fn document_links_point_at_the_skill_files() {
+    let (mut client, uri) = plain_client_with_pdf_open();
     let links = client.request(
         "textDocument/documentLink",
         json!({"textDocument": {"uri": uri}}),
     );
     assert_response!(client, "document_links", links);
+    client.shutdown();
+}
+
+#[test]
+fn inlay_hints_show_lengths_against_limits() {
+    let (mut client, uri) = plain_client_with_pdf_open();
     let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}));
     assert_response!(client, "inlay_hints", hints);
     client.shutdown();
