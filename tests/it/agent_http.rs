@@ -24,93 +24,11 @@ const PLANTED: &str = "sk-ant-test-PLANTED-KEY-123";
 
 /// An Anthropic stream with text (multi-byte characters included) and a tool call whose input
 /// arrives in three pieces.
-const ANTHROPIC_STREAM: &str = r#"event: message_start
-data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-test","stop_reason":null,"usage":{"input_tokens":321,"output_tokens":1}}}
+const ANTHROPIC_STREAM: &str = include_str!("../streams/anthropic-text-and-split-tool.sse");
 
-event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+const SHORT_STREAM: &str = include_str!("../streams/anthropic-short-text.sse");
 
-event: ping
-data: {"type": "ping"}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Loading the "}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"pdf skill — ✓ 😀"}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":0}
-
-event: content_block_start
-data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01","name":"load_skill","input":{}}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"name\": \"p"}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"df\", \"note\": \"é"}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\"}"}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":1}
-
-event: message_delta
-data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":57}}
-
-event: message_stop
-data: {"type":"message_stop"}
-
-"#;
-
-const SHORT_STREAM: &str = r#"event: message_start
-data: {"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":1}}}
-
-event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"done"}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":0}
-
-event: message_delta
-data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}
-
-event: message_stop
-data: {"type":"message_stop"}
-
-"#;
-
-const OPENAI_STREAM: &str = r#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Reading — ✓ "},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"content":"😀"},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"read_file","arguments":""}}]},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"pa"}}]},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"th\": \"SKILL.md\"}"}}]},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"glob","arguments":"{\"pattern\""}}]},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":": \"*.md\"}"}}]},"finish_reason":null}]}
-
-data: {"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
-
-data: {"id":"c1","choices":[],"usage":{"prompt_tokens":90,"completion_tokens":33,"total_tokens":123}}
-
-data: [DONE]
-
-"#;
+const OPENAI_STREAM: &str = include_str!("../streams/openai-text-and-two-split-tools.sse");
 
 // ---- helpers ----
 
