@@ -89,7 +89,7 @@ fn main() {
         source: Arc::new(Disk),
         approver: Arc::new(Fixed(Decision::Deny)),
         // The loop's own overhead; the security pass a front end adds per loaded skill is the
-        // one `check` runs, benchmarked by scripts/bench.sh.
+        // one `check` runs, benchmarked by benches/bench.sh.
         gate: None,
         max_turns: 30,
         max_tokens: 4096,

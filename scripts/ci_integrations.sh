@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CI integrations, exercised as a user's CI would run them:
-#   a. the GitHub Action's check step (scripts/action_check.sh): annotations, exit codes, SARIF,
+#   a. the GitHub Action's check step (action/check.sh): annotations, exit codes, SARIF,
 #      the sarif-file output;
 #   b. the pre-commit hook (.pre-commit-hooks.yaml): a real `pre-commit run` in a sample git repo,
 #      with pre-commit building skill-lsp itself (`language: rust`, i.e. `cargo install --path .`).
@@ -65,7 +65,7 @@ fi
 export PATH="$bin_dir:$PATH"
 
 # ============================================================================================
-echo "== a. the GitHub Action's check step (scripts/action_check.sh)"
+echo "== a. the GitHub Action's check step (action/check.sh)"
 start=$SECONDS
 ws=$TMP/ws
 write_skill "$ws/skills/good-skill" good-skill
@@ -82,7 +82,7 @@ run_action() {
     cd "$ws" &&
       env -u INPUT_PATHS -u INPUT_TARGETS -u INPUT_STRICT -u INPUT_SARIF_FILE \
         GITHUB_OUTPUT="$TMP/$name.github-output" "$@" \
-        bash "$ROOT/scripts/action_check.sh" >"$TMP/$name.out" 2>"$TMP/$name.err"
+        bash "$ROOT/action/check.sh" >"$TMP/$name.out" 2>"$TMP/$name.err"
   )
   echo $? >"$TMP/$name.code"
 }

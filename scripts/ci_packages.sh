@@ -11,7 +11,7 @@
 #   d. the npm packages: `npm pack` of the launcher and the linux-x64 package, installed from
 #      the tarballs into an empty folder, `npx skill-lsp check` giving the same JSON and exit
 #      codes as the binary itself, the error without the platform package, SIGTERM passed on;
-#   e. the Action's `install: release` (scripts/action_install.sh) against a fake release
+#   e. the Action's `install: release` (action/install.sh) against a fake release
 #      served on 127.0.0.1: checksum verified and on PATH, a tampered binary refused, no
 #      release or an unknown runner falling back to cargo;
 #   f. the release workflow's packaging step (scripts/release/package-all.sh) with the one
@@ -305,7 +305,7 @@ check "without @skill-lsp/cli-linux-x64: exit 2 (got $missing_code) and an error
 echo "   (part d: $((SECONDS - start)) s)"
 
 # ============================================================================================
-echo "== e. the Action's install: release (scripts/action_install.sh), against a fake release"
+echo "== e. the Action's install: release (action/install.sh), against a fake release"
 start=$SECONDS
 REL=$TMP/release
 mkdir -p "$REL/v$VERSION" "$REL/v0.0.1"
@@ -359,7 +359,7 @@ run_install() {
     GITHUB_PATH="$TMP/$name.github-path" GITHUB_ACTION_PATH="$ROOT" GITHUB_SERVER_URL="file://$GIT_SERVER" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
     ACTION_REPOSITORY=OWNER/skill-lsp RUNNER_TEMP="$TMP/runner-$name" RUNNER_OS=Linux RUNNER_ARCH=X64 \
     SKILL_LSP_RELEASE_URL="$BASE" INPUT_INSTALL=release "$@" \
-    bash "$ROOT/scripts/action_install.sh" >"$TMP/$name.out" 2>&1 && echo 0 >"$TMP/$name.code" || echo $? >"$TMP/$name.code"
+    bash "$ROOT/action/install.sh" >"$TMP/$name.out" 2>&1 && echo 0 >"$TMP/$name.code" || echo $? >"$TMP/$name.code"
 }
 show_on_failure() { [ "$(cat "$TMP/$1.code")" = "$2" ] || sed 's/^/   | /' "$TMP/$1.out"; }
 
@@ -444,7 +444,7 @@ import re, sys
 workflow = open(".github/workflows/release.yml").read()
 built = set(re.findall(r"\{ target: ([a-z0-9_-]+), os:", workflow))
 packaged = set(re.findall(r'^  "([a-z0-9_]+-[a-z0-9_-]+) ', open("scripts/release/package-all.sh").read(), re.M))
-downloaded = set(re.findall(r"echo skill-lsp-([a-z0-9_-]+?)(?:\.exe)? ;;", open("scripts/action_install.sh").read()))
+downloaded = set(re.findall(r"echo skill-lsp-([a-z0-9_-]+?)(?:\.exe)? ;;", open("action/install.sh").read()))
 print(f"   built {sorted(built)}")
 if not (len(built) == 5 and built == packaged == downloaded):
     print(f"   packaged {sorted(packaged)}\n   downloaded {sorted(downloaded)}")

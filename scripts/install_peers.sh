@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the peer tools that scripts/bench.sh compares skill-lsp against.
+# Install the peer tools that benches/bench.sh compares skill-lsp against.
 #
 # Everything goes into .bench/ at the repository root (gitignored), except
 # hyperfine and GNU time, which come from Debian's packages.

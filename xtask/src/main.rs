@@ -164,7 +164,7 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        "bench" => bash("scripts/bench.sh", &strs(rest), &[]),
+        "bench" => bash("benches/bench.sh", &strs(rest), &[]),
         "dist" => dist(rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());

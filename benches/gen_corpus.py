@@ -2,7 +2,7 @@
 """Deterministic corpus generator for benchmarking skill linters.
 
 Usage:
-    python3 scripts/gen_corpus.py OUT_DIR --skills N [--seed S] [--defect-rate R]
+    python3 benches/gen_corpus.py OUT_DIR --skills N [--seed S] [--defect-rate R]
                                   [--broken-links K] [--commonmark] [--v1]
 
 Writes OUT_DIR/skills/<name>/SKILL.md for N skills (average SKILL.md about

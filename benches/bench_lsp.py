@@ -20,7 +20,7 @@ Also measured: the client/transport floor, as the round trip of a request for an
 unknown method (the server answers MethodNotFound without doing any work).
 
 Usage:
-  python3 scripts/bench_lsp.py [--server skill-lsp=PATH] [--server agnix-lsp=PATH]
+  python3 benches/bench_lsp.py [--server skill-lsp=PATH] [--server agnix-lsp=PATH]
                                [--edits 300] [--completions 100] [--runs 1]
                                [--skills-dir /tmp/skill-bench-10000]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark skill-lsp against peer Agent Skills linters on a generated corpus.
 #
-# Usage: scripts/bench.sh [N]            (N skills, default 10000)
+# Usage: benches/bench.sh [N]            (N skills, default 10000)
 #
 # 1. Generates three corpora (v2, unless they are there already): /tmp/skill-bench-N;
 #    /tmp/skill-bench-N-broken, the same skills whose bodies also link to BROKEN_LINKS
@@ -92,7 +92,7 @@ if corpus_ok "$CORPUS" corpus=v2 commonmark=0 broken_links=0 && [ -d "$DIR" ] &&
 else
   log "generating corpus of $N skills into $CORPUS"
   rm -rf "$CORPUS"
-  python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS" --skills "$N" > "$WORK/gen_corpus.txt" || exit 1
+  python3 "$ROOT/benches/gen_corpus.py" "$CORPUS" --skills "$N" > "$WORK/gen_corpus.txt" || exit 1
   cat "$WORK/gen_corpus.txt" >&2
 fi
 if corpus_ok "$CORPUS_B" corpus=v2 commonmark=0 "broken_links=$BROKEN_LINKS"; then
@@ -100,7 +100,7 @@ if corpus_ok "$CORPUS_B" corpus=v2 commonmark=0 "broken_links=$BROKEN_LINKS"; th
 else
   log "generating corpus of $N skills with $BROKEN_LINKS broken links each into $CORPUS_B"
   rm -rf "$CORPUS_B"
-  python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS_B" --skills "$N" --broken-links "$BROKEN_LINKS" \
+  python3 "$ROOT/benches/gen_corpus.py" "$CORPUS_B" --skills "$N" --broken-links "$BROKEN_LINKS" \
     > "$WORK/gen_corpus_broken.txt" || exit 1
 fi
 if corpus_ok "$CORPUS_C" corpus=v2 commonmark=1 broken_links=0; then
@@ -108,7 +108,7 @@ if corpus_ok "$CORPUS_C" corpus=v2 commonmark=1 broken_links=0; then
 else
   log "generating corpus of $N skills whose bodies all need the CommonMark pass into $CORPUS_C"
   rm -rf "$CORPUS_C"
-  python3 "$ROOT/scripts/gen_corpus.py" "$CORPUS_C" --skills "$N" --commonmark \
+  python3 "$ROOT/benches/gen_corpus.py" "$CORPUS_C" --skills "$N" --commonmark \
     > "$WORK/gen_corpus_commonmark.txt" || exit 1
 fi
 SKILL_BYTES=$(find "$DIR" -name SKILL.md -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
@@ -387,7 +387,7 @@ gen = os.path.join(work, "gen_corpus.txt")
 
 md = []
 md.append(f"## {n:,} skills\n")
-md.append(f"Corpus: `{corpus}/skills` made by `python3 scripts/gen_corpus.py {corpus} --skills {n}` "
+md.append(f"Corpus: `{corpus}/skills` made by `python3 benches/gen_corpus.py {corpus} --skills {n}` "
           f"(seed 42): {skill_bytes / 1e6:.1f} MB in SKILL.md files "
           f"(avg {skill_bytes / n / 1024:.2f} KiB), {all_bytes / 1e6:.1f} MB in {int(os.environ['ALL_FILES']):,} files "
           f"with the scripts and references of corpus v2; "
@@ -422,7 +422,7 @@ if docs == "1":
     begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
     doc = open(path).read()
     if begin in doc and end in doc:
-        block = (f"{begin}\n<!-- written by scripts/bench.sh {n} (RUNS={runs} WARMUP={warmup} "
+        block = (f"{begin}\n<!-- written by benches/bench.sh {n} (RUNS={runs} WARMUP={warmup} "
                  f"BROKEN_LINKS={broken_links}); do not edit by hand -->\n\n" + text.rstrip() + f"\n{end}")
         doc = doc[:doc.index(begin)] + block + doc[doc.index(end) + len(end):]
         open(path, "w").write(doc)
@@ -434,7 +434,7 @@ if docs == "1":
 parts = sorted(glob.glob(os.path.join(out, "results-*.md")),
                key=lambda p: int(re.search(r"results-(\d+)\.md$", p).group(1)))
 with open(os.path.join(out, "results.md"), "w") as f:
-    f.write("# skill-lsp benchmark results\n\nMade by `scripts/bench.sh N`; raw hyperfine exports are "
+    f.write("# skill-lsp benchmark results\n\nMade by `benches/bench.sh N`; raw hyperfine exports are "
             "`bench-out/hyperfine-N-*.json|md`, `/usr/bin/time -v` logs in `bench-out/raw-N/`.\n\n")
     for p in parts:
         f.write(open(p).read().rstrip() + "\n\n")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """skill-lsp's security rules side by side with cisco-ai-skill-scanner's static analyzers.
 
-Called by scripts/compare_scanner.sh, which installs the scanner and builds skill-lsp first;
+Called by benches/compare_scanner.sh, which installs the scanner and builds skill-lsp first;
 see there for how to run it. Runs both tools over the labelled set in tests/security (the
 malicious cases and the hard negatives) and over a deterministic sample of a real corpus, and
 writes a Markdown report (report.md) plus the raw per-skill findings (details.json) to --out.
@@ -326,7 +326,7 @@ def main() -> None:
     w = md.append
     w("# skill-lsp security rules side by side with cisco-ai-skill-scanner")
     w("")
-    w(f"Run {started}, written by `scripts/compare_scanner.sh`.")
+    w(f"Run {started}, written by `benches/compare_scanner.sh`.")
     w("")
     w("```")
     for k, v in versions.items():

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Token economy of the catalog-first agent: the system prompt's catalog against inlining every
 # SKILL.md, for the bundled skills and a generated 100-skill corpus. Tokens are estimated as
-# bytes / 4. Usage: scripts/token_economy.sh [SKILL_LSP_BIN]
+# bytes / 4. Usage: benches/token_economy.sh [SKILL_LSP_BIN]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-target/release/skill-lsp}"
 [ -x "$bin" ] || cargo build --release --quiet
 corpus=/tmp/skill-token-100
-[ -d "$corpus/skills" ] || python3 scripts/gen_corpus.py "$corpus" --skills 100 > /dev/null
+[ -d "$corpus/skills" ] || python3 benches/gen_corpus.py "$corpus" --skills 100 > /dev/null
 
 row() {
   local label=$1 root=$2

@@ -5,10 +5,10 @@
 # venv, with onnxruntime, litellm and the like), and a run takes tens of minutes on 2 cores.
 #
 # Usage:
-#   scripts/compare_scanner.sh [CORPUS_DIR]
+#   benches/compare_scanner.sh [CORPUS_DIR]
 #
 # CORPUS_DIR is a folder of skill folders (one SKILL.md each); 300 of them are sampled (every
-# k-th by sorted name, see scripts/compare_scanner.py). Without it only the labelled set in
+# k-th by sorted name, see benches/compare_scanner.py). Without it only the labelled set in
 # tests/security is measured. Environment:
 #   SKILL_SCANNER_VERSION  pinned scanner version (default 2.3.2)
 #   SKILL_LSP              skill-lsp binary (default target/release/skill-lsp, built if absent)
@@ -81,7 +81,7 @@ fi
 export LITELLM_LOCAL_MODEL_COST_MAP=True
 mkdir -p "$OUT"
 log "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-nice -n 10 python3 "$ROOT/scripts/compare_scanner.py" \
+nice -n 10 python3 "$ROOT/benches/compare_scanner.py" \
   --skill-lsp "$SKILL_LSP" \
   --scanner "$BENCH/skill-scanner-venv/bin/skill-scanner" \
   --cases "$ROOT/tests/security" \

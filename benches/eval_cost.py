@@ -10,7 +10,7 @@ scripted model server (examples/scripted_model, which answers at once), several 
   bytes / 4, against the published size of Claude Code's request that skill-creator's
   run_eval.py sends per run.
 
-Usage: scripts/eval_cost.py [--repeat N] [--bin PATH] [--model PATH]
+Usage: benches/eval_cost.py [--repeat N] [--bin PATH] [--model PATH]
 """
 
 import argparse
