@@ -81,6 +81,10 @@ fi
 # ESLint and Prettier (`npm run format` fixes the formatting), before anything is built.
 echo "install: npm run lint in editors/vscode"
 npm run --silent lint || install_failed "npm run lint in editors/vscode"
+# The extension against Node's and VS Code's types, the webview pages against the DOM's, both
+# against the messages they share (src/webview/messages.ts).
+echo "install: npm run typecheck in editors/vscode"
+npm run --silent typecheck || install_failed "npm run typecheck in editors/vscode"
 installed=$(date +%s)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/skill-lsp-vscode.XXXXXX")

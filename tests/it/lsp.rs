@@ -127,69 +127,64 @@ fn initialize_answers_a_plain_client() {
     client.shutdown();
 }
 
+/// Asks the plain client's server one thing about the open skill; the answer is the snapshot.
+fn answer_matches_snapshot(method: &str, params: impl FnOnce(&str) -> Value, snapshot: &str) {
+    let (mut client, uri) = plain_client_with_pdf_open();
+    let answer = client.request(method, params(&uri));
+    assert_response!(client, snapshot, answer);
+    client.shutdown();
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+}
+
+fn whole(uri: &str) -> Value {
+    json!({"textDocument": {"uri": uri}})
+}
+
 /// Frontmatter keys on an empty line: every key but the `name` already there.
 #[test]
 fn completion_offers_the_keys_not_yet_written() {
-    let (mut client, uri) = plain_client_with_pdf_open();
-    let items = client.request(
+    answer_matches_snapshot(
         "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 0}}),
+        |uri| at(uri, 2, 0),
+        "completion_keys",
     );
-    assert_response!(client, "completion_keys", items);
-    client.shutdown();
 }
 
 #[test]
 fn completion_offers_skill_names_after_a_slash() {
-    let (mut client, uri) = plain_client_with_pdf_open();
-    let mentions = client.request(
+    answer_matches_snapshot(
         "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 30}}),
+        |uri| at(uri, 6, 30),
+        "completion_mentions",
     );
-    assert_response!(client, "completion_mentions", mentions);
-    client.shutdown();
 }
 
 /// A client that declares no hover formats gets plain text.
 #[test]
 fn hover_is_plain_text_for_a_client_without_markdown() {
-    let (mut client, uri) = plain_client_with_pdf_open();
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
-    );
-    assert_response!(client, "hover_plain", hover);
-    client.shutdown();
+    answer_matches_snapshot("textDocument/hover", |uri| at(uri, 1, 1), "hover_plain");
 }
 
 #[test]
 fn document_symbols_list_the_frontmatter_and_headings() {
-    let (mut client, uri) = plain_client_with_pdf_open();
-    let symbols = client.request(
-        "textDocument/documentSymbol",
-        json!({"textDocument": {"uri": uri}}),
-    );
-    assert_response!(client, "document_symbols", symbols);
-    client.shutdown();
+    answer_matches_snapshot("textDocument/documentSymbol", whole, "document_symbols");
 }
 
 #[test]
 fn document_links_point_at_the_skill_files() {
-    let (mut client, uri) = plain_client_with_pdf_open();
-    let links = client.request(
-        "textDocument/documentLink",
-        json!({"textDocument": {"uri": uri}}),
-    );
-    assert_response!(client, "document_links", links);
-    client.shutdown();
+    answer_matches_snapshot("textDocument/documentLink", whole, "document_links");
 }
 
 #[test]
 fn inlay_hints_show_lengths_against_limits() {
-    let (mut client, uri) = plain_client_with_pdf_open();
-    let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}));
-    assert_response!(client, "inlay_hints", hints);
-    client.shutdown();
+    answer_matches_snapshot(
+        "textDocument/inlayHint",
+        |uri| json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}),
+        "inlay_hints",
+    );
 }
 
 #[test]

@@ -6,27 +6,9 @@ import * as vscode from 'vscode';
 import { ResponseError, WorkDoneProgress } from 'vscode-languageclient/node';
 import { ServerManager } from './client';
 import { AgentChatRequest, AgentChatResult, AgentEvent } from './protocol';
+import type { ApprovalChoice, Entry } from './webview/messages';
 
-export type Entry =
-  | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string }
-  | { kind: 'tool'; id: string; name: string; input: unknown; result?: { content: string; isError: boolean } }
-  | {
-      kind: 'approval';
-      message: string;
-      answer: string;
-      /** Set for an approval asked in the panel; `pending` until it is answered. */
-      id?: string;
-      pending?: boolean;
-      /** The tool asking, the call in full (a command, a file and its new text), where it runs. */
-      toolId?: string;
-      tool?: string;
-      detail?: string;
-      cwd?: string;
-      /** What "Allow for this chat" would allow. */
-      scope?: string;
-    }
-  | { kind: 'status'; state: 'done' | 'error' | 'cancelled' | 'refused' | 'note'; text: string };
+export type { ApprovalChoice, Entry } from './webview/messages';
 
 export type ChatState = 'done' | 'error' | 'cancelled' | 'refused' | 'busy';
 
@@ -43,9 +25,6 @@ export interface ChatOutcome {
 
 /** After Cancel, how long to wait for the server's answer before calling the chat cancelled anyway. */
 const CANCEL_GRACE_MS = 3000;
-
-/** The answers of the approval request (docs/protocol.md); anything else denies. */
-export type ApprovalChoice = 'Allow once' | 'Allow for this chat' | 'Deny';
 
 /** The tools the server asks approval for. */
 const NEEDS_APPROVAL: readonly string[] = ['bash', 'write_file', 'edit_file'];

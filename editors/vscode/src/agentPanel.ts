@@ -1,4 +1,4 @@
-// The webview that shows an AgentChat: a transcript drawn by webview/agentPanel.js (bundled with
+// The webview that shows an AgentChat: a transcript drawn by src/webview/agentPanel.ts (bundled with
 // markdown-it and highlight.js into dist/agentPanel.js) from the chat's entries, a prompt box,
 // Send, Cancel and New chat.
 
@@ -7,37 +7,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { Redraw, pagePolicy } from './webviewPage';
-import { AgentChat, ApprovalChoice } from './agent';
+import { AgentChat } from './agent';
+import type { ContrastReport, FromAgentPage, ScrollState, ToAgentPage } from './webview/messages';
 
-type FromWebview =
-  | { type: 'ready' }
-  | { type: 'ask'; prompt: string }
-  | { type: 'cancel' }
-  | { type: 'newChat' }
-  | { type: 'rendered'; text: string; html?: string; scroll?: ScrollState }
-  | { type: 'copy'; text: string }
-  | { type: 'insert'; text: string }
-  | { type: 'open'; path: string }
-  | { type: 'resolvePaths'; paths: string[] }
-  | { type: 'contrast'; report: ContrastReport }
-  | { type: 'draft'; text: string }
-  | { type: 'approve'; id: string; choice: ApprovalChoice };
-
-/** Where the page's transcript is scrolled; `promptTop` is the newest prompt's offset from the log's top. */
-export interface ScrollState {
-  top: number;
-  height: number;
-  client: number;
-  promptTop?: number;
-}
-
-/** The page's contrast audit: its texts with the lowest contrast against their backgrounds. */
-export interface ContrastReport {
-  /** The body's classes: `vscode-light`, `vscode-dark`, `vscode-high-contrast`. */
-  theme: string;
-  checked: number;
-  worst: { ratio: number; text: string; element: string; color: string }[];
-}
+export type { ContrastReport, ScrollState } from './webview/messages';
 
 const CHOICES: readonly string[] = ['Allow once', 'Allow for this chat', 'Deny'];
 
@@ -238,7 +211,7 @@ export class AgentPanel implements vscode.Disposable {
           this.ready = false;
         }
       }),
-      panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
+      panel.webview.onDidReceiveMessage((message: FromAgentPage) => this.onMessage(message)),
       chat.onDidChange(() => this.redraws.schedule()),
     );
   }
@@ -255,7 +228,7 @@ export class AgentPanel implements vscode.Disposable {
   }
 
   /** Posts to the page once it is shown and loaded: a hidden page is unloaded, and what is posted while it loads is lost. */
-  private async postWhenReady(message: { type: string; [key: string]: unknown }): Promise<boolean> {
+  private async postWhenReady(message: ToAgentPage): Promise<boolean> {
     if (!this.panel.visible) {
       this.panel.reveal(undefined, true);
     }
@@ -265,7 +238,12 @@ export class AgentPanel implements vscode.Disposable {
     return this.panel.webview.postMessage(message);
   }
 
-  private onMessage(message: FromWebview): void {
+  /** Posts to the page: only what the page reads type-checks. */
+  private post(message: ToAgentPage): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private onMessage(message: FromAgentPage): void {
     switch (message.type) {
       case 'ready':
         this.ready = true;
@@ -321,11 +299,11 @@ export class AgentPanel implements vscode.Disposable {
   /** Tells the page which of the paths it found in replies are workspace files. */
   private async resolvePaths(paths: string[]): Promise<void> {
     const found = await Promise.all(paths.map(async (reference) => [reference, (await workspaceFile(reference)) !== undefined] as const));
-    void this.panel.webview.postMessage({ type: 'paths', found: Object.fromEntries(found) });
+    this.post({ type: 'paths', found: Object.fromEntries(found) });
   }
 
   private redraw(): void {
-    void this.panel.webview.postMessage({
+    this.post({
       type: 'state',
       entries: this.chat.transcript(),
       running: this.chat.running,

@@ -1,26 +1,15 @@
 // The webview that shows a TriggerEvals run: per query the query, what was expected, how many
 // runs loaded the skill, pass or fail and which skill loaded instead, under a summary line.
-// media/evalPanel.js draws the rows this posts; Cancel and Run again come back as messages.
+// src/webview/evalPanel.ts (bundled into dist/evalPanel.js) draws the rows this posts; Cancel and Run again come back as messages.
 
 import * as vscode from 'vscode';
 
 import { Redraw, pagePolicy } from './webviewPage';
-import { EvalRow, TriggerEvals, evalCounts, evalRow, summaryLine } from './evals';
-
-type FromWebview = { type: 'ready' } | { type: 'cancel' } | { type: 'rerun' } | { type: 'rendered'; text: string };
+import { TriggerEvals, evalCounts, evalRow, summaryLine } from './evals';
+import type { EvalPageState, FromEvalPage } from './webview/messages';
 
 /** What the webview draws: everything already worded, so the page only builds DOM. */
-export interface EvalPanelState {
-  type: 'state';
-  title: string;
-  description: string;
-  state: string;
-  status: string;
-  rows: EvalRow[];
-  running: boolean;
-  canRerun: boolean;
-  trusted: boolean;
-}
+export type EvalPanelState = EvalPageState;
 
 /** Coalesces bursts of results into one redraw. */
 
@@ -89,7 +78,7 @@ export class EvalPanel implements vscode.Disposable {
       {
         enableScripts: true,
         retainContextWhenHidden: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
       },
     );
     EvalPanel.instance = new EvalPanel(panel, extensionUri, evals);
@@ -104,7 +93,7 @@ export class EvalPanel implements vscode.Disposable {
     panel.webview.html = this.html();
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: FromWebview) => this.onMessage(message)),
+      panel.webview.onDidReceiveMessage((message: FromEvalPage) => this.onMessage(message)),
       evals.onDidChange(() => this.redraws.schedule()),
     );
   }
@@ -120,7 +109,7 @@ export class EvalPanel implements vscode.Disposable {
     this.panel.dispose();
   }
 
-  private onMessage(message: FromWebview): void {
+  private onMessage(message: FromEvalPage): void {
     switch (message.type) {
       case 'ready':
         this.redraw();
@@ -171,7 +160,7 @@ export class EvalPanel implements vscode.Disposable {
     <tbody id="rows"></tbody>
   </table>
 </main>
-<script nonce="${nonce}" src="${media('evalPanel.js')}"></script>
+<script nonce="${nonce}" src="${webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'evalPanel.js'))}"></script>
 </body>
 </html>`;
   }

@@ -9,6 +9,7 @@ import { WorkDoneProgress } from 'vscode-languageclient/node';
 import { withHint } from './agent';
 import { ServerManager, SKILL_SELECTOR } from './client';
 import { EvalQueryResult, EvalResultParams, RunEvalsRequest, RunEvalsResult, RunTriggerEvalsArgument } from './protocol';
+import type { EvalRow } from './webview/messages';
 
 export type EvalState = 'idle' | 'running' | 'done' | 'error' | 'cancelled' | 'refused';
 
@@ -50,15 +51,7 @@ export interface RunOptions {
 /** After Cancel, how long to wait for the server's answer before calling the run cancelled anyway. */
 const CANCEL_GRACE_MS = 3000;
 
-/** One row of the results table, as the panel shows it. */
-export interface EvalRow {
-  query: string;
-  expected: string;
-  triggered: string;
-  pass: boolean;
-  verdict: string;
-  loadedInstead: string;
-}
+export type { EvalRow } from './webview/messages';
 
 /** The counts of the summary line: missed = should trigger but did not; wrongly loaded = the reverse. */
 export interface EvalCounts {

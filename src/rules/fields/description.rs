@@ -110,10 +110,7 @@ fn missing_description(checker: &mut Checker<'_>, root: &Node) {
             )]
         })
         .unwrap_or_default();
-    let open = checker
-        .document
-        .block()
-        .map_or(TextRange::empty(0), |block| block.open.line);
+    let open = opening_line(checker);
     checker.report(
         Rule::MissingDescription,
         open,

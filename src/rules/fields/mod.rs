@@ -64,6 +64,14 @@ fn folder_name(checker: &Checker<'_>) -> Option<String> {
     checker.context.folder_name().map(str::to_owned)
 }
 
+/// The opening `---` line, where a finding about a missing field is shown.
+fn opening_line(checker: &Checker<'_>) -> TextRange {
+    checker
+        .document
+        .block()
+        .map_or(TextRange::empty(0), |block| block.open.line)
+}
+
 /// The line after which a new top-level key goes: the start of the YAML block.
 fn insert_point(checker: &Checker<'_>) -> Option<usize> {
     checker.document.yaml_range().map(|range| range.start)

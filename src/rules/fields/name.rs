@@ -92,10 +92,7 @@ fn missing_name(checker: &mut Checker<'_>) {
         )],
         _ => Vec::new(),
     };
-    let open = checker
-        .document
-        .block()
-        .map_or(TextRange::empty(0), |block| block.open.line);
+    let open = opening_line(checker);
     checker.report(
         Rule::MissingName,
         open,

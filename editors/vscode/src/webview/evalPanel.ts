@@ -1,26 +1,27 @@
-// @ts-check
 // Draws the Trigger Evals results the extension posts (already worded), and sends Cancel and
-// Run again back. Queries and skill names go into the page through textContent only.
+// Run again back. Queries and skill names go into the page through textContent only. Bundled
+// into dist/evalPanel.js (npm run bundle).
+import { byId, host } from './host';
+import type { EvalPageState, FromEvalPage } from './messages';
+
 (function () {
-  // @ts-ignore acquireVsCodeApi is injected by the webview host
-  const vscode = acquireVsCodeApi();
-  const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const vscode = host<FromEvalPage>();
   const title = byId('title');
   const description = byId('description');
   const status = byId('status');
   const table = byId('results');
   const rows = byId('rows');
-  const cancel = /** @type {HTMLButtonElement} */ (byId('cancel'));
-  const rerun = /** @type {HTMLButtonElement} */ (byId('rerun'));
+  const cancel = byId<HTMLButtonElement>('cancel');
+  const rerun = byId<HTMLButtonElement>('rerun');
 
-  function cell(text, className) {
+  function cell(text: string, className?: string): HTMLTableCellElement {
     const td = document.createElement('td');
     if (className) td.className = className;
     td.textContent = text;
     return td;
   }
 
-  function render(state) {
+  function render(state: EvalPageState): void {
     title.textContent = state.title || 'Trigger evals';
     description.textContent = state.description;
     description.hidden = !state.description;
@@ -46,16 +47,16 @@
   }
 
   // Tells the extension what is on screen (its API exposes it), once redraws settle.
-  let reportTimer;
-  function reportRendered() {
+  let reportTimer: ReturnType<typeof setTimeout> | undefined;
+  function reportRendered(): void {
     clearTimeout(reportTimer);
-    reportTimer = setTimeout(() => vscode.postMessage({ type: 'rendered', text: document.body.innerText }), 100);
+    reportTimer = setTimeout(() => vscode.post({ type: 'rendered', text: document.body.innerText }), 100);
   }
 
-  cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
-  rerun.addEventListener('click', () => vscode.postMessage({ type: 'rerun' }));
-  window.addEventListener('message', (event) => {
-    if (event.data && event.data.type === 'state') render(event.data);
+  cancel.addEventListener('click', () => vscode.post({ type: 'cancel' }));
+  rerun.addEventListener('click', () => vscode.post({ type: 'rerun' }));
+  window.addEventListener('message', (event: MessageEvent<EvalPageState>) => {
+    if (event.data?.type === 'state') render(event.data);
   });
-  vscode.postMessage({ type: 'ready' });
+  vscode.post({ type: 'ready' });
 })();

@@ -1,4 +1,3 @@
-// @ts-check
 // Draws the Skill Agent transcript the extension posts, and sends prompts and Cancel back.
 // Bundled with markdown-it and highlight.js into dist/agentPanel.js (npm run bundle). Replies are
 // Markdown, rendered without raw HTML and sanitised; everything else goes in through textContent
@@ -16,23 +15,25 @@ import shell from 'highlight.js/lib/languages/shell';
 import typescript from 'highlight.js/lib/languages/typescript';
 import yaml from 'highlight.js/lib/languages/yaml';
 
+import { byId, host } from './host';
+import type { AgentPageState, ApprovalChoice, ContrastReport, Entry, FromAgentPage, ScrollState, ToAgentPage } from './messages';
+
 (function () {
-  // @ts-ignore acquireVsCodeApi is injected by the webview host
-  const vscode = acquireVsCodeApi();
-  const log = /** @type {HTMLElement} */ (document.getElementById('log'));
-  const prompt = /** @type {HTMLTextAreaElement} */ (document.getElementById('prompt'));
-  const send = /** @type {HTMLButtonElement} */ (document.getElementById('send'));
-  const cancel = /** @type {HTMLButtonElement} */ (document.getElementById('cancel'));
-  const newChat = /** @type {HTMLButtonElement} */ (document.getElementById('new-chat'));
-  const composer = /** @type {HTMLFormElement} */ (document.getElementById('composer'));
-  const progress = /** @type {HTMLElement} */ (document.getElementById('progress'));
-  const progressText = /** @type {HTMLElement} */ (document.getElementById('progress-text'));
-  const usage = /** @type {HTMLElement} */ (document.getElementById('usage'));
+  const vscode = host<FromAgentPage>();
+  const log = byId('log');
+  const prompt = byId<HTMLTextAreaElement>('prompt');
+  const send = byId<HTMLButtonElement>('send');
+  const cancel = byId<HTMLButtonElement>('cancel');
+  const newChat = byId<HTMLButtonElement>('new-chat');
+  const composer = byId<HTMLFormElement>('composer');
+  const progress = byId('progress');
+  const progressText = byId('progress-text');
+  const usage = byId('usage');
 
   /** Tool cards the user opened or closed keep that state across redraws. */
-  const toggled = new Map();
+  const toggled = new Map<string, boolean>();
 
-  function el(tag, className, text) {
+  function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
     const node = document.createElement(tag);
     if (className) node.className = className;
     if (text !== undefined) node.textContent = text;
@@ -58,7 +59,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
     hljs.registerLanguage(name, language);
   }
   // An unknown or missing language stays plain: guessing costs time on every streamed token.
-  function highlight(code, lang) {
+  function highlight(code: string, lang: string): string {
     if (!lang || !hljs.getLanguage(lang)) return '';
     return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
   }
@@ -100,14 +101,14 @@ import yaml from 'highlight.js/lib/languages/yaml';
    * Keeps allowed elements and their safe attributes; anything else becomes its text. Inside
    * CODE, highlight.js's SPANs stay, with their token classes only.
    */
-  function sanitise(parent, inCode = false) {
+  function sanitise(parent: ParentNode, inCode = false): void {
     for (const node of Array.from(parent.childNodes)) {
       if (node.nodeType === Node.TEXT_NODE) continue;
       if (node.nodeType !== Node.ELEMENT_NODE) {
         node.remove();
         continue;
       }
-      const element = /** @type {HTMLElement} */ (node);
+      const element = node as HTMLElement;
       if (inCode && element.tagName === 'SPAN') {
         const tokens = Array.from(element.classList).filter((name) => TOKEN_CLASS.test(name));
         for (const attribute of Array.from(element.attributes)) element.removeAttribute(attribute.name);
@@ -133,12 +134,12 @@ import yaml from 'highlight.js/lib/languages/yaml';
   }
 
   /** A button of a code block's toolbar that hands the extension the code (without the fence's last newline). */
-  function codeButton(pre, className, label, done, title, type) {
+  function codeButton(pre: HTMLElement, className: string, label: string, done: string, title: string, type: 'copy' | 'insert'): HTMLButtonElement {
     const button = el('button', `${className} secondary`, label);
     button.setAttribute('type', 'button');
     button.title = title;
     button.addEventListener('click', () => {
-      vscode.postMessage({ type, text: (pre.textContent || '').replace(/\n$/, '') });
+      vscode.post({ type, text: (pre.textContent || '').replace(/\n$/, '') });
       button.textContent = done;
       setTimeout(() => (button.textContent = label), 1500);
     });
@@ -146,7 +147,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
   }
 
   /** A code block with Copy (the extension writes the clipboard) and Insert at Cursor. */
-  function withCodeButtons(pre) {
+  function withCodeButtons(pre: HTMLElement): void {
     const block = el('div', 'code-block');
     const tools = el('div', 'code-tools');
     tools.append(
@@ -160,19 +161,17 @@ import yaml from 'highlight.js/lib/languages/yaml';
   // File paths in replies become links once the extension has found the file in the workspace
   // (it alone can look, and only inside the workspace folders). Answers are kept: a found file
   // stays a link; a missing one is asked again after the next chat, which may have created it.
-  /** @type {Map<string, boolean>} */
-  const knownPaths = new Map();
-  /** @type {Set<string>} */
-  const askedPaths = new Set();
+  const knownPaths = new Map<string, boolean>();
+  const askedPaths = new Set<string>();
   const PATH_LIKE = /^(?:\.{1,2}\/|\/)?[\w@.-]+(?:\/[\w@.-]+)*(?:\/[\w@-]+|\.[A-Za-z][\w-]{0,9})(?::\d+(?::\d+)?)?$/;
 
   /** The path a token names, or undefined: it needs a folder or an extension, and no scheme. */
-  function pathOf(token) {
+  function pathOf(token: string): string | undefined {
     if (token.length > 300 || !PATH_LIKE.test(token)) return undefined;
     return token.includes('/') || /\.[A-Za-z]/.test(token) ? token : undefined;
   }
 
-  function fileLink(path, content) {
+  function fileLink(path: string, content: Node): HTMLAnchorElement {
     const link = el('a', 'file-link');
     link.setAttribute('href', '#');
     link.title = `Open ${path}`;
@@ -180,39 +179,39 @@ import yaml from 'highlight.js/lib/languages/yaml';
     link.append(content);
     link.addEventListener('click', (event) => {
       event.preventDefault();
-      vscode.postMessage({ type: 'open', path });
+      vscode.post({ type: 'open', path });
     });
     return link;
   }
 
   /** Whether `path` is a known file; an unknown one is queued for the extension to look up. */
-  function isFile(path, wanted) {
+  function isFile(path: string, wanted: Set<string>): boolean {
     if (!knownPaths.has(path)) wanted.add(path);
     return knownPaths.get(path) === true;
   }
 
   /** Links the code spans and plain words of `root` that name a workspace file. */
-  function linkPaths(root, wanted) {
+  function linkPaths(root: ParentNode, wanted: Set<string>): void {
     for (const code of Array.from(root.querySelectorAll('code'))) {
       if (code.closest('pre, a')) continue;
       const path = pathOf((code.textContent || '').trim());
       if (path && isFile(path, wanted)) code.replaceWith(fileLink(path, code.cloneNode(true)));
     }
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    const texts = [];
+    const walker = document.createTreeWalker(root as Node, NodeFilter.SHOW_TEXT);
+    const texts: Text[] = [];
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.parentElement || !node.parentElement.closest('pre, code, a')) texts.push(/** @type {Text} */ (node));
+      if (!node.parentElement || !node.parentElement.closest('pre, code, a')) texts.push(node as Text);
     }
     for (const text of texts) linkWords(text, wanted);
   }
 
-  function linkWords(text, wanted) {
+  function linkWords(text: Text, wanted: Set<string>): void {
     const data = text.data;
-    const parts = [];
+    const parts: (string | Node)[] = [];
     let last = 0;
     for (const match of data.matchAll(/\S+/g)) {
       // Sentence punctuation and brackets around a path are not part of it.
-      const token = match[0].replace(/^[(\['"]+/, '').replace(/[.,;:!?)\]'"]+$/, '');
+      const token = match[0].replace(/^[(['"]+/, '').replace(/[.,;:!?)\]'"]+$/, '');
       const path = pathOf(token);
       if (!path || !isFile(path, wanted)) continue;
       const start = (match.index || 0) + match[0].indexOf(token);
@@ -224,7 +223,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
     text.replaceWith(...parts);
   }
 
-  function markdown(text, wanted) {
+  function markdown(text: string, wanted: Set<string>): HTMLElement {
     const root = el('div', 'markdown');
     const template = document.createElement('template');
     template.innerHTML = md.render(text);
@@ -241,25 +240,25 @@ import yaml from 'highlight.js/lib/languages/yaml';
     return root;
   }
 
-  function oneLine(value, max) {
-    let text;
+  function oneLine(value: unknown, max: number): string {
+    let text: string;
     try {
-      text = value === undefined ? '' : JSON.stringify(value);
+      text = value === undefined ? '' : (JSON.stringify(value) ?? '');
     } catch {
       text = String(value);
     }
     return text.length > max ? `${text.slice(0, max - 1)}…` : text;
   }
 
-  function pretty(value) {
+  function pretty(value: unknown): string {
     try {
-      return JSON.stringify(value, null, 2);
+      return JSON.stringify(value, null, 2) ?? '';
     } catch {
       return String(value);
     }
   }
 
-  function renderEntry(entry, wanted) {
+  function renderEntry(entry: Entry, wanted: Set<string>): HTMLElement {
     switch (entry.kind) {
       case 'user': {
         const node = el('section', 'msg user');
@@ -272,7 +271,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
         return node;
       }
       case 'tool': {
-        const card = /** @type {HTMLDetailsElement} */ (el('details', 'tool'));
+        const card = el('details', 'tool');
         const state = entry.result ? (entry.result.isError ? 'error' : 'ok') : 'running';
         card.classList.add(state);
         const summary = el('summary');
@@ -285,7 +284,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
         if (entry.result) {
           card.append(el('div', 'label', entry.result.isError ? 'Error' : 'Result'), el('pre', 'io', entry.result.content));
         }
-        card.open = toggled.has(entry.id) ? toggled.get(entry.id) : state === 'error';
+        card.open = toggled.get(entry.id) ?? state === 'error';
         card.addEventListener('toggle', () => toggled.set(entry.id, card.open));
         return card;
       }
@@ -293,18 +292,16 @@ import yaml from 'highlight.js/lib/languages/yaml';
         return entry.pending ? approvalCard(entry) : el('div', 'approval', `Approval: ${entry.message} → ${entry.answer}`);
       case 'status':
         return el('div', `status ${entry.state}`, entry.text);
-      default:
-        return el('div', '', '');
     }
   }
 
   /** The approval waiting for an answer, if any: Enter and Escape deny it. */
-  let pendingApproval;
+  let pendingApproval: string | undefined;
 
   // An approval asked in the panel: the call in full, where it runs, what "for this chat"
   // covers, and the buttons. Nothing is focused: the user's typing elsewhere is not captured,
   // and Enter or Escape here denies, so only a deliberate click (or Space on a button) allows.
-  function approvalCard(entry) {
+  function approvalCard(entry: Extract<Entry, { kind: 'approval' }>): HTMLElement {
     const card = el('section', 'approval-card');
     card.setAttribute('role', 'group');
     card.setAttribute('aria-label', 'Approval needed');
@@ -319,11 +316,12 @@ import yaml from 'highlight.js/lib/languages/yaml';
     }
     if (entry.scope) card.append(el('p', 'approval-scope', entry.scope));
     const buttons = el('div', 'approval-buttons');
-    for (const [choice, className] of [
+    const choices: [ApprovalChoice, string][] = [
       ['Deny', ''],
       ['Allow once', 'secondary'],
       ['Allow for this chat', 'secondary'],
-    ]) {
+    ];
+    for (const [choice, className] of choices) {
       const button = el('button', className, choice);
       button.setAttribute('type', 'button');
       button.dataset.choice = choice;
@@ -334,10 +332,10 @@ import yaml from 'highlight.js/lib/languages/yaml';
     return card;
   }
 
-  function answer(id, choice) {
-    if (!pendingApproval || pendingApproval !== id) return;
+  function answer(id: string | undefined, choice: ApprovalChoice): void {
+    if (!pendingApproval || id === undefined || pendingApproval !== id) return;
     pendingApproval = undefined;
-    vscode.postMessage({ type: 'approve', id, choice });
+    vscode.post({ type: 'approve', id, choice });
   }
 
   // Capture phase: ahead of the prompt box and of a focused button's own Enter.
@@ -357,9 +355,9 @@ import yaml from 'highlight.js/lib/languages/yaml';
   /** How many prompts the last drawing had: a new one is scrolled to the top of the log. */
   let promptsDrawn = 0;
   /** The last state drawn: drawn again when path lookups come back. */
-  let lastState;
+  let lastState: AgentPageState | undefined;
 
-  function render(state) {
+  function render(state: AgentPageState): void {
     if (lastState && lastState.running && !state.running) {
       for (const [path, found] of knownPaths) if (!found) knownPaths.delete(path);
     }
@@ -377,16 +375,15 @@ import yaml from 'highlight.js/lib/languages/yaml';
       }
       log.append(empty);
     }
-    /** @type {Set<string>} */
-    const wanted = new Set();
+    const wanted = new Set<string>();
     for (const entry of state.entries) log.append(renderEntry(entry, wanted));
     const ask = Array.from(wanted).filter((path) => !askedPaths.has(path));
     if (ask.length) {
       for (const path of ask) askedPaths.add(path);
-      vscode.postMessage({ type: 'resolvePaths', paths: ask });
+      vscode.post({ type: 'resolvePaths', paths: ask });
     }
     const waiting = state.entries.find((entry) => entry.kind === 'approval' && entry.pending);
-    pendingApproval = waiting ? waiting.id : undefined;
+    pendingApproval = waiting?.kind === 'approval' ? waiting.id : undefined;
     usage.textContent = state.usage
       ? `Session total: ${state.usage.inputTokens.toLocaleString('en-US')} input / ${state.usage.outputTokens.toLocaleString('en-US')} output tokens`
       : '';
@@ -409,17 +406,17 @@ import yaml from 'highlight.js/lib/languages/yaml';
 
   // Tells the extension what is on screen (its API exposes it), once redraws settle:
   // innerText forces a layout, too costly for every streamed token.
-  let reportTimer;
-  function reportRendered() {
+  let reportTimer: ReturnType<typeof setTimeout> | undefined;
+  function reportRendered(): void {
     clearTimeout(reportTimer);
     reportTimer = setTimeout(() => {
       const text = usage.hidden ? log.innerText : `${log.innerText}\n${usage.innerText}`;
-      vscode.postMessage({ type: 'rendered', text, html: log.innerHTML, scroll: scrollState() });
+      vscode.post({ type: 'rendered', text, html: log.innerHTML, scroll: scrollState() });
     }, 150);
   }
 
   /** Where the log is scrolled and where the newest prompt sits in it, for the tests of scrolling. */
-  function scrollState() {
+  function scrollState(): ScrollState {
     const prompts = log.querySelectorAll('.msg.user');
     const newest = prompts[prompts.length - 1];
     return {
@@ -432,10 +429,12 @@ import yaml from 'highlight.js/lib/languages/yaml';
 
   // The contrast audit: every visible text of the page (and ::before marks) against the
   // background it is drawn on, composited through its ancestors, as WCAG computes it.
-  const probe = /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d', { willReadFrequently: true }));
+  const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
 
   /** Any CSS colour (rgb(), color(srgb …) from color-mix, names) as [r, g, b, a] with a in 0..1. */
-  function rgba(color) {
+  type Rgba = number[];
+
+  function rgba(color: string): Rgba {
     probe.clearRect(0, 0, 1, 1);
     probe.fillStyle = '#000';
     probe.fillStyle = color;
@@ -444,11 +443,11 @@ import yaml from 'highlight.js/lib/languages/yaml';
     return [r, g, b, a / 255];
   }
 
-  function over(top, bottom, alpha = top[3]) {
+  function over(top: Rgba, bottom: Rgba, alpha = top[3]): Rgba {
     return [0, 1, 2].map((i) => top[i] * alpha + bottom[i] * (1 - alpha)).concat(1);
   }
 
-  function luminance(color) {
+  function luminance(color: Rgba): number {
     const [r, g, b] = color.slice(0, 3).map((value) => {
       const c = value / 255;
       return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
@@ -456,30 +455,30 @@ import yaml from 'highlight.js/lib/languages/yaml';
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   }
 
-  function backgroundOf(element) {
-    const layers = [];
-    for (let node = element; node; node = node.parentElement) layers.push(rgba(getComputedStyle(node).backgroundColor));
-    return layers.reverse().reduce((below, layer) => over(layer, below), [255, 255, 255, 1]);
+  function backgroundOf(element: Element): Rgba {
+    const layers: Rgba[] = [];
+    for (let node: Element | null = element; node; node = node.parentElement) layers.push(rgba(getComputedStyle(node).backgroundColor));
+    return layers.reverse().reduce((below, layer) => over(layer, below), [255, 255, 255, 1] as Rgba);
   }
 
-  function opacityOf(element) {
+  function opacityOf(element: Element): number {
     let opacity = 1;
-    for (let node = element; node; node = node.parentElement) opacity *= Number(getComputedStyle(node).opacity);
+    for (let node: Element | null = element; node; node = node.parentElement) opacity *= Number(getComputedStyle(node).opacity);
     return opacity;
   }
 
-  function contrastAudit() {
+  function contrastAudit(): ContrastReport {
     // Folded tool cards hide text that is read once opened: open them all while measuring.
     const closed = Array.from(document.querySelectorAll('details:not([open])'));
     for (const details of closed) details.setAttribute('open', '');
-    const results = [];
-    const measure = (element, style, text) => {
+    const results: ContrastReport['worst'] = [];
+    const measure = (element: Element, style: CSSStyleDeclaration, text: string) => {
       const background = backgroundOf(element);
       const color = rgba(style.color);
       const shown = over(color, background, color[3] * opacityOf(element));
       const [light, dark] = [luminance(shown), luminance(background)].sort((a, b) => b - a);
       const ratio = Math.round(((light + 0.05) / (dark + 0.05)) * 100) / 100;
-      results.push({ ratio, text: text.slice(0, 60), element: `${element.tagName.toLowerCase()}.${element.className}`, color: style.color });
+      results.push({ ratio, text: text.slice(0, 60), element: `${element.tagName.toLowerCase()}.${String(element.className)}`, color: style.color });
     };
     for (const element of Array.from(document.body.querySelectorAll('*'))) {
       if (!element.checkVisibility() || element.closest('button:disabled, .spinner, textarea')) continue;
@@ -497,10 +496,10 @@ import yaml from 'highlight.js/lib/languages/yaml';
     return { theme: document.body.className, checked: results.length, worst: results.slice(0, 12) };
   }
 
-  function submit() {
+  function submit(): void {
     const text = prompt.value.trim();
     if (!text || send.disabled) return;
-    vscode.postMessage({ type: 'ask', prompt: text });
+    vscode.post({ type: 'ask', prompt: text });
     prompt.value = '';
   }
 
@@ -514,23 +513,21 @@ import yaml from 'highlight.js/lib/languages/yaml';
       submit();
     }
   });
-  cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  cancel.addEventListener('click', () => vscode.post({ type: 'cancel' }));
   newChat.addEventListener('click', () => {
     toggled.clear();
-    vscode.postMessage({ type: 'newChat' });
+    vscode.post({ type: 'newChat' });
   });
   // For the extension's tests: a key press or a click as the user would make it.
-  function simulate(input) {
+  function simulate(input: string): void {
     if (input === 'copy' || input === 'insert') {
-      const button = /** @type {HTMLButtonElement | null} */ (log.querySelector(`.code-block button.${input}`));
+      const button = log.querySelector<HTMLButtonElement>(`.code-block button.${input}`);
       if (button) button.click();
       return;
     }
     if (input.startsWith('open:')) {
       const path = input.slice('open:'.length);
-      const link = Array.from(/** @type {NodeListOf<HTMLAnchorElement>} */ (log.querySelectorAll('a.file-link'))).find(
-        (node) => node.dataset.path === path,
-      );
+      const link = Array.from(log.querySelectorAll<HTMLAnchorElement>('a.file-link')).find((node) => node.dataset.path === path);
       if (link) link.click();
       return;
     }
@@ -545,9 +542,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
     }
     if (input.startsWith('click:')) {
       const choice = input.slice('click:'.length);
-      const button = Array.from(/** @type {NodeListOf<HTMLButtonElement>} */ (log.querySelectorAll('.approval-card button'))).find(
-        (node) => node.dataset.choice === choice,
-      );
+      const button = Array.from(log.querySelectorAll<HTMLButtonElement>('.approval-card button')).find((node) => node.dataset.choice === choice);
       if (button) button.click();
       return;
     }
@@ -555,23 +550,32 @@ import yaml from 'highlight.js/lib/languages/yaml';
     target.dispatchEvent(new KeyboardEvent('keydown', { key: input, bubbles: true, cancelable: true }));
   }
 
-  window.addEventListener('message', (event) => {
-    if (event.data && event.data.type === 'state') render(event.data);
-    if (event.data && event.data.type === 'simulate') simulate(event.data.input);
-    if (event.data && event.data.type === 'audit') vscode.postMessage({ type: 'contrast', report: contrastAudit() });
-    if (event.data && event.data.type === 'paths') {
-      for (const [path, found] of Object.entries(event.data.found)) {
-        knownPaths.set(path, found === true);
-        askedPaths.delete(path);
-      }
-      if (lastState && Object.values(event.data.found).includes(true)) render(lastState);
-    }
-    if (event.data && event.data.type === 'prefill') {
-      prompt.value = String(event.data.text);
-      prompt.focus();
-      prompt.setSelectionRange(prompt.value.length, prompt.value.length);
-      vscode.postMessage({ type: 'draft', text: prompt.value });
+  window.addEventListener('message', (event: MessageEvent<ToAgentPage>) => {
+    const message = event.data;
+    switch (message?.type) {
+      case 'state':
+        render(message);
+        break;
+      case 'simulate':
+        simulate(message.input);
+        break;
+      case 'audit':
+        vscode.post({ type: 'contrast', report: contrastAudit() });
+        break;
+      case 'paths':
+        for (const [path, found] of Object.entries(message.found)) {
+          knownPaths.set(path, found === true);
+          askedPaths.delete(path);
+        }
+        if (lastState && Object.values(message.found).includes(true)) render(lastState);
+        break;
+      case 'prefill':
+        prompt.value = String(message.text);
+        prompt.focus();
+        prompt.setSelectionRange(prompt.value.length, prompt.value.length);
+        vscode.post({ type: 'draft', text: prompt.value });
+        break;
     }
   });
-  vscode.postMessage({ type: 'ready' });
+  vscode.post({ type: 'ready' });
 })();
