@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use lsp_client::{Client, TIMEOUT, uri};
 use serde_json::{Value, json};
+use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nRun `scripts/fill.py`.\n";
 
@@ -127,37 +128,49 @@ fn initialize_answers_a_plain_client() {
     client.shutdown();
 }
 
-/// Asks the plain client's server one thing about the open skill; the answer is the snapshot.
-fn answer_matches_snapshot(method: &str, params: impl FnOnce(&str) -> Value, snapshot: &str) {
+/// Asks the plain client's server one thing about the open skill, typed as the protocol says;
+/// the answer is the snapshot.
+fn answer_matches_snapshot<R>(params: impl FnOnce(Uri) -> R::Params, snapshot: &str)
+where
+    R: lsp::request::Request,
+    R::Params: serde::Serialize,
+    R::Result: serde::de::DeserializeOwned,
+{
     let (mut client, uri) = plain_client_with_pdf_open();
-    let answer = client.request(method, params(&uri));
+    let answer = client.ask::<R>(params(uri.parse().expect("a file uri")));
     assert_response!(client, snapshot, answer);
     client.shutdown();
 }
 
-fn at(uri: &str, line: u32, character: u32) -> Value {
-    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+fn at(uri: Uri, line: u32, character: u32) -> lsp::TextDocumentPositionParams {
+    lsp::TextDocumentPositionParams {
+        text_document: lsp::TextDocumentIdentifier { uri },
+        position: lsp::Position { line, character },
+    }
 }
 
-fn whole(uri: &str) -> Value {
-    json!({"textDocument": {"uri": uri}})
+fn completion_at(uri: Uri, line: u32, character: u32) -> lsp::CompletionParams {
+    lsp::CompletionParams {
+        text_document_position: at(uri, line, character),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: None,
+    }
 }
 
 /// Frontmatter keys on an empty line: every key but the `name` already there.
 #[test]
 fn completion_offers_the_keys_not_yet_written() {
-    answer_matches_snapshot(
-        "textDocument/completion",
-        |uri| at(uri, 2, 0),
+    answer_matches_snapshot::<lsp::request::Completion>(
+        |uri| completion_at(uri, 2, 0),
         "completion_keys",
     );
 }
 
 #[test]
 fn completion_offers_skill_names_after_a_slash() {
-    answer_matches_snapshot(
-        "textDocument/completion",
-        |uri| at(uri, 6, 30),
+    answer_matches_snapshot::<lsp::request::Completion>(
+        |uri| completion_at(uri, 6, 30),
         "completion_mentions",
     );
 }
@@ -165,24 +178,56 @@ fn completion_offers_skill_names_after_a_slash() {
 /// A client that declares no hover formats gets plain text.
 #[test]
 fn hover_is_plain_text_for_a_client_without_markdown() {
-    answer_matches_snapshot("textDocument/hover", |uri| at(uri, 1, 1), "hover_plain");
+    answer_matches_snapshot::<lsp::request::HoverRequest>(
+        |uri| lsp::HoverParams {
+            text_document_position_params: at(uri, 1, 1),
+            work_done_progress_params: Default::default(),
+        },
+        "hover_plain",
+    );
 }
 
 #[test]
 fn document_symbols_list_the_frontmatter_and_headings() {
-    answer_matches_snapshot("textDocument/documentSymbol", whole, "document_symbols");
+    answer_matches_snapshot::<lsp::request::DocumentSymbolRequest>(
+        |uri| lsp::DocumentSymbolParams {
+            text_document: lsp::TextDocumentIdentifier { uri },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        },
+        "document_symbols",
+    );
 }
 
 #[test]
 fn document_links_point_at_the_skill_files() {
-    answer_matches_snapshot("textDocument/documentLink", whole, "document_links");
+    answer_matches_snapshot::<lsp::request::DocumentLinkRequest>(
+        |uri| lsp::DocumentLinkParams {
+            text_document: lsp::TextDocumentIdentifier { uri },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        },
+        "document_links",
+    );
 }
 
 #[test]
 fn inlay_hints_show_lengths_against_limits() {
-    answer_matches_snapshot(
-        "textDocument/inlayHint",
-        |uri| json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}),
+    answer_matches_snapshot::<lsp::request::InlayHintRequest>(
+        |uri| lsp::InlayHintParams {
+            text_document: lsp::TextDocumentIdentifier { uri },
+            range: lsp::Range {
+                start: lsp::Position {
+                    line: 0,
+                    character: 0,
+                },
+                end: lsp::Position {
+                    line: 9,
+                    character: 0,
+                },
+            },
+            work_done_progress_params: Default::default(),
+        },
         "inlay_hints",
     );
 }

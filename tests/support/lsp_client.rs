@@ -181,6 +181,36 @@ impl Client {
         self.wait(|message| message["id"] == id && message.get("method").is_none())
     }
 
+    /// A typed request: its method, parameters and result come from `ls_types`, so a test cannot
+    /// misspell a method or send parameters of the wrong shape, and the server's answer must
+    /// parse as the protocol's result type. Returns the answer as sent, for snapshots.
+    pub fn ask<R>(&mut self, params: R::Params) -> Value
+    where
+        R: tower_lsp_server::ls_types::request::Request,
+        R::Params: serde::Serialize,
+        R::Result: serde::de::DeserializeOwned,
+    {
+        let params = serde_json::to_value(params).expect("LSP parameters serialize");
+        let answer = self.request(R::METHOD, params);
+        if let Err(error) = serde_json::from_value::<R::Result>(answer.clone()) {
+            panic!(
+                "{}: the answer is not the protocol's result type ({error}): {answer:#}",
+                R::METHOD
+            );
+        }
+        answer
+    }
+
+    /// A typed notification (see [`Client::ask`]).
+    pub fn tell<N>(&mut self, params: N::Params)
+    where
+        N: tower_lsp_server::ls_types::notification::Notification,
+        N::Params: serde::Serialize,
+    {
+        let params = serde_json::to_value(params).expect("LSP parameters serialize");
+        self.notify(N::METHOD, params);
+    }
+
     /// A request's result; panics on an error response.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
         let response = self.request_raw(method, params);
