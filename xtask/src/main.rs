@@ -84,7 +84,7 @@ const CHECKS: &[Step] = &[
     Step {
         name: "deny",
         what: "supply chain: licences, duplicates, sources, advisories (cargo-deny)",
-        run: |_| bash("scripts/deny.sh", &[], &[]),
+        run: |context| deny(context),
     },
     Step {
         name: "integrations",
@@ -370,6 +370,128 @@ fn unquote(value: &str) -> String {
         }
     }
     out
+}
+
+/// The cargo-deny release the supply-chain step runs (installed when missing).
+const DENY_VERSION: &str = "0.20.2";
+
+/// Where cargo-deny keeps the default advisory database, under its `db-path`.
+const ADVISORY_DB_FOLDER: &str = "advisory-db-3157b0e258782691";
+
+/// Supply-chain checks with cargo-deny (deny.toml): licences, duplicate or banned crates and
+/// sources always; RustSec advisories from the live database, or, where github.com cannot be
+/// reached (CI machines reach only the package registries), from a snapshot bundle
+/// (`SKILL_LSP_ADVISORY_BUNDLE`, else the team's copy beside the repository), naming its commit
+/// and date; skipped, saying so, only when neither is there.
+fn deny(context: &Context) -> Result<(), String> {
+    let installed = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["deny", "--version"])
+        .output()
+        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).contains(DENY_VERSION));
+    if !installed {
+        println!("installing cargo-deny {DENY_VERSION}");
+        cargo(&[
+            "install",
+            "--locked",
+            "--quiet",
+            "cargo-deny",
+            "--version",
+            DENY_VERSION,
+        ])?;
+    }
+    cargo(&[
+        "deny",
+        "--log-level",
+        "error",
+        "check",
+        "licenses",
+        "bans",
+        "sources",
+    ])?;
+    let fetched = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["deny", "--log-level", "error", "fetch", "db"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if fetched {
+        println!("advisories: the live RustSec database");
+        return cargo(&["deny", "--log-level", "error", "check", "advisories"]);
+    }
+    let bundle = env::var_os("SKILL_LSP_ADVISORY_BUNDLE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            context
+                .root
+                .join("../shared/data/rustsec-advisory-db.bundle")
+        });
+    if !bundle.is_file() {
+        println!(
+            "advisories: SKIPPED — github.com is unreachable and there is no snapshot at {};\n  \
+             point SKILL_LSP_ADVISORY_BUNDLE at a git bundle of github.com/rustsec/advisory-db to check them offline",
+            bundle.display()
+        );
+        return Ok(());
+    }
+    let work = env::temp_dir().join(format!("skill-lsp-deny-{}", std::process::id()));
+    let outcome = offline_advisories(&bundle, &work);
+    let _ = std::fs::remove_dir_all(&work);
+    outcome
+}
+
+/// The advisories checked against a snapshot: the bundle cloned where cargo-deny looks for its
+/// database, and deny.toml with `db-path` pointed there.
+fn offline_advisories(bundle: &Path, work: &Path) -> Result<(), String> {
+    let db = work.join("db");
+    let clone = db.join(ADVISORY_DB_FOLDER);
+    status(
+        Command::new("git")
+            .args([
+                "-c",
+                "init.defaultBranch=main",
+                "-c",
+                "advice.detachedHead=false",
+                "clone",
+                "-q",
+            ])
+            .arg(bundle)
+            .arg(&clone),
+        "git clone of the advisory bundle",
+    )?;
+    let snapshot = Command::new("git")
+        .arg("-C")
+        .arg(&clone)
+        .args(["log", "-1", "--format=%H, %cs"])
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        .unwrap_or_default();
+    println!(
+        "advisories: github.com unreachable; using the RustSec snapshot {} (commit {snapshot})",
+        bundle.display()
+    );
+    let config =
+        std::fs::read_to_string("deny.toml").map_err(|error| format!("deny.toml: {error}"))?;
+    if !config.contains("\n[advisories]\n") {
+        return Err("deny.toml has no [advisories] table".to_owned());
+    }
+    let config = config.replacen(
+        "\n[advisories]\n",
+        &format!("\n[advisories]\ndb-path = {:?}\n", db.to_string_lossy()),
+        1,
+    );
+    let offline = work.join("deny.toml");
+    std::fs::write(&offline, config).map_err(|error| format!("{}: {error}", offline.display()))?;
+    let offline = offline.to_string_lossy().into_owned();
+    cargo(&[
+        "deny",
+        "--log-level",
+        "error",
+        "--offline",
+        "--config",
+        &offline,
+        "check",
+        "advisories",
+    ])
 }
 
 /// The release packages: every manifest at Cargo.toml's version, then the .vsix files and npm
