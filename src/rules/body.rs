@@ -339,14 +339,14 @@ mod tests {
     #[test]
     fn a_link_out_of_the_skill_is_broken_only_when_it_exists_nowhere() {
         let found = lint_tree(
-            "[shared](../shared.md) and [gone](../gone.md)\n",
-            &["../shared.md"],
+            "[common](../common.md) and [gone](../gone.md)\n",
+            &["../common.md"],
             AS,
         );
         assert_eq!(
             rules_and_texts(&found),
             vec![
-                (Rule::LinkEscapesSkill, "../shared.md"),
+                (Rule::LinkEscapesSkill, "../common.md"),
                 (Rule::BrokenLink, "../gone.md"),
                 (Rule::LinkEscapesSkill, "../gone.md"),
             ]

@@ -274,10 +274,14 @@ fn status(command: &mut Command, shown: &str) -> Result<(), String> {
     }
 }
 
+/// The cargo that runs this task (`CARGO`), so every step uses one toolchain.
+fn cargo_command() -> Command {
+    Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+}
+
 fn cargo(args: &[&str]) -> Result<(), String> {
-    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let shown = format!("cargo {}", args.join(" "));
-    status(Command::new(cargo).args(args), &shown)
+    status(cargo_command().args(args), &shown)
 }
 
 fn bash(script: &str, args: &[&str], envs: &[(&str, &std::ffi::OsStr)]) -> Result<(), String> {
@@ -334,8 +338,7 @@ fn real_model(_: &Context) -> Result<(), String> {
         ));
     }
     let printed = String::from_utf8_lossy(&output.stdout);
-    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut command = Command::new(cargo);
+    let mut command = cargo_command();
     command.args([
         "test",
         "--test",
@@ -384,7 +387,7 @@ const ADVISORY_DB_FOLDER: &str = "advisory-db-3157b0e258782691";
 /// (`SKILL_LSP_ADVISORY_BUNDLE`, else the team's copy beside the repository), naming its commit
 /// and date; skipped, saying so, only when neither is there.
 fn deny(context: &Context) -> Result<(), String> {
-    let installed = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+    let installed = cargo_command()
         .args(["deny", "--version"])
         .output()
         .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).contains(DENY_VERSION));
@@ -408,7 +411,7 @@ fn deny(context: &Context) -> Result<(), String> {
         "bans",
         "sources",
     ])?;
-    let fetched = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+    let fetched = cargo_command()
         .args(["deny", "--log-level", "error", "fetch", "db"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
