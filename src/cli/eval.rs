@@ -255,7 +255,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         names = registry
             .skills
             .iter()
-            .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
+            .filter(|skill| set::triggers_path(&skill.path).is_file())
             .map(|skill| skill.name.clone())
             .collect();
         if names.is_empty() && problems.is_empty() {
@@ -286,7 +286,7 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         let path = match &args.eval_set {
             Some(path) => path.clone(),
             None => {
-                let path = display_path(&skill_dir(&skill.path).join(TRIGGERS_FILE));
+                let path = display_path(&set::triggers_path(&skill.path));
                 if !path.is_file() {
                     problems.push(format!(
                         "{}: skill '{name}' has no eval set; write {TRIGGERS_FILE} there or pass --eval-set FILE",
@@ -319,13 +319,6 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     }
 }
 
-fn skill_dir(skill_file: &Path) -> PathBuf {
-    skill_file
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
-
 /// A skill argument: a skill name, a skill folder or SKILL.md of the workspace, or any other
 /// folder, which stands for the skills under it that have an eval set.
 fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<String>, String> {
@@ -344,7 +337,7 @@ fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<Strin
     }
     let under: Vec<String> = skills_under(registry, path)
         .into_iter()
-        .filter(|skill| skill_dir(&skill.path).join(TRIGGERS_FILE).is_file())
+        .filter(|skill| set::triggers_path(&skill.path).is_file())
         .map(|skill| skill.name.clone())
         .collect();
     if under.is_empty() {

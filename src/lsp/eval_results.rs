@@ -1,8 +1,6 @@
 //! What the editor keeps of a skill's last trigger-eval run (the code lens and the
 //! `trigger-evals` information diagnostic), and what such a result stays valid for.
 
-use std::path::{Path, PathBuf};
-
 /// What the editor shows of a skill's last trigger-eval run: valid while the description and
 /// the eval set it was measured with are unchanged (`key`, see [`eval_key`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,15 +88,6 @@ impl EvalSummary {
 #[must_use]
 pub(crate) fn eval_key(description: &str, set_text: &str) -> String {
     crate::agent::eval::cache::hex_hash(format!("{description}\u{0}{set_text}").as_bytes())
-}
-
-/// The eval set next to a SKILL.md.
-#[must_use]
-pub(crate) fn triggers_path(skill_file: &Path) -> PathBuf {
-    skill_file
-        .parent()
-        .unwrap_or(Path::new(""))
-        .join(crate::agent::eval::set::TRIGGERS_FILE)
 }
 
 /// The description of a SKILL.md's text (empty when it has none).

@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{NumberOrString, ProgressToken, Uri};
 use super::backend::Backend;
 use super::convert::uri_path;
 use super::diagnostics::publish_or_refresh;
-use super::eval_results::{EvalSummary, description_of, eval_key, triggers_path};
+use super::eval_results::{EvalSummary, description_of, eval_key};
 use super::ext::{
     EVAL_PROGRESS_TITLE, EvalResultNotification, EvalResultParams, RunEvalsParams, RunEvalsResult,
 };
@@ -21,6 +21,7 @@ use super::handlers::invalid_params;
 use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::eval::cache::cache_dir;
+use crate::agent::eval::set::triggers_path;
 use crate::agent::eval::set::{TRIGGERS_FILE, parse};
 use crate::agent::eval::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
 use crate::workspace::Source;

@@ -19,6 +19,15 @@ use serde::{Deserialize, Serialize};
 /// Where a skill keeps its trigger evals, relative to its folder.
 pub(crate) const TRIGGERS_FILE: &str = "evals/triggers.json";
 
+/// The eval set next to a SKILL.md.
+#[must_use]
+pub(crate) fn triggers_path(skill_file: &std::path::Path) -> std::path::PathBuf {
+    skill_file
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .join(TRIGGERS_FILE)
+}
+
 /// One query and whether it should make the model load the skill.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub(crate) struct EvalCase {

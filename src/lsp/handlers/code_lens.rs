@@ -9,9 +9,10 @@ use tower_lsp_server::ls_types::{
     CodeLens, CodeLensParams, Command, Diagnostic, DiagnosticSeverity, NumberOrString,
 };
 
+use crate::agent::eval::set::triggers_path;
 use crate::document::SkillDocument;
 use crate::lsp::documents::{Encoding, range_of};
-use crate::lsp::eval_results::{EvalSummary, triggers_path};
+use crate::lsp::eval_results::EvalSummary;
 use crate::lsp::ext::{RUN_TRIGGER_EVALS_COMMAND, TRIGGER_EVALS_CODE};
 use crate::lsp::snapshot::Snapshot;
 use crate::lsp::state::BufferText;
