@@ -250,6 +250,8 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
 mod tests {
     use std::path::Path;
 
+    use expect_test::expect;
+
     use crate::diagnostic::Severity;
     use crate::rules::test_support::{check, lint_as};
     use crate::rules::{FileContext, Rule, lint_text};
@@ -263,9 +265,11 @@ mod tests {
         check(
             AS,
             &format!("{HEAD}\n  \n"),
-            &["body-empty 4:1-4:4 warning"],
+            expect![[r#"
+                body-empty 4:1-4:4 warning: the skill has no instructions after its frontmatter — an agent that loads it learns nothing beyond the description
+            "#]],
         );
-        check(AS, &format!("{HEAD}Do it.\n"), &[]);
+        check(AS, &format!("{HEAD}Do it.\n"), expect![[""]]);
     }
 
     #[test]
@@ -273,15 +277,23 @@ mod tests {
         check(
             AS,
             &format!("{HEAD}{}", "step\n".repeat(501)),
-            &["body-too-long 505:1-505:5 warning: 501 lines"],
+            expect![[r#"
+                body-too-long 505:1-505:5 warning: the body has 501 lines; keep it under 500 and move detail into references/ — agents load the whole body into their context
+            "#]],
         );
         let wide = format!("{}\n", "word ".repeat(4_100));
         check(
             AS,
             &format!("{HEAD}{wide}"),
-            &["body-too-long 5:20001-5:20501 warning: tokens"],
+            expect![[r#"
+                body-too-long 5:20001-5:20501 warning: the body is about 5125 tokens; keep it under 5000 and move detail into references/ — agents load the whole body into their context
+            "#]],
         );
-        check(AS, &format!("{HEAD}{}", "step\n".repeat(400)), &[]);
+        check(
+            AS,
+            &format!("{HEAD}{}", "step\n".repeat(400)),
+            expect![[""]],
+        );
     }
 
     #[test]
@@ -292,10 +304,10 @@ mod tests {
         check(
             AS,
             &text,
-            &[
-                "broken-link 5:42-5:60 warning: does not exist in the skill folder",
-                "broken-link 5:89-5:107 warning",
-            ],
+            expect![[r#"
+                broken-link 5:42-5:60 warning: references/gone.md does not exist in the skill folder — the agent cannot open it
+                broken-link 5:89-5:107 warning: scripts/missing.sh does not exist in the skill folder — the agent cannot open it
+            "#]],
         );
     }
 

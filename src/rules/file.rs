@@ -841,6 +841,8 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use crate::rules::Rule;
     use crate::rules::test_support::{check, findings, fixed, lint, rules_of};
     use crate::targets::Client;
@@ -856,21 +858,39 @@ mod tests {
     #[test]
     fn bom_fires_points_and_fixes() {
         let text = format!("\u{feff}{CLEAN}");
-        check(AS, &text, &["bom 1:1-1:2 error: skills-ref rejects it$"]);
+        check(
+            AS,
+            &text,
+            expect![[r#"
+                bom 1:1-1:2 error: a UTF-8 byte-order mark precedes the opening '---' — skills-ref rejects it
+            "#]],
+        );
         assert_eq!(fixed(&text, Rule::Bom, AS), CLEAN);
     }
 
     #[test]
     fn missing_frontmatter_inserts_a_skeleton() {
         let text = "# PDF tools\n\nFill forms.\n";
-        check(AS, text, &["missing-frontmatter 1:1-1:12 error"]);
+        check(
+            AS,
+            text,
+            expect![[r#"
+                missing-frontmatter 1:1-1:12 error: the file has no frontmatter block ('---' on line 1, name and description, '---') — skills-ref rejects it
+            "#]],
+        );
         let new_text = fixed(text, Rule::MissingFrontmatter, AS);
         assert_eq!(
             new_text,
             "---\nname: pdf\ndescription: \"PDF tools\"\n---\n\n# PDF tools\n\nFill forms.\n"
         );
         assert!(!rules_of(&new_text, AS).contains(&Rule::MissingFrontmatter));
-        check(AS, "", &["missing-frontmatter 1:1-1:1 error"]);
+        check(
+            AS,
+            "",
+            expect![[r#"
+                missing-frontmatter 1:1-1:1 error: the file has no frontmatter block ('---' on line 1, name and description, '---') — skills-ref rejects it
+            "#]],
+        );
     }
 
     #[test]
@@ -878,14 +898,22 @@ mod tests {
         check(
             &[Client::ClaudeCode],
             "# x\n",
-            &["missing-frontmatter 1:1-1:4 warning"],
+            expect![[r#"
+                missing-frontmatter 1:1-1:4 warning: the file has no frontmatter block ('---' on line 1, name and description, '---') — Claude Code loads it without metadata (folder name, first body line)
+            "#]],
         );
     }
 
     #[test]
     fn frontmatter_not_first_moves_the_block() {
         let text = "<!-- SPDX -->\n---\nname: pdf\ndescription: Use when asked.\n---\nBody\n";
-        check(AS, text, &["frontmatter-not-first 1:1-1:14 error"]);
+        check(
+            AS,
+            text,
+            expect![[r#"
+                frontmatter-not-first 1:1-1:14 error: the frontmatter must start on line 1, but text comes before its opening '---' — skills-ref rejects it
+            "#]],
+        );
         let new_text = fixed(text, Rule::FrontmatterNotFirst, AS);
         assert_eq!(
             new_text,
@@ -900,10 +928,10 @@ mod tests {
         check(
             AS,
             text,
-            &[
-                "malformed-delimiter 1:1-1:6 error: opening delimiter '-----'",
-                "malformed-delimiter 4:1-4:7 warning",
-            ],
+            expect![[r#"
+                malformed-delimiter 1:1-1:6 error: the opening delimiter '-----' must be exactly '---' — skills-ref rejects it
+                malformed-delimiter 4:1-4:7 warning: the closing delimiter '---   ' must be exactly '---' — skills-ref accepts it, but loaders that match the exact line do not
+            "#]],
         );
         let once = fixed(text, Rule::MalformedDelimiter, AS);
         let twice = fixed(&once, Rule::MalformedDelimiter, AS);
@@ -915,14 +943,14 @@ mod tests {
 
     #[test]
     fn unterminated_frontmatter_points_at_the_opening_line() {
+        // The keys typed so far are linted as if the closing line followed them.
         check(
             AS,
             "---\nname: pdf\n",
-            &[
-                "unterminated-frontmatter 1:1-1:4 error",
-                // The keys typed so far are linted as if the closing line followed them.
-                "missing-description 1:1-1:4 error",
-            ],
+            expect![[r#"
+                unterminated-frontmatter 1:1-1:4 error: the frontmatter has no closing '---' line — skills-ref rejects it
+                missing-description 1:1-1:4 error: the frontmatter has no description field — skills-ref rejects it
+            "#]],
         );
     }
 
@@ -933,13 +961,13 @@ mod tests {
         check(
             AS,
             "---\nname: PDF\ndescription: Fills forms: fast. Use when a PDF is involved.\nlicen",
-            &[
-                "unterminated-frontmatter 1:1-1:4 error",
-                "name-format 2:7-2:10 error",
-                "name-mismatch 2:7-2:10 error",
-                "unquoted-colon 3:25-3:26 error",
-                "yaml-syntax 4:1-4:6 error: 'licen' has no ':' after it",
-            ],
+            expect![[r#"
+                unterminated-frontmatter 1:1-1:4 error: the frontmatter has no closing '---' line — skills-ref rejects it
+                name-format 2:7-2:10 error: name 'PDF' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: 'pdf') — skills-ref rejects it
+                name-mismatch 2:7-2:10 error: name 'PDF' does not match its folder 'pdf' — skills-ref rejects it
+                unquoted-colon 3:25-3:26 error: the unquoted 'description' value contains ': ', which YAML reads as a nested mapping — skills-ref rejects it
+                yaml-syntax 4:1-4:6 error: 'licen' has no ':' after it, so the frontmatter is not valid YAML; a field is written as 'key: value' — skills-ref rejects it
+            "#]],
         );
         // The assumed block ends where a body would start: a blank line, a heading, dashes.
         for body in ["\n\nSome text: here\n", "\n# Title\nnot: a key\n", "\n--"] {
@@ -964,10 +992,10 @@ mod tests {
         check(
             AS,
             "---\nname: pdf\ndescription: Fills forms: fast. Use when asked.\nlicen\n---\nBody\n",
-            &[
-                "unquoted-colon 3:25-3:26 error",
-                "yaml-syntax 4:1-4:6 error",
-            ],
+            expect![[r#"
+                unquoted-colon 3:25-3:26 error: the unquoted 'description' value contains ': ', which YAML reads as a nested mapping — skills-ref rejects it
+                yaml-syntax 4:1-4:6 error: 'licen' has no ':' after it, so the frontmatter is not valid YAML; a field is written as 'key: value' — skills-ref rejects it
+            "#]],
         );
     }
 
@@ -976,13 +1004,13 @@ mod tests {
         check(
             AS,
             "---\nname: Pdf\ndescr\nfoo: bar\n---\nBody\n",
-            &[
-                "missing-description 1:1-1:4 error",
-                "name-format 2:7-2:10 error",
-                "name-mismatch 2:7-2:10 error",
-                "yaml-syntax 3:1-3:6 error: ^'descr' has no ':' after it, so the frontmatter is not valid YAML",
-                "unknown-field 4:1-4:4 error",
-            ],
+            expect![[r#"
+                missing-description 1:1-1:4 error: the frontmatter has no description field — skills-ref rejects it
+                name-format 2:7-2:10 error: name 'Pdf' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: 'pdf') — skills-ref rejects it
+                name-mismatch 2:7-2:10 error: name 'Pdf' does not match its folder 'pdf' — skills-ref rejects it
+                yaml-syntax 3:1-3:6 error: 'descr' has no ':' after it, so the frontmatter is not valid YAML; a field is written as 'key: value' — skills-ref rejects it
+                unknown-field 4:1-4:4 error: unknown field 'foo'; put custom data under metadata — skills-ref rejects it
+            "#]],
         );
     }
 
@@ -991,27 +1019,27 @@ mod tests {
         check(
             AS,
             "---\nname: pdf\ndescription: [unclosed\n---\n",
-            &[
-                "yaml-syntax 3:14-3:23 error: ^the value of 'description' is not valid YAML (while parsing a flow sequence, expected ',' or ']'); finish it or put it in quotes",
-                "body-empty 4:1-4:4 warning",
-            ],
+            expect![[r#"
+                yaml-syntax 3:14-3:23 error: the value of 'description' is not valid YAML (while parsing a flow sequence, expected ',' or ']'); finish it or put it in quotes — skills-ref rejects it
+                body-empty 4:1-4:4 warning: the skill has no instructions after its frontmatter — an agent that loads it learns nothing beyond the description
+            "#]],
         );
         // A hopeless frontmatter still gets the scanner's words where it stopped.
         check(
             AS,
             "---\n[a, b\n---\n",
-            &[
-                "yaml-syntax 3:1-3:2 error: ^the frontmatter is not valid YAML",
-                "body-empty 3:1-3:4 warning",
-            ],
+            expect![[r#"
+                yaml-syntax 3:1-3:2 error: the frontmatter is not valid YAML: while parsing a flow sequence, expected ',' or ']' — skills-ref rejects it
+                body-empty 3:1-3:4 warning: the skill has no instructions after its frontmatter — an agent that loads it learns nothing beyond the description
+            "#]],
         );
         check(
             AS,
             "---\nmetadata:\n\tk: v\n---\n",
-            &[
-                "yaml-syntax 3:1-3:2 error: tab",
-                "body-empty 4:1-4:4 warning",
-            ],
+            expect![[r#"
+                yaml-syntax 3:1-3:2 error: the frontmatter is not valid YAML: a tab is used for indentation (YAML allows only spaces) — skills-ref rejects it
+                body-empty 4:1-4:4 warning: the skill has no instructions after its frontmatter — an agent that loads it learns nothing beyond the description
+            "#]],
         );
     }
 

@@ -333,6 +333,8 @@ pub(crate) fn rule_docs(rule: crate::rule_table::Rule) -> Option<crate::rule_tab
 pub(crate) mod test_support {
     use std::path::Path;
 
+    use expect_test::Expect;
+
     use super::{FileContext, lint_text};
     use crate::diagnostic::{Diagnostic, apply_edits};
     use crate::rules::Rule;
@@ -385,7 +387,7 @@ pub(crate) mod test_support {
 
     /// A finding as rule tests write it: `rule L:C-L:C severity: message`, lines and columns
     /// 1-based, columns in characters.
-    pub(crate) fn render(text: &str, diagnostic: &Diagnostic) -> String {
+    fn render(text: &str, diagnostic: &Diagnostic) -> String {
         let at = |offset: usize| {
             let before = &text[..offset];
             let line = before.matches('\n').count() + 1;
@@ -402,48 +404,21 @@ pub(crate) mod test_support {
         )
     }
 
-    /// Lints `input` as `skills/pdf/SKILL.md` for `targets` and checks every finding against
-    /// `expect`, in order, one expectation each. An expectation is `rule L:C-L:C` (as
-    /// [`render`] writes it), optionally followed by the severity, optionally followed by `: `
-    /// and a piece of the message (`^` and `$` anchor it at the start and end of the message):
-    /// `"name-format 2:7-2:10 warning: skills-ref accepts it$"`. What an expectation leaves out
-    /// is not compared.
-    #[track_caller]
-    pub(crate) fn check(targets: &[Client], input: &str, expect: &[&str]) {
-        let found: Vec<String> = lint_as(input, "skills/pdf/SKILL.md", targets)
+    /// Every finding of `input` linted as `skills/pdf/SKILL.md` for `targets`, one [`render`]ed
+    /// line each.
+    pub(crate) fn rendered(targets: &[Client], input: &str) -> String {
+        lint_as(input, "skills/pdf/SKILL.md", targets)
             .iter()
-            .map(|diagnostic| render(input, diagnostic))
-            .collect();
-        let matches = |expected: &str, rendered: &str| {
-            let (head, fragment) = expected.split_once(": ").unwrap_or((expected, ""));
-            let (rendered_head, message) = rendered.split_once(": ").unwrap_or((rendered, ""));
-            let wanted: Vec<&str> = head.split(' ').collect();
-            let got: Vec<&str> = rendered_head.split(' ').collect();
-            let (start, piece) = fragment
-                .strip_prefix('^')
-                .map_or((false, fragment), |p| (true, p));
-            let (end, piece) = piece
-                .strip_suffix('$')
-                .map_or((false, piece), |p| (true, p));
-            let said = match (start, end) {
-                (true, true) => message == piece,
-                (true, false) => message.starts_with(piece),
-                (false, true) => message.ends_with(piece),
-                (false, false) => message.contains(piece),
-            };
-            wanted.len() >= 2 && got.starts_with(&wanted) && said
-        };
-        let ok = found.len() == expect.len()
-            && expect
-                .iter()
-                .zip(&found)
-                .all(|(expected, rendered)| matches(expected, rendered));
-        assert!(
-            ok,
-            "findings of {input:?}\nexpected:\n  {}\nfound:\n  {}",
-            expect.join("\n  "),
-            found.join("\n  ")
-        );
+            .map(|diagnostic| render(input, diagnostic) + "\n")
+            .collect()
+    }
+
+    /// Checks the findings of `input` against `expect`, in full: a changed message fails here,
+    /// and `UPDATE_EXPECT=1 cargo test --lib` writes the new findings into the test for the
+    /// diff to show.
+    #[track_caller]
+    pub(crate) fn check(targets: &[Client], input: &str, expect: Expect) {
+        expect.assert_eq(&rendered(targets, input));
     }
 
     pub(crate) fn rules_of(text: &str, targets: &[Client]) -> Vec<Rule> {

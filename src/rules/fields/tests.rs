@@ -1,9 +1,11 @@
 //! The field rules, data-driven: a frontmatter in, the findings out.
 
+use expect_test::expect;
+
 use crate::diagnostic::Severity;
 use crate::rules::Rule;
 use crate::rules::suggest::near_miss;
-use crate::rules::test_support::{check, fixed, lint_as, rules_of};
+use crate::rules::test_support::{check, fixed, lint_as, rendered, rules_of};
 use crate::targets::Client;
 
 const AS: &[Client] = &[Client::AgentSkills];
@@ -19,20 +21,24 @@ fn missing_name_and_description() {
     check(
         AS,
         &text,
-        &["missing-name 1:1-1:4 error: skills-ref rejects it"],
+        expect![[r#"
+            missing-name 1:1-1:4 error: the frontmatter has no name field — skills-ref rejects it
+        "#]],
     );
     assert_eq!(
         fixed(&text, Rule::MissingName, AS),
         fm("name: pdf\ndescription: Use when asked.\n")
     );
     // Claude Code does not need a name.
-    check(CC, &text, &[]);
+    check(CC, &text, expect![[""]]);
 
     let text = fm("name: pdf\n");
     check(
         CC,
         &text,
-        &["missing-description 1:1-1:4 warning: Claude Code uses the body's first line instead$"],
+        expect![[r#"
+            missing-description 1:1-1:4 warning: the frontmatter has no description field — Claude Code uses the body's first line instead
+        "#]],
     );
     assert_eq!(
         fixed(&text, Rule::MissingDescription, AS),
@@ -46,7 +52,9 @@ fn field_type_quotes_lists_and_numbers() {
     check(
         CC,
         &text,
-        &["field-type 4:16-4:22 error: 'argument-hint' is a list"],
+        expect![[r#"
+            field-type 4:16-4:22 error: 'argument-hint' is a list; it must be a string — Claude Code misreads the value
+        "#]],
     );
     assert_eq!(
         fixed(&text, Rule::FieldType, CC),
@@ -55,29 +63,33 @@ fn field_type_quotes_lists_and_numbers() {
     check(
         AS,
         &fm("name: 3000\ndescription: Use when asked.\n"),
-        &[
-            "field-type 2:7-2:11 warning",
-            "name-mismatch 2:7-2:11 error",
-        ],
+        expect![[r#"
+            field-type 2:7-2:11 warning: 'name' is an integer; it must be a string — skills-ref reads it as text, but YAML 1.2 loaders do not
+            name-mismatch 2:7-2:11 error: name '3000' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
     );
     check(
         AS,
         &fm("name: pdf\ndescription: Use when asked.\nmetadata: x\n"),
-        &["field-type 4:11-4:12 warning: metadata is a string"],
+        expect![[r#"
+            field-type 4:11-4:12 warning: metadata is a string; it must be a mapping of string keys to string values — skills-ref passes it through unchecked
+        "#]],
     );
     check(
         CC,
         &fm("name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse: run\n"),
-        &["field-type 5:3-5:18 error: hooks must"],
+        expect![[r#"
+            field-type 5:3-5:18 error: hooks must map each event to a list of '{matcher, hooks: [{type, command}]}' entries — Claude Code misreads the value
+        "#]],
     );
+    // A well-formed hook is no field error; what it runs is the security rules' to say,
+    // with the skill's folder (`Engine::scan_skill_files`).
     check(
         CC,
         &fm(
             "name: pdf\ndescription: Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n",
         ),
-        // A well-formed hook is no field error; what it runs is the security rules' to say,
-        // with the skill's folder (`Engine::scan_skill_files`).
-        &[],
+        expect![[""]],
     );
 }
 
@@ -86,14 +98,14 @@ fn field_value_enums_and_booleans() {
     let text = fm(
         "name: pdf\ndescription: Use when asked.\ncontext: forked\neffort: huge\nuser-invocable: yes\n",
     );
+    // Claude Code reads `yes` as true: nothing to say for it alone.
     check(
         CC,
         &text,
-        &[
-            "field-value 4:10-4:16 error: allowed values: fork",
-            "field-value 5:9-5:13 error",
-            // Claude Code reads `yes` as true: nothing to say for it alone.
-        ],
+        expect![[r#"
+            field-value 4:10-4:16 error: 'context: forked' is not one of the allowed values: fork — Claude Code misreads the value
+            field-value 5:9-5:13 error: 'effort: huge' is not one of the allowed values: low, medium, high, xhigh, max — Claude Code misreads the value
+        "#]],
     );
     // Copilot refuses a quoted boolean (Claude Code reads it as meant).
     let fixed_text = fixed(
@@ -105,11 +117,11 @@ fn field_value_enums_and_booleans() {
     check(
         &[Client::Codex],
         &text,
-        &[
-            "unknown-field 4:1-4:8 warning",
-            "unknown-field 5:1-5:7 warning",
-            "unknown-field 6:1-6:15 warning",
-        ],
+        expect![[r#"
+            unknown-field 4:1-4:8 warning: unknown field 'context' here: only Claude Code and Copilot read it — Codex ignores it
+            unknown-field 5:1-5:7 warning: unknown field 'effort' here: only Claude Code reads it — Codex ignores it
+            unknown-field 6:1-6:15 warning: unknown field 'user-invocable' here: only Claude Code and Copilot read it — Codex ignores it
+        "#]],
     );
 }
 
@@ -119,37 +131,47 @@ fn name_rules() {
     check(
         AS,
         &fm(&format!("name: {long}\ndescription: Use when.\n")),
-        &[
-            "name-mismatch 2:7-2:72 error",
-            "name-length 2:71-2:72 error: 65 characters",
-        ],
+        expect![[r#"
+            name-mismatch 2:7-2:72 error: name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' does not match its folder 'pdf' — skills-ref rejects it
+            name-length 2:71-2:72 error: name is 65 characters long; the limit is 64 — skills-ref rejects it
+        "#]],
     );
     check(
         AS,
         &fm("name: PDF_Tools\ndescription: Use when asked.\n"),
-        &[
-            "name-format 2:7-2:16 error: suggested: 'pdf-tools'",
-            "name-mismatch 2:7-2:16 error",
-        ],
+        expect![[r#"
+            name-format 2:7-2:16 error: name 'PDF_Tools' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: 'pdf-tools') — skills-ref rejects it
+            name-mismatch 2:7-2:16 error: name 'PDF_Tools' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
     );
     let text = fm("name: pdf-tools\ndescription: Use when asked.\n");
     check(
         AS,
         &text,
-        &["name-mismatch 2:7-2:16 error: ^name 'pdf-tools' does not match its folder 'pdf'"],
+        expect![[r#"
+            name-mismatch 2:7-2:16 error: name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
     );
     assert_eq!(
         fixed(&text, Rule::NameMismatch, AS),
         fm("name: pdf\ndescription: Use when asked.\n")
     );
-    check(CC, &text, &[]);
+    check(CC, &text, expect![[""]]);
     let reserved = fm("name: claude-pdf\ndescription: Use when asked.\n");
     check(
         &[Client::ClaudeUpload],
         &reserved,
-        &["reserved-word 2:7-2:17 error: 'claude'"],
+        expect![[r#"
+            reserved-word 2:7-2:17 error: name 'claude-pdf' contains the reserved word 'claude' — claude.ai upload rejects it
+        "#]],
     );
-    check(AS, &reserved, &["name-mismatch 2:7-2:17 error"]);
+    check(
+        AS,
+        &reserved,
+        expect![[r#"
+            name-mismatch 2:7-2:17 error: name 'claude-pdf' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
+    );
 }
 
 #[test]
@@ -157,42 +179,54 @@ fn description_rules() {
     check(
         AS,
         &fm("name: pdf\ndescription: \"  \"\n"),
-        &["description-empty 3:14-3:18 error"],
+        expect![[r#"
+            description-empty 3:14-3:18 error: description is blank — skills-ref rejects it
+        "#]],
     );
     check(
         AS,
         &fm("name: pdf\ndescription:\n"),
-        &["description-empty 3:1-3:12 error"],
+        expect![[r#"
+            description-empty 3:1-3:12 error: description is empty — skills-ref rejects it
+        "#]],
     );
     let long = format!("Use when {}", "x".repeat(1100));
     // The range marks what is past the limit.
     check(
         AS,
         &fm(&format!("name: pdf\ndescription: \"{long}\"\n")),
-        &["description-length 3:1039-3:1124 error"],
+        expect![[r#"
+            description-length 3:1039-3:1124 error: description is 1109 characters long; the limit is 1024 — skills-ref rejects it
+        "#]],
     );
     check(
         &[Client::Codex],
         &fm(&format!("name: pdf\ndescription: {long}\n")),
-        &[
-            "description-length 3:1038-3:1123 warning: 1109 characters long; the limit is 1024 — Codex lists only its first 1,021 characters and '...'",
-        ],
+        expect![[r#"
+            description-length 3:1038-3:1123 warning: description is 1109 characters long; the limit is 1024 — Codex lists only its first 1,021 characters and '...'
+        "#]],
     );
     check(
         AS,
         &fm("name: pdf\ndescription: Fills PDF forms.\n"),
-        &["description-trigger 3:14-3:30 hint"],
+        expect![[r#"
+            description-trigger 3:14-3:30 hint: description says what the skill does but not when to use it (add "Use when …") — agents choose skills by their description alone
+        "#]],
     );
     let angle = fm("name: pdf\ndescription: Use when editing <form> tags.\n");
     check(
         &[Client::ClaudeUpload],
         &angle,
-        &["description-angle-brackets 3:31-3:32 error"],
+        expect![[r#"
+            description-angle-brackets 3:31-3:32 error: description contains '<', which uploads read as an XML tag — claude.ai upload rejects it
+        "#]],
     );
     check(
         AS,
         &angle,
-        &["description-angle-brackets 3:31-3:32 warning"],
+        expect![[r#"
+            description-angle-brackets 3:31-3:32 warning: description contains '<', which uploads read as an XML tag — skills-ref accepts it, but claude.ai upload rejects XML tags
+        "#]],
     );
 }
 
@@ -205,7 +239,9 @@ fn compatibility_and_metadata() {
     check(
         AS,
         &text,
-        &["compatibility-length 4:516-4:517 error: 501 characters"],
+        expect![[r#"
+            compatibility-length 4:516-4:517 error: compatibility is 501 characters long; the limit is 500 — skills-ref rejects it
+        "#]],
     );
     let text = fm(
         "name: pdf\ndescription: Use when asked.\nmetadata:\n  nested:\n    a: b\n  version: 1.0\n  flag: yes\n",
@@ -213,11 +249,11 @@ fn compatibility_and_metadata() {
     check(
         AS,
         &text,
-        &[
-            "metadata-value 6:5-6:9 warning",
-            "yaml11-type 7:12-7:15 warning",
-            "yaml11-type 8:9-8:12 warning",
-        ],
+        expect![[r#"
+            metadata-value 6:5-6:9 warning: 'metadata.nested' is a mapping; metadata values should be strings — skills-ref turns it into a string
+            yaml11-type 7:12-7:15 warning: 'metadata.version: 1.0' is a number, not a string — loaders turn it into text differently ('1.10' becomes '1.1'); quote it
+            yaml11-type 8:9-8:12 warning: 'metadata.flag: yes' is a string in YAML 1.2 but a boolean in YAML 1.1 — loaders built on YAML 1.1 (PyYAML and others) read it wrongly; quote it
+        "#]],
     );
     let quoted = fixed(&text, Rule::Yaml11Type, AS);
     assert!(quoted.contains("version: \"1.0\""));
@@ -226,7 +262,13 @@ fn compatibility_and_metadata() {
 #[test]
 fn yaml11_words_in_string_fields() {
     let text = fm("name: pdf\ndescription: Use when asked.\nlicense: no\n");
-    check(AS, &text, &["yaml11-type 4:10-4:12 warning"]);
+    check(
+        AS,
+        &text,
+        expect![[r#"
+            yaml11-type 4:10-4:12 warning: 'license: no' is a string in YAML 1.2 but a boolean in YAML 1.1 — loaders built on YAML 1.1 (PyYAML and others) read it wrongly; quote it
+        "#]],
+    );
     assert!(fixed(&text, Rule::Yaml11Type, AS).contains("license: \"no\""));
 }
 
@@ -234,7 +276,13 @@ fn yaml11_words_in_string_fields() {
 fn allowed_tools_shape() {
     let text =
         fm("name: pdf\ndescription: Use when asked.\nallowed-tools:\n  - Read\n  - Bash(git:*)\n");
-    check(AS, &text, &["allowed-tools-shape 5:3-6:16 warning"]);
+    check(
+        AS,
+        &text,
+        expect![[r#"
+            allowed-tools-shape 5:3-6:16 warning: allowed-tools is a list; the spec wants one space-separated string — skills-ref passes it through unchecked, but clients that follow the spec expect a string
+        "#]],
+    );
     assert_eq!(
         fixed(&text, Rule::AllowedToolsShape, AS),
         fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Bash(git:*)\n")
@@ -244,7 +292,7 @@ fn allowed_tools_shape() {
         fixed(&commas, Rule::AllowedToolsShape, AS),
         fm("name: pdf\ndescription: Use when asked.\nallowed-tools: Read Grep\n")
     );
-    check(CC, &commas, &[]);
+    check(CC, &commas, expect![[""]]);
 }
 
 #[test]
@@ -267,10 +315,10 @@ fn unknown_fields_suggest_and_move() {
     check(
         AS,
         &text,
-        &[
-            "missing-description 1:1-1:4 error",
-            "unknown-field 3:1-3:11 error: did you mean 'description'?",
-        ],
+        expect![[r#"
+            missing-description 1:1-1:4 error: the frontmatter has no description field — skills-ref rejects it
+            unknown-field 3:1-3:11 error: unknown field 'descripton'; did you mean 'description'? — skills-ref rejects it
+        "#]],
     );
     assert_eq!(
         fixed(&text, Rule::UnknownField, AS),
@@ -293,12 +341,14 @@ fn unknown_fields_suggest_and_move() {
     check(
         &[Client::Codex],
         &text,
-        &["unknown-field 4:1-4:8 warning: Codex ignores it$"],
+        expect![[r#"
+            unknown-field 4:1-4:8 warning: unknown field 'version'; put custom data under metadata — Codex ignores it
+        "#]],
     );
     check(
         CC,
         &fm("name: pdf\ndescription: Use when asked.\nwhen_to_use: x\n"),
-        &[],
+        expect![[""]],
     );
 }
 
@@ -443,38 +493,52 @@ fn severity_follows_what_the_targets_do() {
     check(
         AS,
         &flow,
-        &[
-            "flow-style 5:9-5:15 error: — skills-ref rejects it$",
-            "metadata-value 5:9-5:15 error",
-        ],
+        expect![[r#"
+            flow-style 5:9-5:15 error: 'tags' is written in flow style ('[a, b]'), which strict YAML parsers such as strictyaml refuse — skills-ref rejects it
+            metadata-value 5:9-5:15 error: 'metadata.tags' is a list; metadata values should be strings — skills-ref rejects it
+        "#]],
     );
-    check(CC, &flow, &[]);
+    check(CC, &flow, expect![[""]]);
     let nested = fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  tags:\n    - a\n");
     check(
         AS,
         &nested,
-        &["metadata-value 6:5-6:8 warning: skills-ref turns it into a string$"],
+        expect![[r#"
+            metadata-value 6:5-6:8 warning: 'metadata.tags' is a list; metadata values should be strings — skills-ref turns it into a string
+        "#]],
     );
     // The upload check does not look.
     check(
         &[Client::ClaudeUpload],
         &nested,
-        &["metadata-value 6:5-6:8 warning"],
+        expect![[r#"
+            metadata-value 6:5-6:8 warning: 'metadata.tags' is a list; metadata values should be strings — claude.ai upload accepts it, but the spec asks for string values
+        "#]],
     );
     // A Codex skip makes any rule an error; an error-by-default rule that only degrades
     // drops to a warning; hint rules stay hints.
     let short =
         fm("name: pdf\ndescription: Use when asked.\nmetadata:\n  short-description:\n    - a\n");
-    check(&[Client::Codex], &short, &["metadata-value 6:5-6:8 error"]);
+    check(
+        &[Client::Codex],
+        &short,
+        expect![[r#"
+            metadata-value 6:5-6:8 error: 'metadata.short-description' is a list; metadata values should be strings — Codex skips this skill
+        "#]],
+    );
     check(
         CC,
         &fm("name: pdf\n"),
-        &["missing-description 1:1-1:4 warning"],
+        expect![[r#"
+            missing-description 1:1-1:4 warning: the frontmatter has no description field — Claude Code uses the body's first line instead
+        "#]],
     );
     check(
         AS,
         &fm("name: pdf\ndescription: Fills forms.\n"),
-        &["description-trigger 3:14-3:26 hint"],
+        expect![[r#"
+            description-trigger 3:14-3:26 hint: description says what the skill does but not when to use it (add "Use when …") — agents choose skills by their description alone
+        "#]],
     );
 }
 
@@ -484,12 +548,15 @@ fn an_adverb_is_no_trigger() {
     check(
         AS,
         &fm("name: pdf\ndescription: Fills forms. Apply carefully.\n"),
-        &["description-trigger 3:14-3:43 hint"],
+        expect![[r#"
+            description-trigger 3:14-3:43 hint: description says what the skill does but not when to use it (add "Use when …") — agents choose skills by their description alone
+        "#]],
     );
 }
 
 #[test]
 fn triggers_in_any_case() {
+    let mut found = String::new();
     for description in [
         "Fills forms. Use after a PDF upload.",
         "Fills forms. USE BEFORE sending a PDF.",
@@ -504,18 +571,16 @@ fn triggers_in_any_case() {
         "Fills forms. Use proactively when a PDF is open.",
         "Fills forms. Invoke automatically before sending a PDF.",
     ] {
-        // `Triggers: ` is also an unquoted colon, a finding of its own.
-        let colon: &[&str] = if description.contains(": ") {
-            &["unquoted-colon 3:35-3:36 error"]
-        } else {
-            &[]
-        };
-        check(
-            AS,
-            &fm(&format!("name: pdf\ndescription: {description}\n")),
-            colon,
-        );
+        let text = fm(&format!("name: pdf\ndescription: {description}\n"));
+        for line in rendered(AS, &text).lines() {
+            found += &format!("{description} => {line}\n");
+        }
     }
+    // No description-trigger for any of them; `Triggers: ` is also an unquoted colon, a finding
+    // of its own.
+    expect![[r#"
+        Fills forms. Triggers: pdf, form. => unquoted-colon 3:35-3:36 error: the unquoted 'description' value contains ': ', which YAML reads as a nested mapping — skills-ref rejects it
+    "#]].assert_eq(&found);
 }
 
 #[test]
@@ -577,64 +642,88 @@ fn skills_ref_claims_match_skills_ref() {
     check(
         AS,
         &fm(&format!("{head}compatibility: \"\"\n")),
-        &["compatibility-length 4:16-4:18 warning: — skills-ref accepts it; the spec does not$"],
+        expect![[r#"
+            compatibility-length 4:16-4:18 warning: compatibility is empty; leave it out or give 1-500 characters — skills-ref accepts it; the spec does not
+        "#]],
     );
     check(
         AS,
         &fm(&format!("{head}compatibility: {}\n", "x".repeat(501))),
-        &["compatibility-length 4:516-4:517 error: skills-ref rejects it$"],
+        expect![[r#"
+            compatibility-length 4:516-4:517 error: compatibility is 501 characters long; the limit is 500 — skills-ref rejects it
+        "#]],
     );
     // A list compatibility fails its string check.
     check(
         AS,
         &fm(&format!("{head}compatibility:\n  - Python\n")),
-        &["field-type 5:3-5:11 error"],
+        expect![[r#"
+            field-type 5:3-5:11 error: 'compatibility' is a list; it must be a string — skills-ref rejects it
+        "#]],
     );
     // allowed-tools, license and metadata are not validated at all.
     check(
         AS,
         &fm(&format!("{head}allowed-tools:\n  - Read\n  - Grep\n")),
-        &["allowed-tools-shape 5:3-6:9 warning: skills-ref passes it through unchecked"],
+        expect![[r#"
+            allowed-tools-shape 5:3-6:9 warning: allowed-tools is a list; the spec wants one space-separated string — skills-ref passes it through unchecked, but clients that follow the spec expect a string
+        "#]],
     );
     check(
         AS,
         &fm(&format!("{head}allowed-tools: Read, Grep\n")),
-        &["allowed-tools-shape 4:16-4:26 warning: skills-ref passes it through unchecked"],
+        expect![[r#"
+            allowed-tools-shape 4:16-4:26 warning: allowed-tools is comma-separated; the spec wants tools separated by spaces — skills-ref passes it through unchecked, but clients that follow the spec split it at spaces only
+        "#]],
     );
     check(
         AS,
         &fm(&format!("{head}license:\n  - MIT\n")),
-        &["field-type 5:3-5:8 warning: skills-ref passes it through unchecked$"],
+        expect![[r#"
+            field-type 5:3-5:8 warning: 'license' is a list; it must be a string — skills-ref passes it through unchecked
+        "#]],
     );
     check(
         AS,
         &fm(&format!("{head}metadata: x\n")),
-        &["field-type 4:11-4:12 warning: skills-ref passes it through unchecked$"],
+        expect![[r#"
+            field-type 4:11-4:12 warning: metadata is a string; it must be a mapping of string keys to string values — skills-ref passes it through unchecked
+        "#]],
     );
     check(
         AS,
         &fm(&format!("{head}allowed-tools:\n  a: b\n")),
-        &["field-type 5:3-5:7 warning: skills-ref passes it through unchecked$"],
+        expect![[r#"
+            field-type 5:3-5:7 warning: 'allowed-tools' is a mapping; it must be a string or a list of strings — skills-ref passes it through unchecked
+        "#]],
     );
     // strictyaml reads every scalar as text: `name: 3000` is the name "3000".
     check(
         AS,
         &fm("name: 3000\ndescription: Use when asked.\n"),
-        &[
-            "field-type 2:7-2:11 warning: skills-ref reads it as text",
-            "name-mismatch 2:7-2:11 error: ^name '3000' does not match its folder 'pdf' — skills-ref rejects it",
-        ],
+        expect![[r#"
+            field-type 2:7-2:11 warning: 'name' is an integer; it must be a string — skills-ref reads it as text, but YAML 1.2 loaders do not
+            name-mismatch 2:7-2:11 error: name '3000' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
     );
     check(
         AS,
         &fm("name: pdf\ndescription: ~\n"),
-        &["field-type 3:14-3:15 warning"],
+        expect![[r#"
+            field-type 3:14-3:15 warning: 'description' is null; it must be a string — skills-ref reads it as text, but YAML 1.2 loaders do not
+        "#]],
     );
     // skills-ref strips the name and accepts lowercase letters of any script.
     let padded = fm("name: \" pdf \"\ndescription: Use when asked.\n");
-    check(AS, &padded, &["name-format 2:7-2:14 warning"]);
+    check(
+        AS,
+        &padded,
+        expect![[r#"
+            name-format 2:7-2:14 warning: name ' pdf ' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: 'pdf') — skills-ref accepts it, but stricter clients allow only a-z, 0-9 and hyphens
+        "#]],
+    );
     // OpenCode 1.18.33 takes any string as the name and lists the skill under it.
-    check(&[Client::OpenCode], &padded, &[]);
+    check(&[Client::OpenCode], &padded, expect![[""]]);
     let unicode = "---\nname: café\ndescription: Use when asked.\n---\nBody\n";
     let diagnostics = lint_as(unicode, "skills/café/SKILL.md", AS);
     let format = diagnostics
@@ -650,7 +739,10 @@ fn skills_ref_claims_match_skills_ref() {
     check(
         AS,
         &fm("name: Pdf\ndescription: Use when asked.\n"),
-        &["name-format 2:7-2:10 error", "name-mismatch 2:7-2:10 error"],
+        expect![[r#"
+            name-format 2:7-2:10 error: name 'Pdf' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: 'pdf') — skills-ref rejects it
+            name-mismatch 2:7-2:10 error: name 'Pdf' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
     );
     let long = format!(
         "name: \"{} \"\ndescription: Use when asked.\n",
@@ -660,9 +752,9 @@ fn skills_ref_claims_match_skills_ref() {
     check(
         AS,
         &fm(&long),
-        &[
-            "name-format 2:7-2:74 warning",
-            "name-mismatch 2:7-2:74 error",
-        ],
+        expect![[r#"
+            name-format 2:7-2:74 warning: name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ' must use only lowercase letters, digits and single hyphens, not at the start or end (suggested: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa') — skills-ref accepts it, but stricter clients allow only a-z, 0-9 and hyphens
+            name-mismatch 2:7-2:74 error: name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ' does not match its folder 'pdf' — skills-ref rejects it
+        "#]],
     );
 }
