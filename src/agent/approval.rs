@@ -5,7 +5,6 @@
 use std::collections::HashSet;
 
 use super::provider::BoxFuture;
-use super::tools::{ApprovalKind, Tool};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -15,11 +14,54 @@ pub enum Decision {
     Deny,
 }
 
-/// What is asked about: the tool and a one-line summary of the call.
+/// What a tool call needs approved, as `--allow` names it: `bash`, or `write` for the tools that
+/// change files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApprovalKind {
+    Bash,
+    Write,
+    /// Loading a skill in which skill-lsp found security errors.
+    UnsafeSkill,
+}
+
+impl ApprovalKind {
+    /// The kind as `--allow` and the protocol name it.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            ApprovalKind::Bash => "bash",
+            ApprovalKind::Write => "write",
+            ApprovalKind::UnsafeSkill => "unsafe-skill",
+        }
+    }
+
+    /// What answering "Allow for this chat" allows: the session allows by kind, so one answer
+    /// covers more than the call asked about, and the user should read how much.
+    #[must_use]
+    pub fn scope(self) -> &'static str {
+        match self {
+            ApprovalKind::Bash => {
+                "Allow for this chat: every command the agent runs in this conversation, without asking again."
+            }
+            ApprovalKind::Write => {
+                "Allow for this chat: every file the agent writes or edits (write_file and edit_file) in this conversation, without asking again."
+            }
+            ApprovalKind::UnsafeSkill => {
+                "Allow for this chat: every skill with security errors the agent loads in this conversation, without asking again."
+            }
+        }
+    }
+}
+
+/// What is asked about: the tool, what answering "Allow for this chat" would allow, a one-line
+/// summary of the call (what the question says) and the call in full (what an editor shows
+/// under it: the command, the file and its new text, or the security errors of a skill).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApprovalRequest {
     pub tool: String,
+    pub kind: ApprovalKind,
     pub summary: String,
+    pub detail: String,
 }
 
 pub trait Approver: Send + Sync {
@@ -52,19 +94,6 @@ pub(crate) fn with_config(
         std::sync::Arc::new(AllowList::new(&[ApprovalKind::UnsafeSkill], approver))
     } else {
         std::sync::Arc::from(approver)
-    }
-}
-
-/// The kind a tool belongs to for `--allow`: `bash`, `unsafe-skill` for `load_skill`, or `write`
-/// for the file-changing tools (and any other name).
-#[must_use]
-pub(crate) fn kind_of(tool: &str) -> ApprovalKind {
-    match Tool::parse(tool) {
-        // The one question about `load_skill` is whether a skill with security errors may load.
-        Some(Tool::LoadSkill) => ApprovalKind::UnsafeSkill,
-        parsed => parsed
-            .and_then(Tool::approval)
-            .unwrap_or(ApprovalKind::Write),
     }
 }
 
@@ -110,7 +139,7 @@ impl AllowList {
 
 impl Approver for AllowList {
     fn ask<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, Decision> {
-        if self.kinds.contains(&kind_of(&request.tool)) {
+        if self.kinds.contains(&request.kind) {
             return Box::pin(async { Decision::AllowSession });
         }
         self.fallback.ask(request)

@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::approval::{ApprovalRequest, Approver, Decision};
+use super::approval::{ApprovalKind, ApprovalRequest, Approver, Decision};
 use super::provider::{Block, Message, Provider, ProviderError, Request, Role, StreamEvent, Usage};
-use super::tools::{self, ApprovalKind, Tool, ToolOutput, string_arg};
+use super::tools::{self, Tool, ToolOutput, string_arg};
 use crate::workspace::{Registry, Source};
 
 pub(crate) const DEFAULT_MAX_TURNS: u32 = 30;
@@ -60,10 +60,13 @@ pub(crate) fn system_prompt(workspace: &std::path::Path, catalog: &str) -> Strin
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentEvent {
     Text(String),
+    /// A call about to run; `approval` is the question the user is about to be asked about
+    /// it, if any (the loop asks right after this event).
     ToolCall {
         id: String,
         name: String,
         input: Value,
+        approval: Option<ApprovalRequest>,
     },
     ToolResult {
         id: String,
@@ -285,12 +288,14 @@ impl Agent {
             }
             let mut results = Vec::with_capacity(calls.len());
             for (id, name, input) in calls {
+                let asking = self.approval_request(session, &name, &input);
                 on_event(AgentEvent::ToolCall {
                     id: id.clone(),
                     name: name.clone(),
                     input: input.clone(),
+                    approval: asking.clone(),
                 });
-                let output = self.call_tool(session, &name, &input).await;
+                let output = self.call_tool(session, &name, &input, asking).await;
                 on_event(AgentEvent::ToolResult {
                     id: id.clone(),
                     name: name.clone(),
@@ -332,49 +337,24 @@ impl Agent {
         })
     }
 
-    async fn call_tool(&self, session: &mut Session, name: &str, input: &Value) -> ToolOutput {
-        let Some(tool) = Tool::parse(name) else {
-            return ToolOutput::error(format!(
-                "there is no tool named `{name}`; the tools are {}",
-                Tool::listing()
-            ));
-        };
-        if let Some(kind) = tool
-            .approval()
-            .filter(|kind| !session.allowed.contains(kind))
-        {
-            let request = ApprovalRequest {
-                tool: name.to_owned(),
-                summary: tool.approval_summary(input),
-            };
-            match self.approver.ask(&request).await {
-                Decision::AllowOnce => {}
-                Decision::AllowSession => {
-                    session.allowed.insert(kind);
-                }
-                Decision::Deny => {
-                    return ToolOutput::error(format!(
-                        "the user did not approve this call ({}); do not retry it, find another way or ask",
-                        request.summary
-                    ));
-                }
-            }
-        }
+    /// The question a call needs answered before it runs, if any: a tool that changes things
+    /// (unless allowed for this chat), or a skill with security errors to load (asked once per
+    /// skill and chat, unless allowed for the whole chat, by `--allow unsafe-skill` or the
+    /// config's `allow-unsafe-skills`).
+    fn approval_request(
+        &self,
+        session: &Session,
+        name: &str,
+        input: &Value,
+    ) -> Option<ApprovalRequest> {
+        let tool = Tool::parse(name)?;
         if tool == Tool::LoadSkill {
-            if let Some(refused) = self.guard_skill(session, input).await {
-                return refused;
-            }
+            return self.unsafe_skill_request(session, input);
         }
-        tool.run(&self.workspace, input, |input| {
-            self.load_skill(session, input)
-        })
-        .await
+        tools::approval_for(name, input).filter(|request| !session.allowed.contains(&request.kind))
     }
 
-    /// A skill with security errors loads only when the user allows it: asked once per skill
-    /// and chat, unless allowed for the whole chat (or by `--allow unsafe-skill`, or the config's
-    /// `allow-unsafe-skills`). `Some` is the refusal the model reads.
-    async fn guard_skill(&self, session: &mut Session, input: &Value) -> Option<ToolOutput> {
+    fn unsafe_skill_request(&self, session: &Session, input: &Value) -> Option<ApprovalRequest> {
         let name = string_arg(input, "name").ok()?;
         if session.allowed.contains(&ApprovalKind::UnsafeSkill)
             || session.loaded.iter().any(|loaded| loaded == name)
@@ -385,8 +365,9 @@ impl Agent {
         let text = self.source.read(&skill.path).ok()?;
         let errors = self.gate.as_ref()?.security_errors(&skill.path, &text);
         let first = errors.first()?;
-        let request = ApprovalRequest {
-            tool: "load_skill".to_owned(),
+        Some(ApprovalRequest {
+            tool: Tool::LoadSkill.name().to_owned(),
+            kind: ApprovalKind::UnsafeSkill,
             summary: format!(
                 "load the skill '{name}', in which skill-lsp found {} security error{} ({}{})",
                 errors.len(),
@@ -394,22 +375,41 @@ impl Agent {
                 first,
                 if errors.len() > 1 { "; …" } else { "" },
             ),
+            detail: errors
+                .iter()
+                .map(|error| format!("- {error}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        })
+    }
+
+    /// Asks `asking` (see [`Self::approval_request`]), then runs the call unless denied.
+    async fn call_tool(
+        &self,
+        session: &mut Session,
+        name: &str,
+        input: &Value,
+        asking: Option<ApprovalRequest>,
+    ) -> ToolOutput {
+        let Some(tool) = Tool::parse(name) else {
+            return ToolOutput::error(format!(
+                "there is no tool named `{name}`; the tools are {}",
+                Tool::listing()
+            ));
         };
-        match self.approver.ask(&request).await {
-            Decision::AllowOnce => None,
-            Decision::AllowSession => {
-                session.allowed.insert(ApprovalKind::UnsafeSkill);
-                None
+        if let Some(request) = asking {
+            match self.approver.ask(&request).await {
+                Decision::AllowOnce => {}
+                Decision::AllowSession => {
+                    session.allowed.insert(request.kind);
+                }
+                Decision::Deny => return ToolOutput::error(refusal(&request, input)),
             }
-            Decision::Deny => Some(ToolOutput::error(format!(
-                "Skill '{name}' was not loaded: skill-lsp found security errors in it and the user did not allow loading it.\n{}\nTell the user why the skill was not loaded; do not read or run its files another way.",
-                errors
-                    .iter()
-                    .map(|error| format!("- {error}"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ))),
         }
+        tool.run(&self.workspace, input, |input| {
+            self.load_skill(session, input)
+        })
+        .await
     }
 
     fn load_skill(&self, session: &mut Session, input: &Value) -> ToolOutput {
@@ -444,6 +444,21 @@ impl Agent {
             Err(message) => ToolOutput::error(message),
         }
     }
+}
+
+/// What the model reads when the user says no: why, and that it should not try another way.
+fn refusal(request: &ApprovalRequest, input: &Value) -> String {
+    if request.kind == ApprovalKind::UnsafeSkill {
+        let name = string_arg(input, "name").unwrap_or("?");
+        return format!(
+            "Skill '{name}' was not loaded: skill-lsp found security errors in it and the user did not allow loading it.\n{}\nTell the user why the skill was not loaded; do not read or run its files another way.",
+            request.detail
+        );
+    }
+    format!(
+        "the user did not approve this call ({}); do not retry it, find another way or ask",
+        request.summary
+    )
 }
 
 #[cfg(test)]

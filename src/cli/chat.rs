@@ -7,10 +7,10 @@ use std::sync::Arc;
 use tokio::io::AsyncBufReadExt;
 
 use super::{ChatArgs, EXIT_TROUBLE, error_line};
-use crate::agent::approval::{AllowList, ApprovalRequest, Approver, Decision, Fixed};
+use crate::agent::approval::{AllowList, ApprovalKind, ApprovalRequest, Approver, Decision, Fixed};
 use crate::agent::provider::{self, BoxFuture};
 use crate::agent::session::{DEFAULT_MAX_TURNS, max_tokens};
-use crate::agent::tools::{ApprovalKind, summary};
+use crate::agent::tools::summary;
 use crate::agent::{Agent, AgentEvent, Session};
 use crate::targets::ClientSet;
 use crate::workspace::{Disk, Workspace};

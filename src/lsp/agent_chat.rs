@@ -15,7 +15,7 @@ use super::ext::{
     AgentChatResult, AgentEventKind, AgentEventNotification, AgentEventParams, ChatUsage,
     STOP_CANCELLED,
 };
-use super::handlers::invalid_params;
+use super::handlers::{invalid_params, provider_setup_error};
 use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::approval::{ApprovalRequest, Approver, Decision};
@@ -37,7 +37,7 @@ pub(crate) async fn agent_chat(
     let env = |name: &str| std::env::var(name).ok();
     let (model, max_turns) = (context.agent.model.clone(), context.agent.max_turns);
     let provider = crate::agent::provider::from_env(&env, None, model.as_deref())
-        .map_err(|error| invalid_params(error.to_string()))?;
+        .map_err(|error| provider_setup_error(&error))?;
     let max_tokens = crate::agent::session::max_tokens(&env, None, context.agent.max_tokens)
         .map_err(invalid_params)?;
     let agent = crate::agent::Agent {
@@ -58,7 +58,12 @@ pub(crate) async fn agent_chat(
     let mut lease = backend
         .sessions
         .lease(params.session_id.as_deref())
-        .map_err(invalid_params)?;
+        .map_err(|message| {
+            // Said as data too, so an editor knows to start a new conversation.
+            let mut error = invalid_params(message);
+            error.data = Some(serde_json::json!({"session": "unavailable"}));
+            error
+        })?;
     let session_id = lease.id.clone();
     let token = params.work_done_token.clone();
     if let Some(token) = &token {

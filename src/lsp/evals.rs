@@ -17,7 +17,7 @@ use super::eval_results::{EvalSummary, description_of, eval_key};
 use super::ext::{
     EVAL_PROGRESS_TITLE, EvalResultNotification, EvalResultParams, RunEvalsParams, RunEvalsResult,
 };
-use super::handlers::invalid_params;
+use super::handlers::{invalid_params, provider_setup_error};
 use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::eval::cache::cache_dir;
@@ -95,7 +95,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     let set = parse(&set_path, &set_text).map_err(|error| invalid_params(error.to_string()))?;
     let provider =
         crate::agent::provider::from_env(&|name| std::env::var(name).ok(), None, model.as_deref())
-            .map_err(|error| invalid_params(error.to_string()))?;
+            .map_err(|error| provider_setup_error(&error))?;
     // What the stored result is valid for: the file's description (a candidate's result is
     // not the file's) and the set's text.
     let key = params.description.is_none().then(|| {

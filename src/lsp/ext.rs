@@ -227,11 +227,17 @@ pub struct AgentEventParams {
 pub enum AgentEventKind {
     /// A piece of the model's reply.
     Text { text: String },
-    /// The model asked for a tool.
+    /// The model asked for a tool: its JSON input, the argument a reader looks for (`pdf`,
+    /// `skills/pdf/SKILL.md`, a command's first line) and, when the user is asked about this
+    /// call next, what the question is about.
     ToolCall {
         id: String,
         name: String,
         input: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        argument: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval: Option<ToolApproval>,
     },
     /// A tool's answer, cut to `TOOL_RESULT_PREVIEW` characters.
     ToolResult {
@@ -249,6 +255,17 @@ pub enum AgentEventKind {
     Error { message: String },
 }
 
+/// The approval a tool call waits for, as the server will ask it (`window/showMessageRequest`):
+/// its kind (`bash`, `write` or `unsafe-skill`), the call in full, and what "Allow for this
+/// chat" would allow. Clients show these instead of knowing the tools themselves.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolApproval {
+    pub kind: String,
+    pub detail: String,
+    pub scope: String,
+}
+
 /// How much of a tool result an event carries; the transcript keeps all of it.
 pub(crate) const TOOL_RESULT_PREVIEW: usize = 2_000;
 
@@ -259,10 +276,21 @@ impl AgentEventKind {
         use crate::agent::AgentEvent;
         match event {
             AgentEvent::Text(text) => Self::Text { text: text.clone() },
-            AgentEvent::ToolCall { id, name, input } => Self::ToolCall {
+            AgentEvent::ToolCall {
+                id,
+                name,
+                input,
+                approval,
+            } => Self::ToolCall {
                 id: id.clone(),
                 name: name.clone(),
                 input: input.clone(),
+                argument: crate::agent::tools::argument(name, input),
+                approval: approval.as_ref().map(|request| ToolApproval {
+                    kind: request.kind.id().to_owned(),
+                    detail: request.detail.clone(),
+                    scope: request.kind.scope().to_owned(),
+                }),
             },
             AgentEvent::ToolResult {
                 id,

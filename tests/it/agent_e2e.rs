@@ -321,9 +321,107 @@ fn agent_chat_asks_the_editor_before_loading_a_skill_with_security_errors() {
         question.contains("load the skill 'updater'") && question.contains("1 security error"),
         "{question}"
     );
+    // The call's event says what the question is about, so the editor shows it without
+    // knowing the tools.
+    let call = client
+        .backlog
+        .iter()
+        .find(|m| m["method"] == "skill/agentEvent" && m["params"]["kind"] == "toolCall")
+        .expect("a toolCall event");
+    assert_eq!(call["params"]["argument"], "updater");
+    let approval = &call["params"]["approval"];
+    assert_eq!(approval["kind"], "unsafe-skill");
+    assert!(
+        approval["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("- scripts/update.sh:2: This script pipes a download"),
+        "{approval}"
+    );
+    assert!(
+        approval["scope"]
+            .as_str()
+            .unwrap()
+            .contains("every skill with security errors"),
+        "{approval}"
+    );
     let results = tool_results(&server.requests()[1].json());
     assert_eq!(results[0]["is_error"], true);
     assert!(result_text(&results[0]).contains("was not loaded"));
+    client.shutdown();
+}
+
+/// Each call's event carries what an editor shows of it: the argument a reader looks for, and,
+/// for a call the user is asked about next, the call in full and what "Allow for this chat"
+/// covers. A call that asks nothing carries no approval.
+#[test]
+fn agent_chat_events_say_what_each_call_asks_of_the_user() {
+    let server = Server::start(vec![
+        Reply::sse(&anthropic_stream(
+            &[
+                json!({"tool": "read_file", "id": "toolu_r", "input": {"path": "skills/pdf/SKILL.md"}}),
+                json!({"tool": "bash", "id": "toolu_b", "input": {"command": "make\nrm -rf build"}}),
+                json!({"tool": "write_file", "id": "toolu_w", "input": {"path": "notes.txt", "content": "hello"}}),
+                json!({"tool": "edit_file", "id": "toolu_e", "input": {"path": "notes.txt", "old_string": "a", "new_string": "b"}}),
+            ],
+            "tool_use",
+        )),
+        Reply::sse(&anthropic_stream(&[json!({"text": "ok"})], "end_turn")),
+    ]);
+    let mut client = editor_against(&server, &[("skills/pdf/SKILL.md", PDF)]);
+    client.request("skill/agentChat", json!({"prompt": "tidy up"}));
+    let calls: Vec<&Value> = client
+        .backlog
+        .iter()
+        .filter(|m| m["method"] == "skill/agentEvent" && m["params"]["kind"] == "toolCall")
+        .map(|m| &m["params"])
+        .collect();
+    let shown: Vec<(&str, &Value, &Value)> = calls
+        .iter()
+        .map(|call| {
+            (
+                call["name"].as_str().unwrap(),
+                &call["argument"],
+                &call["approval"]["kind"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("read_file", &json!("skills/pdf/SKILL.md"), &Value::Null),
+            ("bash", &json!("make…"), &json!("bash")),
+            ("write_file", &json!("notes.txt"), &json!("write")),
+            ("edit_file", &json!("notes.txt"), &json!("write")),
+        ]
+    );
+    assert!(calls[0].get("approval").is_none(), "{}", calls[0]);
+    assert_eq!(calls[1]["approval"]["detail"], "make\nrm -rf build");
+    assert!(
+        calls[1]["approval"]["scope"]
+            .as_str()
+            .unwrap()
+            .contains("every command"),
+        "{}",
+        calls[1]
+    );
+    assert_eq!(
+        calls[2]["approval"]["detail"],
+        "notes.txt\n--- new content ---\nhello"
+    );
+    assert_eq!(
+        calls[3]["approval"]["detail"],
+        "notes.txt\n--- replace ---\na\n--- with ---\nb"
+    );
+    // One question per call with an approval, in the same order.
+    let asked: Vec<&str> = client
+        .log
+        .iter()
+        .filter(|m| m["method"] == "window/showMessageRequest")
+        .map(|m| m["params"]["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(asked.len(), 3, "{asked:#?}");
+    assert!(asked[1].contains("write notes.txt"), "{asked:#?}");
     client.shutdown();
 }
 
@@ -457,10 +555,37 @@ fn agent_chat_errors_are_lsp_errors_and_the_server_keeps_serving() {
     let mut client = Client::start_with_env(&[("skills/pdf/SKILL.md", PDF)], json!({}), &[]);
     let response = client.request_raw("skill/agentChat", json!({"prompt": "hi"}));
     let message = response["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("MODEL_ID") || message.contains("ANTHROPIC_API_KEY"),
-        "{message}"
+    assert!(message.contains("ANTHROPIC_API_KEY"), "{message}");
+    // What is missing is data, for an editor to name its own setting.
+    assert_eq!(response["error"]["data"], json!({"unset": "provider"}));
+    client.shutdown();
+    let mut client = Client::start_with_env(
+        &[("skills/pdf/SKILL.md", PDF)],
+        json!({}),
+        &[("OPENAI_BASE_URL", "http://127.0.0.1:9")],
     );
+    let response = client.request_raw("skill/agentChat", json!({"prompt": "hi"}));
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("MODEL_ID"),
+        "{response}"
+    );
+    assert_eq!(response["error"]["data"], json!({"unset": "model"}));
+    client.shutdown();
+    // A conversation the server does not have (it restarted): data says to start a new one.
+    let mut client = Client::start_with_env(
+        &[("skills/pdf/SKILL.md", PDF)],
+        json!({}),
+        &[("OPENAI_BASE_URL", "http://127.0.0.1:9"), ("MODEL_ID", "m")],
+    );
+    let response = client.request_raw(
+        "skill/agentChat",
+        json!({"prompt": "hi", "sessionId": "chat-99"}),
+    );
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    assert_eq!(response["error"]["data"], json!({"session": "unavailable"}));
     let catalog = client.request("skill/catalog", json!({}));
     assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
     client.shutdown();

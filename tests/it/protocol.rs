@@ -11,6 +11,8 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{Value, json};
 use skill_lsp::agent::AgentEvent;
+use skill_lsp::agent::provider::{ProviderError, Unset};
+use skill_lsp::agent::tools;
 use skill_lsp::lsp::ext::{self, AgentEventKind, AgentEventParams};
 use skill_lsp::lsp::progress;
 use tower_lsp_server::ls_types::{
@@ -45,6 +47,7 @@ fn messages() -> Value {
             id: "toolu_1".into(),
             name: "load_skill".into(),
             input: json!({"name": "pdf"}),
+            approval: None,
         },
         AgentEvent::ToolResult {
             id: "toolu_1".into(),
@@ -56,6 +59,10 @@ fn messages() -> Value {
             id: "toolu_2".into(),
             name: "bash".into(),
             input: json!({"command": "python scripts/fill.py form.pdf"}),
+            approval: tools::approval_for(
+                "bash",
+                &json!({"command": "python scripts/fill.py form.pdf"}),
+            ),
         },
         AgentEvent::ToolResult {
             id: "toolu_2".into(),
@@ -176,7 +183,10 @@ fn messages() -> Value {
                     output_tokens: 80,
                 },
             },
-        )],
+        ), {
+            "params": ext::AgentChatParams { prompt: "Fill in form.pdf".into(), session_id: None, work_done_token: None },
+            "error": {"code": -32602, "message": ProviderError::Unset(Unset::Model).to_string(), "data": {"unset": Unset::Model.id()}},
+        }],
         ext::AGENT_EVENT: events,
         "$/progress": progress,
         "window/showMessageRequest": [exchange(approval, json!({"title": ext::ALLOW_ONCE}))],

@@ -246,8 +246,8 @@ test('protocol: the snapshot of every skill/agentEvent renders', function()
       check(rendered:find(event.isError and '✗' or '←', 1, true), 'toolResult: isError not read: %s', rendered)
     end
     if event.kind == 'toolCall' then
-      local argument = event.input.name or event.input.command
-      check(rendered:find(argument, 1, true), 'toolCall: %s does not show %s', rendered, tostring(argument))
+      check(type(event.argument) == 'string', 'toolCall without the argument to show: %s', vim.inspect(event))
+      check(rendered:find(event.argument, 1, true), 'toolCall: %s does not show %s', rendered, event.argument)
     end
   end
   local seen = vim.tbl_keys(kinds)

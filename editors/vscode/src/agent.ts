@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ResponseError, WorkDoneProgress } from 'vscode-languageclient/node';
 import { ServerManager } from './client';
-import { AgentChatRequest, AgentChatResult, AgentEvent } from './protocol';
+import { AgentChatRequest, AgentChatResult, AgentEvent, UnsetData } from './protocol';
 import type { ApprovalChoice, Entry } from './webview/messages';
 
 export type { ApprovalChoice, Entry } from './webview/messages';
@@ -25,12 +25,6 @@ export interface ChatOutcome {
 
 /** After Cancel, how long to wait for the server's answer before calling the chat cancelled anyway. */
 const CANCEL_GRACE_MS = 3000;
-
-/** The tools the server asks approval for. */
-const NEEDS_APPROVAL: readonly string[] = ['bash', 'write_file', 'edit_file'];
-
-/** Longest file text shown in an approval card; a longer text is cut with a note. */
-const APPROVAL_TEXT_MAX = 4000;
 
 /** The workspaceState key of the saved conversation. */
 export const SAVED_CHAT_KEY = 'skillLsp.agent.chat';
@@ -144,14 +138,14 @@ export class AgentChat implements vscode.Disposable {
       message,
       answer: '',
       cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-      scope: approvalScope(undefined),
+      scope: DEFAULT_SCOPE,
     };
     this.entries.push(entry);
     // The server's toolCall event and its approval request travel separately: the call may be
     // here already, or come next (then onEvent attaches it).
     const call = this.entries.find(
       (candidate): candidate is Extract<Entry, { kind: 'tool' }> =>
-        candidate.kind === 'tool' && !candidate.result && NEEDS_APPROVAL.includes(candidate.name) && !this.claimed(candidate.id),
+        candidate.kind === 'tool' && !candidate.result && candidate.approval !== undefined && !this.claimed(candidate.id),
     );
     if (call) {
       this.attachCall(entry, call);
@@ -192,8 +186,9 @@ export class AgentChat implements vscode.Disposable {
   private attachCall(approval: Extract<Entry, { kind: 'approval' }>, call: Extract<Entry, { kind: 'tool' }>): void {
     approval.toolId = call.id;
     approval.tool = call.name;
-    approval.detail = describeCall(call.name, call.input);
-    approval.scope = approvalScope(call.name);
+    approval.approvalKind = call.approval?.kind;
+    approval.detail = call.approval?.detail;
+    approval.scope = call.approval?.scope ?? DEFAULT_SCOPE;
     const at = this.entries.indexOf(approval);
     if (at >= 0 && at < this.entries.indexOf(call)) {
       this.entries.splice(at, 1);
@@ -320,10 +315,10 @@ export class AgentChat implements vscode.Disposable {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof ResponseError && /unknown or busy session/.test(message)) {
+      if (error instanceof ResponseError && (error.data as { session?: string } | undefined)?.session === 'unavailable') {
         this.sessionId = undefined;
       }
-      this.finish('error', withHint(message));
+      this.finish('error', withHint(message, error instanceof ResponseError ? error.data : undefined));
       outcome = { state: 'error', sessionId: this.sessionId, error: message, entries: [] };
     } finally {
       this.denyPending('Deny (the chat ended)');
@@ -367,7 +362,7 @@ export class AgentChat implements vscode.Disposable {
     const changed = foldAgentEvent(fold, event);
     this.openText = fold.openText;
     this.sawFinalEvent = fold.sawFinalEvent;
-    if (event.kind === 'toolCall' && NEEDS_APPROVAL.includes(event.name)) {
+    if (event.kind === 'toolCall' && event.approval) {
       const waiting = this.entries.find(
         (entry): entry is Extract<Entry, { kind: 'approval' }> => entry.kind === 'approval' && !!entry.pending && !entry.toolId,
       );
@@ -466,7 +461,7 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
       return true;
     case 'toolCall':
       fold.openText = undefined;
-      fold.entries.push({ kind: 'tool', id: event.id, name: event.name, input: event.input });
+      fold.entries.push({ kind: 'tool', id: event.id, name: event.name, input: event.input, approval: event.approval });
       return true;
     case 'toolResult': {
       const call = [...fold.entries].reverse().find((entry) => entry.kind === 'tool' && entry.id === event.id);
@@ -501,49 +496,26 @@ export function foldAgentEvent(fold: EventFold, event: AgentEvent): boolean {
     case 'error':
       fold.sawFinalEvent = true;
       fold.openText = undefined;
-      fold.entries.push({ kind: 'status', state: 'error', text: withHint(event.message) });
+      fold.entries.push({ kind: 'status', state: 'error', text: event.message });
       return true;
   }
   return false;
 }
 
-/** The call an approval is about, in full: a command as it will run, a file and the text it gets. */
-export function describeCall(name: string, input: unknown): string | undefined {
-  const fields = (input ?? {}) as Record<string, unknown>;
-  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
-  const cut = (value: string) =>
-    value.length > APPROVAL_TEXT_MAX
-      ? `${value.slice(0, APPROVAL_TEXT_MAX)}\n… (${(value.length - APPROVAL_TEXT_MAX).toLocaleString('en-US')} more characters; the tool card above has the whole input)`
-      : value;
-  switch (name) {
-    case 'bash':
-      return text('command');
-    case 'write_file':
-      return `${text('path') ?? '?'}\n--- new content ---\n${cut(text('content') ?? '')}`;
-    case 'edit_file':
-      return `${text('path') ?? '?'}\n--- replace ---\n${cut(text('old_string') ?? '')}\n--- with ---\n${cut(text('new_string') ?? '')}`;
-    default:
-      return input === undefined ? undefined : JSON.stringify(input, null, 2);
-  }
-}
+/** Until the call's event arrives: the server says what the answer covers on the call itself. */
+const DEFAULT_SCOPE = 'Allow for this chat: calls of this kind in this conversation, without asking again.';
 
-/** What "Allow for this chat" allows: the server allows by kind, commands or file changes. */
-export function approvalScope(tool: string | undefined): string {
-  if (tool === 'bash') {
-    return 'Allow for this chat: every command the agent runs in this conversation, without asking again.';
-  }
-  if (tool === 'write_file' || tool === 'edit_file') {
-    return 'Allow for this chat: every file the agent writes or edits (write_file and edit_file) in this conversation, without asking again.';
-  }
-  return 'Allow for this chat: calls of this kind in this conversation, without asking again.';
-}
-
-/** Server errors name environment variables; in VS Code the fix is a setting or a command. */
-export function withHint(message: string): string {
-  if (/no model is set|MODEL_ID/.test(message)) {
+/**
+ * An error's message with the way to fix it in VS Code: the server says in the error's data
+ * when no model or no provider is set (docs/protocol.md), and here the fix is a setting or a
+ * command rather than the environment variable the message names.
+ */
+export function withHint(message: string, data: unknown): string {
+  const unset = (data as Partial<UnsetData> | undefined)?.unset;
+  if (unset === 'model') {
     return `${message}\nIn VS Code: set "skillLsp.agent.model".`;
   }
-  if (/no model provider is configured|ANTHROPIC_API_KEY|OPENAI_BASE_URL/.test(message)) {
+  if (unset === 'provider') {
     return `${message}\nIn VS Code: run "Skill LSP: Set API Key" (and set "skillLsp.agent.baseUrl" for a local server).`;
   }
   return message;

@@ -5,7 +5,7 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { WorkDoneProgress } from 'vscode-languageclient/node';
+import { ResponseError, WorkDoneProgress } from 'vscode-languageclient/node';
 import { withHint } from './agent';
 import { ServerManager, SKILL_SELECTOR } from './client';
 import { EvalQueryResult, EvalResultParams, RunEvalsRequest, RunEvalsResult, RunTriggerEvalsArgument } from './protocol';
@@ -228,7 +228,7 @@ export class TriggerEvals implements vscode.Disposable {
       return this.end('done', undefined);
     } catch (error) {
       const message = this.server.redact(error instanceof Error ? error.message : String(error));
-      const text = withHint(message);
+      const text = withHint(message, error instanceof ResponseError ? error.data : undefined);
       void vscode.window.showErrorMessage(`Skill LSP: trigger evals of ${skill ?? 'the skill'} failed: ${text}`);
       return this.end('error', text);
     } finally {

@@ -40,10 +40,28 @@ export interface AgentChatResult {
   usage: { inputTokens: number; outputTokens: number };
 }
 
+/**
+ * What the user is asked about a tool call, sent on its `toolCall` event before the question:
+ * the server owns which calls ask and what they mean (docs/protocol.md, the approval request).
+ */
+export interface ToolApproval {
+  /** `bash`, `write` or `unsafe-skill`. */
+  kind: string;
+  /** The call in full: the command, the file and its new text, or a skill's security errors. */
+  detail: string;
+  /** What "Allow for this chat" would allow. */
+  scope: string;
+}
+
+/** The `data` of an error the server answers when no model or no provider is set. */
+export interface UnsetData {
+  unset: 'model' | 'provider';
+}
+
 /** One `skill/agentEvent` notification. */
 export type AgentEvent =
   | { sessionId: string; kind: 'text'; text: string }
-  | { sessionId: string; kind: 'toolCall'; id: string; name: string; input: unknown }
+  | { sessionId: string; kind: 'toolCall'; id: string; name: string; input: unknown; argument?: string; approval?: ToolApproval }
   | { sessionId: string; kind: 'toolResult'; id: string; name: string; isError: boolean; content: string }
   | { sessionId: string; kind: 'notice'; text: string }
   | { sessionId: string; kind: 'done'; stopReason: string }

@@ -34,5 +34,5 @@ pub use selection::{from_env, from_env_with};
 pub use transport::HttpSettings;
 pub use types::{
     Block, BoxFuture, Message, Provider, ProviderError, Request, Response, Role, Sink, StreamEvent,
-    ToolSpec, Usage,
+    ToolSpec, Unset, Usage,
 };

@@ -5,7 +5,7 @@ use super::anthropic::{self, Anthropic};
 use super::key::ApiKey;
 use super::openai::{self, OpenAi};
 use super::transport::HttpSettings;
-use super::types::{Provider, ProviderError};
+use super::types::{Provider, ProviderError, Unset};
 
 /// Builds the provider from the environment (design.md §6): `ANTHROPIC_API_KEY` (with
 /// `ANTHROPIC_BASE_URL`, default the public endpoint) selects Anthropic; else `OPENAI_BASE_URL`
@@ -18,8 +18,8 @@ use super::types::{Provider, ProviderError};
 ///
 /// # Errors
 ///
-/// [`ProviderError::Config`] naming the variable to set when no provider or model is configured,
-/// or when a base URL or key is malformed. No request is made.
+/// [`ProviderError::Unset`] naming the variable to set when no provider or model is configured,
+/// [`ProviderError::Config`] when a base URL or key is malformed. No request is made.
 pub fn from_env(
     env: &dyn Fn(&str) -> Option<String>,
     flag_model: Option<&str>,
@@ -45,12 +45,7 @@ pub fn from_env_with(
         given(flag_model)
             .or_else(|| var("MODEL_ID"))
             .or_else(|| given(config_model))
-            .ok_or_else(|| {
-                ProviderError::Config(
-                    "no model is set: set MODEL_ID (or pass --model, or set model under [agent] in skill-lsp.toml) to the model to use"
-                        .to_owned(),
-                )
-            })
+            .ok_or(ProviderError::Unset(Unset::Model))
     };
     if let Some(key) = var("ANTHROPIC_API_KEY") {
         let base_url =
@@ -68,11 +63,7 @@ pub fn from_env_with(
         let provider = OpenAi::new(&base_url, openai_key, model()?, settings)?;
         return Ok(Box::new(provider));
     }
-    Err(ProviderError::Config(
-        "no model provider is configured: set ANTHROPIC_API_KEY for Anthropic, or OPENAI_BASE_URL \
-         for an OpenAI-compatible server, and MODEL_ID"
-            .to_owned(),
-    ))
+    Err(ProviderError::Unset(Unset::Provider))
 }
 
 #[cfg(test)]
@@ -94,7 +85,7 @@ mod tests {
 
     fn config_error(pairs: &[(&str, &str)], model_override: Option<&str>) -> String {
         match from_env(&lookup(pairs), model_override, None) {
-            Err(ProviderError::Config(message)) => message,
+            Err(error @ (ProviderError::Config(_) | ProviderError::Unset(_))) => error.to_string(),
             Err(other) => panic!("expected a config error, got {other}"),
             Ok(provider) => panic!("expected a config error, got {}", provider.name()),
         }

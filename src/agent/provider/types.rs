@@ -136,8 +136,11 @@ pub trait Provider: Send + Sync {
 /// Why a request failed. No message contains an API key.
 #[derive(Debug, thiserror::Error)]
 pub enum ProviderError {
-    /// The environment does not say which model or key to use; the message names the variable
-    /// to set.
+    /// No model, or no provider, is set: the message names what to set. Kept apart from
+    /// [`Self::Config`] so a front end can point at its own setting instead.
+    #[error("{}", .0.message())]
+    Unset(Unset),
+    /// A setting that cannot work (a malformed URL, a key that cannot go in a header).
     #[error("{0}")]
     Config(String),
     /// The server answered with an error status; `message` is the provider's own message.
@@ -158,6 +161,35 @@ pub enum ProviderError {
     Protocol(String),
 }
 
+/// What is missing before any model can be asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unset {
+    Model,
+    Provider,
+}
+
+impl Unset {
+    /// `model` or `provider`, as the protocol's error data names it.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Unset::Model => "model",
+            Unset::Provider => "provider",
+        }
+    }
+
+    fn message(self) -> &'static str {
+        match self {
+            Unset::Model => {
+                "no model is set: set MODEL_ID (or pass --model, or set model under [agent] in skill-lsp.toml) to the model to use"
+            }
+            Unset::Provider => {
+                "no model provider is configured: set ANTHROPIC_API_KEY for Anthropic, or OPENAI_BASE_URL for an OpenAI-compatible server, and MODEL_ID"
+            }
+        }
+    }
+}
+
 impl ProviderError {
     /// Whether another try may succeed.
     #[must_use]
@@ -165,7 +197,7 @@ impl ProviderError {
         match self {
             Self::Http { retryable, .. } => *retryable,
             Self::Network(_) | Self::Timeout => true,
-            Self::Config(_) | Self::Protocol(_) => false,
+            Self::Unset(_) | Self::Config(_) | Self::Protocol(_) => false,
         }
     }
 
@@ -199,6 +231,8 @@ mod tests {
     #[test]
     fn error_messages_are_lowercase_without_a_full_stop() {
         let errors = [
+            ProviderError::Unset(super::Unset::Model),
+            ProviderError::Unset(super::Unset::Provider),
             ProviderError::Config("no model is set".to_owned()),
             ProviderError::Http {
                 status: 529,

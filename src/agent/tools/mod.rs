@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::approval::{ApprovalKind, ApprovalRequest};
 use super::provider::ToolSpec;
 
 /// What a tool call gave: the text the model reads, and whether it is an error.
@@ -46,16 +47,6 @@ pub(crate) enum Tool {
     EditFile,
     Glob,
     LoadSkill,
-}
-
-/// What a tool call needs approved, as `--allow` names it: `bash`, or `write` for the tools that
-/// change files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum ApprovalKind {
-    Bash,
-    Write,
-    /// Loading a skill in which skill-lsp found security errors.
-    UnsafeSkill,
 }
 
 impl Tool {
@@ -233,6 +224,59 @@ impl Tool {
         }
     }
 
+    /// The argument a reader looks for in a call (the command's first line, the path, the
+    /// pattern or the skill's name), as written; `None` when the call lacks it.
+    fn argument(self, input: &Value) -> Option<String> {
+        let key = match self {
+            Tool::Bash => "command",
+            Tool::ReadFile | Tool::WriteFile | Tool::EditFile => "path",
+            Tool::Glob => "pattern",
+            Tool::LoadSkill => "name",
+        };
+        let value = input.get(key)?.as_str()?;
+        Some(if self == Tool::Bash {
+            first_line(value)
+        } else {
+            value.to_owned()
+        })
+    }
+
+    /// The call in full, as the user approves it: the command as it will run, or the file and
+    /// the text it gets (each text cut at [`APPROVAL_TEXT_CAP`] characters, saying so). Hidden
+    /// characters are shown escaped, line breaks and tabs excepted.
+    fn approval_detail(self, input: &Value) -> String {
+        let field = |key| text_field(input, key);
+        let cut = |key| {
+            let text = input.get(key).and_then(Value::as_str).unwrap_or("");
+            let total = text.chars().count();
+            if total > APPROVAL_TEXT_CAP {
+                let shown: String = text.chars().take(APPROVAL_TEXT_CAP).collect();
+                format!(
+                    "{shown}\n… ({} more characters; the tool call has the whole input)",
+                    total - APPROVAL_TEXT_CAP
+                )
+            } else {
+                text.to_owned()
+            }
+        };
+        let detail = match self {
+            Tool::Bash => cut("command"),
+            Tool::WriteFile => {
+                format!("{}\n--- new content ---\n{}", field("path"), cut("content"))
+            }
+            Tool::EditFile => format!(
+                "{}\n--- replace ---\n{}\n--- with ---\n{}",
+                field("path"),
+                cut("old_string"),
+                cut("new_string")
+            ),
+            Tool::ReadFile | Tool::Glob | Tool::LoadSkill => {
+                serde_json::to_string_pretty(input).unwrap_or_default()
+            }
+        };
+        escaped(&detail, &['\n', '\t'])
+    }
+
     /// `bash, read_file, …, glob and load_skill`, for the model when it names another tool.
     #[must_use]
     pub(crate) fn listing() -> String {
@@ -281,6 +325,29 @@ pub(crate) fn activity(name: &str, input: &Value) -> String {
     }
 }
 
+/// The question a call of a tool that changes things needs answered before it runs (`None`
+/// for the others and for unknown tools); the agent skips it when the chat already allows the
+/// kind.
+#[must_use]
+pub fn approval_for(name: &str, input: &Value) -> Option<ApprovalRequest> {
+    let tool = Tool::parse(name)?;
+    Some(ApprovalRequest {
+        tool: name.to_owned(),
+        kind: tool.approval()?,
+        summary: tool.approval_summary(input),
+        detail: tool.approval_detail(input),
+    })
+}
+
+/// The argument a reader looks for in a call (see [`Tool::argument`]), characters that could
+/// disguise it shown escaped; `None` for an unknown tool or a call without it.
+#[must_use]
+pub(crate) fn argument(name: &str, input: &Value) -> Option<String> {
+    Tool::parse(name)?
+        .argument(input)
+        .map(|argument| escaped(&argument, &[]))
+}
+
 /// A string argument as a summary shows it: `?` when it is missing or not a string.
 fn text_field<'a>(input: &'a Value, key: &str) -> &'a str {
     input.get(key).and_then(Value::as_str).unwrap_or("?")
@@ -299,6 +366,9 @@ fn first_line(text: &str) -> String {
 /// Commands longer than this many characters are cut in an approval request, which then says
 /// how much is not shown.
 pub(crate) const APPROVAL_COMMAND_CAP: usize = 4000;
+
+/// A file text longer than this many characters is cut in what the user approves.
+pub(crate) const APPROVAL_TEXT_CAP: usize = 4000;
 
 /// Whether `c` is shown escaped to the user who approves a call: control characters (a terminal
 /// escape could redraw the question) and the bidirectional formatting characters (they can
@@ -393,6 +463,33 @@ mod tests {
         for (name, input, want) in cases {
             assert_eq!(activity(name, &input), want, "{name} {input}");
         }
+    }
+
+    #[test]
+    fn an_approval_shows_the_call_whole_up_to_a_cap_with_hidden_characters_escaped() {
+        let long = "x".repeat(APPROVAL_TEXT_CAP + 5);
+        let request = approval_for(
+            "write_file",
+            &json!({"path": "a.txt", "content": format!("{long}\u{202e}")}),
+        )
+        .unwrap();
+        assert_eq!(request.kind, ApprovalKind::Write);
+        assert_eq!(
+            request.detail,
+            format!(
+                "a.txt\n--- new content ---\n{}\n… (6 more characters; the tool call has the whole input)",
+                &long[..APPROVAL_TEXT_CAP]
+            )
+        );
+        let request = approval_for("bash", &json!({"command": "ls\u{1b}[2J\n\tpwd"})).unwrap();
+        assert_eq!(request.detail, "ls\\u{1b}[2J\n\tpwd");
+        assert!(approval_for("read_file", &json!({"path": "a"})).is_none());
+        assert!(approval_for("fly", &json!({})).is_none());
+        assert_eq!(
+            argument("bash", &json!({"command": "make\nrm x"})).as_deref(),
+            Some("make…")
+        );
+        assert_eq!(argument("glob", &json!({})), None);
     }
 
     #[test]

@@ -64,3 +64,15 @@ pub(crate) fn invalid_params(message: impl Into<String>) -> Error {
         data: None,
     }
 }
+
+/// A model provider that cannot be set up, as [`invalid_params`]. A missing model or provider
+/// also says which in `data` (`{"unset": "model"}`), so an editor can point at its own setting
+/// without reading the message.
+#[must_use]
+pub(crate) fn provider_setup_error(error: &crate::agent::provider::ProviderError) -> Error {
+    let mut reply = invalid_params(error.to_string());
+    if let crate::agent::provider::ProviderError::Unset(unset) = error {
+        reply.data = Some(serde_json::json!({"unset": unset.id()}));
+    }
+    reply
+}

@@ -82,20 +82,10 @@ local function one_line(text, max)
   return text
 end
 
--- The argument a reader wants to see for each tool of design.md §6.
-local tool_argument = {
-  load_skill = 'name',
-  read_file = 'path',
-  write_file = 'path',
-  edit_file = 'path',
-  bash = 'command',
-  glob = 'pattern',
-}
-
+-- The server names the argument a reader looks for (`argument`: the skill, the path, the
+-- pattern, the command's first line); a call without one shows its JSON input.
 local function describe_call(event)
-  local input = type(event.input) == 'table' and event.input or {}
-  local key = tool_argument[event.name]
-  local argument = key and input[key]
+  local argument = event.argument
   if type(argument) ~= 'string' then
     argument = vim.json.encode(event.input or vim.empty_dict())
   end

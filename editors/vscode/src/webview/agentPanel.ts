@@ -307,7 +307,8 @@ import type { AgentPageState, ApprovalChoice, ContrastReport, Entry, FromAgentPa
     card.setAttribute('aria-label', 'Approval needed');
     card.append(el('div', 'who', `Approval needed${entry.tool ? `: ${entry.tool}` : ''}`), el('p', 'approval-message', entry.message));
     if (entry.detail) {
-      card.append(el('div', 'label', entry.tool === 'bash' ? 'Command' : 'Call'), el('pre', 'approval-detail', entry.detail));
+      const label = entry.approvalKind === 'bash' ? 'Command' : entry.approvalKind === 'unsafe-skill' ? 'Security errors' : 'Call';
+      card.append(el('div', 'label', label), el('pre', 'approval-detail', entry.detail));
     }
     if (entry.cwd) {
       const where = el('div', 'approval-cwd');

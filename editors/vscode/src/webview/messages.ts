@@ -9,7 +9,15 @@ export type ApprovalChoice = 'Allow once' | 'Allow for this chat' | 'Deny';
 export type Entry =
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
-  | { kind: 'tool'; id: string; name: string; input: unknown; result?: { content: string; isError: boolean } }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      input: unknown;
+      result?: { content: string; isError: boolean };
+      /** Set when the user is asked about this call: the server's account of it. */
+      approval?: { kind: string; detail: string; scope: string };
+    }
   | {
       kind: 'approval';
       message: string;
@@ -17,9 +25,10 @@ export type Entry =
       /** Set for an approval asked in the panel; `pending` until it is answered. */
       id?: string;
       pending?: boolean;
-      /** The tool asking, the call in full (a command, a file and its new text), where it runs. */
+      /** The tool asking, the kind of approval, the call in full (a command, a file and its new text), where it runs. */
       toolId?: string;
       tool?: string;
+      approvalKind?: string;
       detail?: string;
       cwd?: string;
       /** What "Allow for this chat" would allow. */

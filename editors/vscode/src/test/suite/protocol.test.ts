@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { EventFold, foldAgentEvent, stopText } from '../../agent';
+import { EventFold, foldAgentEvent, stopText, withHint } from '../../agent';
 import {
   AGENT_EVENT,
   APPROVAL_ACTIONS,
@@ -27,6 +27,7 @@ import {
   RunEvalsRequest,
   RunEvalsResult,
   RunTriggerEvalsArgument,
+  UnsetData,
 } from '../../protocol';
 
 // out/test/suite -> the repository root.
@@ -35,7 +36,7 @@ const SNAPSHOT = path.resolve(__dirname, '../../../../../docs/protocol/messages.
 /** The fields `AgentEvent` (protocol.ts) declares for each kind, besides sessionId and kind. */
 const EVENT_FIELDS: Record<AgentEvent['kind'], Record<string, string>> = {
   text: { text: 'string' },
-  toolCall: { id: 'string', name: 'string', input: 'object' },
+  toolCall: { id: 'string', name: 'string', input: 'object', argument: 'string?', approval: 'object?' },
   toolResult: { id: 'string', name: 'string', isError: 'boolean', content: 'string' },
   notice: { text: 'string' },
   done: { stopReason: 'string' },
@@ -168,10 +169,21 @@ suite('protocol snapshot', () => {
       // Exactly the fields protocol.ts declares, with their types.
       const fields = EVENT_FIELDS[event.kind];
       assert.ok(fields, `unknown kind ${event.kind}`);
-      assert.deepStrictEqual(Object.keys(event).sort(), ['kind', 'sessionId', ...Object.keys(fields)].sort(), JSON.stringify(event));
+      // A type ending in `?` is an optional field.
+      const required = Object.keys(fields).filter((name) => !fields[name].endsWith('?'));
+      const known = new Set(['kind', 'sessionId', ...Object.keys(fields)]);
+      for (const name of ['kind', 'sessionId', ...required]) {
+        assert.ok(name in event, `${event.kind} lacks ${name}: ${JSON.stringify(event)}`);
+      }
+      for (const name of Object.keys(event)) {
+        assert.ok(known.has(name), `${event.kind}.${name} is not in protocol.ts: ${JSON.stringify(event)}`);
+      }
       assert.strictEqual(typeof event.sessionId, 'string');
       for (const [name, type] of Object.entries(fields)) {
-        assert.strictEqual(typeof (event as unknown as Record<string, unknown>)[name], type, `${event.kind}.${name}`);
+        const value = (event as unknown as Record<string, unknown>)[name];
+        if (value !== undefined || !type.endsWith('?')) {
+          assert.strictEqual(typeof value, type.replace(/\?$/, ''), `${event.kind}.${name}`);
+        }
       }
       const changed = foldAgentEvent(fold, event);
       // Only the closing event of a cancelled chat leaves the transcript as it is.
@@ -190,6 +202,7 @@ suite('protocol snapshot', () => {
           assert.ok(entry && entry.kind === 'tool', event.id);
           assert.strictEqual(entry.name, event.name);
           assert.deepStrictEqual(entry.input, event.input);
+          assert.deepStrictEqual(entry.approval, event.approval);
           break;
         }
         case 'toolResult': {
@@ -215,5 +228,16 @@ suite('protocol snapshot', () => {
       }
     }
     assert.ok(fold.sawFinalEvent);
+    const asked = events.find((event) => event.kind === 'toolCall' && event.approval);
+    assert.ok(asked && asked.kind === 'toolCall' && asked.approval, 'no toolCall with an approval in the snapshot');
+    assert.deepStrictEqual(keys(asked.approval), ['detail', 'kind', 'scope']);
+  });
+
+  test("the errors' data the extension reads", () => {
+    const unset = messages[AgentChatRequest.method].find((message) => (message as { error?: unknown }).error) as
+      { error: { code: number; data: UnsetData } } | undefined;
+    assert.ok(unset, 'no agentChat error example');
+    assert.ok(['model', 'provider'].includes(unset.error.data.unset), JSON.stringify(unset));
+    assert.match(withHint('no model is set', unset.error.data), /In VS Code: /);
   });
 });
