@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # The ways in without a Rust toolchain, exercised as a user would (the VS Code package with its
 # bundled server is tested in code-server by scripts/ci_vscode.sh):
-#   a. one version everywhere: scripts/release/versions.py passes here, and fails (then syncs)
-#      when Cargo.toml's version moves and the other manifests do not;
+#   a. one version everywhere: `cargo xtask versions check` passes here, and fails (then
+#      `versions sync` mends it) on a copy whose Cargo.toml's version moved and the other
+#      manifests did not;
 #   b. the binary is stripped (no symbol table), with its size;
 #   c. the wheel: `maturin build --release` (bindings = "bin"), what the wheel holds and its
 #      tag, `pip install` into a fresh venv, `skill-lsp --version` and `skill-lsp check skills`
 #      from the venv's bin, and the `language: system` pre-commit hook (skill-lsp-check-system)
 #      in a sample repository with only that venv's skill-lsp on PATH;
-#   d. the npm packages: `npm pack` of the launcher and the linux-x64 package, installed from
+#   d. the npm packages (`cargo xtask npm-pack`) of the launcher and linux-x64, installed from
 #      the tarballs into an empty folder, `npx skill-lsp check` giving the same JSON and exit
 #      codes as the binary itself, the error without the platform package, SIGTERM passed on;
 #   e. the Action's `install: release` (action/install.sh) against a fake release
 #      served on 127.0.0.1: checksum verified and on PATH, a tampered binary refused, no
 #      release or an unknown runner falling back to cargo;
-#   f. the release workflow's packaging step (scripts/release/package-all.sh) with the one
-#      binary this machine builds: the .vsix files and npm packages it writes;
+#   f. the release workflow's packaging step (`cargo xtask dist`) with the one binary this
+#      machine builds: the .vsix files and npm packages it writes;
 #   g. release.yml and action.yml against GitHub's schemas (check-jsonschema), and the three
 #      lists of release targets (workflow, packaging, Action download) agreeing.
 # The sizes of the binary, the wheel, the npm tarballs and the .vsix files are printed.
@@ -91,22 +92,22 @@ bare_path=$(path_without_skill_lsp)
 
 # ============================================================================================
 echo "== a. one version: Cargo.toml's ($VERSION)"
-check "scripts/release/versions.py check: every manifest says $VERSION" python3 scripts/release/versions.py check
+check "cargo xtask versions check: every manifest says $VERSION" cargo xtask versions check
+# A copy of the manifests, the only files the version check reads, with Cargo.toml bumped.
 drift=$TMP/drift
-mkdir -p "$drift/scripts/release" "$drift/npm/skill-lsp" "$drift/editors/vscode"
+mkdir -p "$drift/npm/skill-lsp" "$drift/editors/vscode"
 cp Cargo.toml pyproject.toml "$drift/"
-cp scripts/release/versions.py "$drift/scripts/release/"
 cp npm/skill-lsp/package.json "$drift/npm/skill-lsp/"
 cp editors/vscode/package.json editors/vscode/package-lock.json "$drift/editors/vscode/"
 sed -i "0,/^version = \"$VERSION\"/s//version = \"9.8.7\"/" "$drift/Cargo.toml"
-python3 "$drift/scripts/release/versions.py" check >"$TMP/drift.out" 2>&1 && drift_code=0 || drift_code=$?
+cargo xtask versions check --root "$drift" >"$TMP/drift.out" 2>&1 && drift_code=0 || drift_code=$?
 check "a version bumped in Cargo.toml only: check fails (exit $drift_code)" [ "$drift_code" = 1 ]
 check "... naming the npm launcher, its platform packages and the VS Code manifests" \
   grep -q 'npm/skill-lsp/package.json optionalDependencies @skill-lsp/cli-linux-x64 is 0' "$TMP/drift.out"
 check "... and the VS Code package-lock" grep -q 'editors/vscode/package-lock.json version is' "$TMP/drift.out"
 check "a tag that is not v + the version fails" \
-  eval '! python3 scripts/release/versions.py check --tag v0.0.0-not-it >/dev/null 2>&1'
-check "versions.py sync brings every manifest to 9.8.7, and check passes" python3 "$drift/scripts/release/versions.py" sync
+  eval '! cargo xtask versions check --tag v0.0.0-not-it >/dev/null 2>&1'
+check "versions sync brings every manifest to 9.8.7, and check passes" cargo xtask versions sync --root "$drift"
 check "... the synced manifests still parse, with the old formatting (only version lines changed)" \
   eval "[ \"\$(diff npm/skill-lsp/package.json '$drift/npm/skill-lsp/package.json' | grep -c '^>')\" = 6 ] && node -e 'JSON.parse(require(\"fs\").readFileSync(process.argv[1]))' '$drift/editors/vscode/package-lock.json'"
 
@@ -221,8 +222,8 @@ echo "   (part c: $((SECONDS - start)) s)"
 echo "== d. the npm packages"
 start=$SECONDS
 NPM_OUT=$TMP/npm
-LAUNCHER_TGZ=$(node scripts/release/npm-pack.js launcher "$NPM_OUT" 2>"$TMP/npm-pack.err") || { cat "$TMP/npm-pack.err"; not_ok "npm pack of the launcher"; finish; }
-PLATFORM_TGZ=$(node scripts/release/npm-pack.js linux-x64 "$BIN" "$NPM_OUT" 2>"$TMP/npm-pack.err") || { cat "$TMP/npm-pack.err"; not_ok "npm pack of @skill-lsp/cli-linux-x64"; finish; }
+LAUNCHER_TGZ=$(cargo xtask npm-pack launcher "$NPM_OUT" 2>"$TMP/npm-pack.err") || { cat "$TMP/npm-pack.err"; not_ok "npm pack of the launcher"; finish; }
+PLATFORM_TGZ=$(cargo xtask npm-pack linux-x64 "$BIN" "$NPM_OUT" 2>"$TMP/npm-pack.err") || { cat "$TMP/npm-pack.err"; not_ok "npm pack of @skill-lsp/cli-linux-x64"; finish; }
 echo "   size: $(basename "$LAUNCHER_TGZ"): $(size_of "$LAUNCHER_TGZ") bytes"
 echo "   size: $(basename "$PLATFORM_TGZ"): $(size_of "$PLATFORM_TGZ") bytes ($(mib "$(size_of "$PLATFORM_TGZ")"))"
 check "the tarballs are skill-lsp-$VERSION.tgz and skill-lsp-cli-linux-x64-$VERSION.tgz" \
@@ -406,18 +407,18 @@ wait "$SERVER_PID" 2>/dev/null || true
 SERVER_PID=
 
 # ============================================================================================
-echo "== f. the release workflow's packaging step (scripts/release/package-all.sh), Linux x64 only"
+echo "== f. the release workflow's packaging step (cargo xtask dist), Linux x64 only"
 start=$SECONDS
 if [ ! -d editors/vscode/node_modules ]; then
   (cd editors/vscode && npm ci --no-fund --no-audit --loglevel=error)
 fi
 mkdir -p "$TMP/release-bin"
 cp "$BIN" "$TMP/release-bin/skill-lsp-x86_64-unknown-linux-musl"
-if bash scripts/release/package-all.sh "$TMP/release-bin" "$TMP/release-out" >"$TMP/package-all.out" 2>"$TMP/package-all.err"; then
-  ok "package-all.sh with the x86_64-unknown-linux-musl binary"
+if cargo xtask dist "$TMP/release-bin" "$TMP/release-out" >"$TMP/dist.out" 2>"$TMP/dist.err"; then
+  ok "cargo xtask dist with the x86_64-unknown-linux-musl binary"
 else
-  cat "$TMP/package-all.err"
-  not_ok "package-all.sh with the x86_64-unknown-linux-musl binary"
+  cat "$TMP/dist.err"
+  not_ok "cargo xtask dist with the x86_64-unknown-linux-musl binary"
 fi
 expected="skill-lsp-$VERSION.tgz skill-lsp-$VERSION.vsix skill-lsp-alpine-x64-$VERSION.vsix skill-lsp-cli-linux-x64-$VERSION.tgz skill-lsp-linux-x64-$VERSION.vsix"
 got=$(cd "$TMP/release-out" 2>/dev/null && find . -type f -printf '%f\n' | sort | tr '\n' ' ' | sed 's/ $//')
@@ -426,9 +427,9 @@ check "it writes the universal, linux-x64 and alpine-x64 .vsix, the launcher and
 for file in "$TMP"/release-out/*; do
   echo "   size: $(basename "$file"): $(size_of "$file") bytes"
 done
-REQUIRE_ALL=1 bash scripts/release/package-all.sh "$TMP/release-bin" "$TMP/release-out-all" >/dev/null 2>"$TMP/package-all-all.err" && all_code=0 || all_code=$?
-check "REQUIRE_ALL=1 (the workflow) without the other binaries: exit 1 naming skill-lsp-aarch64-unknown-linux-musl" \
-  eval "[ $all_code = 1 ] && grep -q 'skill-lsp-aarch64-unknown-linux-musl is missing' '$TMP/package-all-all.err'"
+cargo xtask dist --require-all "$TMP/release-bin" "$TMP/release-out-all" >/dev/null 2>"$TMP/dist-all.err" && all_code=0 || all_code=$?
+check "--require-all (the workflow) without the other binaries: exit 1 naming skill-lsp-aarch64-unknown-linux-musl" \
+  eval "[ $all_code = 1 ] && grep -q 'skill-lsp-aarch64-unknown-linux-musl is missing' '$TMP/dist-all.err'"
 echo "   (part f: $((SECONDS - start)) s)"
 
 # ============================================================================================
@@ -437,13 +438,13 @@ check "release.yml and examples/github-workflow.yml are valid workflows (check-j
   "$TOOLS/bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/release.yml examples/github-workflow.yml
 check "action.yml is a valid action (check-jsonschema, GitHub's schema)" \
   "$TOOLS/bin/check-jsonschema" --builtin-schema vendor.github-actions action.yml
-# Three lists of the release targets: the workflow builds them, package-all.sh packages them,
-# action_install.sh downloads them. They must name the same ones.
-check "the workflow's binaries, package-all.sh and action_install.sh name the same five targets" python3 - <<'PY'
+# Three lists of the release targets: the workflow builds them, xtask's dist packages them,
+# action/install.sh downloads them. They must name the same ones.
+check "the workflow's binaries, xtask/src/dist.rs and action/install.sh name the same five targets" python3 - <<'PY'
 import re, sys
 workflow = open(".github/workflows/release.yml").read()
 built = set(re.findall(r"\{ target: ([a-z0-9_-]+), os:", workflow))
-packaged = set(re.findall(r'^  "([a-z0-9_]+-[a-z0-9_-]+) ', open("scripts/release/package-all.sh").read(), re.M))
+packaged = set(re.findall(r'triple: "([a-z0-9_-]+)"', open("xtask/src/dist.rs").read()))
 downloaded = set(re.findall(r"echo skill-lsp-([a-z0-9_-]+?)(?:\.exe)? ;;", open("action/install.sh").read()))
 print(f"   built {sorted(built)}")
 if not (len(built) == 5 and built == packaged == downloaded):

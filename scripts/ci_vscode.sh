@@ -10,7 +10,7 @@
 # .cache/editors/code-server, the extension's npm packages), skipping what is already there,
 # then runs the extension's `npm run lint` (ESLint and Prettier); a lint failure fails the script.
 # Builds two packages: the universal .vsix (no server inside) and the linux-x64 one carrying
-# SKILL_LSP_BINARY under bundled/linux-x64/ (scripts/release/package-vsix.sh). Runs three windows:
+# SKILL_LSP_BINARY under bundled/linux-x64/ (`cargo xtask vsix`). Runs three windows:
 #   main        universal .vsix, server from skillLsp.server.path, trusted workspace:
 #               diagnostics, quick fix, completion, Fix All, catalog, Open Skill, the agent with
 #               Cancel, trigger evals (code lens, command, Cancel, results panel, eval-set
@@ -125,7 +125,7 @@ echo "== build"
 VSIX="$WORK/skill-lsp.vsix"
 PLATFORM_VSIX="$WORK/skill-lsp-linux-x64.vsix"
 # vsce runs vscode:prepublish: tsc (strict, tests included, into out/) and the esbuild bundle.
-if bash "$ROOT/scripts/release/package-vsix.sh" universal "$VSIX" >"$WORK/vsce.log" 2>&1; then
+if cargo xtask vsix universal "$VSIX" >"$WORK/vsce.log" 2>&1; then
   files=$(python3 -c 'import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).namelist()))' "$VSIX")
   pass "tsc (strict) and vsce package: skill-lsp.vsix, $(stat -c %s "$VSIX") bytes, $files files"
 else
@@ -142,7 +142,7 @@ else
   fail "unit tests of the server lookup"
 fi
 
-if bash "$ROOT/scripts/release/package-vsix.sh" linux-x64 "$SERVER" "$PLATFORM_VSIX" >"$WORK/vsce-linux-x64.log" 2>&1; then
+if cargo xtask vsix linux-x64 "$SERVER" "$PLATFORM_VSIX" >"$WORK/vsce-linux-x64.log" 2>&1; then
   pass "vsce package --target linux-x64: skill-lsp-linux-x64.vsix, $(stat -c %s "$PLATFORM_VSIX") bytes"
 else
   cat "$WORK/vsce-linux-x64.log" 2>/dev/null || true

@@ -6,13 +6,20 @@
 //! - `cargo xtask test` — the whole test suite (the README's test command): Rust tests, the real
 //!   model, pytest-lsp, the real clients, skills-ref, both editors, the packages.
 //! - `cargo xtask bench [N]` — `check` against its peers on a generated corpus.
-//! - `cargo xtask dist BIN_DIR OUT_DIR` — the release packages from a folder of binaries.
+//! - `cargo xtask dist [--require-all] BIN_DIR OUT_DIR` — the release packages from a folder of
+//!   binaries (`vsix` and `npm-pack` make one package each; dist.rs).
+//! - `cargo xtask versions check|sync` — one version, Cargo.toml's, in every manifest
+//!   (versions.rs).
 //! - `cargo xtask steps` — the step names that `--skip` takes.
 //!
 //! `ci` and `test` take `--skip STEP` (repeatable, or comma-separated) for a quick local loop; a
 //! run that skipped anything says so at its start and its end, and is not a pass.
 //!
 //! Standard library only, so that it builds in seconds before anything else.
+
+mod dist;
+mod json;
+mod versions;
 
 use std::collections::BTreeSet;
 use std::env;
@@ -28,12 +35,19 @@ struct Step {
     run: fn(&Context) -> Result<(), String>,
 }
 
-/// What the steps share: where the repository is.
+/// What the tasks share: where the repository is, and where the task was started.
 struct Context {
     root: PathBuf,
+    invoked_from: PathBuf,
 }
 
 impl Context {
+    /// A path from the command line: xtask works in the repository, but a relative path was
+    /// meant from where the task was started.
+    fn path(&self, arg: &str) -> PathBuf {
+        self.invoked_from.join(arg)
+    }
+
     fn release_bin(&self) -> PathBuf {
         self.root.join("target/release/skill-lsp")
     }
@@ -146,7 +160,10 @@ const TESTS: &[Step] = &[
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
-    let context = Context { root: root() };
+    let context = Context {
+        root: root(),
+        invoked_from: env::current_dir().unwrap_or_default(),
+    };
     if let Err(error) = env::set_current_dir(&context.root) {
         eprintln!("xtask: cannot enter {}: {error}", context.root.display());
         return ExitCode::from(2);
@@ -165,7 +182,10 @@ fn main() -> ExitCode {
             Ok(())
         }
         "bench" => bash("benches/bench.sh", &strs(rest), &[]),
-        "dist" => dist(rest),
+        "dist" => dist::dist(&context, rest),
+        "vsix" => dist::vsix_task(&context, rest),
+        "npm-pack" => dist::npm_pack_task(&context, rest),
+        "versions" => versions::run(&context, rest),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -181,12 +201,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn usage() -> &'static str {
-    "usage: cargo xtask ci [--skip STEP]...     formatting, lints, supply chain, then the tests\n       \
-     cargo xtask test [--skip STEP]...   the whole test suite\n       \
-     cargo xtask steps                   the steps and what each runs\n       \
-     cargo xtask bench [N]               check against its peers on N generated skills\n       \
-     cargo xtask dist BIN_DIR OUT_DIR    the release packages from a folder of binaries"
+fn usage() -> String {
+    format!(
+        "usage: cargo xtask ci [--skip STEP]...     formatting, lints, supply chain, then the tests\n       \
+         cargo xtask test [--skip STEP]...   the whole test suite\n       \
+         cargo xtask steps                   the steps and what each runs\n       \
+         cargo xtask bench [N]               check against its peers on N generated skills\n       \
+         {}\n       \
+         {}",
+        dist::USAGE,
+        versions::USAGE
+    )
 }
 
 /// The repository: the folder above this crate's manifest.
@@ -495,19 +520,6 @@ fn offline_advisories(bundle: &Path, work: &Path) -> Result<(), String> {
         "check",
         "advisories",
     ])
-}
-
-/// The release packages: every manifest at Cargo.toml's version, then the .vsix files and npm
-/// packages for the binaries in BIN_DIR.
-fn dist(args: &[String]) -> Result<(), String> {
-    let [bin_dir, out_dir] = args else {
-        return Err(format!("dist needs BIN_DIR and OUT_DIR\n{}", usage()));
-    };
-    status(
-        Command::new("python3").args(["scripts/release/versions.py", "check"]),
-        "scripts/release/versions.py check",
-    )?;
-    bash("scripts/release/package-all.sh", &[bin_dir, out_dir], &[])
 }
 
 #[cfg(test)]
