@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::notification::Notification;
 use tower_lsp_server::ls_types::request::Request;
 
 /// `skill/catalog`: the skills the agent sees and the catalog text of its system prompt.
-pub(crate) enum Catalog {}
+pub enum Catalog {}
 
 impl Request for Catalog {
     type Params = CatalogParams;
@@ -20,7 +20,7 @@ impl Request for Catalog {
 }
 
 /// `skill/loadSkill`: what the agent's `load_skill` tool returns for a name.
-pub(crate) enum LoadSkill {}
+pub enum LoadSkill {}
 
 impl Request for LoadSkill {
     type Params = LoadSkillParams;
@@ -29,7 +29,7 @@ impl Request for LoadSkill {
 }
 
 /// `skill/agentChat`: one prompt of a conversation with the catalog-first agent.
-pub(crate) enum AgentChat {}
+pub enum AgentChat {}
 
 impl Request for AgentChat {
     type Params = AgentChatParams;
@@ -46,7 +46,7 @@ impl Notification for AgentEventNotification {
 }
 
 /// `skill/runEvals`: the trigger evals of one skill, as `skill-lsp eval --format json` runs them.
-pub(crate) enum RunEvals {}
+pub enum RunEvals {}
 
 impl Request for RunEvals {
     type Params = RunEvalsParams;

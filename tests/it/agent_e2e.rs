@@ -12,11 +12,23 @@ use std::process::{Command, Output, Stdio};
 use lsp_client::Client;
 use scripted_server::{Reply, Server, anthropic_stream};
 use serde_json::{Value, json};
+use skill_lsp::lsp::ext::{AgentChat, AgentChatParams, Catalog, CatalogParams};
+use tower_lsp_server::ls_types::notification::Cancel;
+use tower_lsp_server::ls_types::{CancelParams, NumberOrString};
 
 const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
 const KEY: &str = "sk-ant-test-PLANTED-KEY-e2e-42";
 const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nSECRET-BODY-LINE: use pypdf.\n";
 const REVIEW: &str = "---\nname: code-review\ndescription: Reviews code changes. Use when asked to review.\n---\n# Review\n\nRead the diff first.\n";
+
+/// A new chat's first prompt, without a progress token.
+fn prompt(text: &str) -> AgentChatParams {
+    AgentChatParams {
+        prompt: text.into(),
+        session_id: None,
+        work_done_token: None,
+    }
+}
 
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -307,7 +319,7 @@ fn agent_chat_asks_the_editor_before_loading_a_skill_with_security_errors() {
         ],
     );
     // The editor's answer to the question is "Deny" (no choice).
-    let result = client.request("skill/agentChat", json!({"prompt": "update my tools"}));
+    let result = client.ask::<AgentChat>(prompt("update my tools"));
     assert_eq!(result["reply"], "ok");
     assert_eq!(result["loadedSkills"], json!([]));
     let asked: Vec<&Value> = client
@@ -369,7 +381,7 @@ fn agent_chat_events_say_what_each_call_asks_of_the_user() {
         Reply::sse(&anthropic_stream(&[json!({"text": "ok"})], "end_turn")),
     ]);
     let mut client = editor_against(&server, &[("skills/pdf/SKILL.md", PDF)]);
-    client.request("skill/agentChat", json!({"prompt": "tidy up"}));
+    client.ask::<AgentChat>(prompt("tidy up"));
     let calls: Vec<&Value> = client
         .backlog
         .iter()
@@ -482,10 +494,10 @@ fn agent_chat_over_the_language_server() {
             ("skills/code-review/SKILL.md", REVIEW),
         ],
     );
-    let result = client.request(
-        "skill/agentChat",
-        json!({"prompt": "fill the form", "workDoneToken": "chat-1"}),
-    );
+    let result = client.ask::<AgentChat>(AgentChatParams {
+        work_done_token: Some(NumberOrString::String("chat-1".into())),
+        ..prompt("fill the form")
+    });
     assert_eq!(result["reply"], "Done with the form.");
     assert_eq!(result["stopReason"], "end_turn");
     assert_eq!(result["loadedSkills"], json!(["pdf"]));
@@ -586,7 +598,7 @@ fn agent_chat_errors_are_lsp_errors_and_the_server_keeps_serving() {
     );
     assert_eq!(response["error"]["code"], -32602, "{response}");
     assert_eq!(response["error"]["data"], json!({"session": "unavailable"}));
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
     client.shutdown();
 }
@@ -614,7 +626,9 @@ fn cancel_request_stops_a_chat_at_once_and_the_session_survives() {
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    client.notify("$/cancelRequest", json!({"id": 7001}));
+    client.tell::<Cancel>(CancelParams {
+        id: NumberOrString::Number(7001),
+    });
     let cancelled = client.wait(|m| m["id"] == 7001);
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled:#}");
     // The client still hears that the chat ended, with the session id to continue it.
@@ -636,9 +650,9 @@ fn cancel_request_stops_a_chat_at_once_and_the_session_survives() {
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
-    let again = client.request("skill/agentChat", json!({"prompt": "hello again"}));
+    let again = client.ask::<AgentChat>(prompt("hello again"));
     assert_eq!(again["reply"], "Back.");
     client.shutdown();
 }
@@ -908,10 +922,10 @@ fn every_chat_ends_its_progress_before_it_answers() {
     let mut client = editor_against(&server, &[("skills/pdf/SKILL.md", PDF)]);
     for chat in 0..CHATS {
         let token = format!("order-{chat}");
-        let result = client.request(
-            "skill/agentChat",
-            json!({"prompt": "hello", "workDoneToken": token}),
-        );
+        let result = client.ask::<AgentChat>(AgentChatParams {
+            work_done_token: Some(NumberOrString::String(token.clone())),
+            ..prompt("hello")
+        });
         assert_eq!(result["reply"], "Done.");
         let ended = client.backlog.iter().any(|m| {
             m["method"] == "$/progress"

@@ -10,8 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use lsp_client::{BIN, Client};
+use lsp_client::{BIN, Client, document};
 use serde_json::{Value, json};
+use tower_lsp_server::ls_types as lsp;
 
 /// (path relative to the workspace, rule, severity, start line, start column, end line, end
 /// column), lines and columns 1-based, columns in characters.
@@ -187,10 +188,14 @@ fn server_findings(workspace: tempfile::TempDir) -> BTreeSet<Finding> {
         }
     };
     for (relative, text) in &texts {
-        let report = client.request(
-            "textDocument/diagnostic",
-            json!({"textDocument": {"uri": client.uri(relative)}}),
-        );
+        let report =
+            client.ask::<lsp::request::DocumentDiagnosticRequest>(lsp::DocumentDiagnosticParams {
+                text_document: document(&client.uri(relative)),
+                identifier: None,
+                previous_result_id: None,
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            });
         insert(relative, text, &report["items"]);
         // A SKILL.md's report carries the security findings of the skill's other files.
         for (uri, related) in report["relatedDocuments"].as_object().into_iter().flatten() {
@@ -412,7 +417,13 @@ fn workspace_pull_reports_linked_skills_the_loader_refuses() {
         &[],
     );
     let linked = client.uri(".claude/skills/shared/SKILL.md");
-    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let report =
+        client.ask::<lsp::request::WorkspaceDiagnosticRequest>(lsp::WorkspaceDiagnosticParams {
+            identifier: None,
+            previous_result_ids: Vec::new(),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        });
     let item = report["items"]
         .as_array()
         .unwrap()

@@ -12,8 +12,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use lsp_client::{BIN, Client};
+use lsp_client::{BIN, Client, lsp_uri};
 use serde_json::{Value, json};
+use skill_lsp::lsp::ext::{Catalog, CatalogParams, LoadSkill, LoadSkillParams};
+use tower_lsp_server::ls_types as lsp;
 
 fn skill(name: &str) -> String {
     format!(
@@ -289,7 +291,7 @@ fn a_folder_of_100000_entries() {
     assert_eq!(listing.lines().count(), 3, "{listing}");
     // The server indexes the same folder and answers.
     let mut client = Client::start_in(dir, json!({}), &[]);
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert_eq!(catalog["skills"].as_array().unwrap().len(), 3, "{catalog}");
     client.shutdown();
 }
@@ -311,22 +313,24 @@ fn the_index_survives_files_vanishing_while_it_is_built() {
     let mut client = Client::start(&borrowed, json!({}));
     let churn = Churn::start(client.path("skills"), 1500);
     for _ in 0..5 {
-        let catalog = client.request("skill/catalog", json!({}));
+        let catalog = client.ask::<Catalog>(CatalogParams {});
         assert!(
             catalog["skills"].as_array().unwrap().len() > 1000,
             "{}",
             catalog["skills"].as_array().unwrap().len()
         );
-        let changes: Vec<Value> = (0..50)
-            .map(|index| json!({"uri": client.uri(&format!("skills/s{}/SKILL.md", index * 29)), "type": 2}))
+        let changes = (0..50)
+            .map(|index| {
+                let uri = client.uri(&format!("skills/s{}/SKILL.md", index * 29));
+                lsp::FileEvent::new(lsp_uri(&uri), lsp::FileChangeType::CHANGED)
+            })
             .collect();
-        client.notify(
-            "workspace/didChangeWatchedFiles",
-            json!({"changes": changes}),
-        );
+        client.tell::<lsp::notification::DidChangeWatchedFiles>(lsp::DidChangeWatchedFilesParams {
+            changes,
+        });
     }
     assert!(churn.stop() > 0);
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert!(catalog["prompt"].as_str().unwrap().contains("- s"));
     client.shutdown();
 }
@@ -428,7 +432,7 @@ fn every_request_type_can_be_cancelled_and_the_server_goes_on() {
     // Cancelling what is already answered, or never was, changes nothing.
     client.notify("$/cancelRequest", json!({"id": 5000}));
     client.notify("$/cancelRequest", json!({"id": "no-such-request"}));
-    let load = client.request("skill/loadSkill", json!({"name": "pdf"}));
+    let load = client.ask::<LoadSkill>(LoadSkillParams { name: "pdf".into() });
     assert_eq!(load["content"], text.as_str());
     client.shutdown();
 }

@@ -8,9 +8,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use lsp_client::{Client, TIMEOUT, uri};
+use lsp_client::{Client, TIMEOUT, at, document, lsp_uri, typed, uri};
 use serde_json::{Value, json};
-use tower_lsp_server::ls_types::{self as lsp, Uri};
+use skill_lsp::lsp::ext::{Catalog, CatalogParams, LoadSkill, LoadSkillParams};
+use tower_lsp_server::ls_types as lsp;
 
 const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form.\n---\n# PDF\n\nRun `scripts/fill.py`.\n";
 
@@ -21,7 +22,8 @@ fn rules(diagnostics: &[Value]) -> Vec<String> {
         .collect()
 }
 
-fn pos(text: &str, needle: &str) -> Value {
+/// Where `needle` starts in `text` (UTF-16 columns).
+fn position(text: &str, needle: &str) -> lsp::Position {
     let offset = text
         .find(needle)
         .unwrap_or_else(|| panic!("{needle} not in text"));
@@ -32,7 +34,123 @@ fn pos(text: &str, needle: &str) -> Value {
         .unwrap()
         .encode_utf16()
         .count();
-    json!({"line": line, "character": column})
+    lsp::Position {
+        line: u32::try_from(line).unwrap(),
+        character: u32::try_from(column).unwrap(),
+    }
+}
+
+/// [`position`] as the JSON of an answer.
+fn pos(text: &str, needle: &str) -> Value {
+    json!(position(text, needle))
+}
+
+/// The place of `needle` in `text`, the document at `uri`, for a typed request.
+fn place_of(uri: &str, text: &str, needle: &str) -> lsp::TextDocumentPositionParams {
+    let lsp::Position { line, character } = position(text, needle);
+    at(uri, line, character)
+}
+
+fn hover_at(uri: &str, line: u32, character: u32) -> lsp::HoverParams {
+    lsp::HoverParams {
+        text_document_position_params: at(uri, line, character),
+        work_done_progress_params: Default::default(),
+    }
+}
+
+fn completion_at(uri: &str, line: u32, character: u32) -> lsp::CompletionParams {
+    lsp::CompletionParams {
+        text_document_position: at(uri, line, character),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: None,
+    }
+}
+
+fn symbols_of(uri: &str) -> lsp::DocumentSymbolParams {
+    lsp::DocumentSymbolParams {
+        text_document: document(uri),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    }
+}
+
+/// The code actions for `range` of the document at `uri`, given these findings there.
+fn code_actions_for(
+    uri: &str,
+    range: &Value,
+    diagnostics: &[Value],
+    only: Option<lsp::CodeActionKind>,
+) -> lsp::CodeActionParams {
+    lsp::CodeActionParams {
+        text_document: document(uri),
+        range: typed(range),
+        context: lsp::CodeActionContext {
+            diagnostics: diagnostics.iter().map(typed).collect(),
+            only: only.map(|kind| vec![kind]),
+            trigger_kind: None,
+        },
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    }
+}
+
+/// A pull of the document at `uri`'s findings, with the result id the client holds.
+fn document_pull(uri: &str, previous_result_id: Option<&str>) -> lsp::DocumentDiagnosticParams {
+    lsp::DocumentDiagnosticParams {
+        text_document: document(uri),
+        identifier: None,
+        previous_result_id: previous_result_id.map(str::to_owned),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    }
+}
+
+/// A workspace pull, with the reports the client holds (`uri`, result id).
+fn workspace_pull(held: &[(&str, &str)]) -> lsp::WorkspaceDiagnosticParams {
+    lsp::WorkspaceDiagnosticParams {
+        identifier: None,
+        previous_result_ids: held
+            .iter()
+            .map(|(uri, value)| lsp::PreviousResultId {
+                uri: lsp_uri(uri),
+                value: (*value).to_owned(),
+            })
+            .collect(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    }
+}
+
+/// The (`uri`, result id) of every report of a workspace pull's answer.
+fn held_reports(report: &Value) -> Vec<(&str, &str)> {
+    report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            (
+                item["uri"].as_str().unwrap(),
+                item["resultId"].as_str().expect("a result id"),
+            )
+        })
+        .collect()
+}
+
+/// Files changed on disk, as an editor's watcher reports them.
+fn watched(changes: &[(&str, lsp::FileChangeType)]) -> lsp::DidChangeWatchedFilesParams {
+    lsp::DidChangeWatchedFilesParams {
+        changes: changes
+            .iter()
+            .map(|(uri, kind)| lsp::FileEvent::new(lsp_uri(uri), *kind))
+            .collect(),
+    }
+}
+
+fn closing(uri: &str) -> lsp::DidCloseTextDocumentParams {
+    lsp::DidCloseTextDocumentParams {
+        text_document: document(uri),
+    }
 }
 
 /// `value` with the workspace folder (as a URI and as a path) replaced by `file:///WORKSPACE`
@@ -71,10 +189,7 @@ fn diagnostics_follow_edits_with_versions() {
         rules(&client.diagnostics(&uri, Some(2))),
         Vec::<String>::new()
     );
-    client.notify(
-        "textDocument/didClose",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    client.tell::<lsp::notification::DidCloseTextDocument>(closing(&uri));
     let cleared = client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == uri.as_str()
@@ -130,32 +245,16 @@ fn initialize_answers_a_plain_client() {
 
 /// Asks the plain client's server one thing about the open skill, typed as the protocol says;
 /// the answer is the snapshot.
-fn answer_matches_snapshot<R>(params: impl FnOnce(Uri) -> R::Params, snapshot: &str)
+fn answer_matches_snapshot<R>(params: impl FnOnce(&str) -> R::Params, snapshot: &str)
 where
     R: lsp::request::Request,
     R::Params: serde::Serialize,
     R::Result: serde::de::DeserializeOwned,
 {
     let (mut client, uri) = plain_client_with_pdf_open();
-    let answer = client.ask::<R>(params(uri.parse().expect("a file uri")));
+    let answer = client.ask::<R>(params(&uri));
     assert_response!(client, snapshot, answer);
     client.shutdown();
-}
-
-fn at(uri: Uri, line: u32, character: u32) -> lsp::TextDocumentPositionParams {
-    lsp::TextDocumentPositionParams {
-        text_document: lsp::TextDocumentIdentifier { uri },
-        position: lsp::Position { line, character },
-    }
-}
-
-fn completion_at(uri: Uri, line: u32, character: u32) -> lsp::CompletionParams {
-    lsp::CompletionParams {
-        text_document_position: at(uri, line, character),
-        work_done_progress_params: Default::default(),
-        partial_result_params: Default::default(),
-        context: None,
-    }
 }
 
 /// Frontmatter keys on an empty line: every key but the `name` already there.
@@ -178,32 +277,19 @@ fn completion_offers_skill_names_after_a_slash() {
 /// A client that declares no hover formats gets plain text.
 #[test]
 fn hover_is_plain_text_for_a_client_without_markdown() {
-    answer_matches_snapshot::<lsp::request::HoverRequest>(
-        |uri| lsp::HoverParams {
-            text_document_position_params: at(uri, 1, 1),
-            work_done_progress_params: Default::default(),
-        },
-        "hover_plain",
-    );
+    answer_matches_snapshot::<lsp::request::HoverRequest>(|uri| hover_at(uri, 1, 1), "hover_plain");
 }
 
 #[test]
 fn document_symbols_list_the_frontmatter_and_headings() {
-    answer_matches_snapshot::<lsp::request::DocumentSymbolRequest>(
-        |uri| lsp::DocumentSymbolParams {
-            text_document: lsp::TextDocumentIdentifier { uri },
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-        },
-        "document_symbols",
-    );
+    answer_matches_snapshot::<lsp::request::DocumentSymbolRequest>(symbols_of, "document_symbols");
 }
 
 #[test]
 fn document_links_point_at_the_skill_files() {
     answer_matches_snapshot::<lsp::request::DocumentLinkRequest>(
         |uri| lsp::DocumentLinkParams {
-            text_document: lsp::TextDocumentIdentifier { uri },
+            text_document: document(uri),
             work_done_progress_params: Default::default(),
             partial_result_params: Default::default(),
         },
@@ -215,7 +301,7 @@ fn document_links_point_at_the_skill_files() {
 fn inlay_hints_show_lengths_against_limits() {
     answer_matches_snapshot::<lsp::request::InlayHintRequest>(
         |uri| lsp::InlayHintParams {
-            text_document: lsp::TextDocumentIdentifier { uri },
+            text_document: document(uri),
             range: lsp::Range {
                 start: lsp::Position {
                     line: 0,
@@ -232,8 +318,9 @@ fn inlay_hints_show_lengths_against_limits() {
     );
 }
 
-#[test]
-fn quick_fix_and_fix_all() {
+/// A client that wants `changes` edits, with a SKILL.md open whose two findings have fixes:
+/// what the code action tests below ask about. Returns the findings too.
+fn client_with_two_fixable_findings() -> (Client, String, Vec<Value>) {
     let mut client = Client::start(
         &[],
         json!({"workspace": {"workspaceEdit": {"documentChanges": false}}}),
@@ -243,9 +330,31 @@ fn quick_fix_and_fix_all() {
     let uri = client.open("skills/pdf/SKILL.md", text);
     let diagnostics = client.diagnostics(&uri, Some(1));
     assert_eq!(rules(&diagnostics), vec!["name-mismatch", "yaml11-type"]);
-    let actions = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diagnostics[0]["range"], "context": {"diagnostics": [diagnostics[0]]}}));
+    (client, uri, diagnostics)
+}
+
+#[test]
+fn quick_fix_of_a_name_mismatch() {
+    let (mut client, uri, diagnostics) = client_with_two_fixable_findings();
+    let actions = client.ask::<lsp::request::CodeActionRequest>(code_actions_for(
+        &uri,
+        &diagnostics[0]["range"],
+        &diagnostics[..1],
+        None,
+    ));
     assert_response!(client, "code_actions_name_mismatch", actions);
-    let fix_all = client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": [], "only": ["source.fixAll.skill-lsp"]}}));
+    client.shutdown();
+}
+
+#[test]
+fn fix_all_applies_every_safe_fix_in_the_file() {
+    let (mut client, uri, _) = client_with_two_fixable_findings();
+    let fix_all = client.ask::<lsp::request::CodeActionRequest>(code_actions_for(
+        &uri,
+        &json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+        &[],
+        Some(lsp::CodeActionKind::from("source.fixAll.skill-lsp")),
+    ));
     assert_response!(client, "code_action_fix_all", fix_all);
     let new_text = fix_all[0]["edit"]["changes"][&uri][0]["newText"]
         .as_str()
@@ -280,35 +389,60 @@ fn workspace_rules_follow_unsaved_buffers() {
         rules(&diagnostics).contains(&"duplicate-name".to_owned()),
         "{diagnostics:#?}"
     );
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert_eq!(catalog["prompt"], "- a: A. Use when asked.");
     client.shutdown();
 }
 
-#[test]
-fn catalog_and_load_skill_requests_and_commands() {
-    let mut client = Client::start(
+/// A workspace with one good skill, `pdf`: what the custom request tests below ask about.
+fn client_with_the_pdf_skill() -> Client {
+    Client::start(
         &[
             ("skills/pdf/SKILL.md", GOOD),
             ("skills/pdf/scripts/fill.py", "x"),
         ],
         json!({}),
-    );
-    let catalog = client.request("skill/catalog", json!({}));
+    )
+}
+
+fn load_skill(name: &str) -> LoadSkillParams {
+    LoadSkillParams { name: name.into() }
+}
+
+#[test]
+fn catalog_request_lists_the_skills_and_the_prompt_text() {
+    let mut client = client_with_the_pdf_skill();
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert_response!(client, "catalog", catalog);
-    let loaded = client.request("skill/loadSkill", json!({"name": "pdf"}));
+    client.shutdown();
+}
+
+#[test]
+fn load_skill_request_returns_the_skill_md_or_an_error_for_an_unknown_name() {
+    let mut client = client_with_the_pdf_skill();
+    let loaded = client.ask::<LoadSkill>(load_skill("pdf"));
     assert_eq!(loaded["content"], GOOD);
     let unknown = client.request_raw("skill/loadSkill", json!({"name": "nope"}));
     assert_response!(client, "load_skill_unknown", unknown["error"]);
-    let by_command = client.request(
-        "workspace/executeCommand",
-        json!({"command": "skill/loadSkill", "arguments": [{"name": "pdf"}]}),
-    );
+    client.shutdown();
+}
+
+#[test]
+fn catalog_and_load_skill_are_commands_too() {
+    let mut client = client_with_the_pdf_skill();
+    let command = |command: &str, arguments: Vec<Value>| lsp::ExecuteCommandParams {
+        command: command.into(),
+        arguments,
+        work_done_progress_params: Default::default(),
+    };
+    let by_command = client.ask::<lsp::request::ExecuteCommand>(command(
+        "skill/loadSkill",
+        vec![json!(load_skill("pdf"))],
+    ));
     assert_eq!(by_command["content"], GOOD);
-    let catalog_command = client.request(
-        "workspace/executeCommand",
-        json!({"command": "skill/catalog", "arguments": []}),
-    );
+    let catalog = client.ask::<Catalog>(CatalogParams {});
+    let catalog_command =
+        client.ask::<lsp::request::ExecuteCommand>(command("skill/catalog", vec![]));
     assert_eq!(catalog_command["prompt"], catalog["prompt"]);
     client.shutdown();
 }
@@ -322,10 +456,7 @@ fn hover_on_name_says_what_explain_says() {
     );
     let uri = client.open(".claude/skills/Growth-Scout/SKILL.md", text);
     client.diagnostics(&uri, Some(1));
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}),
-    );
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
     let markdown = hover["contents"]["value"]
         .as_str()
         .unwrap_or_default()
@@ -367,10 +498,7 @@ fn hover_on_name_sums_up_what_the_skill_files_can_do() {
     );
     let uri = client.open("skills/updater/SKILL.md", text);
     client.diagnostics(&uri, Some(1));
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}),
-    );
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
     let value = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(value.contains("**What its files can do**"), "{value}");
     assert!(
@@ -418,10 +546,10 @@ fn a_pushing_client_gets_the_findings_of_a_skill_script_and_sees_them_go() {
         "#!/bin/sh\necho up to date\n",
     )
     .unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": script_uri, "type": 2}]}),
-    );
+    client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
+        &script_uri,
+        lsp::FileChangeType::CHANGED,
+    )]));
     // Earlier pushes of the old findings may still be in line: the empty one must come.
     client.wait(|message| {
         message["method"] == "textDocument/publishDiagnostics"
@@ -458,7 +586,7 @@ fn a_pulling_client_gets_skill_script_findings_in_both_pulls() {
             .find(|item| item["uri"] == uri)
             .cloned()
     };
-    let first = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let first = client.ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&[]));
     let held = report_of(&first, &script_uri).expect("a report for the script");
     assert_eq!(held["items"][0]["code"], "remote-code", "{held:#}");
     assert!(report_of(&first, &allowed_uri).is_none(), "{first:#}");
@@ -470,10 +598,7 @@ fn a_pulling_client_gets_skill_script_findings_in_both_pulls() {
         "{skill:#}"
     );
     let uri = client.open("skills/updater/SKILL.md", text);
-    let report = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let report = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, None));
     let related = &report["relatedDocuments"][&script_uri];
     assert_eq!(related["kind"], "full", "{report:#}");
     assert_eq!(related["items"][0]["code"], "remote-code", "{report:#}");
@@ -483,27 +608,16 @@ fn a_pulling_client_gets_skill_script_findings_in_both_pulls() {
         "#!/bin/sh\necho up to date\n",
     )
     .unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": script_uri, "type": 2}]}),
-    );
-    let previous: Vec<Value> = first["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| json!({"uri": item["uri"], "value": item["resultId"]}))
-        .collect();
-    let next = client.request(
-        "workspace/diagnostic",
-        json!({"previousResultIds": previous}),
-    );
+    client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
+        &script_uri,
+        lsp::FileChangeType::CHANGED,
+    )]));
+    let next = client
+        .ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&held_reports(&first)));
     let gone = report_of(&next, &script_uri).expect("a report for the fixed script");
     assert_eq!(gone["kind"], "full", "{gone:#}");
     assert_eq!(gone["items"], json!([]), "{gone:#}");
-    let report = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let report = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, None));
     assert_eq!(
         report["relatedDocuments"][&script_uri]["items"],
         json!([]),
@@ -528,7 +642,7 @@ fn the_catalog_lists_each_skill_capabilities_and_security_errors() {
         ],
         json!({}),
     );
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     let skill = |name: &str| {
         catalog["skills"]
             .as_array()
@@ -565,10 +679,12 @@ fn codex_openai_yaml_gets_diagnostics_and_its_fix() {
         ["openai-yaml-invalid"],
         "{diagnostics:#?}"
     );
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": uri}, "range": diagnostics[0]["range"], "context": {"diagnostics": diagnostics}}),
-    );
+    let actions = client.ask::<lsp::request::CodeActionRequest>(code_actions_for(
+        &uri,
+        &diagnostics[0]["range"],
+        &diagnostics,
+        None,
+    ));
     let edit = &actions[0]["edit"]["changes"][&uri][0];
     assert_eq!(actions[0]["title"], "Write 'false'", "{actions:#}");
     assert_eq!(edit["newText"], "false");
@@ -589,8 +705,9 @@ fn codex_openai_yaml_gets_diagnostics_and_its_fix() {
     client.shutdown();
 }
 
-#[test]
-fn rename_moves_folder_name_and_mentions() {
+/// A client that can rename files, with the `pdf` skill open and mentioned by another skill
+/// and by a README: what the rename and references tests below ask about.
+fn client_with_pdf_mentioned() -> (Client, String) {
     let mut client = Client::start(
         &[
             ("skills/pdf/SKILL.md", GOOD),
@@ -604,12 +721,19 @@ fn rename_moves_folder_name_and_mentions() {
     );
     let uri = client.open("skills/pdf/SKILL.md", GOOD);
     client.diagnostics(&uri, Some(1));
-    let prepared = client.request(
-        "textDocument/prepareRename",
-        json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n")}),
-    );
+    (client, uri)
+}
+
+#[test]
+fn rename_moves_folder_name_and_mentions() {
+    let (mut client, uri) = client_with_pdf_mentioned();
+    let prepared = client.ask::<lsp::request::PrepareRenameRequest>(place_of(&uri, GOOD, "pdf\n"));
     assert_response!(client, "prepare_rename", prepared);
-    let mut edit = client.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "newName": "pdf-forms"}));
+    let mut edit = client.ask::<lsp::request::Rename>(lsp::RenameParams {
+        text_document_position: place_of(&uri, GOOD, "pdf\n"),
+        new_name: "pdf-forms".into(),
+        work_done_progress_params: Default::default(),
+    });
     // The text edits come in the order the folder walk meets the files; the folder rename last.
     let operations = edit["documentChanges"].as_array_mut().unwrap();
     let rename = operations.pop().unwrap();
@@ -623,7 +747,20 @@ fn rename_moves_folder_name_and_mentions() {
             .unwrap()
             .contains("not a valid skill name")
     );
-    let mut references = client.request("textDocument/references", json!({"textDocument": {"uri": uri}, "position": pos(GOOD, "pdf\n"), "context": {"includeDeclaration": true}}));
+    client.shutdown();
+}
+
+#[test]
+fn references_of_a_name_are_its_declaration_and_mentions() {
+    let (mut client, uri) = client_with_pdf_mentioned();
+    let mut references = client.ask::<lsp::request::References>(lsp::ReferenceParams {
+        text_document_position: place_of(&uri, GOOD, "pdf\n"),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: lsp::ReferenceContext {
+            include_declaration: true,
+        },
+    });
     // The declaration first, then the mentions in walk order.
     references.as_array_mut().unwrap()[1..].sort_by_key(std::string::ToString::to_string);
     assert_response!(client, "references", references);
@@ -644,21 +781,17 @@ fn definition_of_a_mention_is_the_skills_name() {
     );
     let uri = client.open("skills/other/SKILL.md", other);
     client.diagnostics(&uri, Some(1));
-    let slash = client.request(
-        "textDocument/definition",
-        json!({"textDocument": {"uri": uri}, "position": pos(other, "pdf and")}),
-    );
+    let definition = |needle: &str| lsp::GotoDefinitionParams {
+        text_document_position_params: place_of(&uri, other, needle),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    };
+    let slash = client.ask::<lsp::request::GotoDefinition>(definition("pdf and"));
     assert!(!slash.is_null(), "no definition for /pdf");
     assert_response!(client, "definition", slash);
-    let dollar = client.request(
-        "textDocument/definition",
-        json!({"textDocument": {"uri": uri}, "position": pos(other, "$pdf")}),
-    );
+    let dollar = client.ask::<lsp::request::GotoDefinition>(definition("$pdf"));
     assert_eq!(dollar, slash);
-    let unknown = client.request(
-        "textDocument/definition",
-        json!({"textDocument": {"uri": uri}, "position": pos(other, "nope")}),
-    );
+    let unknown = client.ask::<lsp::request::GotoDefinition>(definition("nope"));
     assert_eq!(unknown, Value::Null);
     client.shutdown();
 }
@@ -676,18 +809,12 @@ fn pull_diagnostics_when_the_client_asks_for_them() {
         "initialize_pull",
         client.init["capabilities"]["diagnosticProvider"]
     );
-    let report = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let report = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, None));
     let mut redacted = report.clone();
     redacted["resultId"] = json!("GENERATION");
     assert_response!(client, "pull_diagnostics", redacted);
     // No push in pull mode: the next message we get is the response to this request.
-    let symbols = client.request(
-        "textDocument/documentSymbol",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let symbols = client.ask::<lsp::request::DocumentSymbolRequest>(symbols_of(&uri));
     assert!(symbols.is_array());
     assert!(
         !client
@@ -699,16 +826,12 @@ fn pull_diagnostics_when_the_client_asks_for_them() {
     );
     // Result ids: asking again with nothing changed is answered "unchanged", without a re-lint.
     let result_id = report["resultId"].as_str().expect("a result id").to_owned();
-    let again = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}, "previousResultId": result_id}),
-    );
+    let again = client
+        .ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, Some(&result_id)));
     assert_eq!(again["kind"], "unchanged", "{again:#}");
     assert_eq!(again["resultId"], result_id.as_str());
-    let workspace = client.request(
-        "workspace/diagnostic",
-        json!({"previousResultIds": [{"uri": uri, "value": result_id}]}),
-    );
+    let workspace = client
+        .ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&[(&uri, &result_id)]));
     let items = workspace["items"].as_array().unwrap();
     assert_eq!(items.len(), 1, "{workspace:#}");
     assert_eq!(items[0]["kind"], "unchanged", "{workspace:#}");
@@ -718,16 +841,12 @@ fn pull_diagnostics_when_the_client_asks_for_them() {
         2,
         json!([{"text": "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\n---\nBody\n"}]),
     );
-    let after = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}, "previousResultId": result_id}),
-    );
+    let after = client
+        .ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, Some(&result_id)));
     assert_eq!(after["kind"], "full", "{after:#}");
     assert_ne!(after["resultId"], result_id.as_str());
-    let workspace = client.request(
-        "workspace/diagnostic",
-        json!({"previousResultIds": [{"uri": uri, "value": result_id}]}),
-    );
+    let workspace = client
+        .ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&[(&uri, &result_id)]));
     assert_eq!(workspace["items"][0]["kind"], "full", "{workspace:#}");
     assert_eq!(workspace["items"][0]["version"], 2, "{workspace:#}");
     client.shutdown();
@@ -747,7 +866,7 @@ fn a_deleted_skill_gets_an_empty_workspace_report_so_its_problems_go() {
         json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}),
     );
     let pdf = client.uri("skills/pdf/SKILL.md");
-    let first = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let first = client.ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&[]));
     let report_of = |report: &Value, uri: &str| {
         report["items"]
             .as_array()
@@ -759,31 +878,21 @@ fn a_deleted_skill_gets_an_empty_workspace_report_so_its_problems_go() {
     let held = report_of(&first, &pdf).expect("a report for pdf");
     assert_eq!(held["items"][0]["code"], "missing-description", "{held:#}");
     std::fs::remove_dir_all(client.path("skills/pdf")).unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": pdf, "type": 3}]}),
-    );
+    client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
+        &pdf,
+        lsp::FileChangeType::DELETED,
+    )]));
     // The client still holds pdf's report: the answer empties it; the other skill stays.
-    let previous: Vec<Value> = first["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| json!({"uri": item["uri"], "value": item["resultId"]}))
-        .collect();
-    let next = client.request(
-        "workspace/diagnostic",
-        json!({"previousResultIds": previous}),
-    );
+    let next = client
+        .ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&held_reports(&first)));
     let gone = report_of(&next, &pdf).expect("a report for the deleted pdf");
     assert_eq!(gone["kind"], "full", "{gone:#}");
     assert_eq!(gone["items"], json!([]), "{gone:#}");
     assert!(report_of(&next, &client.uri("skills/notes/SKILL.md")).is_some());
     // Not a SKILL.md, or never held: nothing is said about it.
     let other = client.uri("README.md");
-    let quiet = client.request(
-        "workspace/diagnostic",
-        json!({"previousResultIds": [{"uri": other, "value": "1"}]}),
-    );
+    let quiet =
+        client.ask::<lsp::request::WorkspaceDiagnosticRequest>(workspace_pull(&[(&other, "1")]));
     assert!(report_of(&quiet, &other).is_none(), "{quiet:#}");
     client.shutdown();
 }
@@ -808,7 +917,7 @@ fn a_skill_folder_deleted_or_renamed_in_the_editor_leaves_the_catalog_at_once() 
         "**/*"
     );
     let names = |client: &mut Client| -> Vec<String> {
-        let catalog = client.request("skill/catalog", json!({}));
+        let catalog = client.ask::<Catalog>(CatalogParams {});
         catalog["skills"]
             .as_array()
             .unwrap()
@@ -819,18 +928,19 @@ fn a_skill_folder_deleted_or_renamed_in_the_editor_leaves_the_catalog_at_once() 
     assert_eq!(names(&mut client), ["notes", "pdf"]);
     std::fs::remove_dir_all(client.path("skills/pdf")).unwrap();
     let folder = client.uri("skills/pdf");
-    client.notify(
-        "workspace/didDeleteFiles",
-        json!({"files": [{"uri": folder}]}),
-    );
+    client.tell::<lsp::notification::DidDeleteFiles>(lsp::DeleteFilesParams {
+        files: vec![lsp::FileDelete { uri: folder }],
+    });
     assert_eq!(names(&mut client), ["notes"]);
     std::fs::rename(client.path("skills/notes"), client.path("skills/jots")).unwrap();
     let (old, new) = (client.uri("skills/notes"), client.uri("skills/jots"));
-    client.notify(
-        "workspace/didRenameFiles",
-        json!({"files": [{"oldUri": old, "newUri": new}]}),
-    );
-    let catalog = client.request("skill/catalog", json!({}));
+    client.tell::<lsp::notification::DidRenameFiles>(lsp::RenameFilesParams {
+        files: vec![lsp::FileRename {
+            old_uri: old,
+            new_uri: new,
+        }],
+    });
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert_eq!(
         catalog["skills"].as_array().unwrap().len(),
         1,
@@ -860,35 +970,20 @@ fn a_document_pulled_after_it_closed_is_answered_from_the_disk() {
         "skills/pdf/SKILL.md",
         "---\nname: pdf\ndescription: Fills forms. Use when asked.\n---\nBody\n",
     );
-    let open = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let open = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, None));
     assert_eq!(open["items"], json!([]), "{open:#}");
-    client.notify(
-        "textDocument/didClose",
-        json!({"textDocument": {"uri": uri}}),
-    );
-    let closed = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    client.tell::<lsp::notification::DidCloseTextDocument>(closing(&uri));
+    let closed = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, None));
     assert_eq!(closed["kind"], "full", "{closed:#}");
     assert_eq!(
         closed["items"][0]["code"], "missing-description",
         "{closed:#}"
     );
     std::fs::remove_dir_all(client.path("skills/pdf")).unwrap();
-    let gone = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let gone = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&uri, None));
     assert_eq!(gone["items"], json!([]), "{gone:#}");
     let readme = client.uri("README.md");
-    let other = client.request(
-        "textDocument/diagnostic",
-        json!({"textDocument": {"uri": readme}}),
-    );
+    let other = client.ask::<lsp::request::DocumentDiagnosticRequest>(document_pull(&readme, None));
     assert_eq!(other["items"], json!([]), "{other:#}");
     client.shutdown();
 }
@@ -905,20 +1000,17 @@ fn bad_messages_do_not_end_the_session() {
     let unknown = client.request_raw("skill/noSuchMethod", json!({}));
     assert_eq!(unknown["error"]["code"], -32601);
     // Requests about documents that are not open, and positions out of range.
-    let none = client.request("textDocument/hover", json!({"textDocument": {"uri": "file:///nope/SKILL.md"}, "position": {"line": 0, "character": 0}}));
+    let none = client.ask::<lsp::request::HoverRequest>(hover_at("file:///nope/SKILL.md", 0, 0));
     assert_eq!(none, Value::Null);
     client.change("file:///nope/SKILL.md", 2, json!([{"text": "x"}]));
     let uri = client.open("skills/pdf/SKILL.md", GOOD);
     client.diagnostics(&uri, Some(1));
-    let far = client.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 999, "character": 999}}),
-    );
+    let far = client.ask::<lsp::request::Completion>(completion_at(&uri, 999, 999));
     assert!(far.is_null() || far.is_array());
     client.change(&uri, 2, json!([{"range": {"start": {"line": 500, "character": 3}, "end": {"line": 900, "character": 0}}, "text": "\n"}]));
     client.diagnostics(&uri, Some(2));
     // Still serving.
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert!(catalog["prompt"].is_string());
     client.shutdown();
 }
@@ -943,10 +1035,7 @@ fn a_burst_of_edits_and_a_big_document() {
         link["range"]["start"],
         json!({"line": 6, "character": 1005})
     );
-    let symbols = client.request(
-        "textDocument/documentSymbol",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let symbols = client.ask::<lsp::request::DocumentSymbolRequest>(symbols_of(&uri));
     assert!(symbols.is_array());
     let big = format!(
         "{}{}",
@@ -1248,10 +1337,12 @@ fn check_fixture_quick_fixes(
                 "{name} ({mode:?}) {relative} {rule} at {}:{}",
                 diagnostic["range"]["start"]["line"], diagnostic["range"]["start"]["character"]
             );
-            let actions = client.request(
-                "textDocument/codeAction",
-                json!({"textDocument": {"uri": uri}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic], "only": ["quickfix"]}}),
-            );
+            let actions = client.ask::<lsp::request::CodeActionRequest>(code_actions_for(
+                &uri,
+                &diagnostic["range"],
+                std::slice::from_ref(diagnostic),
+                Some(lsp::CodeActionKind::QUICKFIX),
+            ));
             let actions: Vec<Value> = actions
                 .as_array()
                 .cloned()
@@ -1329,25 +1420,34 @@ fn check_fixture_quick_fixes(
                         };
                         // What the editor does: move the file, reopen it under its new name.
                         fs::rename(client.path(&relative), client.path(&new_relative)).unwrap();
-                        client.notify(
-                            "textDocument/didClose",
-                            json!({"textDocument": {"uri": uri}}),
-                        );
-                        client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 3}, {"uri": new_uri, "type": 1}]}));
+                        client.tell::<lsp::notification::DidCloseTextDocument>(closing(&uri));
+                        client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[
+                            (&uri, lsp::FileChangeType::DELETED),
+                            (&new_uri, lsp::FileChangeType::CREATED),
+                        ]));
                         let moved = client.open(&new_relative, &text);
                         let after = client.diagnostics(&moved, Some(1));
                         if after.iter().any(|d| d["code"] == rule.as_str()) {
                             failures.push(format!("{what}: the finding is still there: {after:?}"));
                         }
                         exercised.insert(rule.clone());
-                        client.notify(
-                            "textDocument/didClose",
-                            json!({"textDocument": {"uri": moved}}),
-                        );
+                        client.tell::<lsp::notification::DidCloseTextDocument>(closing(&moved));
                         fs::rename(client.path(&new_relative), client.path(&relative)).unwrap();
-                        client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": moved, "type": 3}, {"uri": uri, "type": 1}]}));
+                        client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[
+                            (&moved, lsp::FileChangeType::DELETED),
+                            (&uri, lsp::FileChangeType::CREATED),
+                        ]));
                         version += 1;
-                        client.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": version, "text": text}}));
+                        client.tell::<lsp::notification::DidOpenTextDocument>(
+                            lsp::DidOpenTextDocumentParams {
+                                text_document: lsp::TextDocumentItem {
+                                    uri: lsp_uri(&uri),
+                                    language_id: "markdown".into(),
+                                    version: i32::try_from(version).unwrap(),
+                                    text: text.clone(),
+                                },
+                            },
+                        );
                         client.diagnostics(&uri, Some(version));
                     }
                 }
@@ -1427,10 +1527,10 @@ fn watched_file_events_update_workspace_rules() {
     let other = client.path("skills/z/SKILL.md");
     fs::create_dir_all(other.parent().unwrap()).unwrap();
     fs::write(&other, text_a).unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": uri(&other), "type": 1}]}),
-    );
+    client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
+        &uri(&other),
+        lsp::FileChangeType::CREATED,
+    )]));
     let diagnostics = client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == uri_a.as_str()
@@ -1444,10 +1544,10 @@ fn watched_file_events_update_workspace_rules() {
     );
     // It goes away again.
     fs::remove_dir_all(other.parent().unwrap()).unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": uri(&other), "type": 3}]}),
-    );
+    client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
+        &uri(&other),
+        lsp::FileChangeType::DELETED,
+    )]));
     client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == uri_a.as_str()
@@ -1463,10 +1563,10 @@ fn watched_file_events_update_workspace_rules() {
     let guide = client.path("skills/a/references/g.md");
     fs::create_dir_all(guide.parent().unwrap()).unwrap();
     fs::write(&guide, "# G\n").unwrap();
-    client.notify(
-        "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": uri(&guide), "type": 1}]}),
-    );
+    client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
+        &uri(&guide),
+        lsp::FileChangeType::CREATED,
+    )]));
     client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == uri_a.as_str()
@@ -1483,10 +1583,9 @@ fn configuration_changes_targets_and_severities() {
     let before = client.diagnostics(&uri, Some(1));
     assert_eq!(before[0]["code"], "unknown-field");
     assert_eq!(before[0]["severity"], 1);
-    client.notify(
-        "workspace/didChangeConfiguration",
-        json!({"settings": {"skillLsp": {"targets": ["codex"]}}}),
-    );
+    client.tell::<lsp::notification::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
+        settings: json!({"skillLsp": {"targets": ["codex"]}}),
+    });
     let after = client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["diagnostics"][0]["severity"] == 2
@@ -1497,7 +1596,9 @@ fn configuration_changes_targets_and_severities() {
             .unwrap()
             .ends_with("Codex ignores it")
     );
-    client.notify("workspace/didChangeConfiguration", json!({"settings": {"skillLsp": {"targets": ["codex"], "rules": {"unknown-field": "off"}}}}));
+    client.tell::<lsp::notification::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
+        settings: json!({"skillLsp": {"targets": ["codex"], "rules": {"unknown-field": "off"}}}),
+    });
     client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["diagnostics"] == json!([])
     });
@@ -1527,20 +1628,14 @@ fn typing_a_frontmatter_key_keeps_hover_completion_and_diagnostics_on_the_typed_
                 "after {so_far:?}: the YAML error is on the line being typed: {diagnostic:#}"
             );
         }
-        let hover = client.request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
-        );
+        let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 1));
         assert!(
             hover["contents"].to_string().contains("name"),
             "after {so_far:?}: hover on name: {hover}"
         );
         if index < 11 {
             // Still typing the key: completion offers it.
-            let items = client.request(
-                "textDocument/completion",
-                json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": column + 1}}),
-            );
+            let items = client.ask::<lsp::request::Completion>(completion_at(&uri, 2, column + 1));
             let labels: Vec<&str> = items
                 .as_array()
                 .map(|items| {
@@ -1609,10 +1704,7 @@ fn typing_a_new_skill_from_an_empty_file_keeps_help_alive_at_every_keystroke() {
         }
         let closed = so_far.matches("\n---").count() > 0;
         if so_far.contains("name: typed-notes\n") {
-            let hover = client.request(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}),
-            );
+            let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 1));
             assert!(
                 hover["contents"].to_string().contains("64"),
                 "after {so_far:?}: hover on name: {hover}"
@@ -1636,10 +1728,7 @@ fn typing_a_new_skill_from_an_empty_file_keeps_help_alive_at_every_keystroke() {
             "after {so_far:?}: {codes:?}"
         );
         if so_far.ends_with("\nli") {
-            let items = client.request(
-                "textDocument/completion",
-                json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": column}}),
-            );
+            let items = client.ask::<lsp::request::Completion>(completion_at(&uri, line, column));
             assert!(
                 items.to_string().contains("\"label\":\"license\""),
                 "after {so_far:?}: {items}"
@@ -1681,17 +1770,31 @@ fn the_server_logs_one_line_with_its_version_and_what_it_indexed() {
     client.shutdown();
 }
 
-#[test]
-fn a_plugin_manifest_gets_findings_completion_and_hover() {
+/// A plugin manifest half typed: a comma before the closing brace, an empty line for a key.
+const HALF_TYPED_MANIFEST: &str = "{\n  \"name\": \"my-plugin\",\n  \"version\": 1,\n  \"skills\": \"./skills/missing\",\n  \n}\n";
+
+/// [`HALF_TYPED_MANIFEST`] with the object finished: JSON that reads.
+fn finished_manifest() -> String {
+    HALF_TYPED_MANIFEST.replace("  \n}", "  \"description\": \"Greets.\"\n}")
+}
+
+/// A workspace with a plugin that ships a skill, its manifest open as `text` and linted: what
+/// the plugin manifest tests below ask about.
+fn client_with_plugin_manifest_open(text: &str) -> (Client, String) {
     let mut client = Client::start(&[("plugin/skills/greet/SKILL.md", GOOD)], json!({}));
-    let text = "{\n  \"name\": \"my-plugin\",\n  \"version\": 1,\n  \"skills\": \"./skills/missing\",\n  \n}\n";
     let uri = client.open("plugin/.claude-plugin/plugin.json", text);
+    (client, uri)
+}
+
+#[test]
+fn a_plugin_manifest_gets_findings_once_its_json_reads() {
+    let (mut client, uri) = client_with_plugin_manifest_open(HALF_TYPED_MANIFEST);
     let diagnostics = client.diagnostics(&uri, Some(1));
     // Half typed: the comma before the closing brace is a syntax error, and nothing else is
     // judged until the JSON reads.
     assert_eq!(rules(&diagnostics), vec!["manifest-json"]);
     // Finish the object: the schema and the path are judged.
-    let fixed = text.replace("  \n}", "  \"description\": \"Greets.\"\n}");
+    let fixed = finished_manifest();
     client.change(&uri, 2, json!([{"text": fixed}]));
     let diagnostics = client.diagnostics(&uri, Some(2));
     assert_eq!(
@@ -1703,11 +1806,15 @@ fn a_plugin_manifest_gets_findings_completion_and_hover() {
         diagnostics[1]["range"]["start"],
         pos(&fixed, "\"./skills/missing\"")
     );
-    // Keys not yet there, where a key goes.
-    let items = client.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 2}}),
-    );
+    client.shutdown();
+}
+
+/// Keys not yet there, where a key goes.
+#[test]
+fn a_plugin_manifest_completes_the_keys_not_yet_written() {
+    let (mut client, uri) = client_with_plugin_manifest_open(&finished_manifest());
+    client.diagnostics(&uri, Some(1));
+    let items = client.ask::<lsp::request::Completion>(completion_at(&uri, 4, 2));
     let labels: Vec<&str> = items
         .as_array()
         .unwrap()
@@ -1722,19 +1829,25 @@ fn a_plugin_manifest_gets_findings_completion_and_hover() {
         !labels.contains(&"name") && !labels.contains(&"version"),
         "{labels:?}"
     );
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": pos(&fixed, "skills")}),
-    );
+    client.shutdown();
+}
+
+#[test]
+fn a_plugin_manifest_hover_explains_its_keys() {
+    let fixed = finished_manifest();
+    let (mut client, uri) = client_with_plugin_manifest_open(&fixed);
+    client.diagnostics(&uri, Some(1));
+    let hover_on = |needle: &str| lsp::HoverParams {
+        text_document_position_params: place_of(&uri, &fixed, needle),
+        work_done_progress_params: Default::default(),
+    };
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_on("skills"));
     assert!(
         hover["contents"].to_string().contains("SKILL.md"),
         "{hover}"
     );
     // On the name: the skills the plugin gives Claude Code, as plugin:skill.
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": pos(&fixed, "name")}),
-    );
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_on("name"));
     assert!(
         hover["contents"].to_string().contains("my-plugin:greet"),
         "{hover}"

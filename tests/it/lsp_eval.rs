@@ -7,9 +7,11 @@ use crate::scripted_server;
 
 use std::time::Duration;
 
-use lsp_client::Client;
+use lsp_client::{Client, at, document, lsp_uri};
 use scripted_server::{Reply, Server, anthropic_stream};
 use serde_json::{Value, json};
+use skill_lsp::lsp::ext::{Catalog, CatalogParams, RunEvals, RunEvalsParams};
+use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
 
 const KEY: &str = "sk-ant-test-PLANTED-KEY-lspeval-31";
 const PDF: &str =
@@ -44,16 +46,33 @@ fn start(server: &Server, files: &[(&str, &str)]) -> Client {
     )
 }
 
+fn lenses_of(uri: &str) -> lsp::CodeLensParams {
+    lsp::CodeLensParams {
+        text_document: document(uri),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    }
+}
+
 fn lens_title(client: &mut Client, uri: &str) -> String {
-    let lenses = client.request(
-        "textDocument/codeLens",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let lenses = client.ask::<lsp::request::CodeLensRequest>(lenses_of(uri));
     assert_eq!(lenses.as_array().map(Vec::len), Some(1), "{lenses:#}");
     assert_eq!(lenses[0]["range"]["start"]["line"], 2, "{lenses:#}");
     assert_eq!(lenses[0]["command"]["command"], "skillLsp.runTriggerEvals");
     assert_eq!(lenses[0]["command"]["arguments"][0]["skill"], "pdf");
     lenses[0]["command"]["title"].as_str().unwrap().to_owned()
+}
+
+/// A JSON file opened in the editor, at version 1.
+fn json_opened(uri: &str, text: &str) -> lsp::DidOpenTextDocumentParams {
+    lsp::DidOpenTextDocumentParams {
+        text_document: lsp::TextDocumentItem {
+            uri: lsp_uri(uri),
+            language_id: "json".into(),
+            version: 1,
+            text: text.into(),
+        },
+    }
 }
 
 fn has_eval_diagnostic(diagnostics: &[Value]) -> bool {
@@ -77,16 +96,15 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
     assert_eq!(lens_title(&mut client, &uri), "Run trigger evals");
     // No lens on a skill without an eval set.
     let docx = client.open("skills/docx/SKILL.md", DOCX);
-    let none = client.request(
-        "textDocument/codeLens",
-        json!({"textDocument": {"uri": docx}}),
-    );
+    let none = client.ask::<lsp::request::CodeLensRequest>(lenses_of(&docx));
     assert!(none.is_null() || none == json!([]), "{none:#}");
 
-    let result = client.request(
-        "skill/runEvals",
-        json!({"uri": uri, "runs": 1, "workDoneToken": "evals-1"}),
-    );
+    let result = client.ask::<RunEvals>(RunEvalsParams {
+        uri: Some(uri.clone()),
+        runs: Some(1),
+        work_done_token: Some(NumberOrString::String("evals-1".into())),
+        ..RunEvalsParams::default()
+    });
     assert_eq!(result["skill_name"], "pdf", "{result:#}");
     assert_eq!(result["summary"]["passed"], 2, "{result:#}");
     assert_eq!(result["summary"]["failed"], 1, "{result:#}");
@@ -162,7 +180,11 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
 
     // Again without a token: the client declared work-done progress, so the server makes one;
     // every run comes from the cache, and each query is still reported.
-    let again = client.request("skill/runEvals", json!({"skill": "pdf", "runs": 1}));
+    let again = client.ask::<RunEvals>(RunEvalsParams {
+        skill: Some("pdf".into()),
+        runs: Some(1),
+        ..RunEvalsParams::default()
+    });
     assert_eq!(again["summary"]["passed"], 2, "{again:#}");
     assert_eq!(again["run"]["cached_runs"], 3, "{again:#}");
     assert_eq!(server.requests().len(), 3, "the second run is cached");
@@ -199,7 +221,13 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
     });
 
     // A workspace pull reports it as the push does.
-    let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let report =
+        client.ask::<lsp::request::WorkspaceDiagnosticRequest>(lsp::WorkspaceDiagnosticParams {
+            identifier: None,
+            previous_result_ids: Vec::new(),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        });
     let pulled = report["items"]
         .as_array()
         .unwrap()
@@ -213,10 +241,7 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
 
     // An edit of the eval set retires the diagnostic; the same set again brings it back.
     let set = client.uri("skills/pdf/evals/triggers.json");
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": set, "languageId": "json", "version": 1, "text": TRIGGERS}}),
-    );
+    client.tell::<lsp::notification::DidOpenTextDocument>(json_opened(&set, TRIGGERS));
     client.change(
         &set,
         2,
@@ -279,7 +304,9 @@ fn cancelling_run_evals_answers_request_cancelled_and_the_server_keeps_serving()
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    client.notify("$/cancelRequest", json!({"id": 8001}));
+    client.tell::<lsp::notification::Cancel>(lsp::CancelParams {
+        id: NumberOrString::Number(8001),
+    });
     let cancelled = client.wait(|m| m["id"] == 8001);
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled:#}");
     let end = client.wait(|m| {
@@ -297,7 +324,7 @@ fn cancelling_run_evals_answers_request_cancelled_and_the_server_keeps_serving()
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert!(catalog["prompt"].as_str().unwrap().starts_with("- pdf:"));
     client.shutdown();
 }
@@ -328,7 +355,7 @@ fn errors_are_lsp_errors_and_the_server_keeps_serving() {
     let neither = client.request_raw("skill/runEvals", json!({}));
     assert!(neither["error"]["message"].is_string(), "{neither:#}");
     assert!(server.requests().is_empty());
-    let catalog = client.request("skill/catalog", json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
     assert!(catalog["prompt"].as_str().unwrap().contains("- pdf:"));
     let (log, stderr) = client.finish();
     assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
@@ -375,10 +402,7 @@ fn a_missing_provider_or_a_refusing_one_is_an_error_without_the_key() {
     // A client that does not declare the lens's command gets no lens (it would be a dead
     // button), but the request itself is there.
     let uri = client.open("skills/pdf/SKILL.md", PDF);
-    let lenses = client.request(
-        "textDocument/codeLens",
-        json!({"textDocument": {"uri": uri}}),
-    );
+    let lenses = client.ask::<lsp::request::CodeLensRequest>(lenses_of(&uri));
     assert!(lenses.as_array().is_none_or(Vec::is_empty), "{lenses:#}");
     let response = client.request_raw("skill/runEvals", json!({"skill": "pdf"}));
     let message = response["error"]["message"].as_str().unwrap();
@@ -386,7 +410,7 @@ fn a_missing_provider_or_a_refusing_one_is_an_error_without_the_key() {
         message.contains("MODEL_ID") || message.contains("ANTHROPIC_API_KEY"),
         "{message}"
     );
-    client.request("skill/catalog", json!({}));
+    client.ask::<Catalog>(CatalogParams {});
     client.shutdown();
 
     let refusal = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
@@ -396,7 +420,7 @@ fn a_missing_provider_or_a_refusing_one_is_an_error_without_the_key() {
     assert_eq!(response["error"]["code"], -32603, "{response:#}");
     let message = response["error"]["message"].as_str().unwrap();
     assert!(message.contains("401"), "{message}");
-    client.request("skill/catalog", json!({}));
+    client.ask::<Catalog>(CatalogParams {});
     let (log, stderr) = client.finish();
     assert!(!log.iter().any(|m| m.to_string().contains(KEY)));
     assert!(!stderr.contains(KEY));
@@ -408,10 +432,7 @@ fn an_open_eval_set_gets_diagnostics_and_completion_other_json_does_not() {
     let mut client = start(&server, &[("skills/pdf/SKILL.md", PDF)]);
     let set = client.uri("skills/pdf/evals/triggers.json");
     let text = "[\n  {\"query\": \"a\", \"should_trigger\": \"yes\"}\n]\n";
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": set, "languageId": "json", "version": 1, "text": text}}),
-    );
+    client.tell::<lsp::notification::DidOpenTextDocument>(json_opened(&set, text));
     let diagnostics = client.diagnostics(&set, Some(1));
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert_eq!(diagnostics[0]["range"]["start"]["line"], 1);
@@ -421,10 +442,12 @@ fn an_open_eval_set_gets_diagnostics_and_completion_other_json_does_not() {
             .unwrap()
             .contains("triggers.json")
     );
-    let items = client.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": set}, "position": {"line": 1, "character": 35}}),
-    );
+    let items = client.ask::<lsp::request::Completion>(lsp::CompletionParams {
+        text_document_position: at(&set, 1, 35),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: None,
+    });
     let labels: Vec<&str> = items
         .as_array()
         .unwrap()
@@ -434,9 +457,9 @@ fn an_open_eval_set_gets_diagnostics_and_completion_other_json_does_not() {
     assert_eq!(labels, ["true", "false"]);
 
     let other = client.uri("package.json");
-    client.notify("textDocument/didOpen", json!({"textDocument": {"uri": other, "languageId": "json", "version": 1, "text": "{ not json"}}));
+    client.tell::<lsp::notification::DidOpenTextDocument>(json_opened(&other, "{ not json"));
     // Nothing is published for other JSON: the catalog answers first.
-    client.request("skill/catalog", json!({}));
+    client.ask::<Catalog>(CatalogParams {});
     assert!(
         !client
             .log

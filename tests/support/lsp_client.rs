@@ -11,6 +11,11 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tower_lsp_server::ls_types::notification::{DidChangeTextDocument, DidOpenTextDocument};
+use tower_lsp_server::ls_types::{
+    DidChangeTextDocumentParams, DidOpenTextDocumentParams, Position, TextDocumentIdentifier,
+    TextDocumentItem, TextDocumentPositionParams, Uri, VersionedTextDocumentIdentifier,
+};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_skill-lsp");
 /// A guard against a hung server, not a speed limit: generous enough for a debug build on a
@@ -47,6 +52,31 @@ pub fn frame(body: &[u8]) -> Vec<u8> {
 
 pub fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
+}
+
+/// `uri` (a `file://` URI as [`Client::uri`] writes it) as the protocol's type.
+pub fn lsp_uri(uri: &str) -> Uri {
+    uri.parse()
+        .unwrap_or_else(|error| panic!("{uri} is not a URI: {error}"))
+}
+
+/// The document at `uri`, for a typed request.
+pub fn document(uri: &str) -> TextDocumentIdentifier {
+    TextDocumentIdentifier { uri: lsp_uri(uri) }
+}
+
+/// A place in the document at `uri`, for a typed request.
+pub fn at(uri: &str, line: u32, character: u32) -> TextDocumentPositionParams {
+    TextDocumentPositionParams {
+        text_document: document(uri),
+        position: Position { line, character },
+    }
+}
+
+/// Part of an answer (a range, a diagnostic) as its protocol type, to send it back.
+pub fn typed<T: serde::de::DeserializeOwned>(value: &Value) -> T {
+    serde_json::from_value(value.clone())
+        .unwrap_or_else(|error| panic!("not the protocol's type ({error}): {value:#}"))
 }
 
 impl Client {
@@ -263,15 +293,26 @@ impl Client {
 
     pub fn open(&mut self, relative: &str, text: &str) -> String {
         let uri = self.uri(relative);
-        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}));
+        self.tell::<DidOpenTextDocument>(DidOpenTextDocumentParams {
+            text_document: TextDocumentItem {
+                uri: lsp_uri(&uri),
+                language_id: "markdown".into(),
+                version: 1,
+                text: text.into(),
+            },
+        });
         uri
     }
 
+    /// Edits the open document at `uri`; `changes` is the JSON of its content changes.
     pub fn change(&mut self, uri: &str, version: i64, changes: Value) {
-        self.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
-        );
+        self.tell::<DidChangeTextDocument>(DidChangeTextDocumentParams {
+            text_document: VersionedTextDocumentIdentifier {
+                uri: lsp_uri(uri),
+                version: i32::try_from(version).expect("a version the protocol can carry"),
+            },
+            content_changes: typed(&changes),
+        });
     }
 
     /// Shuts the server down; returns every message it sent and its stderr.
