@@ -9,8 +9,10 @@
 # Installs what it needs on a fresh Debian 12 (apt packages, code-server into
 # .cache/editors/code-server, the extension's npm packages), skipping what is already there,
 # then runs the extension's `npm run lint` (ESLint and Prettier); a lint failure fails the script.
-# Builds two packages: the universal .vsix (no server inside) and the linux-x64 one carrying
-# SKILL_LSP_BINARY under bundled/linux-x64/ (`cargo xtask vsix`). Runs three windows:
+# Builds the universal .vsix as a release ships it and checks that no test hook is in it; then
+# the two test packages (SKILL_LSP_TEST_HOOKS=1: the hooks and the API the suite drives): the
+# universal .vsix (no server inside) and the linux-x64 one carrying SKILL_LSP_BINARY under
+# bundled/linux-x64/ (`cargo xtask vsix`). Runs three windows:
 #   main        universal .vsix, server from skillLsp.server.path, trusted workspace:
 #               diagnostics, quick fix, completion, Fix All, catalog, Open Skill, the agent with
 #               Cancel, trigger evals (code lens, command, Cancel, results panel, eval-set
@@ -124,7 +126,19 @@ finish() {
 echo "== build"
 VSIX="$WORK/skill-lsp.vsix"
 PLATFORM_VSIX="$WORK/skill-lsp-linux-x64.vsix"
-# vsce runs vscode:prepublish: tsc (strict, tests included, into out/) and the esbuild bundle.
+SHIPPED_VSIX="$WORK/skill-lsp-shipped.vsix"
+# vsce runs vscode:prepublish: tsc (strict, tests included, into out/) and the esbuild bundle
+# (editors/vscode/esbuild.mjs). The windows below install the test package: the same code with
+# the hooks the suite drives (SKILL_LSP_TEST_HOOKS=1). The shipped package is built as a
+# release builds it, and checked to carry none of them.
+if cargo xtask vsix universal "$SHIPPED_VSIX" >"$WORK/vsce-shipped.log" 2>&1; then
+  pass "vsce package without test hooks: skill-lsp-shipped.vsix, $(stat -c %s "$SHIPPED_VSIX") bytes"
+else
+  cat "$WORK/vsce-shipped.log" 2>/dev/null || true
+  fail "building the shipped .vsix"
+  finish $((installed - started))
+fi
+export SKILL_LSP_TEST_HOOKS=1
 if cargo xtask vsix universal "$VSIX" >"$WORK/vsce.log" 2>&1; then
   files=$(python3 -c 'import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).namelist()))' "$VSIX")
   pass "tsc (strict) and vsce package: skill-lsp.vsix, $(stat -c %s "$VSIX") bytes, $files files"
@@ -169,6 +183,27 @@ then
   pass "the universal .vsix has no bundled/; the linux-x64 one has bundled/linux-x64/skill-lsp (mode 755, the given binary) and TargetPlatform linux-x64"
 else
   fail "the contents of the .vsix files"
+fi
+
+# No test hook ships: none of the hooks' message types, API names or helpers is in the shipped
+# package's bundles, and each is in the test package's (else this check could not fail).
+if python3 - "$SHIPPED_VSIX" "$VSIX" <<'PY'
+import sys, zipfile
+MARKERS = ['"simulate"', '"audit"', '"contrast"', '"rendered"', '"draft"', "renderedHtml", "sendToPanel", "willReadFrequently", "promptTop"]
+def bundles(path):
+    z = zipfile.ZipFile(path)
+    return {n: z.read(n).decode() for n in z.namelist() if n.startswith("extension/dist/") and n.endswith(".js")}
+shipped, test = bundles(sys.argv[1]), bundles(sys.argv[2])
+assert shipped, "the shipped package has no bundles"
+found = [f"{marker} in {name}" for name, text in shipped.items() for marker in MARKERS if marker in text]
+assert not found, f"test hooks in the shipped package: {found}"
+missing = [marker for marker in MARKERS if not any(marker in text for text in test.values())]
+assert not missing, f"the test package lacks {missing}, so their absence proves nothing"
+PY
+then
+  pass "no test hook in the shipped .vsix (9 markers, each present in the test package)"
+else
+  fail "test hooks in the shipped .vsix"
 fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

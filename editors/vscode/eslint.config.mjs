@@ -14,4 +14,9 @@ export default defineConfig(
     files: ['src/webview/**/*.ts'],
     rules: { 'no-undef': 'off' },
   },
+  {
+    // The bundling script runs in Node.
+    files: ['esbuild.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
 );

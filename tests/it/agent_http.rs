@@ -15,7 +15,7 @@ use skill_lsp::agent::provider::openai::OpenAi;
 use skill_lsp::agent::provider::retry::RetryPolicy;
 use skill_lsp::agent::provider::{
     ApiKey, Block, HttpSettings, Message, Provider, ProviderError, Request, Response, Role,
-    StreamEvent, ToolSpec, from_env, from_env_with,
+    StreamEvent, ToolSpec, Unset, from_env, from_env_with,
 };
 
 use scripted_server::{End, Reply, Server};
@@ -764,7 +764,10 @@ async fn missing_model_id_is_a_config_error_before_any_request() {
         Ok(provider) => panic!("configured without MODEL_ID: {}", provider.name()),
     };
     let message = error.to_string();
-    assert!(matches!(error, ProviderError::Config(_)), "{message}");
+    assert!(
+        matches!(error, ProviderError::Unset(Unset::Model)),
+        "{message}"
+    );
     assert!(message.contains("MODEL_ID"), "{message}");
     assert!(!message.contains(PLANTED), "{message}");
     assert!(server.requests().is_empty());

@@ -118,8 +118,8 @@ const CHECKS: &[Step] = &[
 const TESTS: &[Step] = &[
     Step {
         name: "rust",
-        what: "Rust unit, property, CLI, LSP and agent tests",
-        run: |_| cargo(&["test"]),
+        what: "Rust unit, property, CLI, LSP and agent tests (and xtask's own)",
+        run: |_| cargo(&["test", "--workspace"]),
     },
     Step {
         name: "real-model",

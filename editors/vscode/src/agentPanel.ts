@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 
 import { Redraw, pagePolicy } from './webviewPage';
 import { AgentChat } from './agent';
-import type { ContrastReport, FromAgentPage, ScrollState, ToAgentPage } from './webview/messages';
+import { PageReports, pageReports } from './testHooks';
+import type { FromAgentPage, ToAgentPage } from './webview/messages';
 
 export type { ContrastReport, ScrollState } from './webview/messages';
 
@@ -111,32 +112,21 @@ export class AgentPanel implements vscode.Disposable {
   private static instance: AgentPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly redraws = new Redraw(() => this.redraw());
-  private renderedText: string | undefined;
-  private renderedHtml: string | undefined;
   private copiedText: string | undefined;
-  private draftText: string | undefined;
   /** The page has loaded and asked for the state; it is loaded again each time the panel is shown. */
   private ready = false;
   private readonly onReady: (() => void)[] = [];
-  private scrollState: ScrollState | undefined;
-  private readonly audits: ((report: ContrastReport) => void)[] = [];
+  /** What the page reports for the tests; undefined in the shipped bundle. */
+  private readonly reports = pageReports?.();
 
-  /** The transcript as the webview last drew it (its text content), for tests and diagnostics. */
-  static rendered(): string | undefined {
-    return AgentPanel.instance?.renderedText;
+  /** The open panel's page reports (test bundle only). */
+  static reports(): PageReports | undefined {
+    return AgentPanel.instance?.reports;
   }
 
-  /**
-   * Hands the page a key press (`Enter`, `Escape`) or a click on an approval button
-   * (`click:Deny`), which it dispatches as if the user did it; false when the panel is closed.
-   */
-  static simulate(input: string): Promise<boolean> {
-    return AgentPanel.instance?.postWhenReady({ type: 'simulate', input }) ?? Promise.resolve(false);
-  }
-
-  /** The prompt box's text as the page last reported it after a prefill. */
-  static draft(): string | undefined {
-    return AgentPanel.instance?.draftText;
+  /** Posts to the open panel's page once it is loaded; false when the panel is closed. */
+  static postToPage(message: ToAgentPage): Promise<boolean> {
+    return AgentPanel.instance?.postWhenReady(message) ?? Promise.resolve(false);
   }
 
   /**
@@ -147,11 +137,6 @@ export class AgentPanel implements vscode.Disposable {
     void AgentPanel.show(extensionUri, chat, false).postWhenReady({ type: 'prefill', text });
   }
 
-  /** The transcript's HTML as the webview last drew it, for tests of the Markdown rendering. */
-  static renderedHtml(): string | undefined {
-    return AgentPanel.instance?.renderedHtml;
-  }
-
   /** The text of the code block whose Copy button was last clicked. */
   static copied(): string | undefined {
     return AgentPanel.instance?.copiedText;
@@ -159,23 +144,6 @@ export class AgentPanel implements vscode.Disposable {
 
   static isOpen(): boolean {
     return AgentPanel.instance !== undefined;
-  }
-
-  /** Where the transcript was scrolled when the page last reported its drawing. */
-  static scroll(): ScrollState | undefined {
-    return AgentPanel.instance?.scrollState;
-  }
-
-  /** Runs the page's contrast audit; undefined when the panel is closed. */
-  static audit(): Promise<ContrastReport | undefined> {
-    const instance = AgentPanel.instance;
-    if (!instance) {
-      return Promise.resolve(undefined);
-    }
-    return new Promise((resolve) => {
-      instance.audits.push(resolve);
-      void instance.postWhenReady({ type: 'audit' });
-    });
   }
 
   static show(extensionUri: vscode.Uri, chat: AgentChat, preserveFocus = true): AgentPanel {
@@ -244,6 +212,9 @@ export class AgentPanel implements vscode.Disposable {
   }
 
   private onMessage(message: FromAgentPage): void {
+    if (this.reports?.take(message)) {
+      return;
+    }
     switch (message.type) {
       case 'ready':
         this.ready = true;
@@ -251,9 +222,6 @@ export class AgentPanel implements vscode.Disposable {
         for (const resolve of this.onReady.splice(0)) {
           resolve();
         }
-        break;
-      case 'draft':
-        this.draftText = message.text;
         break;
       case 'ask':
         if (message.prompt.trim()) {
@@ -265,11 +233,6 @@ export class AgentPanel implements vscode.Disposable {
         break;
       case 'newChat':
         this.chat.newChat();
-        break;
-      case 'rendered':
-        this.renderedText = message.text;
-        this.renderedHtml = message.html;
-        this.scrollState = message.scroll;
         break;
       case 'copy':
         this.copiedText = String(message.text);
@@ -283,11 +246,6 @@ export class AgentPanel implements vscode.Disposable {
         break;
       case 'resolvePaths':
         void this.resolvePaths(Array.isArray(message.paths) ? message.paths.slice(0, PATHS_PER_LOOKUP).map(String) : []);
-        break;
-      case 'contrast':
-        for (const resolve of this.audits.splice(0)) {
-          resolve(message.report);
-        }
         break;
       case 'approve':
         // Anything but the three titles denies, as on the server.

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 
 import { Redraw, pagePolicy } from './webviewPage';
 import { TriggerEvals, evalCounts, evalRow, summaryLine } from './evals';
+import { PageReports, pageReports } from './testHooks';
 import type { EvalPageState, FromEvalPage } from './webview/messages';
 
 /** What the webview draws: everything already worded, so the page only builds DOM. */
@@ -59,11 +60,12 @@ export class EvalPanel implements vscode.Disposable {
   private static instance: EvalPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly redraws = new Redraw(() => this.redraw());
-  private renderedText: string | undefined;
+  /** What the page reports for the tests; undefined in the shipped bundle. */
+  private readonly reports = pageReports?.();
 
-  /** The panel's text as the webview last drew it, for tests and diagnostics. */
-  static rendered(): string | undefined {
-    return EvalPanel.instance?.renderedText;
+  /** The open panel's page reports (test bundle only). */
+  static reports(): PageReports | undefined {
+    return EvalPanel.instance?.reports;
   }
 
   static show(extensionUri: vscode.Uri, evals: TriggerEvals): EvalPanel {
@@ -110,6 +112,9 @@ export class EvalPanel implements vscode.Disposable {
   }
 
   private onMessage(message: FromEvalPage): void {
+    if (this.reports?.take(message)) {
+      return;
+    }
     switch (message.type) {
       case 'ready':
         this.redraw();
@@ -119,9 +124,6 @@ export class EvalPanel implements vscode.Disposable {
         break;
       case 'rerun':
         void this.evals.rerun();
-        break;
-      case 'rendered':
-        this.renderedText = message.text;
         break;
     }
   }

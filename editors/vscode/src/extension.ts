@@ -64,7 +64,7 @@ export interface SkillLspApi {
 
 let activeServer: ServerManager | undefined;
 
-export function activate(context: vscode.ExtensionContext): SkillLspApi {
+export function activate(context: vscode.ExtensionContext): SkillLspApi | undefined {
   const log = vscode.window.createOutputChannel('Skill LSP', { log: true });
   const trace = vscode.window.createOutputChannel('Skill LSP Trace');
   const keys = new ApiKeys(context.secrets);
@@ -133,6 +133,10 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
 
   const discovery = startWhenSkillsAppear(context, server).catch((error) => log.error(`Looking for skills: ${String(error)}`));
 
+  // The API is the tests' view of the extension: only the test bundle returns it.
+  if (!SKILL_LSP_TEST_HOOKS) {
+    return undefined;
+  }
   return {
     serverState: () => server.current,
     status: () => ({ text: status.item.text, detail: status.item.detail }),
@@ -154,12 +158,12 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
     },
     agent: {
       transcript: () => chat.transcript(),
-      draft: () => AgentPanel.draft(),
-      renderedHtml: () => AgentPanel.renderedHtml(),
+      draft: () => AgentPanel.reports()?.draft,
+      renderedHtml: () => AgentPanel.reports()?.html,
       copied: () => AgentPanel.copied(),
-      rendered: () => AgentPanel.rendered(),
-      scroll: () => AgentPanel.scroll(),
-      contrast: () => AgentPanel.audit(),
+      rendered: () => AgentPanel.reports()?.text,
+      scroll: () => AgentPanel.reports()?.scroll,
+      contrast: async () => AgentPanel.reports()?.audit((message) => AgentPanel.postToPage(message)),
       saved: async () => {
         await chat.save();
         return context.workspaceState.get<SavedChat>(SAVED_CHAT_KEY);
@@ -167,11 +171,11 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi {
       session: () => chat.session,
       running: () => chat.running,
       pendingApproval: () => chat.pendingApproval,
-      sendToPanel: (input) => AgentPanel.simulate(input),
+      sendToPanel: (input) => AgentPanel.postToPage({ type: 'simulate', input }),
     },
     evals: {
       current: () => evals.current(),
-      rendered: () => EvalPanel.rendered(),
+      rendered: () => EvalPanel.reports()?.text,
       running: () => evals.running,
     },
   };

@@ -46,11 +46,14 @@ import type { EvalPageState, FromEvalPage } from './messages';
     reportRendered();
   }
 
-  // Tells the extension what is on screen (its API exposes it), once redraws settle.
+  // Tells the extension what is on screen, for its tests (only the test bundle has the hooks),
+  // once redraws settle.
   let reportTimer: ReturnType<typeof setTimeout> | undefined;
   function reportRendered(): void {
-    clearTimeout(reportTimer);
-    reportTimer = setTimeout(() => vscode.post({ type: 'rendered', text: document.body.innerText }), 100);
+    if (SKILL_LSP_TEST_HOOKS) {
+      clearTimeout(reportTimer);
+      reportTimer = setTimeout(() => vscode.post({ type: 'rendered', text: document.body.innerText }), 100);
+    }
   }
 
   cancel.addEventListener('click', () => vscode.post({ type: 'cancel' }));
