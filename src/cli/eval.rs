@@ -56,10 +56,15 @@ pub(crate) struct EvalArgs {
     /// Model calls in flight at once.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS)]
     pub jobs: usize,
-    /// Model calls per run: above 1, a first call to another tool is answered "not available
-    /// during evals" and the model tries again.
+    /// Model calls per run. A run triggers when the model loads the skill within them; its
+    /// other calls are answered from a read-only view of the workspace (files listed and read
+    /// for real, commands and writes refused) and it goes on, as in a chat.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS)]
     pub max_turns: u32,
+    /// Count only the model's first tool call (one model call per run, the cheapest mode):
+    /// looking around first is a miss.
+    #[arg(long, conflicts_with = "max_turns")]
+    pub first_call_only: bool,
     /// The most tokens one routing request may use (default: 1024, or SKILL_LSP_MAX_TOKENS /
     /// `[agent] max-tokens` of skill-lsp.toml where lower). A run that reaches it before any tool
     /// call counts as not triggered, with a warning.
@@ -77,6 +82,10 @@ pub(crate) struct EvalArgs {
     /// Send every run again instead of using cached results (the new results are cached).
     #[arg(long)]
     pub no_cache: bool,
+    /// The most model requests to send: a hard cap. The eval stops there and reports the
+    /// queries with the runs they have; the runs made are cached, so running again goes on.
+    #[arg(long, value_name = "N")]
+    pub max_requests: Option<u64>,
 }
 
 pub(super) fn run(args: &EvalArgs) -> u8 {
@@ -183,10 +192,15 @@ fn measuring(args: &EvalArgs, cache_dir: Option<PathBuf>, max_tokens: u32) -> Ev
         runs: args.runs,
         threshold: args.threshold,
         jobs: args.jobs,
-        max_turns: args.max_turns,
+        max_turns: if args.first_call_only {
+            1
+        } else {
+            args.max_turns
+        },
         max_tokens,
         cache_dir,
         read_cache: !args.no_cache,
+        max_requests: args.max_requests,
     }
 }
 
@@ -385,6 +399,14 @@ fn ratio(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |it| format!("{it:.2}"))
 }
 
+/// `0.83 [0.44–0.97]`: a rate and its 95 % Wilson interval.
+fn with_interval(value: Option<f64>, interval: Option<[f64; 2]>) -> String {
+    match (value, interval) {
+        (Some(value), Some([low, high])) => format!("{value:.2} [{low:.2}–{high:.2}]"),
+        (value, _) => ratio(value),
+    }
+}
+
 /// `12,345`.
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -449,11 +471,12 @@ fn human(report: &EvalReport, colour: bool) -> String {
         let summary = &skill.summary;
         let _ = writeln!(
             out,
-            "  {}/{} passed · precision {} · recall {}",
+            "  {}/{} passed · precision {} · recall {} · false triggers {}",
             summary.passed,
             summary.total,
-            ratio(summary.precision),
-            ratio(summary.recall)
+            with_interval(summary.precision, summary.precision_interval),
+            with_interval(summary.recall, summary.recall_interval),
+            with_interval(summary.false_trigger_rate, summary.false_trigger_interval),
         );
         let positives = skill.results.iter().filter(|it| it.should_trigger).count();
         if positives == skill.results.len() {

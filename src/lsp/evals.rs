@@ -79,6 +79,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         .map_err(invalid_params)?,
         cache_dir: Some(cache_dir(&workspace)),
         read_cache: !params.no_cache.unwrap_or(false),
+        max_requests: params.max_requests,
     };
     let problems = options.problems(camel_case);
     if !problems.is_empty() {

@@ -187,6 +187,8 @@ pub struct RunEvalsParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_cache: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_requests: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_done_token: Option<ProgressToken>,
 }
 

@@ -305,6 +305,21 @@ fn right_skill_passes_another_skill_fails_and_is_named_nothing_loaded_passes() {
         );
         assert_eq!(report["summary"]["precision"], 1.0);
         assert_eq!(report["summary"]["recall"], 0.5);
+        // 95 % Wilson intervals: 1 of 1 run, 1 of 2, 0 of 1.
+        for (key, want) in [
+            ("precision_interval", [0.2065, 1.0]),
+            ("recall_interval", [0.0945, 0.9055]),
+            ("false_trigger_interval", [0.0, 0.7935]),
+        ] {
+            let got = report["summary"][key].as_array().unwrap();
+            for (got, want) in got.iter().zip(want) {
+                assert!(
+                    (got.as_f64().unwrap() - want).abs() < 5e-4,
+                    "{key}: {report:#}"
+                );
+            }
+        }
+        assert_eq!(report["summary"]["false_trigger_rate"], 0.0);
         assert_eq!(report["run"]["requests"], 3);
         assert_eq!(report["run"]["cached_runs"], 0);
         assert_eq!(
@@ -552,45 +567,159 @@ fn the_stream_is_abandoned_once_the_tool_call_is_complete() {
     }
 }
 
+/// The tool result a recorded request ends with: its text and whether it is an error.
+fn last_tool_result(body: &Value) -> (String, bool) {
+    let messages = body["messages"].as_array().unwrap();
+    let result = &messages.last().unwrap()["content"][0];
+    assert_eq!(result["type"], "tool_result", "{body:#}");
+    (
+        result["content"].as_str().unwrap().to_owned(),
+        result["is_error"] == true,
+    )
+}
+
+/// run_eval.py counts only the model's first tool call, so a model that looks before it loads
+/// scores 0. Within a run, a look around is answered for real (read-only) and the load that
+/// follows counts; commands and writes are refused without running; `--first-call-only` keeps
+/// the old, cheapest count.
 #[test]
-fn with_max_turns_other_tools_are_answered_not_available_and_the_model_goes_on() {
+fn a_look_around_before_the_load_still_triggers() {
     let wire = Wire::Anthropic;
     let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    fs::write(dir.path().join("tax.pdf"), "%PDF-1.7").unwrap();
     let server = Server::start(vec![
         wire.tool("glob", &json!({"pattern": "*.pdf"})),
+        wire.tool("bash", &json!({"command": "touch ran-a-command"})),
         wire.load("pdf"),
-        // The default, one turn: a first call to glob does not trigger.
+        wire.tool("read_file", &json!({"path": "../outside.txt"})),
+        wire.load("docx"),
+        // --first-call-only: a first call to glob does not trigger.
         wire.tool("glob", &json!({"pattern": "*.pdf"})),
     ]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let result = &stdout_json(&output)["results"][0];
+    assert_eq!(result["triggers"], 1, "{result:#}");
+    assert_eq!(result["other_tools"], json!({}), "{result:#}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    // The listing is the workspace's, as a chat's glob gives it.
+    let (listing, is_error) = last_tool_result(&requests[1].json());
+    assert!(!is_error && listing.contains("tax.pdf"), "{listing}");
+    // The command is refused, and not run.
+    let (refusal, is_error) = last_tool_result(&requests[2].json());
+    assert!(
+        is_error && refusal.contains("not available during evals"),
+        "{refusal}"
+    );
+    assert!(!dir.path().join("ran-a-command").exists());
+
+    // Loading another skill after looking is a confusion, and reads stay in the workspace.
     let output = wire.eval(
         dir.path(),
         &server,
-        &["--runs", "1", "--max-turns", "2", "--format", "json"],
+        &["--runs", "1", "--no-cache", "--format", "json"],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(stdout_json(&output)["results"][0]["triggers"], 1);
-    let requests = server.requests();
-    assert_eq!(requests.len(), 2);
-    let second = requests[1].json();
-    let messages = second["messages"].as_array().unwrap();
-    assert_eq!(messages.len(), 3);
-    assert_eq!(messages[1]["content"][0]["name"], "glob");
-    let result = &messages[2]["content"][0];
-    assert_eq!(result["type"], "tool_result");
-    assert_eq!(result["is_error"], true);
-    assert!(
-        result["content"]
-            .as_str()
-            .unwrap()
-            .contains("not available during evals")
-    );
-
-    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let result = &stdout_json(&output)["results"][0];
-    assert_eq!(result["triggers"], 0);
-    assert_eq!(result["other_tools"], json!({"glob": 1}));
-    assert_eq!(server.requests().len(), 3);
+    assert_eq!(result["loaded_instead"], json!({"docx": 1}), "{result:#}");
+    let (outside, is_error) = last_tool_result(&server.requests()[4].json());
+    assert!(
+        is_error,
+        "a read outside the workspace was answered: {outside}"
+    );
+
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &[
+            "--runs",
+            "1",
+            "--no-cache",
+            "--first-call-only",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    assert_eq!(report["results"][0]["triggers"], 0);
+    assert_eq!(report["results"][0]["other_tools"], json!({"glob": 1}));
+    assert_eq!(report["run"]["max_turns"], 1);
+    assert_eq!(server.requests().len(), 6);
+
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--first-call-only", "--max-turns", "2"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(server.requests().len(), 6);
+}
+
+/// A first token that takes its time is waited for: the run counts, once, without a retry.
+#[test]
+fn a_slow_first_token_is_waited_for_and_counted_once() {
+    let wire = Wire::OpenAi;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let server = Server::start(vec![Reply::late(
+        Duration::from_millis(1500),
+        &wire.tool_text("load_skill", &json!({"name": "pdf"})),
+    )]);
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    assert_eq!(report["results"][0]["triggers"], 1, "{report:#}");
+    assert_eq!(report["run"]["requests"], 1, "{report:#}");
+    assert_eq!(server.requests().len(), 1);
+}
+
+/// A skill of the same name in another skills folder of the workspace (an installed copy in
+/// `.claude/skills`) is the one the model would see only if it won the name: the catalog lists
+/// one `pdf`, and it is the one under test, with its own description.
+#[test]
+fn a_skill_of_the_same_name_elsewhere_does_not_stand_in_for_the_one_under_test() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
+    let installed = dir.path().join(".claude/skills/pdf");
+    fs::create_dir_all(&installed).unwrap();
+    fs::write(
+        installed.join("SKILL.md"),
+        "---\nname: pdf\ndescription: INSTALLED-COPY reads PDF files. Use for PDFs.\n---\n# PDF\n",
+    )
+    .unwrap();
+    let server = Server::start(vec![wire.load("pdf")]);
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["skills/pdf", "--runs", "1", "--format", "json"],
+    );
+    let requests = server.requests();
+    let (system, _) = wire.prompt(&requests.first().expect("a request").json());
+    assert_eq!(
+        system.matches("- pdf:").count(),
+        1,
+        "the catalog lists pdf once: {system}"
+    );
+    let report = stdout_json(&output);
+    assert_eq!(
+        report["description"],
+        "Fills PDF forms and merges PDF files. Use when the user has a PDF.",
+        "{report:#}"
+    );
+    assert!(
+        system.contains("Fills PDF forms and merges PDF files."),
+        "the catalog shows another pdf than the one under test: {system}"
+    );
+    // The shadowed copy is not what an agent sees: evaluating it is refused, nothing is sent.
+    let output = wire.eval(dir.path(), &server, &[".claude/skills/pdf", "--runs", "1"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(".claude/skills/pdf: not a skill of the workspace"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(server.requests().len(), 1);
 }
 
 #[test]
@@ -611,6 +740,75 @@ fn queries_run_concurrently_and_every_run_is_counted() {
     assert_eq!(report["summary"]["passed"], 6);
     assert_eq!(report["run"]["runs"], 12);
     assert_eq!(server.requests().len(), 12);
+}
+
+/// `--max-requests` is a hard cap however many runs are in flight: the eval stops there, keeps
+/// the runs it finished, and says how many it did not make.
+#[test]
+fn max_requests_is_never_exceeded_and_the_eval_stops_with_partial_results() {
+    let wire = Wire::OpenAi;
+    let queries: Vec<Value> = (0..6)
+        .map(|i| json!({"query": format!("Fill in form {i}.pdf"), "should_trigger": true}))
+        .collect();
+    let dir = workspace(&Value::Array(queries));
+    // Every reply looks around first, so each run wants both of its two turns.
+    let server = Server::start(
+        (0..30)
+            .map(|_| wire.tool("glob", &json!({"pattern": "*.pdf"})))
+            .collect(),
+    );
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &[
+            "--runs",
+            "2",
+            "--jobs",
+            "4",
+            "--max-turns",
+            "2",
+            "--max-requests",
+            "5",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(server.requests().len(), 5, "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    // Each run needs two requests and four run at once, so one or two of the 12 are made
+    // (which depends on how the four interleave); a run cut by the cap is not counted.
+    let made = report["run"]["runs"].as_u64().unwrap();
+    assert!(made == 1 || made == 2, "{report:#}");
+    let runs: u64 = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| result["runs"].as_u64().unwrap())
+        .sum();
+    assert_eq!(runs, made);
+    let warnings = report["run"]["warnings"].to_string();
+    assert!(
+        warnings.contains(&format!(
+            "stopped at --max-requests 5: {} of 12 runs not made",
+            12 - made
+        )),
+        "{warnings}"
+    );
+    assert!(
+        stderr(&output).contains("stopped at --max-requests 5"),
+        "{}",
+        stderr(&output)
+    );
+
+    let output = wire.eval(dir.path(), &server, &["--max-requests", "0"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--max-requests must be at least 1"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(server.requests().len(), 5);
 }
 
 #[test]
@@ -639,7 +837,10 @@ fn human_output_is_a_table_without_colour_when_piped() {
         lines[3],
         "  pass    0/1  no       What is the capital of France?"
     );
-    assert_eq!(lines[4], "  2/3 passed · precision 1.00 · recall 0.50");
+    assert_eq!(
+        lines[4],
+        "  2/3 passed · precision 1.00 [0.21–1.00] · recall 0.50 [0.09–0.91] · false triggers 0.00 [0.00–0.79]"
+    );
     assert_eq!(
         lines[5],
         "  confusion: \"Merge a.pdf and b.pdf\" → docx (1/1 runs)"

@@ -1,19 +1,30 @@
-//! The OpenAI-compatible path against a real model server: llama.cpp's `llama-server` serving
-//! SmolLM2-135M-Instruct on 127.0.0.1, driven by `skill-lsp eval`, `skill-lsp chat` and
-//! `skill/agentChat`. A model this small decides badly, so these tests pin the plumbing (the
-//! request is accepted, the stream is decoded, tool calls parse, the run ends in bounded time
-//! with a well-formed result), not the model's choices.
+//! The agent and evals against a real tool-calling model: llama.cpp's `llama-server` serving
+//! Qwen2.5-Coder-1.5B-Instruct (Q4_K_M) on 127.0.0.1, with our chat template
+//! (`tests/models/qwen-tool-calls.jinja`), over a copy of the bundled skills
+//! (`skills/`: agent-builder, code-review, mcp-builder, pdf). The model really calls tools, so
+//! these tests check what it does, not only the plumbing:
 //!
-//! They run only when the environment names the server, the model and a tool-capable chat
-//! template, as `eval "$(bash scripts/llama_server.sh)"` does (`cargo xtask test` does it):
+//! - the server's own `tool_calls`, streamed and not, for a routing question (the template and
+//!   the server's parser, apart from our code);
+//! - `skill-lsp chat` loads the skill a question needs (our decoding of the streamed call, the
+//!   tool run, the result sent back) and works from its body: its next steps, in text or in
+//!   the calls it makes, use the skill's own instructions;
+//! - `skill/agentChat` does the same from the editor;
+//! - `skill-lsp eval skills` measures trigger rates, with their intervals, and the skills this
+//!   model routes to reliably trigger on their own queries (a broken decoder or trigger count
+//!   shows as recall 0).
+//!
+//! They run only when the environment names the server, the model and the chat template, as
+//! `eval "$(bash scripts/llama_server.sh)"` does (`cargo xtask test` does it):
 //! `SKILL_LSP_LLAMA_SERVER`, `SKILL_LSP_LLAMA_MODEL`, `SKILL_LSP_LLAMA_TEMPLATE`. Without them
 //! every test passes at once and says loudly that it was skipped; with only some of them, or with
 //! a server that does not come up, every test fails. `SKILL_LSP_LLAMA_THREADS` (default 2) sets
-//! the server's threads.
+//! the server's threads. Every run of the CLI, every request and the server's start have time
+//! limits, so a hang fails instead of stalling the suite.
 
 #![allow(
     clippy::print_stderr,
-    reason = "a skip must be loud, and the latencies and the model's calls go in the test output"
+    reason = "a skip must be loud, and the latencies, the model's calls and the trigger rates go in the test output"
 )]
 
 use crate::lsp_client;
@@ -35,26 +46,44 @@ const VARS: [&str; 3] = [
     "SKILL_LSP_LLAMA_MODEL",
     "SKILL_LSP_LLAMA_TEMPLATE",
 ];
+/// The model id our requests carry (llama-server serves its one model under any name).
+const MODEL_ID: &str = "qwen2.5-coder-1.5b-instruct";
 /// How long the server may take to load the model and answer `/health`.
-const STARTUP: Duration = Duration::from_secs(120);
-/// A bound on one CLI run: a hang fails the test instead of stalling the suite.
+const STARTUP: Duration = Duration::from_secs(180);
+/// A bound on one CLI run or editor request: a hang fails the test instead of stalling the suite.
 const RUN_LIMIT: Duration = Duration::from_secs(300);
+/// A bound on the eval of the 48 queries of the bundled skills (a few seconds each on two cores,
+/// several times that while other builds share them).
+const EVAL_LIMIT: Duration = Duration::from_secs(600);
+/// A bound on one HTTP request of ours to the server.
+const REQUEST_LIMIT: Duration = Duration::from_secs(120);
 /// The cap on generated tokens per request, set the way a user would (`SKILL_LSP_MAX_TOKENS`,
-/// which the CLI, the server and evals read): the agent's default of 8,192 takes a 135M model
-/// rambling on two threads minutes to fill, and llama-server lets a request's `max_tokens` win
-/// over its own `--n-predict`.
-const MAX_TOKENS: &str = "96";
+/// which the CLI, the language server and evals read): enough for a tool call or a short answer,
+/// and a bound on the time a reply takes on two cores.
+const MAX_TOKENS: &str = "150";
 
-const PDF: &str = "---\nname: pdf\ndescription: Fills PDF forms and merges PDF files. Use when the user has a PDF file.\n---\n# PDF\n\nUse pypdf to read and fill the form fields.\n";
-const DOCX: &str = "---\nname: docx\ndescription: Edits Word documents. Use for .docx files.\n---\n# DOCX\n\nUse python-docx.\n";
-const TRIGGERS: &str = r#"[
-  {"query": "Fill in the form fields of tax.pdf", "should_trigger": true},
-  {"query": "Merge a.pdf and b.pdf into one PDF file", "should_trigger": true},
-  {"query": "What is the capital of France?", "should_trigger": false}
-]
-"#;
-/// A prompt that spells out the call it wants, for the best chance that a tiny model makes one.
-const LOAD_PROMPT: &str = "Call the load_skill tool with the argument {\"name\": \"pdf\"} now. Do not write anything else.";
+/// The token limit of one routing request of the eval test.
+const EVAL_MAX_TOKENS: &str = "48";
+
+/// A question from code-review's eval set. The model loaded code-review for it in every eval
+/// and chat we ran; for mcp-builder's questions, which the eval routes 6 of 6, a chat's
+/// answers varied with the workspace path in the system prompt (it answered one in text, and
+/// went on to load other skills after another), so both chats ask this one.
+const REVIEW_QUESTION: &str =
+    "Can you look over PR #412 and tell me if anything is risky before I approve it?";
+/// Words of code-review's body that a step drawing on it uses and the question does not: its
+/// severity labels, steps and diff script (the model ran
+/// `git diff --numstat main...HEAD | python3 scripts/diff_stats.py`, the skill's first step).
+const REVIEW_TERMS: [&str; 8] = [
+    "blocker",
+    "major",
+    "minor",
+    "nit",
+    "severity",
+    "diff_stats",
+    "checklist",
+    "intent",
+];
 
 /// One model server at a time: the tests share two cores, and latencies stay comparable.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -174,7 +203,9 @@ impl Llama {
                     self.log_text()
                 );
             }
-            if get(self.port, "/health").is_some_and(|reply| reply.starts_with("HTTP/1.1 200")) {
+            if http(self.port, "GET", "/health", None)
+                .is_some_and(|reply| reply.starts_with("HTTP/1.1 200"))
+            {
                 eprintln!(
                     "llama-server ready on port {} after {:.1} s",
                     self.port,
@@ -215,45 +246,90 @@ impl Drop for Llama {
     }
 }
 
-/// A plain HTTP/1.1 GET on 127.0.0.1; the whole reply, or `None` when the server is not there.
-fn get(port: u16, path: &str) -> Option<String> {
+/// A plain HTTP/1.1 request on 127.0.0.1 with `Connection: close`; the whole reply (head and
+/// body, a chunked body joined), or `None` when the server is not there.
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Option<String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    stream.set_read_timeout(Some(REQUEST_LIMIT)).ok()?;
+    let body = body.map(Value::to_string).unwrap_or_default();
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
     )
     .ok()?;
-    let mut reply = String::new();
-    stream.read_to_string(&mut reply).ok()?;
-    Some(reply)
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).ok()?;
+    let reply = String::from_utf8(reply).ok()?;
+    let (head, rest) = reply.split_once("\r\n\r\n")?;
+    if !head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        return Some(reply);
+    }
+    let mut joined = String::new();
+    let mut rest = rest;
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).ok()?;
+        if size == 0 {
+            break;
+        }
+        joined.push_str(after.get(..size)?);
+        rest = after.get(size + 2..)?;
+    }
+    Some(format!("{head}\r\n\r\n{joined}"))
 }
 
+/// A workspace holding a copy of the bundled skills (the eval cache and anything the agent
+/// writes stay out of the repository).
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let files = [
-        ("skills/pdf/SKILL.md", PDF),
-        ("skills/pdf/evals/triggers.json", TRIGGERS),
-        ("skills/docx/SKILL.md", DOCX),
-    ];
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        fs::create_dir_all(full.parent().unwrap()).unwrap();
-        fs::write(full, text).unwrap();
+    fn copy(from: &Path, to: &Path) {
+        fs::create_dir_all(to).unwrap();
+        for entry in fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                fs::copy(entry.path(), target).unwrap();
+            }
+        }
     }
+    let dir = tempfile::tempdir().unwrap();
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("skills"),
+        &dir.path().join("skills"),
+    );
     dir
+}
+
+/// The body of a bundled skill's SKILL.md (after its frontmatter).
+fn skill_body(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("skills")
+        .join(name)
+        .join("SKILL.md");
+    let text = fs::read_to_string(path).unwrap();
+    let after = text.split_once("\n---\n").map_or("", |(_, after)| after);
+    after.trim().to_owned()
 }
 
 struct Run {
     code: Option<i32>,
     stdout: String,
     stderr: String,
-    took: Duration,
 }
 
 /// Runs the CLI against the server with a clean provider environment, killing it after
 /// [`RUN_LIMIT`].
 fn skill_lsp(llama: &Llama, dir: &Path, args: &[&str]) -> Run {
+    skill_lsp_within(llama, dir, args, RUN_LIMIT)
+}
+
+/// [`skill_lsp`] with a time limit of its own.
+fn skill_lsp_within(llama: &Llama, dir: &Path, args: &[&str], limit: Duration) -> Run {
     let out = tempfile::tempdir().unwrap();
     let (stdout_path, stderr_path) = (out.path().join("stdout"), out.path().join("stderr"));
     let started = Instant::now();
@@ -265,7 +341,7 @@ fn skill_lsp(llama: &Llama, dir: &Path, args: &[&str]) -> Run {
         .env_remove("OPENAI_API_KEY")
         .env_remove("CLICOLOR_FORCE")
         .env("OPENAI_BASE_URL", llama.base_url())
-        .env("MODEL_ID", "smollm2-135m-instruct")
+        .env("MODEL_ID", MODEL_ID)
         .env("SKILL_LSP_MAX_TOKENS", MAX_TOKENS)
         .stdin(Stdio::null())
         .stdout(File::create(&stdout_path).unwrap())
@@ -276,11 +352,11 @@ fn skill_lsp(llama: &Llama, dir: &Path, args: &[&str]) -> Run {
         if let Some(status) = child.try_wait().unwrap() {
             break status.code();
         }
-        if started.elapsed() > RUN_LIMIT {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
             panic!(
-                "skill-lsp {args:?} did not finish within {RUN_LIMIT:?}; stderr so far:\n{}",
+                "skill-lsp {args:?} did not finish within {limit:?}; stderr so far:\n{}",
                 fs::read_to_string(&stderr_path).unwrap_or_default()
             );
         }
@@ -290,12 +366,11 @@ fn skill_lsp(llama: &Llama, dir: &Path, args: &[&str]) -> Run {
         code,
         stdout: fs::read_to_string(stdout_path).unwrap(),
         stderr: fs::read_to_string(stderr_path).unwrap(),
-        took: started.elapsed(),
     };
     eprintln!(
         "skill-lsp {args:?}: exit {:?} after {:.1} s\n---- stdout\n{}\n---- stderr\n{}",
         run.code,
-        run.took.as_secs_f64(),
+        started.elapsed().as_secs_f64(),
         run.stdout,
         run.stderr
     );
@@ -313,7 +388,7 @@ fn assert_no_decode_error(text: &str) {
 }
 
 /// The tool calls of a transcript (its `assistant` entries' `toolCalls`), each with a known tool
-/// name and an object input.
+/// name, an object input and an id.
 fn checked_tool_calls(transcript: &[Value]) -> Vec<Value> {
     let known = [
         "bash",
@@ -343,70 +418,172 @@ fn checked_tool_calls(transcript: &[Value]) -> Vec<Value> {
     calls
 }
 
-#[test]
-fn eval_runs_every_query_against_llama_server() {
-    let Some(served) = serve("eval_runs_every_query_against_llama_server") else {
-        return;
-    };
-    let llama = &served.llama;
-    let dir = workspace();
-    let run = skill_lsp(
-        llama,
-        dir.path(),
-        &[
-            "eval",
-            "--runs",
-            "1",
-            "--jobs",
-            "1",
-            "--no-cache",
-            "--format",
-            "json",
-        ],
-    );
-    // 0: every query passed; 1: some failed. 2 would be a usage or provider error.
+/// What a transcript shows of one loaded skill: the model's first tool call loaded `skill`, the
+/// call was answered with the skill's body, and the model's next steps draw on that body: their
+/// text, or the inputs of the tools they call, use one of `skill_terms`. Returns those steps as
+/// text.
+fn assert_loaded_and_used(transcript: &[Value], skill: &str, skill_terms: &[&str]) -> String {
+    let calls = checked_tool_calls(transcript);
+    eprintln!("tool calls: {calls:#?}");
+    let first = calls
+        .first()
+        .unwrap_or_else(|| panic!("the model called no tool: {transcript:#?}"));
+    assert_eq!(first["name"], "load_skill", "{transcript:#?}");
+    assert_eq!(first["input"], json!({"name": skill}), "{transcript:#?}");
+    let result = transcript
+        .iter()
+        .find(|entry| entry["type"] == "tool_result" && entry["id"] == first["id"])
+        .unwrap_or_else(|| panic!("no result for {first}: {transcript:#?}"));
+    assert_ne!(result["isError"], true, "{result:#}");
+    let content = result["content"].as_str().unwrap_or_default();
+    let heading = skill_body(skill)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
     assert!(
-        matches!(run.code, Some(0 | 1)),
-        "exit {:?}:\n{}",
-        run.code,
-        run.stderr
+        content.contains(&heading),
+        "the result holds the skill's body ({heading:?}): {result:#}"
     );
-    let report: Value = serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|error| panic!("stdout is not JSON ({error}):\n{}", run.stdout));
-    assert_eq!(report["skill_name"], "pdf", "{report:#}");
-    let results = report["results"].as_array().unwrap();
-    assert_eq!(results.len(), 3, "{report:#}");
-    for (result, query) in results.iter().zip([
-        "Fill in the form fields of tax.pdf",
-        "Merge a.pdf and b.pdf into one PDF file",
-        "What is the capital of France?",
-    ]) {
-        assert_eq!(result["query"], query, "{report:#}");
-        assert!(result["pass"].is_boolean(), "{result:#}");
-        assert!(result["trigger_rate"].is_number(), "{result:#}");
-    }
-    assert_eq!(report["summary"]["total"], 3, "{report:#}");
-    assert_eq!(report["run"]["provider"], "openai", "{report:#}");
-    assert_eq!(
-        report["run"]["requests"], 3,
-        "one request per run: {report:#}"
-    );
-    assert_eq!(report["run"]["cached_runs"], 0, "{report:#}");
+    // The steps after that result: the assistant's text and the inputs of its calls.
+    let position = transcript.iter().position(|entry| entry == result).unwrap();
+    let steps: Vec<String> = transcript[position..]
+        .iter()
+        .filter(|entry| entry["type"] == "assistant")
+        .flat_map(|entry| {
+            let text = entry["text"].as_str().unwrap_or_default().to_owned();
+            let inputs = entry["toolCalls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|call| format!("{} {}", call["name"], call["input"]));
+            std::iter::once(text).chain(inputs)
+        })
+        .filter(|step| !step.trim().is_empty())
+        .collect();
+    let steps = steps.join("\n");
     assert!(
-        report["summary"]["input_tokens"].as_u64().unwrap_or(0) > 0,
-        "usage came back from the stream: {report:#}"
+        !steps.is_empty(),
+        "the model did nothing after the skill was loaded: {transcript:#?}"
     );
-    assert_eq!(
-        run.code == Some(0),
-        report["summary"]["failed"] == 0,
-        "the exit code follows the failures: {report:#}"
+    let lower = steps.to_lowercase();
+    assert!(
+        skill_terms
+            .iter()
+            .any(|term| lower.contains(&term.to_lowercase())),
+        "the steps after loading {skill} use none of its own terms {skill_terms:?}:\n{steps}"
     );
-    assert_no_decode_error(&run.stderr);
+    steps
 }
 
 #[test]
-fn chat_completes_and_parses_any_tool_call() {
-    let Some(served) = serve("chat_completes_and_parses_any_tool_call") else {
+fn llama_server_returns_real_tool_calls() {
+    let Some(served) = serve("llama_server_returns_real_tool_calls") else {
+        return;
+    };
+    let llama = &served.llama;
+    let tool = json!({
+        "type": "function",
+        "function": {
+            "name": "load_skill",
+            "description": "Load a skill's instructions by name before working on a task it covers.",
+            "parameters": {
+                "type": "object",
+                "properties": {"name": {"type": "string", "enum": ["code-review", "mcp-builder", "pdf"]}},
+                "required": ["name"]
+            }
+        }
+    });
+    let system = "You are a coding agent. Skills:\n\
+        - code-review: How to review a pull request, a patch or a git diff.\n\
+        - mcp-builder: How to build a Model Context Protocol server.\n\
+        - pdf: How to read, fill, merge or create PDF files.\n\
+        Load the skill a task needs before you answer.";
+    let request = |stream: bool| {
+        json!({
+            "model": MODEL_ID,
+            "stream": stream,
+            "max_tokens": 100,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": "Can you look over PR #412 and tell me if anything is risky before I approve it?"}
+            ],
+            "tools": [tool],
+        })
+    };
+    // Not streamed: one message with `tool_calls`.
+    let reply = http(
+        llama.port,
+        "POST",
+        "/v1/chat/completions",
+        Some(&request(false)),
+    )
+    .expect("the server answered");
+    eprintln!("non-streamed reply:\n{reply}");
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{reply}");
+    let body: Value = serde_json::from_str(body).unwrap();
+    let choice = &body["choices"][0];
+    assert_eq!(choice["finish_reason"], "tool_calls", "{body:#}");
+    let call = &choice["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "load_skill", "{body:#}");
+    let arguments: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(arguments, json!({"name": "code-review"}), "{body:#}");
+
+    // Streamed: the same call in `delta.tool_calls` fragments, joined here by index.
+    let reply = http(
+        llama.port,
+        "POST",
+        "/v1/chat/completions",
+        Some(&request(true)),
+    )
+    .expect("the server answered");
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{reply}");
+    let mut name = String::new();
+    let mut arguments = String::new();
+    let mut finish = Value::Null;
+    let mut chunks = 0;
+    for data in body.lines().filter_map(|line| line.strip_prefix("data: ")) {
+        if data == "[DONE]" {
+            break;
+        }
+        let chunk: Value = serde_json::from_str(data).unwrap();
+        let Some(choice) = chunk["choices"].get(0) else {
+            continue;
+        };
+        for fragment in choice["delta"]["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            chunks += 1;
+            assert_eq!(fragment["index"], 0, "one call: {fragment}");
+            name.push_str(fragment["function"]["name"].as_str().unwrap_or_default());
+            arguments.push_str(
+                fragment["function"]["arguments"]
+                    .as_str()
+                    .unwrap_or_default(),
+            );
+        }
+        if !choice["finish_reason"].is_null() {
+            finish = choice["finish_reason"].clone();
+        }
+    }
+    eprintln!("streamed: {chunks} tool-call fragments: {name} {arguments}");
+    assert_eq!(name, "load_skill", "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&arguments).unwrap(),
+        json!({"name": "code-review"}),
+        "{body}"
+    );
+    assert_eq!(finish, "tool_calls", "{body}");
+}
+
+#[test]
+fn chat_loads_the_right_skill_and_works_from_it() {
+    let Some(served) = serve("chat_loads_the_right_skill_and_works_from_it") else {
         return;
     };
     let llama = &served.llama;
@@ -420,9 +597,9 @@ fn chat_completes_and_parses_any_tool_call() {
             "--root",
             root,
             "--max-turns",
-            "2",
+            "3",
             "--json",
-            LOAD_PROMPT,
+            REVIEW_QUESTION,
         ],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -438,47 +615,35 @@ fn chat_completes_and_parses_any_tool_call() {
         transcript.first().map(|it| &it["type"]),
         Some(&json!("user"))
     );
-    assert!(
-        transcript.iter().any(|entry| entry["type"] == "assistant"),
-        "the model answered: {transcript:#?}"
-    );
-    let calls = checked_tool_calls(&transcript);
-    eprintln!("tool calls: {calls:#?}");
-    // Every call was run and answered.
-    let results = transcript
-        .iter()
-        .filter(|entry| entry["type"] == "tool_result")
-        .count();
-    assert_eq!(results, calls.len(), "{transcript:#?}");
+    let steps = assert_loaded_and_used(&transcript, "code-review", &REVIEW_TERMS);
+    eprintln!("after loading:\n{steps}");
     assert_no_decode_error(&run.stderr);
 }
 
 #[test]
-fn agent_chat_over_the_language_server_against_llama_server() {
-    let Some(served) = serve("agent_chat_over_the_language_server_against_llama_server") else {
+fn agent_chat_over_the_language_server_loads_the_right_skill() {
+    let Some(served) = serve("agent_chat_over_the_language_server_loads_the_right_skill") else {
         return;
     };
     let llama = &served.llama;
     let url = llama.base_url();
     let env = [
         ("OPENAI_BASE_URL", url.as_str()),
-        ("MODEL_ID", "smollm2-135m-instruct"),
+        ("MODEL_ID", MODEL_ID),
         ("SKILL_LSP_MAX_TOKENS", MAX_TOKENS),
     ];
-    let mut client = Client::start_with_env(
-        &[
-            ("skills/pdf/SKILL.md", PDF),
-            ("skills/docx/SKILL.md", DOCX),
-            // Two model calls at most: the loop's default is 30.
-            ("skill-lsp.toml", "[agent]\nmax-turns = 2\n"),
-        ],
-        json!({"window": {"workDoneProgress": true}}),
-        &env,
-    );
+    let dir = workspace();
+    fs::write(
+        dir.path().join("skill-lsp.toml"),
+        "[agent]\nmax-turns = 3\n",
+    )
+    .unwrap();
+    let mut client = Client::start_in(dir, json!({"window": {"workDoneProgress": true}}), &env);
     let started = Instant::now();
-    let response = client.request_raw(
+    let response = client.request_raw_within(
         "skill/agentChat",
-        json!({"prompt": LOAD_PROMPT, "workDoneToken": "real-1"}),
+        json!({"prompt": REVIEW_QUESTION, "workDoneToken": "real-1"}),
+        RUN_LIMIT,
     );
     eprintln!(
         "skill/agentChat answered after {:.1} s: {response:#}",
@@ -486,21 +651,6 @@ fn agent_chat_over_the_language_server_against_llama_server() {
     );
     assert!(response.get("error").is_none(), "{response:#}");
     let result = &response["result"];
-    assert!(result["reply"].is_string(), "{result:#}");
-    let stop = result["stopReason"].as_str().unwrap_or_default();
-    assert!(
-        [
-            "end_turn",
-            "stop",
-            "length",
-            "max_tokens",
-            "tool_use",
-            "tool_calls"
-        ]
-        .contains(&stop)
-            || stop.starts_with("max_turns"),
-        "stop reason {stop:?}: {result:#}"
-    );
     assert!(
         result["sessionId"]
             .as_str()
@@ -511,16 +661,15 @@ fn agent_chat_over_the_language_server_against_llama_server() {
         result["usage"]["inputTokens"].as_u64().unwrap_or(0) > 0,
         "{result:#}"
     );
+    // The first skill loaded is the right one (the model may load another one later).
+    assert_eq!(
+        result["loadedSkills"].get(0),
+        Some(&json!("code-review")),
+        "{result:#}"
+    );
     let transcript = result["transcript"].as_array().cloned().unwrap_or_default();
-    let calls = checked_tool_calls(&transcript);
-    eprintln!("tool calls: {calls:#?}");
-    let loaded = result["loadedSkills"].as_array().unwrap();
-    for skill in loaded {
-        assert!(
-            ["pdf", "docx"].contains(&skill.as_str().unwrap()),
-            "{result:#}"
-        );
-    }
+    let steps = assert_loaded_and_used(&transcript, "code-review", &REVIEW_TERMS);
+    eprintln!("after loading:\n{steps}");
     let done = client.wait(|m| m["method"] == "skill/agentEvent" && m["params"]["kind"] == "done");
     assert_eq!(done["params"]["sessionId"], result["sessionId"], "{done:#}");
     client.wait(|m| {
@@ -530,4 +679,159 @@ fn agent_chat_over_the_language_server_against_llama_server() {
     });
     let (_, stderr) = client.finish();
     assert_no_decode_error(&stderr);
+}
+
+/// The skills this model routes to reliably, and the least recall each must keep: measured at
+/// temperature 0, mcp-builder 6/6 and code-review 4/6 (its other two queries go to `read_file`
+/// first). A decoder that loses the calls, or a count that loses the triggers, gives 0.
+const RELIABLE: [(&str, f64); 2] = [("code-review", 0.5), ("mcp-builder", 0.8)];
+
+#[test]
+fn eval_measures_trigger_rates_on_the_bundled_skills() {
+    let Some(served) = serve("eval_measures_trigger_rates_on_the_bundled_skills") else {
+        return;
+    };
+    let llama = &served.llama;
+    let dir = workspace();
+    let run = skill_lsp_within(
+        llama,
+        dir.path(),
+        &[
+            "eval",
+            "skills",
+            "--runs",
+            "1",
+            "--jobs",
+            "1",
+            "--no-cache",
+            // A call is about 25 tokens; a reply that starts in text is cut here and counts as
+            // not triggered (with a warning), which bounds the time of the 48 runs.
+            "--max-tokens",
+            EVAL_MAX_TOKENS,
+            "--format",
+            "json",
+        ],
+        EVAL_LIMIT,
+    );
+    // 0: every query passed; 1: some failed. 2 would be a usage or provider error.
+    assert!(
+        matches!(run.code, Some(0 | 1)),
+        "exit {:?}:\n{}",
+        run.code,
+        run.stderr
+    );
+    assert_no_decode_error(&run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|error| panic!("stdout is not JSON ({error}):\n{}", run.stdout));
+    assert_eq!(report["run"]["provider"], "openai", "{report:#}");
+    assert_eq!(report["run"]["cached_runs"], 0, "{report:#}");
+    let skills = report["skills"].as_array().unwrap();
+    let names: Vec<&str> = skills
+        .iter()
+        .map(|skill| skill["skill_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["agent-builder", "code-review", "mcp-builder", "pdf"],
+        "{report:#}"
+    );
+    let mut table = String::from("skill          recall [95 %]           false triggers [95 %]\n");
+    for skill in skills {
+        let name = skill["skill_name"].as_str().unwrap();
+        let set: Vec<Value> = serde_json::from_str(
+            &fs::read_to_string(
+                dir.path()
+                    .join("skills")
+                    .join(name)
+                    .join("evals/triggers.json"),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let results = skill["results"].as_array().unwrap();
+        assert_eq!(results.len(), set.len(), "{skill:#}");
+        // Count again from the per-query results what the summary says.
+        let (mut hits, mut positives, mut false_hits, mut negatives) = (0, 0, 0, 0);
+        for (result, case) in results.iter().zip(&set) {
+            assert_eq!(result["query"], case["query"], "{result:#}");
+            assert_eq!(result["runs"], 1, "{result:#}");
+            let triggers = result["triggers"].as_u64().unwrap();
+            assert!(triggers <= 1, "{result:#}");
+            #[allow(clippy::cast_precision_loss, reason = "0 or 1")]
+            let rate = triggers as f64;
+            assert_eq!(result["trigger_rate"].as_f64(), Some(rate), "{result:#}");
+            let [low, high] = interval(&result["trigger_interval"]);
+            assert!(low <= rate && rate <= high, "{result:#}");
+            if case["should_trigger"] == true {
+                positives += 1;
+                hits += triggers;
+                assert_eq!(result["pass"], triggers == 1, "{result:#}");
+            } else {
+                negatives += 1;
+                false_hits += triggers;
+                assert_eq!(result["pass"], triggers == 0, "{result:#}");
+            }
+            // A run that loaded another skill names it, and never the one under test.
+            if let Some(instead) = result["loaded_instead"].as_object() {
+                assert!(!instead.contains_key(name), "{result:#}");
+            }
+        }
+        let summary = &skill["summary"];
+        #[allow(clippy::cast_precision_loss, reason = "a dozen runs")]
+        let (recall, false_rate) = (
+            hits as f64 / f64::from(positives),
+            false_hits as f64 / f64::from(negatives),
+        );
+        assert_eq!(summary["recall"].as_f64(), Some(recall), "{summary:#}");
+        assert_eq!(
+            summary["false_trigger_rate"].as_f64(),
+            Some(false_rate),
+            "{summary:#}"
+        );
+        let recall_interval = interval(&summary["recall_interval"]);
+        let false_interval = interval(&summary["false_trigger_interval"]);
+        assert!(
+            recall_interval[0] <= recall && recall <= recall_interval[1],
+            "{summary:#}"
+        );
+        assert!(
+            false_interval[0] <= false_rate && false_rate <= false_interval[1],
+            "{summary:#}"
+        );
+        table.push_str(&format!(
+            "{name:<14} {hits}/{positives} {recall:.2} [{:.2}–{:.2}]    {false_hits}/{negatives} {false_rate:.2} [{:.2}–{:.2}]\n",
+            recall_interval[0], recall_interval[1], false_interval[0], false_interval[1]
+        ));
+        if let Some((_, least)) = RELIABLE.iter().find(|(reliable, _)| *reliable == name) {
+            assert!(
+                recall >= *least,
+                "{name}: recall {recall:.2} ({hits}/{positives}) is under {least}: {skill:#}"
+            );
+        }
+    }
+    eprintln!("trigger rates on the bundled skills, 1 run per query:\n{table}");
+    assert!(
+        report["run"]["requests"].as_u64().unwrap_or(0) >= 48,
+        "one request per query at least: {report:#}"
+    );
+    assert_eq!(
+        run.code == Some(0),
+        report["summary"]["failed"] == 0,
+        "the exit code follows the failures: {report:#}"
+    );
+}
+
+/// A `[low, high]` interval of the report, checked to be one.
+fn interval(value: &Value) -> [f64; 2] {
+    let bounds: Vec<f64> = value
+        .as_array()
+        .unwrap_or_else(|| panic!("not an interval: {value}"))
+        .iter()
+        .map(|it| it.as_f64().unwrap())
+        .collect();
+    assert!(
+        bounds.len() == 2 && 0.0 <= bounds[0] && bounds[0] < bounds[1] && bounds[1] <= 1.0,
+        "not an interval: {value}"
+    );
+    [bounds[0], bounds[1]]
 }

@@ -241,6 +241,17 @@ impl Client {
         self.notify(N::METHOD, params);
     }
 
+    /// Like [`Self::request_raw`], but waits up to `timeout` for the response (for requests that
+    /// wait on a real model) instead of [`TIMEOUT`].
+    pub fn request_raw_within(&mut self, method: &str, params: Value, timeout: Duration) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait_within(timeout, |message| {
+            message["id"] == id && message.get("method").is_none()
+        })
+    }
+
     /// A request's result; panics on an error response.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
         let response = self.request_raw(method, params);
@@ -250,10 +261,15 @@ impl Client {
 
     /// Waits for a message matching `wanted`, answering the server's own requests on the way.
     pub fn wait(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        self.wait_within(TIMEOUT, wanted)
+    }
+
+    /// [`Self::wait`] with a timeout of its own.
+    pub fn wait_within(&mut self, timeout: Duration, wanted: impl Fn(&Value) -> bool) -> Value {
         if let Some(index) = self.backlog.iter().position(&wanted) {
             return self.backlog.remove(index);
         }
-        let deadline = Instant::now() + TIMEOUT;
+        let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let message = match self.messages.recv_timeout(left) {

@@ -28,7 +28,8 @@ pub(super) fn cache_key(
         .map(|tool| json!([tool.name, tool.description, tool.input_schema]))
         .collect();
     let material = json!({
-        "version": 2,
+        // 3: calls other than load_skill are answered from a read-only view of the workspace.
+        "version": 3,
         "provider": provider.name(),
         "endpoint": provider.endpoint(),
         "model": provider.model(),

@@ -53,6 +53,8 @@ pub(crate) struct QueryResult {
     pub should_trigger: bool,
     /// `triggers / runs`.
     pub trigger_rate: f64,
+    /// The 95 % Wilson score interval of the trigger rate, `[low, high]` (`[0, 1]` without runs).
+    pub trigger_interval: [f64; 2],
     /// Runs in which the model loaded the skill under test.
     pub triggers: u32,
     pub runs: u32,
@@ -100,6 +102,7 @@ impl QueryResult {
             query: case.query.clone(),
             should_trigger: case.should_trigger,
             trigger_rate,
+            trigger_interval: wilson(triggers, runs).unwrap_or([0.0, 1.0]),
             triggers,
             runs,
             pass: runs > 0 && passes(case.should_trigger, trigger_rate, threshold),
@@ -164,32 +167,79 @@ pub(crate) struct SkillSummary {
     /// Of the runs of should-trigger queries, the share that loaded it; `None` without such
     /// queries.
     pub recall: Option<f64>,
+    /// The 95 % Wilson score intervals of `precision` and `recall`, `[low, high]`.
+    pub precision_interval: Option<[f64; 2]>,
+    pub recall_interval: Option<[f64; 2]>,
+    /// Of the runs of should-not-trigger queries, the share that loaded it (the false trigger
+    /// rate), with its 95 % Wilson interval; `None` without such queries.
+    pub false_trigger_rate: Option<f64>,
+    pub false_trigger_interval: Option<[f64; 2]>,
     pub runs: u32,
     pub cached_runs: u32,
     pub input_tokens: u64,
     pub output_tokens: u64,
 }
 
+/// The 95 % Wilson score interval of `successes` out of `trials`, `[low, high]`; `None` without
+/// trials. Unlike the normal approximation it stays inside `[0, 1]` and is not empty at 0/n or
+/// n/n, which matters for the few runs an eval makes.
+#[must_use]
+pub(crate) fn wilson(successes: u32, trials: u32) -> Option<[f64; 2]> {
+    const Z: f64 = 1.959_963_984_540_054;
+    if trials == 0 {
+        return None;
+    }
+    let n = f64::from(trials);
+    let p = f64::from(successes.min(trials)) / n;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    Some([(centre - half).max(0.0), (centre + half).min(1.0)])
+}
+
+/// Counts of one skill's runs: true and false positives, and the runs that should and should
+/// not trigger it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TriggerCounts {
+    pub true_positives: u32,
+    pub false_positives: u32,
+    pub actual_positives: u32,
+    pub actual_negatives: u32,
+}
+
+impl TriggerCounts {
+    #[must_use]
+    pub(crate) fn of(results: &[QueryResult]) -> Self {
+        let mut counts = Self::default();
+        for result in results {
+            if result.should_trigger {
+                counts.true_positives += result.triggers;
+                counts.actual_positives += result.runs;
+            } else {
+                counts.false_positives += result.triggers;
+                counts.actual_negatives += result.runs;
+            }
+        }
+        counts
+    }
+}
+
 /// Precision and recall of triggering, counted over runs: a run that loads the skill is a
 /// positive, a should-trigger query's run is an actual positive.
 #[must_use]
 pub(crate) fn precision_recall(results: &[QueryResult]) -> (Option<f64>, Option<f64>) {
-    let mut true_positives = 0u32;
-    let mut false_positives = 0u32;
-    let mut actual_positives = 0u32;
-    for result in results {
-        if result.should_trigger {
-            true_positives += result.triggers;
-            actual_positives += result.runs;
-        } else {
-            false_positives += result.triggers;
-        }
-    }
-    let ratio = |part: u32, whole: u32| (whole > 0).then(|| f64::from(part) / f64::from(whole));
+    let counts = TriggerCounts::of(results);
     (
-        ratio(true_positives, true_positives + false_positives),
-        ratio(true_positives, actual_positives),
+        ratio(
+            counts.true_positives,
+            counts.true_positives + counts.false_positives,
+        ),
+        ratio(counts.true_positives, counts.actual_positives),
     )
+}
+
+fn ratio(part: u32, whole: u32) -> Option<f64> {
+    (whole > 0).then(|| f64::from(part) / f64::from(whole))
 }
 
 /// One skill's results.
@@ -217,6 +267,7 @@ impl SkillReport {
     ) -> Self {
         let passed = results.iter().filter(|it| it.pass).count();
         let (precision, recall) = precision_recall(&results);
+        let counts = TriggerCounts::of(&results);
         let confusions = results
             .iter()
             .filter(|it| it.should_trigger)
@@ -234,6 +285,13 @@ impl SkillReport {
             failed: results.len() - passed,
             precision,
             recall,
+            precision_interval: wilson(
+                counts.true_positives,
+                counts.true_positives + counts.false_positives,
+            ),
+            recall_interval: wilson(counts.true_positives, counts.actual_positives),
+            false_trigger_rate: ratio(counts.false_positives, counts.actual_negatives),
+            false_trigger_interval: wilson(counts.false_positives, counts.actual_negatives),
             runs: results.iter().map(|it| it.runs).sum(),
             cached_runs: results.iter().map(|it| it.cached_runs).sum(),
             input_tokens: results.iter().map(|it| it.input_tokens).sum(),
@@ -427,6 +485,25 @@ mod tests {
     }
 
     #[test]
+    fn wilson_intervals() {
+        let close = |got: Option<[f64; 2]>, want: [f64; 2]| {
+            let got = got.unwrap();
+            assert!(
+                (got[0] - want[0]).abs() < 5e-4 && (got[1] - want[1]).abs() < 5e-4,
+                "{got:?} against {want:?}"
+            );
+        };
+        // Reference values computed apart from this code, with the same formula and z = 1.96.
+        close(wilson(0, 6), [0.0, 0.3903]);
+        close(wilson(6, 6), [0.6097, 1.0]);
+        close(wilson(5, 6), [0.4365, 0.9699]);
+        close(wilson(1, 2), [0.0945, 0.9055]);
+        assert_eq!(wilson(0, 0), None);
+        let result = QueryResult::from_runs(&case("q", true), "pdf", &[record(Some("pdf"))], 0.5);
+        close(Some(result.trigger_interval), [0.2065, 1.0]);
+    }
+
+    #[test]
     fn precision_recall_over_runs() {
         let results = vec![
             // 3 should-trigger runs, 2 triggered.
@@ -453,6 +530,10 @@ mod tests {
         assert!((recall.unwrap() - 2.0 / 3.0).abs() < 1e-9);
         let report = SkillReport::new("pdf".into(), "d".into(), false, "x".into(), results);
         assert_eq!((report.summary.passed, report.summary.failed), (2, 0));
+        assert_eq!(report.summary.precision_interval, wilson(2, 3));
+        assert_eq!(report.summary.recall_interval, wilson(2, 3));
+        assert!((report.summary.false_trigger_rate.unwrap() - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(report.summary.false_trigger_interval, wilson(1, 3));
         assert_eq!(
             report.confusions,
             [Confusion {

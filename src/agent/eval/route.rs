@@ -1,8 +1,10 @@
 //! One run of the routing step: the real system prompt, the tools and the query, up to
-//! `max_turns` model calls, each abandoned as soon as its first tool call is complete.
+//! `max_turns` model calls, each abandoned as soon as its first tool call is complete; between
+//! them the model's look around the workspace is answered read-only.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::sync::Notify;
@@ -11,10 +13,35 @@ use super::report::RunRecord;
 use crate::agent::provider::{
     Block, Message, Provider, ProviderError, Request, Role, StreamEvent, ToolSpec, Usage,
 };
+use crate::agent::tools;
 
-/// The tool result the model gets for a tool other than `load_skill` when it may look around.
+/// The tool result the model gets for a tool that would change something or run a command
+/// (`bash`, `write_file`, `edit_file`) when it may look around: neutral, so it neither scares the
+/// model off nor invites a retry.
 pub(crate) const NOT_AVAILABLE: &str =
     "This tool is not available during evals; nothing was run. Continue without it.";
+
+/// The answer to a call other than `load_skill` within a run: what the agent would see of the
+/// workspace, read-only. Listing and reading files run for real, inside the workspace as in a
+/// chat; anything that would change something or run a command is refused with
+/// [`NOT_AVAILABLE`]. Models look before they load; the run goes on and counts the load.
+fn look_around(workspace: &Path, name: &str, input: &Value) -> (String, bool) {
+    let output = match tools::Tool::parse(name) {
+        Some(tools::Tool::ReadFile) => tools::files::read_file(workspace, input),
+        Some(tools::Tool::Glob) => tools::files::glob(workspace, input),
+        _ => return (NOT_AVAILABLE.to_owned(), true),
+    };
+    let mut content = output.content;
+    // Enough to decide what to do next; the whole file would only make the next call dearer.
+    if let Some((cut, _)) = content.char_indices().nth(LOOK_AROUND_CHARS) {
+        content.truncate(cut);
+        content.push_str("\n… (cut: evals show the first 2,000 characters)");
+    }
+    (content, output.is_error)
+}
+
+/// How much of a listing or a file the model sees between the turns of an eval run.
+const LOOK_AROUND_CHARS: usize = 2_000;
 
 /// The first complete tool call of a reply.
 struct Call {
@@ -34,6 +61,9 @@ pub(crate) const MID_STREAM_RESTARTS: u32 = 2;
 /// retryable error after it started is run again from the start, up to
 /// [`MID_STREAM_RESTARTS`] times.
 ///
+/// `None` when the eval's request budget ran out before the run was complete: such a run is
+/// not counted.
+///
 /// # Errors
 /// A model call that failed after the provider's retries (and the restarts above).
 pub(crate) async fn route(
@@ -42,14 +72,15 @@ pub(crate) async fn route(
     tools: &[ToolSpec],
     query: &str,
     limits: Limits,
-) -> Result<RunRecord, ProviderError> {
+) -> Result<Option<RunRecord>, ProviderError> {
     let mut restarts = 0;
     loop {
-        match route_once(provider, system, tools, query, limits).await {
-            Ok(mut record) => {
+        match route_once(provider, system, tools, query, &limits).await {
+            Ok(Some(mut record)) => {
                 record.restarts = restarts;
-                return Ok(record);
+                return Ok(Some(record));
             }
+            Ok(None) => return Ok(None),
             Err((error, true)) if error.is_retryable() && restarts < MID_STREAM_RESTARTS => {
                 restarts += 1;
                 tracing::debug!(restarts, %error, "eval run restarted after its stream broke");
@@ -67,8 +98,8 @@ async fn route_once(
     system: &str,
     tools: &[ToolSpec],
     query: &str,
-    limits: Limits,
-) -> Result<RunRecord, (ProviderError, bool)> {
+    limits: &Limits,
+) -> Result<Option<RunRecord>, (ProviderError, bool)> {
     let mut record = RunRecord::default();
     let mut messages = vec![Message {
         role: Role::User,
@@ -77,6 +108,9 @@ async fn route_once(
         }],
     }];
     for turn in 1..=limits.max_turns.max(1) {
+        if !limits.take_request() {
+            return Ok(None);
+        }
         record.turns = turn;
         let first: Mutex<Option<(Call, Usage)>> = Mutex::new(None);
         let decided = Notify::new();
@@ -140,7 +174,7 @@ async fn route_once(
                     // the token limit stopped it first.
                     None => {
                         record.cut = response.stop_reason == "max_tokens";
-                        return Ok(record);
+                        return Ok(Some(record));
                     }
                 }
             }
@@ -154,26 +188,28 @@ async fn route_once(
                 .get("name")
                 .and_then(Value::as_str)
                 .map(str::to_owned);
-            return Ok(record);
+            return Ok(Some(record));
         }
+        let (name, input) = (call.name, call.input);
         messages.push(Message {
             role: Role::Assistant,
             content: vec![Block::ToolUse {
                 id: call.id.clone(),
-                name: call.name,
-                input: call.input,
+                name: name.clone(),
+                input: input.clone(),
             }],
         });
+        let (content, is_error) = look_around(&limits.workspace, &name, &input);
         messages.push(Message {
             role: Role::User,
             content: vec![Block::ToolResult {
                 tool_use_id: call.id,
-                content: NOT_AVAILABLE.to_owned(),
-                is_error: true,
+                content,
+                is_error,
             }],
         });
     }
-    Ok(record)
+    Ok(Some(record))
 }
 
 /// The default token limit of a routing request: the first tool call is all an eval reads, and
@@ -196,9 +232,87 @@ pub(crate) fn routing_max_tokens(
     }
 }
 
-/// How far one run may go: model calls, and tokens per call.
-#[derive(Clone, Copy, Debug)]
+/// How far one run may go: model calls, and tokens per call; and the requests the whole eval
+/// may still send, shared by its runs (`--max-requests`), if capped.
+#[derive(Clone, Debug)]
 pub(crate) struct Limits {
     pub max_turns: u32,
     pub max_tokens: u32,
+    pub budget: Option<Arc<RequestBudget>>,
+    /// The workspace the model may look at between turns.
+    pub workspace: Arc<Path>,
+}
+
+impl Limits {
+    /// Takes one model call from the budget; false when none is left.
+    fn take_request(&self) -> bool {
+        self.budget.as_ref().is_none_or(|budget| budget.take())
+    }
+}
+
+/// The model calls an eval may still make: taken before each call, never below zero, so the
+/// cap holds however many runs are in flight.
+#[derive(Debug)]
+pub(crate) struct RequestBudget(AtomicU64);
+
+impl RequestBudget {
+    pub(crate) fn new(requests: u64) -> Self {
+        Self(AtomicU64::new(requests))
+    }
+
+    fn take(&self) -> bool {
+        self.0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(1)
+            })
+            .is_ok()
+    }
+
+    /// Whether every request has been taken.
+    pub(crate) fn spent(&self) -> bool {
+        self.0.load(Ordering::SeqCst) == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{LOOK_AROUND_CHARS, NOT_AVAILABLE, look_around};
+
+    #[test]
+    fn a_look_around_reads_the_workspace_cut_refuses_the_rest_and_stays_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("long.txt"),
+            "é".repeat(3 * LOOK_AROUND_CHARS),
+        )
+        .unwrap();
+        let (text, is_error) = look_around(dir.path(), "read_file", &json!({"path": "long.txt"}));
+        assert!(!is_error, "{text}");
+        assert!(
+            text.ends_with("(cut: evals show the first 2,000 characters)"),
+            "{text}"
+        );
+        assert_eq!(text.matches('é').count(), LOOK_AROUND_CHARS);
+        let (listing, _) = look_around(dir.path(), "glob", &json!({"pattern": "*.txt"}));
+        assert!(listing.contains("long.txt"), "{listing}");
+        let (outside, is_error) = look_around(
+            dir.path(),
+            "read_file",
+            &json!({"path": "../../etc/passwd"}),
+        );
+        assert!(is_error && !outside.contains("root:"), "{outside}");
+        for tool in ["bash", "write_file", "edit_file", "fly"] {
+            assert_eq!(
+                look_around(
+                    dir.path(),
+                    tool,
+                    &json!({"command": "touch x", "path": "x"})
+                ),
+                (NOT_AVAILABLE.to_owned(), true)
+            );
+        }
+        assert!(!dir.path().join("x").exists());
+    }
 }

@@ -3,11 +3,13 @@
 //! query as the user message — repeated `runs` times, concurrently, through the provider's own
 //! retry policy, with every run cached on disk.
 //!
-//! The model's first tool call decides a run: `load_skill` for the skill under test triggers it,
-//! `load_skill` for another skill is a confusion, any other tool (or none) does not trigger. The
-//! stream is abandoned as soon as that call is complete. Tools never run: with `max_turns` above
-//! 1, a first call to another tool is answered with a "not available during evals" error and
-//! the model gets another turn.
+//! The model's first `load_skill` within `max_turns` model calls decides a run: for the skill
+//! under test it triggers it, for another skill it is a confusion; no load (a text answer, or
+//! the turns spent looking around) does not trigger. Each call's stream is abandoned as soon as
+//! its first tool call is complete. A call other than `load_skill` is answered from a read-only
+//! view of the workspace (files are listed and read for real; commands and writes are refused)
+//! and the model goes on, as it would in a chat. With `max_turns` 1 (`--first-call-only`) only
+//! the first call counts.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -16,7 +18,7 @@ use std::time::Instant;
 
 use super::cache::{cache_key, prepare_cache, read_cached, write_cached};
 use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary};
-use super::route::{Limits, ROUTING_MAX_TOKENS, route};
+use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, route};
 use super::set::EvalSet;
 use crate::agent::provider::{Provider, ProviderError, ToolSpec, Usage};
 use crate::agent::session::system_prompt;
@@ -28,7 +30,7 @@ use crate::workspace::open::{SkillRef, find_skill};
 pub(crate) const DEFAULT_RUNS: u32 = 3;
 pub(crate) const DEFAULT_THRESHOLD: f64 = 0.5;
 pub(crate) const DEFAULT_JOBS: usize = 4;
-pub(crate) const DEFAULT_MAX_TURNS: u32 = 1;
+pub(crate) const DEFAULT_MAX_TURNS: u32 = 3;
 
 /// One skill under test.
 #[derive(Clone, Debug)]
@@ -53,6 +55,9 @@ pub(crate) struct EvalOptions {
     pub cache_dir: Option<PathBuf>,
     /// Whether cached runs are used (`--no-cache` sends every run again, and caches it anew).
     pub read_cache: bool,
+    /// The most model calls the eval may send (`--max-requests`); `None` for no cap. Runs the
+    /// cap leaves unmade are reported as such, and the ones made stay cached.
+    pub max_requests: Option<u64>,
 }
 
 impl Default for EvalOptions {
@@ -65,6 +70,7 @@ impl Default for EvalOptions {
             max_tokens: ROUTING_MAX_TOKENS,
             cache_dir: None,
             read_cache: true,
+            max_requests: None,
         }
     }
 }
@@ -93,6 +99,9 @@ impl EvalOptions {
         }
         if self.max_tokens == 0 {
             problems.push(format!("{} must be at least 1", name("max-tokens")));
+        }
+        if self.max_requests == Some(0) {
+            problems.push(format!("{} must be at least 1", name("max-requests")));
         }
         problems
     }
@@ -278,6 +287,10 @@ impl Evaluator {
             },
             _ => false,
         };
+        let budget = options
+            .max_requests
+            .map(|requests| Arc::new(RequestBudget::new(requests)));
+        let view: Arc<std::path::Path> = Arc::from(self.workspace.as_path());
         let mut running = tokio::task::JoinSet::new();
         let jobs = options.jobs.max(1);
         loop {
@@ -292,6 +305,8 @@ impl Evaluator {
                 let limits = Limits {
                     max_turns: options.max_turns.max(1),
                     max_tokens: options.max_tokens,
+                    budget: budget.clone(),
+                    workspace: Arc::clone(&view),
                 };
                 running.spawn(async move {
                     let result = route(provider.as_ref(), &system, &tools, &query, limits).await;
@@ -311,6 +326,13 @@ impl Evaluator {
                 query: case.query.clone(),
                 error,
             })?;
+            let Some(record) = record else {
+                // The cap is reached: the runs in flight end as they try their next call, and
+                // nothing new starts.
+                tally.capped = true;
+                queue.clear();
+                continue;
+            };
             if cache_ready {
                 if let Some(dir) = &options.cache_dir {
                     if let Err(error) = write_cached(
@@ -330,6 +352,11 @@ impl Evaluator {
                 }
             }
             tally.record(runs, job.tested, job.case, record, on_progress);
+            // A spent budget cannot start another run.
+            if budget.as_ref().is_some_and(|budget| budget.spent()) && !queue.is_empty() {
+                tally.capped = true;
+                queue.clear();
+            }
         }
         Ok(())
     }
@@ -343,6 +370,14 @@ impl Evaluator {
             .flatten()
             .filter(|record| record.cut)
             .count();
+        if tally.capped {
+            tally.warnings.push(format!(
+                "stopped at --max-requests {}: {} of {} runs not made, and their queries are reported with the runs they have (the runs made are cached; run again to go on)",
+                options.max_requests.unwrap_or_default(),
+                tally.total - tally.done,
+                tally.total
+            ));
+        }
         if cut > 0 {
             tally.warnings.push(format!(
                 "{cut} run{} reached the token limit ({} tokens) before any tool call and count as not triggered; a higher --max-tokens gives the model room",
@@ -417,6 +452,8 @@ struct Tally {
     requests: u32,
     spent: Usage,
     warnings: Vec<String>,
+    /// The request budget ran out before every run was made.
+    capped: bool,
 }
 
 impl Tally {
