@@ -24,7 +24,7 @@ struct RawConfig {
     agent: AgentConfig,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct AgentConfig {
     pub model: Option<String>,
@@ -32,10 +32,27 @@ pub(crate) struct AgentConfig {
     pub max_tokens: Option<u32>,
     /// Load skills with security errors without asking.
     pub allow_unsafe_skills: Option<bool>,
+    /// What the model costs, for `eval --dry-run`'s estimate.
+    pub price: Option<Price>,
+}
+
+/// `[agent.price]`: the model's price per million input and output tokens, in `currency`
+/// (default `USD`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Price {
+    pub input: f64,
+    pub output: f64,
+    #[serde(default = "default_currency")]
+    pub currency: String,
+}
+
+fn default_currency() -> String {
+    "USD".to_owned()
 }
 
 /// The settings in force for a path.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Config {
     /// The file these settings came from; `None` for the defaults.
     pub path: Option<PathBuf>,

@@ -12,6 +12,7 @@ use clap::ValueEnum;
 use super::display_path;
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::agent::eval::cache::cache_dir;
+use crate::agent::eval::estimate::Estimate;
 use crate::agent::eval::route::{ROUTING_MAX_TOKENS, routing_max_tokens};
 use crate::agent::eval::run::{DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD};
 use crate::agent::eval::set::{self, TRIGGERS_FILE};
@@ -20,6 +21,7 @@ use crate::agent::eval::{
     SkillUnderTest,
 };
 use crate::agent::provider;
+use crate::config::Price;
 use crate::targets::ClientSet;
 use crate::workspace::Workspace;
 use crate::workspace::loader::{fs_path, workspace_of_skill};
@@ -86,6 +88,10 @@ pub(crate) struct EvalArgs {
     /// queries with the runs they have; the runs made are cached, so running again goes on.
     #[arg(long, value_name = "N")]
     pub max_requests: Option<u64>,
+    /// Send nothing: print how many runs and requests the eval would make, and an estimate of
+    /// their tokens (and cost, with `[agent.price]` in skill-lsp.toml).
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 pub(super) fn run(args: &EvalArgs) -> u8 {
@@ -94,6 +100,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         registry,
         config_model,
         config_max_tokens,
+        price,
         under_test,
     } = match prepare(args) {
         Ok(prepared) => prepared,
@@ -129,6 +136,24 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         workspace,
         registry,
     };
+    if args.dry_run {
+        return match evaluator.estimate(&under_test, &options) {
+            Ok(estimate) => {
+                let model = evaluator.provider.model().to_owned();
+                write_stdout(&match args.format {
+                    EvalFormat::Json => format!("{:#}\n", estimate.json(&model, price.as_ref())),
+                    EvalFormat::Human | EvalFormat::Junit => {
+                        dry_run_human(&estimate, &model, price.as_ref())
+                    }
+                });
+                0
+            }
+            Err(error) => {
+                error_line(&error.to_string());
+                EXIT_TROUBLE
+            }
+        };
+    }
     let Some(runtime) = super::model_runtime() else {
         return EXIT_TROUBLE;
     };
@@ -183,6 +208,7 @@ struct Prepared {
     registry: Registry,
     config_model: Option<String>,
     config_max_tokens: Option<u32>,
+    price: Option<Price>,
     under_test: Vec<SkillUnderTest>,
 }
 
@@ -320,12 +346,22 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             Err(error) => problems.push(error.to_string()),
         }
     }
+    if let Some(price) = &config.agent.price {
+        for (name, value) in [("input", price.input), ("output", price.output)] {
+            if !value.is_finite() || value < 0.0 {
+                problems.push(format!(
+                    "[agent.price] {name} must be a price of at least 0 per million tokens, got {value}"
+                ));
+            }
+        }
+    }
     if problems.is_empty() {
         Ok(Prepared {
             workspace,
             registry,
             config_model: config.agent.model,
             config_max_tokens: config.agent.max_tokens,
+            price: config.agent.price,
             under_test,
         })
     } else {
@@ -405,6 +441,81 @@ fn with_interval(value: Option<f64>, interval: Option<[f64; 2]>) -> String {
         (Some(value), Some([low, high])) => format!("{value:.2} [{low:.2}–{high:.2}]"),
         (value, _) => ratio(value),
     }
+}
+
+/// What `--dry-run` prints: the runs, requests and tokens the eval would send, and their cost
+/// at `price`, each as the least (every run loads or answers at its first call) and the most
+/// (every run takes all its turns).
+fn dry_run_human(estimate: &Estimate, model: &str, price: Option<&Price>) -> String {
+    let mut out = String::new();
+    let range = |least: u64, most: u64| {
+        if least == most {
+            thousands(least)
+        } else {
+            format!("{} to {}", thousands(least), thousands(most))
+        }
+    };
+    let _ = writeln!(out, "dry run: nothing was sent to {model}");
+    let _ = writeln!(
+        out,
+        "  runs: {} ({} answered by the cache)",
+        thousands(estimate.runs as u64),
+        thousands(estimate.cached_runs as u64)
+    );
+    let _ = writeln!(
+        out,
+        "  requests: {} (one per run when the model decides at once; up to {} turns each)",
+        range(estimate.requests, estimate.requests_at_most),
+        estimate.max_turns
+    );
+    let _ = writeln!(
+        out,
+        "  input tokens: about {}",
+        range(estimate.input_tokens, estimate.input_tokens_at_most)
+    );
+    let _ = writeln!(
+        out,
+        "  output tokens: about {}",
+        range(estimate.output_tokens, estimate.output_tokens_at_most)
+    );
+    if let Some(price) = price {
+        let (least, most) = estimate.cost(price);
+        // Cents hide a small eval's cost: below one unit, four decimals.
+        let money = |value: f64| {
+            if value < 1.0 {
+                format!("{value:.4} {}", price.currency)
+            } else {
+                format!("{value:.2} {}", price.currency)
+            }
+        };
+        let shown = if (most - least).abs() < 0.000_05 {
+            money(least)
+        } else {
+            format!("{} to {}", money(least), money(most))
+        };
+        let _ = writeln!(
+            out,
+            "  cost: about {shown} (at {} {cur} input and {} {cur} output per million tokens, [agent.price])",
+            price.input,
+            price.output,
+            cur = price.currency
+        );
+    }
+    let calibration = &estimate.calibration;
+    if calibration.runs == 0 {
+        let _ = writeln!(
+            out,
+            "  tokens are rough (4 bytes a token): no earlier run of {model} in the cache to measure them on"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  tokens measured on {} earlier run{} of {model}",
+            thousands(calibration.runs),
+            if calibration.runs == 1 { "" } else { "s" }
+        );
+    }
+    out
 }
 
 /// `12,345`.

@@ -44,7 +44,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         (context, state.caps().work_done_progress)
     };
     let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
-    let model = context.agent.model;
+    let (model, price) = (context.agent.model, context.agent.price);
     let found = match (&wanted, &params.skill) {
         (Some(path), _) => {
             let path = path.clone()?;
@@ -115,6 +115,14 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         workspace,
         registry,
     };
+    if params.dry_run == Some(true) {
+        let estimate = evaluator
+            .estimate(std::slice::from_ref(&tested), &options)
+            .map_err(|error| invalid_params(error.to_string()))?;
+        return Ok(RunEvalsResult(
+            estimate.json(evaluator.provider.model(), price.as_ref()),
+        ));
+    }
 
     let token = match params.work_done_token.clone() {
         Some(token) => Some(token),

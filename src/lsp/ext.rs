@@ -188,6 +188,9 @@ pub struct RunEvalsParams {
     pub no_cache: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_requests: Option<u64>,
+    /// Send nothing: answer what the run would send (`skill-lsp eval --dry-run --format json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_done_token: Option<ProgressToken>,
 }

@@ -703,8 +703,7 @@ fn a_skill_of_the_same_name_elsewhere_does_not_stand_in_for_the_one_under_test()
     );
     let report = stdout_json(&output);
     assert_eq!(
-        report["description"],
-        "Fills PDF forms and merges PDF files. Use when the user has a PDF.",
+        report["description"], "Fills PDF forms and merges PDF files. Use when the user has a PDF.",
         "{report:#}"
     );
     assert!(
@@ -809,6 +808,82 @@ fn max_requests_is_never_exceeded_and_the_eval_stops_with_partial_results() {
         stderr(&output)
     );
     assert_eq!(server.requests().len(), 5);
+}
+
+/// `--dry-run` sends nothing and says what a run would: runs, requests and tokens, rough
+/// before any run of the model and measured on the cached runs after one, and the cost with a
+/// price in the config.
+#[test]
+fn a_dry_run_sends_nothing_and_estimates_from_the_runs_before_it() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&three_queries());
+    fs::write(
+        dir.path().join("skill-lsp.toml"),
+        "[agent.price]\ninput = 3.0\noutput = 15.0\n",
+    )
+    .unwrap();
+    let server = Server::start((0..3).map(|_| wire.text()).collect());
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--dry-run"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("dry run: nothing was sent to test-model"),
+        "{text}"
+    );
+    assert!(text.contains("runs: 3 (0 answered by the cache)"), "{text}");
+    assert!(text.contains("requests: 3 to 9 "), "{text}");
+    assert!(
+        text.contains("tokens are rough (4 bytes a token)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" USD (at 3 USD input and 15 USD output per million tokens"),
+        "{text}"
+    );
+    assert!(server.requests().is_empty());
+
+    // A real run: each reply reads to its end, so its usage calibrates the next estimate.
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--format", "json"]);
+    assert_eq!(server.requests().len(), 3, "{}", stderr(&output));
+    let spent = stdout_json(&output)["run"].clone();
+
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["--runs", "1", "--no-cache", "--dry-run", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let estimate = stdout_json(&output);
+    let guess = &estimate["dry_run"];
+    assert_eq!(guess["calibration"]["runs"], 3, "{estimate:#}");
+    assert_eq!(guess["requests"], 3, "{estimate:#}");
+    let within = |guessed: &Value, real: &Value| {
+        let (guessed, real) = (guessed.as_f64().unwrap(), real.as_f64().unwrap());
+        (guessed - real).abs() <= real * 0.1
+    };
+    assert!(
+        within(&guess["input_tokens"], &spent["input_tokens"]),
+        "{estimate:#} against {spent:#}"
+    );
+    assert!(
+        within(&guess["output_tokens"], &spent["output_tokens"]),
+        "{estimate:#} against {spent:#}"
+    );
+    assert_eq!(estimate["cost"]["currency"], "USD");
+
+    // What the cache answers costs nothing.
+    let output = wire.eval(dir.path(), &server, &["--runs", "1", "--dry-run"]);
+    assert!(
+        stdout(&output).contains("runs: 3 (3 answered by the cache)"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stdout(&output).contains("requests: 0 "),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(server.requests().len(), 3);
 }
 
 #[test]

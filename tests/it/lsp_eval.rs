@@ -329,6 +329,63 @@ fn cancelling_run_evals_answers_request_cancelled_and_the_server_keeps_serving()
     client.shutdown();
 }
 
+/// `dryRun` answers what the run would send, sends nothing and reports no progress: what an
+/// editor shows before it asks to run; `maxRequests` caps the run that follows.
+#[test]
+fn a_dry_run_estimates_and_sends_nothing_then_max_requests_caps_the_run() {
+    let server = Server::start(vec![load("pdf"), load("pdf"), load("pdf")]);
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            ("skills/pdf/evals/triggers.json", TRIGGERS),
+            ("skills/docx/SKILL.md", DOCX),
+            (
+                "skill-lsp.toml",
+                "[agent.price]\ninput = 3.0\noutput = 15.0\n",
+            ),
+        ],
+    );
+    let estimate = client.ask::<RunEvals>(RunEvalsParams {
+        skill: Some("pdf".into()),
+        runs: Some(2),
+        dry_run: Some(true),
+        ..RunEvalsParams::default()
+    });
+    assert_eq!(estimate["dry_run"]["runs"], 6, "{estimate:#}");
+    assert_eq!(estimate["dry_run"]["requests"], 6, "{estimate:#}");
+    assert_eq!(estimate["model"], "test-model", "{estimate:#}");
+    assert_eq!(estimate["cost"]["currency"], "USD", "{estimate:#}");
+    assert!(server.requests().is_empty());
+    assert!(
+        !client
+            .backlog
+            .iter()
+            .chain(&client.log)
+            .any(|m| m["method"] == "skill/evalResult"
+                || m["params"]["token"]
+                    .as_str()
+                    .is_some_and(|token| token.contains("evals"))),
+        "a dry run reported progress or results"
+    );
+
+    let report = client.ask::<RunEvals>(RunEvalsParams {
+        skill: Some("pdf".into()),
+        runs: Some(2),
+        max_requests: Some(3),
+        ..RunEvalsParams::default()
+    });
+    assert_eq!(server.requests().len(), 3, "{report:#}");
+    assert_eq!(report["run"]["runs"], 3, "{report:#}");
+    assert!(
+        report["run"]["warnings"]
+            .to_string()
+            .contains("stopped at --max-requests 3: 3 of 6 runs not made"),
+        "{report:#}"
+    );
+    client.shutdown();
+}
+
 #[test]
 fn errors_are_lsp_errors_and_the_server_keeps_serving() {
     let server = Server::start(vec![]);

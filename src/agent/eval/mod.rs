@@ -6,9 +6,11 @@
 //!   report;
 //! - `route` — one run of the routing step against the model;
 //! - `cache` — each run's record on disk;
+//! - `estimate` — what a run would send, before it sends anything (`--dry-run`);
 //! - `report` — results: trigger rates, pass, precision and recall, confusions.
 
 pub(crate) mod cache;
+pub(crate) mod estimate;
 pub(crate) mod report;
 pub(crate) mod route;
 pub(crate) mod run;

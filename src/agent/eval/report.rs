@@ -13,9 +13,9 @@ use super::set::EvalCase;
 /// What one run of one query did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub(crate) struct RunRecord {
-    /// The skill named by the model's `load_skill` call, if its first action was one.
+    /// The skill named by the model's first `load_skill` call within the run, if it made one.
     pub loaded: Option<String>,
-    /// The tools the model called, in order (tools never run during evals).
+    /// The tools the model called, in order (only listing and reading run during evals).
     pub tools: Vec<String>,
     /// Model calls made (at most `--max-turns`).
     pub turns: u32,
@@ -30,6 +30,10 @@ pub(crate) struct RunRecord {
     /// Whether the token limit ended the reply before any tool call (counted as not triggered).
     #[serde(default)]
     pub cut: bool,
+    /// The size of the run's first request (system prompt, tool specs, query), in bytes: with
+    /// the input tokens the provider reported for it, what `--dry-run` calibrates on.
+    #[serde(default)]
+    pub request_bytes: u64,
     /// Whether this record came from the on-disk cache.
     #[serde(skip)]
     pub cached: bool,

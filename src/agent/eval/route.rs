@@ -40,6 +40,17 @@ fn look_around(workspace: &Path, name: &str, input: &Value) -> (String, bool) {
     (content, output.is_error)
 }
 
+/// The size of a run's first request as `--dry-run` measures it: the system prompt, the tool
+/// specs as JSON and the query. Not the bytes on the wire (each provider wraps them its own
+/// way), but the same measure on both sides of the calibration.
+pub(crate) fn request_bytes(system: &str, tools: &[ToolSpec], query: &str) -> u64 {
+    let specs: usize = tools
+        .iter()
+        .map(|tool| tool.name.len() + tool.description.len() + tool.input_schema.to_string().len())
+        .sum();
+    (system.len() + specs + query.len()) as u64
+}
+
 /// How much of a listing or a file the model sees between the turns of an eval run.
 const LOOK_AROUND_CHARS: usize = 2_000;
 
@@ -100,7 +111,10 @@ async fn route_once(
     query: &str,
     limits: &Limits,
 ) -> Result<Option<RunRecord>, (ProviderError, bool)> {
-    let mut record = RunRecord::default();
+    let mut record = RunRecord {
+        request_bytes: request_bytes(system, tools, query),
+        ..RunRecord::default()
+    };
     let mut messages = vec![Message {
         role: Role::User,
         content: vec![Block::Text {

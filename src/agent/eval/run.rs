@@ -17,8 +17,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::cache::{cache_key, prepare_cache, read_cached, write_cached};
+use super::estimate::{Calibration, Estimate};
 use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary};
-use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, route};
+use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, request_bytes, route};
 use super::set::EvalSet;
 use crate::agent::provider::{Provider, ProviderError, ToolSpec, Usage};
 use crate::agent::session::system_prompt;
@@ -189,6 +190,61 @@ impl Evaluator {
         Ok((system, tools, description))
     }
 
+    /// What [`Self::run`] would send with these options, nothing sent: the runs the cache does
+    /// not answer, their requests and tokens.
+    ///
+    /// # Errors
+    /// An unknown skill.
+    pub(crate) fn estimate(
+        &self,
+        under_test: &[SkillUnderTest],
+        options: &EvalOptions,
+    ) -> Result<Estimate, EvalError> {
+        let prompts = self.prompts(under_test)?;
+        let runs = RunsOf {
+            under_test,
+            options,
+            prompts: &prompts,
+        };
+        let (tally, queue) = self.plan(&runs);
+        let first_requests: Vec<u64> = queue
+            .iter()
+            .map(|job| {
+                let prompt = &prompts[job.tested];
+                let query = &under_test[job.tested].set.cases[job.case].query;
+                request_bytes(&prompt.system, &prompt.tools, query)
+            })
+            .collect();
+        let calibration = options
+            .cache_dir
+            .as_deref()
+            .map(|dir| Calibration::read(dir, self.provider.as_ref()))
+            .unwrap_or_default();
+        Ok(Estimate::new(
+            tally.total,
+            tally.cached,
+            &first_requests,
+            options.max_turns,
+            options.max_requests,
+            calibration,
+        ))
+    }
+
+    /// Each skill's system prompt, tools and the description evaluated.
+    fn prompts(&self, under_test: &[SkillUnderTest]) -> Result<Vec<Prompt>, EvalError> {
+        under_test
+            .iter()
+            .map(|tested| {
+                self.prompt(tested)
+                    .map(|(system, tools, description)| Prompt {
+                        system: Arc::from(system),
+                        tools: Arc::new(tools),
+                        description,
+                    })
+            })
+            .collect()
+    }
+
     /// Runs every query of every skill under test `options.runs` times and reports.
     ///
     /// # Errors
@@ -200,17 +256,7 @@ impl Evaluator {
         on_progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<EvalReport, EvalError> {
         let started = Instant::now();
-        let prompts = under_test
-            .iter()
-            .map(|tested| {
-                self.prompt(tested)
-                    .map(|(system, tools, description)| Prompt {
-                        system: Arc::from(system),
-                        tools: Arc::new(tools),
-                        description,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let prompts = self.prompts(under_test)?;
         let runs = RunsOf {
             under_test,
             options,

@@ -1,0 +1,235 @@
+//! What an eval would cost before anything is sent (`--dry-run`): the runs the cache does not
+//! answer, the requests they make and the tokens those take. Tokens are counted from each first
+//! request's size in bytes, at the ratio this model's earlier runs showed (their records keep
+//! both numbers) or, before any, at a rough 4 bytes a token.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::report::RunRecord;
+use crate::agent::provider::Provider;
+use crate::config::Price;
+
+/// Bytes a token before any run of the model has calibrated it: English prose and JSON come to
+/// 3.5 to 4.5 with the common tokenizers.
+const ROUGH_BYTES_PER_TOKEN: f64 = 4.0;
+/// Output tokens a routing request takes before any run has measured it: one tool call.
+const ROUGH_OUTPUT_TOKENS: f64 = 30.0;
+/// What one more turn adds to a request: the call before it and the look around's answer (at
+/// most 2,000 characters).
+const TURN_TOKENS: f64 = 600.0;
+
+/// The tokens-per-byte ratio and output size of a model, from its cached runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub(crate) struct Calibration {
+    /// Runs calibrated on: one request each, with the input tokens the provider reported.
+    pub runs: u64,
+    pub bytes: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Calibration {
+    /// The runs of `provider`'s model in the cache folder `dir` that tell the ratio: one model
+    /// call each, read to the end (an abandoned stream may not have reported its usage).
+    pub(crate) fn read(dir: &Path, provider: &dyn Provider) -> Self {
+        let mut calibration = Self::default();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return calibration;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|ext| ext != "json") {
+                continue;
+            }
+            let Some(value) = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            else {
+                continue;
+            };
+            if value["provider"] != provider.name() || value["model"] != provider.model() {
+                continue;
+            }
+            let Ok(record) = serde_json::from_value::<RunRecord>(value["record"].clone()) else {
+                continue;
+            };
+            if record.turns == 1
+                && record.restarts == 0
+                && !record.abandoned
+                && record.input_tokens > 0
+                && record.request_bytes > 0
+            {
+                calibration.runs += 1;
+                calibration.bytes += record.request_bytes;
+                calibration.input_tokens += record.input_tokens;
+                calibration.output_tokens += record.output_tokens;
+            }
+        }
+        calibration
+    }
+
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "byte and token counts far below 2^52"
+    )]
+    fn bytes_per_token(&self) -> f64 {
+        if self.input_tokens == 0 {
+            ROUGH_BYTES_PER_TOKEN
+        } else {
+            self.bytes as f64 / self.input_tokens as f64
+        }
+    }
+
+    #[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]
+    fn output_per_request(&self) -> f64 {
+        if self.runs == 0 {
+            ROUGH_OUTPUT_TOKENS
+        } else {
+            self.output_tokens as f64 / self.runs as f64
+        }
+    }
+}
+
+/// An eval's cost, before it runs: the least (every run decides at its first call) and the
+/// most (every run takes all its turns), capped by `--max-requests`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Estimate {
+    pub runs: usize,
+    pub cached_runs: usize,
+    pub requests: u64,
+    pub requests_at_most: u64,
+    pub input_tokens: u64,
+    pub input_tokens_at_most: u64,
+    pub output_tokens: u64,
+    pub output_tokens_at_most: u64,
+    pub max_turns: u32,
+    pub calibration: Calibration,
+}
+
+impl Estimate {
+    /// `first_requests` holds the first request's size in bytes of each run to make.
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "token estimates: whole, positive and far below 2^52"
+    )]
+    pub(crate) fn new(
+        runs: usize,
+        cached_runs: usize,
+        first_requests: &[u64],
+        max_turns: u32,
+        max_requests: Option<u64>,
+        calibration: Calibration,
+    ) -> Self {
+        let turns = u64::from(max_turns.max(1));
+        let per_byte = 1.0 / calibration.bytes_per_token();
+        let output = calibration.output_per_request();
+        let made = first_requests.len() as u64;
+        let cap = |requests: u64| max_requests.map_or(requests, |cap| requests.min(cap));
+        let (requests, requests_at_most) = (cap(made), cap(made * turns));
+        // Runs in order until the cap: the first requests of the runs that fit it.
+        let first: f64 = first_requests
+            .iter()
+            .take(usize::try_from(requests).unwrap_or(usize::MAX))
+            .map(|bytes| *bytes as f64 * per_byte)
+            .sum();
+        let mut most = 0.0;
+        let mut sent = 0;
+        'runs: for bytes in first_requests {
+            for turn in 0..turns {
+                if sent == requests_at_most {
+                    break 'runs;
+                }
+                most += *bytes as f64 * per_byte + turn as f64 * TURN_TOKENS;
+                sent += 1;
+            }
+        }
+        Self {
+            runs,
+            cached_runs,
+            requests,
+            requests_at_most,
+            input_tokens: first.round() as u64,
+            input_tokens_at_most: most.round() as u64,
+            output_tokens: (requests as f64 * output).round() as u64,
+            output_tokens_at_most: (requests_at_most as f64 * output).round() as u64,
+            max_turns: max_turns.max(1),
+            calibration,
+        }
+    }
+}
+
+impl Estimate {
+    /// The least and most the estimate costs at `price` (per million tokens).
+    #[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]
+    #[must_use]
+    pub(crate) fn cost(&self, price: &Price) -> (f64, f64) {
+        let at = |input: u64, output: u64| {
+            (input as f64 * price.input + output as f64 * price.output) / 1_000_000.0
+        };
+        (
+            at(self.input_tokens, self.output_tokens),
+            at(self.input_tokens_at_most, self.output_tokens_at_most),
+        )
+    }
+
+    /// What `eval --dry-run --format json` prints and `skill/runEvals` with `dryRun` answers:
+    /// `{"dry_run": {…}, "model", "cost"?: {"least", "most", "currency"}}`.
+    #[must_use]
+    pub(crate) fn json(&self, model: &str, price: Option<&Price>) -> Value {
+        let mut value = json!({"dry_run": self, "model": model});
+        if let Some(price) = price {
+            let (least, most) = self.cost(price);
+            value["cost"] = json!({"least": least, "most": most, "currency": price.currency});
+        }
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rough_until_calibrated_then_at_the_measured_ratio() {
+        let rough = Estimate::new(
+            5,
+            1,
+            &[4000, 4000, 4400, 4000],
+            3,
+            None,
+            Calibration::default(),
+        );
+        assert_eq!((rough.requests, rough.requests_at_most), (4, 12));
+        assert_eq!(rough.input_tokens, 4100);
+        // Each extra turn re-sends the request and what came back.
+        assert_eq!(rough.input_tokens_at_most, 3 * 4100 + 4 * (600 + 1200));
+        assert_eq!(
+            (rough.output_tokens, rough.output_tokens_at_most),
+            (120, 360)
+        );
+
+        let measured = Calibration {
+            runs: 2,
+            bytes: 7000,
+            input_tokens: 2000,
+            output_tokens: 50,
+        };
+        let estimate = Estimate::new(5, 1, &[3500, 3500], 1, None, measured);
+        assert_eq!(estimate.input_tokens, 2000);
+        assert_eq!(estimate.output_tokens, 50);
+        assert_eq!(estimate.requests_at_most, 2);
+    }
+
+    #[test]
+    fn the_request_cap_bounds_the_estimate() {
+        let estimate = Estimate::new(3, 0, &[400, 400, 400], 2, Some(4), Calibration::default());
+        assert_eq!((estimate.requests, estimate.requests_at_most), (3, 4));
+        assert_eq!(estimate.input_tokens, 300);
+        assert_eq!(estimate.input_tokens_at_most, 100 + 700 + 100 + 700);
+    }
+}
