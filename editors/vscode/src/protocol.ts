@@ -76,7 +76,28 @@ export interface RunEvalsParams {
   /** Runs per query (the server's default is 3). */
   runs?: number;
   noCache?: boolean;
+  /** A hard cap on the model requests of the run. */
+  maxRequests?: number;
+  /** Send nothing: answer an `EvalEstimate` instead of a report. */
+  dryRun?: boolean;
   workDoneToken?: ProgressToken;
+}
+
+/** What `skill/runEvals` with `dryRun` answers (as `skill-lsp eval --dry-run --format json`). */
+export interface EvalEstimate {
+  dry_run: {
+    runs: number;
+    cached_runs: number;
+    requests: number;
+    requests_at_most: number;
+    input_tokens: number;
+    input_tokens_at_most: number;
+    output_tokens: number;
+    output_tokens_at_most: number;
+    max_turns: number;
+  };
+  model: string;
+  cost?: { least: number; most: number; currency: string };
 }
 
 /** One query's results (snake_case, as `skill-lsp eval --format json` prints them). */
@@ -137,6 +158,8 @@ export const CatalogRequest = new RequestType<Record<string, never>, CatalogResu
 export const AgentChatRequest = new RequestType<AgentChatParams, AgentChatResult, void>('skill/agentChat');
 export const AGENT_EVENT = 'skill/agentEvent';
 export const RunEvalsRequest = new RequestType<RunEvalsParams, RunEvalsResult, void>('skill/runEvals');
+/** The same method with `dryRun: true`: the estimate, nothing sent to the model. */
+export const EstimateEvalsRequest = new RequestType<RunEvalsParams & { dryRun: true }, EvalEstimate, void>('skill/runEvals');
 export const EVAL_RESULT = 'skill/evalResult';
 /** The client-side command of the server's "Run trigger evals" code lens. */
 export const RUN_TRIGGER_EVALS_COMMAND = 'skillLsp.runTriggerEvals';

@@ -143,6 +143,34 @@ suite('trigger evals', () => {
     assert.strictEqual(recordedCount(), before, 'no model call');
   });
 
+  test('a run that may send more requests than skillLsp.evals.confirmAboveRequests asks first; Cancel sends nothing', async () => {
+    await open(SKILL);
+    const config = vscode.workspace.getConfiguration('skillLsp');
+    await config.update('evals.confirmAboveRequests', 1, vscode.ConfigurationTarget.Workspace);
+    try {
+      const before = recordedCount();
+      let outcome: EvalOutcome | undefined;
+      const pending = runEvals(undefined, { noCache: true }).then((value) => (outcome = value));
+      // The question is a quick pick whose first item is Cancel: take it as a hasty Enter would,
+      // once the pick is up (accepting before it opens does nothing).
+      await waitFor('the question to be answered', async () => {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return outcome;
+      });
+      await pending;
+      assert.strictEqual(outcome?.state, 'cancelled', JSON.stringify(outcome));
+      assert.match(
+        outcome?.error ?? '',
+        /^Not run: up to 27 model requests \(9 runs, 0 cached\), about [\d,]+ to [\d,]+ input tokens, above skillLsp\.evals\.confirmAboveRequests \(1\)\.$/,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.strictEqual(recordedCount(), before, 'no model call');
+    } finally {
+      await config.update('evals.confirmAboveRequests', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('a skill without an eval set gets a clear error, in the panel too, without the key', async () => {
     const api = await extensionApi();
     const outcome = await runEvals({ uri: workspaceUri('skills/closed/SKILL.md').toString() });

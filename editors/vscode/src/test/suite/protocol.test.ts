@@ -64,10 +64,16 @@ const CHAT_RESULT = {
   usage: true,
 } satisfies Record<keyof AgentChatResult, true>;
 const USAGE = { inputTokens: true, outputTokens: true } satisfies Record<keyof AgentChatResult['usage'], true>;
-const EVALS_PARAMS = { skill: true, uri: true, description: true, runs: true, noCache: true, workDoneToken: true } satisfies Record<
-  keyof RunEvalsParams,
-  true
->;
+const EVALS_PARAMS = {
+  skill: true,
+  uri: true,
+  description: true,
+  runs: true,
+  noCache: true,
+  maxRequests: true,
+  dryRun: true,
+  workDoneToken: true,
+} satisfies Record<keyof RunEvalsParams, true>;
 const EVALS_RESULT = {
   skill_name: true,
   description: true,
