@@ -734,6 +734,7 @@ end)
 -- Trigger evals: the code lens, :SkillEval and the eval set --------------------------------------
 
 local eval = require('skill_lsp.eval')
+local config = require('skill_lsp.config')
 
 local function lens_titles(buf)
   return vim.tbl_map(function(lens)
@@ -999,6 +1000,31 @@ test(':SkillEval: <C-c> cancels', function()
   end)
 end)
 
+
+test(':SkillEval above evals.confirm_above_requests asks first; Cancel sends nothing', function()
+  local saved = config.confirm_above_requests
+  config.confirm_above_requests = 1
+  local before = #records()
+  local ok, err = pcall(function()
+    local seen = with_select(function()
+      return 1
+    end, function()
+      edit('skills/broken/SKILL.md')
+      vim.cmd('SkillEval')
+      wait_for(5000, function()
+        return has_line(eval.buffer(), 'Not run: up to ', true)
+      end, 'the Not run line')
+    end)
+    eq(#seen, 1, 'questions asked')
+    eq(seen[1].items[1], 'Cancel', 'the first choice')
+    check(seen[1].opts.prompt:find('may send up to %d+ model requests'), 'prompt: %s', seen[1].opts.prompt)
+  end)
+  config.confirm_above_requests = saved
+  if not ok then
+    error(err, 0)
+  end
+  eq(#records(), before, 'model calls')
+end)
 test('report lines: loaded another skill instead', function()
   local missed = {
     query = 'fill\nthe  form',

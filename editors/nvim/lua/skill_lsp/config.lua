@@ -10,6 +10,10 @@ M.fix_all_kind = 'source.fixAll.skill-lsp'
 --- Whether SKILL.md buffers show the server's code lenses (setup option `codelens`).
 M.codelens = true
 
+--- Trigger evals that may send more model requests than this ask first (setup option
+--- `evals.confirm_above_requests`); 0 never asks.
+M.confirm_above_requests = 100
+
 -- Tried in order, each group against every ancestor before the next group. Project-level markers
 -- come first because `.claude/`, `.github/` and friends hold a `skills/` folder of their own: the
 -- server must get the project as its workspace folder to tell those roots (and targets) apart.
@@ -249,7 +253,7 @@ end
 --- @return table
 function M.from_options(opts)
   -- vim.validate() changed its signature in 0.11; this check reads the same on 0.10.
-  for _, key in ipairs({ 'cmd', 'targets', 'rules', 'agent' }) do
+  for _, key in ipairs({ 'cmd', 'targets', 'rules', 'agent', 'evals' }) do
     if opts[key] ~= nil and type(opts[key]) ~= 'table' then
       error(('skill_lsp.setup: `%s` must be a table, got %s'):format(key, type(opts[key])), 3)
     end
@@ -267,6 +271,13 @@ function M.from_options(opts)
   end
   if opts.codelens ~= nil then
     M.codelens = opts.codelens ~= false
+  end
+  local limit = opts.evals and opts.evals.confirm_above_requests
+  if limit ~= nil then
+    if type(limit) ~= 'number' or limit < 0 then
+      error(('skill_lsp.setup: `evals.confirm_above_requests` must be a number of at least 0, got %s'):format(vim.inspect(limit)), 3)
+    end
+    M.confirm_above_requests = limit
   end
   for _, key in ipairs({ 'on_attach', 'capabilities', 'filetypes' }) do
     overrides[key] = opts[key]

@@ -330,19 +330,88 @@ function M.start(target)
   set_lines({
     ('# Trigger evals: %s'):format(run.label),
     '',
-    'Running… (<C-c> here or :SkillEvalCancel stops it)',
+    'Estimating… (nothing is sent to the model yet)',
     '',
   })
-  local request_id
-  local ok, id = lsp_client.request(client, 'skill/runEvals', params, function(err, result)
-    finish(request_id, err, result)
-  end, vim.api.nvim_buf_is_valid(origin) and lsp_client.get(origin) == client and origin or nil)
-  if not ok then
-    append_lines({ 'Error: the request could not be sent (is the server still running?)' })
-    return
+  local function send(estimate)
+    set_lines({
+      ('# Trigger evals: %s'):format(run.label),
+      '',
+      'Running… (<C-c> here or :SkillEvalCancel stops it)',
+      estimate and ('Estimate: %s'):format(estimate) or '',
+    })
+    local request_id
+    local ok, id = lsp_client.request(client, 'skill/runEvals', params, function(err, result)
+      finish(request_id, err, result)
+    end, vim.api.nvim_buf_is_valid(origin) and lsp_client.get(origin) == client and origin or nil)
+    if not ok then
+      append_lines({ 'Error: the request could not be sent (is the server still running?)' })
+      return
+    end
+    request_id = id
+    run.request_id = id
   end
-  request_id = id
-  run.request_id = id
+  -- What the run would send, before anything is (the server's dry run): shown above the
+  -- results, and asked about when it may send more requests than config.confirm_above_requests.
+  local dry = { skill = params.skill, uri = params.uri, dryRun = true }
+  local sent = lsp_client.request(client, 'skill/runEvals', dry, function(err, estimate)
+    if err or type(estimate) ~= 'table' or type(estimate.dry_run) ~= 'table' then
+      -- The real request reports the same trouble in its own words.
+      return send(nil)
+    end
+    local text = M.estimate_text(estimate)
+    local limit = config.confirm_above_requests
+    if limit <= 0 or (estimate.dry_run.requests_at_most or 0) <= limit then
+      return send(text)
+    end
+    local items = { 'Cancel', 'Run the trigger evals' }
+    vim.ui.select(items, {
+      prompt = ('skill-lsp: trigger evals of %s may send %s. Run them?'):format(run.label, text),
+      kind = 'skill_lsp_eval_estimate',
+    }, function(choice)
+      if choice == items[2] then
+        return send(text)
+      end
+      set_lines({
+        ('# Trigger evals: %s'):format(run.label),
+        '',
+        ('Not run: %s, above confirm_above_requests (%d).'):format(text, limit),
+      })
+    end)
+  end)
+  if not sent then
+    send(nil)
+  end
+end
+
+--- `up to 27 model requests (9 runs, 0 cached), about 4,100 to 18,300 input tokens, 0.0140 to 0.0620 USD`
+--- @param estimate table the answer of skill/runEvals with dryRun
+--- @return string
+function M.estimate_text(estimate)
+  local guess = estimate.dry_run
+  local function count(value)
+    local digits = tostring(math.floor((value or 0) + 0.5))
+    return (digits:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', ''))
+  end
+  local function range(least, most)
+    return least == most and count(least) or ('%s to %s'):format(count(least), count(most))
+  end
+  local text = ('up to %s model requests (%s runs, %s cached), about %s input tokens'):format(
+    count(guess.requests_at_most),
+    count(guess.runs),
+    count(guess.cached_runs),
+    range(guess.input_tokens, guess.input_tokens_at_most)
+  )
+  local cost = estimate.cost
+  if type(cost) == 'table' then
+    local function money(value)
+      return (value < 1 and '%.4f %s' or '%.2f %s'):format(value, cost.currency)
+    end
+    text = text
+      .. ', '
+      .. (cost.least == cost.most and money(cost.least) or ('%s to %s'):format(money(cost.least), money(cost.most)))
+  end
+  return text
 end
 
 --- `:SkillEval [skill]`: the named skill, else the skill of the current SKILL.md or
