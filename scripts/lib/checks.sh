@@ -1,5 +1,5 @@
-# Shared by the shell test scripts (ci_integrations.sh, ci_packages.sh): TAP-like assertions
-# with a `N passed, M failed` summary. Source it.
+# TAP-like assertions for the shell test scripts (ci_packages.sh) with a `N passed, M failed`
+# summary, the same lines xtask/src/integrations.rs prints. Source it.
 
 passed=0
 failed=0

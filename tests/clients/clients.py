@@ -19,7 +19,7 @@ from recorder import Recorder
 REPO = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("SKILL_LSP_CLIENTS", REPO / ".cache" / "clients"))
 
-# One pin per client: a new release is one line here and a re-run (scripts/ci_clients.sh installs them).
+# One pin per client: a new release is one line here and a re-run (cargo xtask clients installs them).
 PINS = {
     "claude-code": ("claude", "@anthropic-ai/claude-code", "2.1.328"),
     "codex": ("codex", "@openai/codex", "0.169.0"),

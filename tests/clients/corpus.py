@@ -83,7 +83,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if installed(args.client) is None:
-        print(f"{args.client} {PINS[args.client][2]} is not installed: run scripts/ci_clients.sh", file=sys.stderr)
+        print(f"{args.client} {PINS[args.client][2]} is not installed: run cargo xtask clients", file=sys.stderr)
         return 2
     folders = sorted(p.name for p in args.corpus.iterdir() if (p / "SKILL.md").is_file())
     order = folders[:]

@@ -69,7 +69,7 @@ def explained(project: Path, folder: str) -> dict:
 @pytest.mark.parametrize("folder", sorted(SKILLS))
 def test_user_invocation_matches_claude_code(project, folder):
     if installed("claude-code") is None:
-        pytest.fail(f"claude-code {PINS['claude-code'][2]} is not installed: run scripts/ci_clients.sh")
+        pytest.fail(f"claude-code {PINS['claude-code'][2]} is not installed: run cargo xtask clients")
     ours = explained(project, folder)["user_invocable"]
     for slash in SKILLS[folder][1]:
         real = folder in invoked(project, slash)

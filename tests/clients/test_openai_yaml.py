@@ -87,7 +87,7 @@ def findings(project: Path) -> list[dict]:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_openai_yaml_findings_match_codex(case, tmp_path):
     if installed("codex") is None:
-        pytest.fail(f"codex {PINS['codex'][2]} is not installed: run scripts/ci_clients.sh")
+        pytest.fail(f"codex {PINS['codex'][2]} is not installed: run cargo xtask clients")
     skill = tmp_path / "project" / ".agents" / "skills" / "sk"
     (skill / "agents").mkdir(parents=True)
     (skill / "assets").mkdir()

@@ -46,7 +46,7 @@ def predicted(project: Path, client: str) -> tuple[list[tuple[str, str | None]],
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_listing_matches_the_real_client(client, scenario):
     if installed(client) is None:
-        pytest.fail(f"{client} {PINS[client][2]} is not installed: run scripts/ci_clients.sh")
+        pytest.fail(f"{client} {PINS[client][2]} is not installed: run cargo xtask clients")
     # A short absolute path: Codex charges the absolute paths of its skill roots against its
     # listing budget once they pass about 36 tokens (known_differences.json), and pytest's own
     # folders are long enough to.
@@ -111,7 +111,7 @@ def test_check_claims_a_skip_exactly_where_the_client_skips(client, scenario):
     """`skill-lsp check --target CLIENT` says the client skips a skill for each SKILL.md the
     client refused to load (as it reported), and for no SKILL.md it loaded."""
     if installed(client) is None:
-        pytest.fail(f"{client} {PINS[client][2]} is not installed: run scripts/ci_clients.sh")
+        pytest.fail(f"{client} {PINS[client][2]} is not installed: run cargo xtask clients")
     scratch = Path(tempfile.mkdtemp(prefix="oracle-"))
     try:
         project = scratch / "project"

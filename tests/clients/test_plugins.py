@@ -355,7 +355,7 @@ if pytest is not None:
     def test_fixture_verdicts_match_claude_plugin_validate(case, tmp_path):
         binary = claude_binary()
         if binary is None:
-            pytest.fail(f"Claude Code {VERSION} is not installed: run scripts/ci_clients.sh")
+            pytest.fail(f"Claude Code {VERSION} is not installed: run cargo xtask clients")
         server = Server()
         try:
             found = set(differences(binary, copied(case, tmp_path), server))
@@ -371,7 +371,7 @@ if pytest is not None:
             pytest.skip("PLUGIN_CORPUS names no folder of real plugin repositories")
         binary = claude_binary()
         if binary is None:
-            pytest.fail(f"Claude Code {VERSION} is not installed: run scripts/ci_clients.sh")
+            pytest.fail(f"Claude Code {VERSION} is not installed: run cargo xtask clients")
         tally = measure(binary, Path(corpus))
         print(json.dumps(tally["figures"], indent=2))
         unexplained = {case: diff for case, diff in tally["unexplained"].items() if diff}
@@ -432,7 +432,7 @@ def measure(binary: Path, root: Path) -> dict:
 if __name__ == "__main__":
     binary = claude_binary()
     if binary is None:
-        sys.exit(f"Claude Code {VERSION} is not installed: run scripts/ci_clients.sh")
+        sys.exit(f"Claude Code {VERSION} is not installed: run cargo xtask clients")
     tally = measure(binary, Path(sys.argv[1]))
     for case, found in sorted(tally["unexplained"].items()):
         for item in found:

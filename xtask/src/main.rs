@@ -10,15 +10,26 @@
 //!   binaries (`vsix` and `npm-pack` make one package each; dist.rs).
 //! - `cargo xtask versions check|sync` — one version, Cargo.toml's, in every manifest
 //!   (versions.rs).
-//! - `cargo xtask steps` — the step names that `--skip` takes.
+//! - `cargo xtask steps` — the step names that `--skip` and `--only` take.
+//! - `cargo xtask skills-ref | pytest-lsp [ARGS] | clients [ARGS] | integrations | nvim [BINS]` —
+//!   one test driver on its own (skills_ref.rs, pytest_lsp.rs, clients.rs, integrations.rs,
+//!   nvim.rs): on `SKILL_LSP_BIN` when set, else on a fresh build; pytest-lsp and clients pass
+//!   their arguments to pytest, nvim takes the server and the scripted model.
 //!
-//! `ci` and `test` take `--skip STEP` (repeatable, or comma-separated) for a quick local loop; a
-//! run that skipped anything says so at its start and its end, and is not a pass.
+//! `ci` and `test` take `--skip STEP` and `--only STEP` (each repeatable, or comma-separated)
+//! for a quick local loop; a run that skipped anything says so at its start and its end, and is
+//! not a pass.
 //!
 //! Standard library only, so that it builds in seconds before anything else.
 
+mod clients;
 mod dist;
+mod integrations;
 mod json;
+mod nvim;
+mod pytest_lsp;
+mod skills_ref;
+mod support;
 mod versions;
 
 use std::collections::BTreeSet;
@@ -103,15 +114,7 @@ const CHECKS: &[Step] = &[
     Step {
         name: "integrations",
         what: "the pre-commit hook and the GitHub Action's check step",
-        run: |context| {
-            cargo(&["build", "--release", "--quiet", "--bin", "skill-lsp"])?;
-            let bin = context.release_bin();
-            bash(
-                "scripts/ci_integrations.sh",
-                &[],
-                &[("SKILL_LSP_BIN", bin.as_os_str())],
-            )
-        },
+        run: |context| integrations::run(context, &release_build(context)?),
     },
 ];
 
@@ -129,22 +132,25 @@ const TESTS: &[Step] = &[
     Step {
         name: "pytest-lsp",
         what: "the server under pytest-lsp with recorded editor capabilities",
-        run: |context| debug_script(context, "scripts/ci_pytest_lsp.sh"),
+        run: |context| pytest_lsp::run(context, &debug_build(context)?, &[]),
     },
     Step {
         name: "clients",
         what: "the real clients as oracles: each listing against catalog --target",
-        run: |context| debug_script(context, "scripts/ci_clients.sh"),
+        run: |context| clients::run(context, &debug_build(context)?, &[]),
     },
     Step {
         name: "skills-ref",
         what: "verdicts against the reference validator skills-ref",
-        run: |context| debug_script(context, "scripts/ci_skills_ref.sh"),
+        run: |context| skills_ref::run(context, &debug_build(context)?),
     },
     Step {
         name: "nvim",
         what: "the Neovim plugin in headless Neovim",
-        run: |context| editor_script(context, "scripts/ci_nvim.sh", true),
+        run: |context| {
+            let (server, model) = editor_builds(context)?;
+            nvim::run(context, &server, &model)
+        },
     },
     Step {
         name: "vscode",
@@ -186,6 +192,9 @@ fn main() -> ExitCode {
         "vsix" => dist::vsix_task(&context, rest),
         "npm-pack" => dist::npm_pack_task(&context, rest),
         "versions" => versions::run(&context, rest),
+        "skills-ref" | "pytest-lsp" | "clients" | "integrations" | "nvim" => {
+            alone(&context, task, rest)
+        }
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(())
@@ -203,15 +212,68 @@ fn main() -> ExitCode {
 
 fn usage() -> String {
     format!(
-        "usage: cargo xtask ci [--skip STEP]...     formatting, lints, supply chain, then the tests\n       \
-         cargo xtask test [--skip STEP]...   the whole test suite\n       \
-         cargo xtask steps                   the steps and what each runs\n       \
-         cargo xtask bench [N]               check against its peers on N generated skills\n       \
+        "usage: cargo xtask ci [--skip STEP]... [--only STEP]...    formatting, lints, supply chain, then the tests\n       \
+         cargo xtask test [--skip STEP]... [--only STEP]...  the whole test suite, or the steps named\n       \
+         cargo xtask steps                                   the steps and what each runs\n       \
+         cargo xtask skills-ref | integrations               one step alone, on $SKILL_LSP_BIN or a fresh build\n       \
+         cargo xtask pytest-lsp | clients [PYTEST ARGS]      the same, passing the arguments to pytest\n       \
+         cargo xtask nvim [SKILL_LSP SCRIPTED_MODEL]         the nvim step alone (default: fresh release builds)\n       \
+         cargo xtask bench [N]                               check against its peers on N generated skills\n       \
          {}\n       \
          {}",
         dist::USAGE,
         versions::USAGE
     )
+}
+
+/// One test driver run on its own, as a person runs it to look into a failure.
+fn alone(context: &Context, task: &str, args: &[String]) -> Result<(), String> {
+    let no_args = || match args {
+        [] => Ok(()),
+        _ => Err(format!("{task} takes no arguments\n{}", usage())),
+    };
+    match task {
+        "skills-ref" => {
+            no_args()?;
+            skills_ref::run(context, &server_from_env(context, false)?)
+        }
+        "pytest-lsp" => pytest_lsp::run(context, &server_from_env(context, false)?, args),
+        "clients" => clients::run(context, &server_from_env(context, false)?, args),
+        "integrations" => {
+            no_args()?;
+            integrations::run(context, &server_from_env(context, true)?)
+        }
+        "nvim" => match args {
+            [] => {
+                let (server, model) = editor_builds(context)?;
+                nvim::run(context, &server, &model)
+            }
+            [server, model] => nvim::run(context, &context.path(server), &context.path(model)),
+            _ => Err(format!("nvim takes both binaries or neither\n{}", usage())),
+        },
+        _ => unreachable!("{task} is not a test driver"),
+    }
+}
+
+/// The server a driver run alone checks: `SKILL_LSP_BIN` when set (the knob the old scripts
+/// had), else a fresh debug or release build, as its step uses.
+fn server_from_env(context: &Context, release: bool) -> Result<PathBuf, String> {
+    let Some(bin) = support::var("SKILL_LSP_BIN") else {
+        return if release {
+            release_build(context)
+        } else {
+            debug_build(context)
+        };
+    };
+    let bin = context.path(&bin);
+    if support::is_executable(&bin) {
+        Ok(bin)
+    } else {
+        Err(format!(
+            "SKILL_LSP_BIN={} is not an executable file",
+            bin.display()
+        ))
+    }
 }
 
 /// The repository: the folder above this crate's manifest.
@@ -226,20 +288,29 @@ fn strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
 }
 
-/// The steps named by `--skip`, checked against the steps there are. `SKIP_EDITORS=1` (the
-/// older switch) skips the editors and the packages.
+/// The steps named by `--skip`, and those `--only` leaves out, checked against the steps there
+/// are. `SKIP_EDITORS=1` (the older switch) skips the editors and the packages.
 fn skipped(steps: &[Step], args: &[String]) -> Result<BTreeSet<String>, String> {
     let mut skip = BTreeSet::new();
+    let mut only: Option<BTreeSet<String>> = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        let names = match arg.as_str() {
-            "--skip" => args.next().ok_or("--skip needs a step name")?.as_str(),
-            other => match other.strip_prefix("--skip=") {
-                Some(names) => names,
-                None => return Err(format!("unexpected argument '{other}'\n{}", usage())),
-            },
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, names)) => (flag, Some(names)),
+            None => (arg.as_str(), None),
         };
-        skip.extend(names.split(',').map(str::to_owned));
+        let named = match flag {
+            "--skip" => &mut skip,
+            "--only" => only.get_or_insert_with(BTreeSet::new),
+            _ => return Err(format!("unexpected argument '{arg}'\n{}", usage())),
+        };
+        let names = match inline {
+            Some(names) => names,
+            None => args
+                .next()
+                .ok_or_else(|| format!("{flag} needs a step name"))?,
+        };
+        named.extend(names.split(',').map(str::to_owned));
     }
     match env::var("SKIP_EDITORS").as_deref() {
         Err(_) => {}
@@ -250,12 +321,27 @@ fn skipped(steps: &[Step], args: &[String]) -> Result<BTreeSet<String>, String> 
             ));
         }
     }
-    for name in &skip {
+    for name in skip.iter().chain(only.iter().flatten()) {
         if !CHECKS.iter().chain(TESTS).any(|step| step.name == name) {
             return Err(format!(
                 "no step named '{name}' (cargo xtask steps lists them)"
             ));
         }
+    }
+    if let Some(only) = only {
+        // A check named with `test --only` would leave nothing to run, and that is no test.
+        if let Some(name) = only
+            .iter()
+            .find(|name| !steps.iter().any(|step| step.name == *name))
+        {
+            return Err(format!("'{name}' is not a step of this task"));
+        }
+        skip.extend(
+            steps
+                .iter()
+                .filter(|step| !only.contains(step.name))
+                .map(|step| step.name.to_owned()),
+        );
     }
     skip.retain(|name| steps.iter().any(|step| step.name == name));
     Ok(skip)
@@ -318,16 +404,20 @@ fn bash(script: &str, args: &[&str], envs: &[(&str, &std::ffi::OsStr)]) -> Resul
     status(&mut command, script)
 }
 
-/// A script that checks the debug build (what `cargo test` left).
-fn debug_script(context: &Context, script: &str) -> Result<(), String> {
+/// The debug build of the server (what `cargo test` left), brought up to date.
+fn debug_build(context: &Context) -> Result<PathBuf, String> {
     cargo(&["build", "--quiet", "--bin", "skill-lsp"])?;
-    let bin = context.debug_bin();
-    bash(script, &[], &[("SKILL_LSP_BIN", bin.as_os_str())])
+    Ok(context.debug_bin())
 }
 
-/// A script that drives the release build in a real editor (or packages it), with the
-/// scripted model server when it talks to a model.
-fn editor_script(context: &Context, script: &str, with_model: bool) -> Result<(), String> {
+fn release_build(context: &Context) -> Result<PathBuf, String> {
+    cargo(&["build", "--release", "--quiet", "--bin", "skill-lsp"])?;
+    Ok(context.release_bin())
+}
+
+/// The release builds of the server and the scripted model server, which the editor tests
+/// drive.
+fn editor_builds(context: &Context) -> Result<(PathBuf, PathBuf), String> {
     cargo(&[
         "build",
         "--release",
@@ -337,8 +427,14 @@ fn editor_script(context: &Context, script: &str, with_model: bool) -> Result<()
         "--example",
         "scripted_model",
     ])?;
-    let bin = context.release_bin();
     let model = context.root.join("target/release/examples/scripted_model");
+    Ok((context.release_bin(), model))
+}
+
+/// A script that drives the release build in a real editor (or packages it), with the
+/// scripted model server when it talks to a model.
+fn editor_script(context: &Context, script: &str, with_model: bool) -> Result<(), String> {
+    let (bin, model) = editor_builds(context)?;
     let bin = bin.to_string_lossy();
     let model = model.to_string_lossy();
     if with_model {
@@ -536,6 +632,32 @@ mod tests {
     fn every_step_has_its_own_name() {
         let names: BTreeSet<&str> = CHECKS.iter().chain(TESTS).map(|step| step.name).collect();
         assert_eq!(names.len(), CHECKS.len() + TESTS.len());
+    }
+
+    #[test]
+    fn only_runs_the_steps_it_names() {
+        let args = |list: &[&str]| list.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>();
+        let skip = skipped(TESTS, &args(&["--only", "clients,nvim"])).unwrap();
+        let ran: Vec<&str> = TESTS
+            .iter()
+            .map(|step| step.name)
+            .filter(|name| !skip.contains(*name))
+            .collect();
+        assert_eq!(ran, ["clients", "nvim"]);
+        let skip = skipped(
+            TESTS,
+            &args(&["--only=clients", "--only", "rust", "--skip=rust"]),
+        )
+        .unwrap();
+        assert_eq!(skip.len(), TESTS.len() - 1);
+        assert!(!skip.contains("clients"));
+        let all = [CHECKS, TESTS].concat();
+        let skip = skipped(&all, &args(&["--only", "integrations"])).unwrap();
+        assert_eq!(skip.len(), all.len() - 1);
+        assert!(skipped(TESTS, &args(&["--only", "nope"])).is_err());
+        assert!(skipped(TESTS, &args(&["--only", "fmt"])).is_err());
+        assert!(skipped(TESTS, &args(&["--only"])).is_err());
+        assert!(skipped(TESTS, &args(&["--also", "rust"])).is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 -- Headless end-to-end tests of the plugin against the real skill-lsp server and a scripted model.
--- Run by scripts/ci_nvim.sh:
+-- Run by `cargo xtask nvim` (xtask/src/nvim.rs):
 --   nvim --headless -u NONE -i NONE -l editors/nvim/test/run.lua
 -- Environment: SKILL_LSP_PLUGIN (editors/nvim), SKILL_LSP_BIN, SKILL_LSP_WORKSPACE (a temp copy of
 -- test/fixture/workspace), MODEL_URL and MODEL_RECORD (scripted_model), SKILL_LSP_HELP_RTP (an
