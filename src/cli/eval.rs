@@ -13,6 +13,7 @@ use super::display_path;
 use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
 use crate::agent::eval::cache::cache_dir;
 use crate::agent::eval::estimate::Estimate;
+use crate::agent::eval::report::Verdict;
 use crate::agent::eval::route::{ROUTING_MAX_TOKENS, routing_max_tokens};
 use crate::agent::eval::run::{DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD};
 use crate::agent::eval::set::{self, TRIGGERS_FILE};
@@ -48,9 +49,10 @@ pub(crate) struct EvalArgs {
     /// Use this eval set instead of <skill>/evals/triggers.json (one skill must be named).
     #[arg(long, value_name = "FILE")]
     pub eval_set: Option<PathBuf>,
-    /// Runs per query.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_RUNS)]
-    pub runs: u32,
+    /// Runs per query, or `auto`: 3, then one more at a time for each query whose 95 %
+    /// interval still straddles the threshold, up to 10.
+    #[arg(long, value_name = "N|auto", default_value = "3", value_parser = parse_runs)]
+    pub runs: Runs,
     /// The trigger rate a should-trigger query must reach (and a should-not-trigger query stay
     /// below) to pass.
     #[arg(long, value_name = "T", default_value_t = DEFAULT_THRESHOLD)]
@@ -92,6 +94,22 @@ pub(crate) struct EvalArgs {
     /// their tokens (and cost, with `[agent.price]` in skill-lsp.toml).
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// `--runs`: a number of runs per query, or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Runs {
+    Fixed(u32),
+    Auto,
+}
+
+fn parse_runs(text: &str) -> Result<Runs, String> {
+    if text == "auto" {
+        return Ok(Runs::Auto);
+    }
+    text.parse::<u32>()
+        .map(Runs::Fixed)
+        .map_err(|_| format!("expected a number of runs or `auto`, got '{text}'"))
 }
 
 pub(super) fn run(args: &EvalArgs) -> u8 {
@@ -215,7 +233,11 @@ struct Prepared {
 /// The measuring options the flags ask for.
 fn measuring(args: &EvalArgs, cache_dir: Option<PathBuf>, max_tokens: u32) -> EvalOptions {
     EvalOptions {
-        runs: args.runs,
+        runs: match args.runs {
+            Runs::Fixed(runs) => runs,
+            Runs::Auto => DEFAULT_RUNS,
+        },
+        auto_runs: args.runs == Runs::Auto,
         threshold: args.threshold,
         jobs: args.jobs,
         max_turns: if args.first_call_only {
@@ -555,10 +577,12 @@ fn human(report: &EvalReport, colour: bool) -> String {
             );
         }
         for result in &skill.results {
-            let verdict = if result.pass {
-                paint("32", "pass")
-            } else {
-                paint("1;31", "FAIL")
+            // An interval across the threshold decides nothing: say so rather than pass/FAIL.
+            let verdict = match (result.verdict, result.pass) {
+                (Verdict::Undecided, true) => paint("33", "pass?"),
+                (Verdict::Undecided, false) => paint("33", "FAIL?"),
+                (_, true) => paint("32", "pass "),
+                (_, false) => paint("1;31", "FAIL "),
             };
             let expect = if result.should_trigger {
                 "trigger"
@@ -589,6 +613,25 @@ fn human(report: &EvalReport, colour: bool) -> String {
             with_interval(summary.recall, summary.recall_interval),
             with_interval(summary.false_trigger_rate, summary.false_trigger_interval),
         );
+        if summary.undecided > 0 {
+            let hint = if report.auto_runs {
+                "still after 10 runs: their trigger rates sit near the threshold"
+            } else {
+                "their 95 % intervals straddle the threshold, so more runs could turn them; --runs auto adds runs to those only"
+            };
+            let _ = writeln!(
+                out,
+                "  {}",
+                paint(
+                    "33",
+                    &format!(
+                        "?: undecided — run more: {} quer{} ({hint})",
+                        summary.undecided,
+                        if summary.undecided == 1 { "y" } else { "ies" }
+                    )
+                )
+            );
+        }
         let positives = skill.results.iter().filter(|it| it.should_trigger).count();
         if positives == skill.results.len() {
             let _ = writeln!(

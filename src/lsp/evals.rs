@@ -80,6 +80,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         cache_dir: Some(cache_dir(&workspace)),
         read_cache: !params.no_cache.unwrap_or(false),
         max_requests: params.max_requests,
+        auto_runs: false,
     };
     let problems = options.problems(camel_case);
     if !problems.is_empty() {

@@ -886,6 +886,87 @@ fn a_dry_run_sends_nothing_and_estimates_from_the_runs_before_it() {
     assert_eq!(server.requests().len(), 3);
 }
 
+/// `--runs auto` adds runs only to the queries still undecided, one at a time, up to ten: a
+/// query the model always answers alike is decided at four runs; one it answers half and half
+/// stays undecided at the cap. The added runs are cached like the others.
+#[test]
+fn runs_auto_adds_runs_to_undecided_queries_only_up_to_ten() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([
+        {"query": "Fill in tax.pdf", "should_trigger": true},
+        {"query": "Do something with this pdf", "should_trigger": true},
+    ]));
+    let (load, text) = (|| wire.load("pdf"), || wire.text());
+    // Round one: three runs each; then one more each; then the second query alone.
+    let replies = vec![
+        load(),
+        load(),
+        load(),
+        load(),
+        text(),
+        load(), // 3/3 and 2/3: both undecided
+        load(),
+        text(), // 4/4 decides the first; 2/4
+        load(),
+        text(),
+        load(),
+        text(),
+        load(),
+        text(), // the second up to ten runs: 5/10
+    ];
+    let server = Server::start(replies);
+    let args = ["--runs", "auto", "--jobs", "1", "--format", "json"];
+    let output = wire.eval(dir.path(), &server, &args);
+    assert_eq!(server.requests().len(), 14, "{}", stderr(&output));
+    let report = stdout_json(&output);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(
+        (&results[0]["runs"], &results[0]["verdict"]),
+        (&json!(4), &json!("pass")),
+        "{report:#}"
+    );
+    assert_eq!(
+        (
+            &results[1]["runs"],
+            &results[1]["triggers"],
+            &results[1]["verdict"]
+        ),
+        (&json!(10), &json!(5), &json!("undecided")),
+        "{report:#}"
+    );
+    assert_eq!(report["summary"]["undecided"], 1, "{report:#}");
+    assert_eq!(report["run"]["auto_runs"], true, "{report:#}");
+
+    let again = wire.eval(dir.path(), &server, &args);
+    assert_eq!(server.requests().len(), 14, "the cache answers every run");
+    assert_eq!(
+        stdout_json(&again)["results"],
+        report["results"]
+            .clone()
+            .as_array()
+            .map(|results| {
+                results
+                    .iter()
+                    .map(|result| {
+                        let mut result = result.clone();
+                        result["cached_runs"] = result["runs"].clone();
+                        result
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .map(Value::Array)
+            .unwrap()
+    );
+
+    let output = wire.eval(dir.path(), &server, &["--runs", "some"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("expected a number of runs or `auto`, got 'some'"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn human_output_is_a_table_without_colour_when_piped() {
     let wire = Wire::Anthropic;
@@ -900,17 +981,18 @@ fn human_output_is_a_table_without_colour_when_piped() {
     );
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0] == "pdf  skills/pdf/evals/triggers.json", "{text}");
+    // One run decides nothing at a threshold of 0.5: each verdict is marked undecided.
     assert_eq!(
         lines[1],
-        "  pass    1/1  trigger  Fill in the form in tax.pdf"
+        "  pass?    1/1  trigger  Fill in the form in tax.pdf"
     );
     assert_eq!(
         lines[2],
-        "  FAIL    0/1  trigger  Merge a.pdf and b.pdf  → loaded docx 1/1"
+        "  FAIL?    0/1  trigger  Merge a.pdf and b.pdf  → loaded docx 1/1"
     );
     assert_eq!(
         lines[3],
-        "  pass    0/1  no       What is the capital of France?"
+        "  pass?    0/1  no       What is the capital of France?"
     );
     assert_eq!(
         lines[4],
@@ -918,6 +1000,10 @@ fn human_output_is_a_table_without_colour_when_piped() {
     );
     assert_eq!(
         lines[5],
+        "  ?: undecided — run more: 3 queries (their 95 % intervals straddle the threshold, so more runs could turn them; --runs auto adds runs to those only)"
+    );
+    assert_eq!(
+        lines[6],
         "  confusion: \"Merge a.pdf and b.pdf\" → docx (1/1 runs)"
     );
     let last = lines.last().unwrap();

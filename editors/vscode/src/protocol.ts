@@ -106,9 +106,14 @@ export interface EvalQueryResult {
   should_trigger: boolean;
   /** Share of runs that loaded the skill, 0 to 1. */
   trigger_rate: number;
+  /** The 95 % Wilson interval of the trigger rate, [low, high]. */
+  trigger_interval: [number, number];
   triggers: number;
   runs: number;
+  /** The trigger rate is on the right side of the threshold. */
   pass: boolean;
+  /** What the interval says for sure: `undecided` when it straddles the threshold. */
+  verdict: 'pass' | 'fail' | 'undecided';
   /** Other skills the model loaded instead, with how many runs each. */
   loaded_instead: Record<string, number>;
   other_tools: Record<string, number>;
@@ -127,6 +132,12 @@ export interface EvalSummary {
   output_tokens: number;
   precision: number | null;
   recall: number | null;
+  /** Queries whose interval straddles the threshold. */
+  undecided: number;
+  precision_interval: [number, number] | null;
+  recall_interval: [number, number] | null;
+  false_trigger_rate: number | null;
+  false_trigger_interval: [number, number] | null;
 }
 
 /** The result of `skill/runEvals`: the JSON `skill-lsp eval --format json` prints for one skill. */

@@ -50,6 +50,33 @@ pub(crate) fn passes(should_trigger: bool, trigger_rate: f64, threshold: f64) ->
     }
 }
 
+/// What the runs of a query say for sure: its 95 % interval lies on one side of the threshold
+/// (`Pass` or `Fail`), or straddles it (`Undecided`: more runs could go either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Verdict {
+    Pass,
+    Fail,
+    Undecided,
+}
+
+impl Verdict {
+    /// The verdict of a trigger rate's `interval` against `threshold` for a query that should
+    /// (or should not) trigger; no runs decide nothing.
+    #[must_use]
+    pub(crate) fn of(should_trigger: bool, interval: Option<[f64; 2]>, threshold: f64) -> Self {
+        let Some([low, high]) = interval else {
+            return Self::Undecided;
+        };
+        let (all_above, all_below) = (low >= threshold, high < threshold);
+        match (should_trigger, all_above, all_below) {
+            (true, true, _) | (false, _, true) => Self::Pass,
+            (true, _, true) | (false, true, _) => Self::Fail,
+            _ => Self::Undecided,
+        }
+    }
+}
+
 /// One query's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct QueryResult {
@@ -62,7 +89,11 @@ pub(crate) struct QueryResult {
     /// Runs in which the model loaded the skill under test.
     pub triggers: u32,
     pub runs: u32,
+    /// Whether the trigger rate is on the right side of the threshold (as skill-creator
+    /// decides, however few the runs).
     pub pass: bool,
+    /// Whether its interval is (`pass`/`fail`), or more runs are needed (`undecided`).
+    pub verdict: Verdict,
     /// Other skills the model loaded instead, with how many runs each.
     pub loaded_instead: BTreeMap<String, u32>,
     /// Runs whose first action was a tool other than `load_skill` (by tool).
@@ -110,6 +141,7 @@ impl QueryResult {
             triggers,
             runs,
             pass: runs > 0 && passes(case.should_trigger, trigger_rate, threshold),
+            verdict: Verdict::of(case.should_trigger, wilson(triggers, runs), threshold),
             loaded_instead,
             other_tools,
             cached_runs: u32::try_from(records.iter().filter(|it| it.cached).count())
@@ -165,6 +197,8 @@ pub(crate) struct SkillSummary {
     pub total: usize,
     pub passed: usize,
     pub failed: usize,
+    /// Queries whose interval straddles the threshold: more runs would tell.
+    pub undecided: usize,
     /// Of the runs that loaded this skill, the share whose query should trigger it; `None`
     /// when no run loaded it.
     pub precision: Option<f64>,
@@ -287,6 +321,10 @@ impl SkillReport {
             total: results.len(),
             passed,
             failed: results.len() - passed,
+            undecided: results
+                .iter()
+                .filter(|it| it.verdict == Verdict::Undecided)
+                .count(),
             precision,
             recall,
             precision_interval: wilson(
@@ -320,6 +358,7 @@ pub(crate) struct Summary {
     pub total: usize,
     pub passed: usize,
     pub failed: usize,
+    pub undecided: usize,
     pub runs: u32,
     pub cached_runs: u32,
     /// Model calls made by this run (cached runs make none).
@@ -337,6 +376,8 @@ pub(crate) struct EvalReport {
     pub provider: String,
     pub model: String,
     pub runs_per_query: u32,
+    /// `--runs auto`: undecided queries got more runs than `runs_per_query`, up to the cap.
+    pub auto_runs: bool,
     pub threshold: f64,
     pub max_turns: u32,
     pub skills: Vec<SkillReport>,
@@ -358,6 +399,7 @@ impl EvalReport {
             "provider": self.provider,
             "model": self.model,
             "runs_per_query": self.runs_per_query,
+            "auto_runs": self.auto_runs,
             "threshold": self.threshold,
             "max_turns": self.max_turns,
             "runs": self.summary.runs,

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::cache::{cache_key, prepare_cache, read_cached, write_cached};
 use super::estimate::{Calibration, Estimate};
-use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary};
+use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary, Verdict};
 use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, request_bytes, route};
 use super::set::EvalSet;
 use crate::agent::provider::{Provider, ProviderError, ToolSpec, Usage};
@@ -59,7 +59,14 @@ pub(crate) struct EvalOptions {
     /// The most model calls the eval may send (`--max-requests`); `None` for no cap. Runs the
     /// cap leaves unmade are reported as such, and the ones made stay cached.
     pub max_requests: Option<u64>,
+    /// `--runs auto`: after `runs` runs of every query, one more run at a time for each query
+    /// still undecided, up to [`AUTO_RUNS_CAP`] runs.
+    pub auto_runs: bool,
 }
+
+/// The most runs `--runs auto` gives a query: at a trigger rate near the threshold, ten runs
+/// still leave an interval about 0.5 wide, and further runs cost more than they tell.
+pub(crate) const AUTO_RUNS_CAP: u32 = 10;
 
 impl Default for EvalOptions {
     fn default() -> Self {
@@ -72,6 +79,7 @@ impl Default for EvalOptions {
             cache_dir: None,
             read_cache: true,
             max_requests: None,
+            auto_runs: false,
         }
     }
 }
@@ -264,45 +272,105 @@ impl Evaluator {
         };
         let (mut tally, queue) = self.plan(&runs);
         tally.report_cached(&runs, on_progress);
-        self.drive(&runs, &mut tally, queue, on_progress).await?;
+        let budget = options
+            .max_requests
+            .map(|requests| Arc::new(RequestBudget::new(requests)));
+        self.drive(&runs, &mut tally, queue, budget.as_ref(), on_progress)
+            .await?;
+        while options.auto_runs && !tally.capped {
+            let more = self.more_runs(&runs, &mut tally);
+            if more.is_empty() {
+                break;
+            }
+            self.drive(&runs, &mut tally, more, budget.as_ref(), on_progress)
+                .await?;
+        }
         Ok(self.report(&runs, tally, started))
+    }
+
+    /// `--runs auto`: one more run of each query still undecided and under the cap, numbered
+    /// after its runs so far (so the cache keeps them apart); the cache answers what it can,
+    /// until a round makes no request or decides nothing more.
+    fn more_runs(&self, runs: &RunsOf<'_>, tally: &mut Tally) -> VecDeque<Job> {
+        loop {
+            let mut queue = VecDeque::new();
+            let mut answered = false;
+            for (t, tested) in runs.under_test.iter().enumerate() {
+                for c in 0..tested.set.cases.len() {
+                    let made = tally.records.get(&(t, c)).map_or(0, Vec::len);
+                    let made = u32::try_from(made).unwrap_or(u32::MAX);
+                    if made >= AUTO_RUNS_CAP
+                        || tally.query_result(runs, t, c).verdict != Verdict::Undecided
+                    {
+                        continue;
+                    }
+                    tally.total += 1;
+                    match self.cached_or_job(runs, t, c, made) {
+                        Ok(record) => {
+                            tally.cached += 1;
+                            tally.done += 1;
+                            tally.records.entry((t, c)).or_default().push(record);
+                            answered = true;
+                        }
+                        Err(job) => queue.push_back(job),
+                    }
+                }
+            }
+            // Runs the cache answered may have decided their queries: look again before
+            // sending anything.
+            if !queue.is_empty() || !answered {
+                return queue;
+            }
+        }
+    }
+
+    /// Run `run` of query `c` of skill `t`: its record when the cache has it, else the job.
+    fn cached_or_job(
+        &self,
+        runs: &RunsOf<'_>,
+        t: usize,
+        c: usize,
+        run: u32,
+    ) -> Result<RunRecord, Job> {
+        let options = runs.options;
+        let prompt = &runs.prompts[t];
+        let case = &runs.under_test[t].set.cases[c];
+        let key = cache_key(
+            self.provider.as_ref(),
+            &prompt.system,
+            &prompt.tools,
+            &case.query,
+            run,
+            options.max_turns,
+            options.max_tokens,
+        );
+        options
+            .cache_dir
+            .as_deref()
+            .filter(|_| options.read_cache)
+            .and_then(|dir| read_cached(dir, &key, self.provider.as_ref(), case, run))
+            .ok_or(Job {
+                tested: t,
+                case: c,
+                run,
+                key,
+            })
     }
 
     /// Every run to make: those the cache answers are recorded at once, the others queued.
     fn plan(&self, runs: &RunsOf<'_>) -> (Tally, VecDeque<Job>) {
-        let options = runs.options;
         let mut tally = Tally::default();
         let mut queue = VecDeque::new();
         for (t, tested) in runs.under_test.iter().enumerate() {
-            for (c, case) in tested.set.cases.iter().enumerate() {
+            for c in 0..tested.set.cases.len() {
                 for run in 0..runs.per_query() {
                     tally.total += 1;
-                    let prompt = &runs.prompts[t];
-                    let key = cache_key(
-                        self.provider.as_ref(),
-                        &prompt.system,
-                        &prompt.tools,
-                        &case.query,
-                        run,
-                        options.max_turns,
-                        options.max_tokens,
-                    );
-                    let hit = options
-                        .cache_dir
-                        .as_deref()
-                        .filter(|_| options.read_cache)
-                        .and_then(|dir| read_cached(dir, &key, self.provider.as_ref(), case, run));
-                    match hit {
-                        Some(record) => {
+                    match self.cached_or_job(runs, t, c, run) {
+                        Ok(record) => {
                             tally.cached += 1;
                             tally.records.entry((t, c)).or_default().push(record);
                         }
-                        None => queue.push_back(Job {
-                            tested: t,
-                            case: c,
-                            run,
-                            key,
-                        }),
+                        Err(job) => queue.push_back(job),
                     }
                 }
             }
@@ -317,6 +385,7 @@ impl Evaluator {
         runs: &RunsOf<'_>,
         tally: &mut Tally,
         mut queue: VecDeque<Job>,
+        budget: Option<&Arc<RequestBudget>>,
         on_progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<(), EvalError> {
         let options = runs.options;
@@ -333,9 +402,6 @@ impl Evaluator {
             },
             _ => false,
         };
-        let budget = options
-            .max_requests
-            .map(|requests| Arc::new(RequestBudget::new(requests)));
         let view: Arc<std::path::Path> = Arc::from(self.workspace.as_path());
         let mut running = tokio::task::JoinSet::new();
         let jobs = options.jobs.max(1);
@@ -351,7 +417,7 @@ impl Evaluator {
                 let limits = Limits {
                     max_turns: options.max_turns.max(1),
                     max_tokens: options.max_tokens,
-                    budget: budget.clone(),
+                    budget: budget.cloned(),
                     workspace: Arc::clone(&view),
                 };
                 running.spawn(async move {
@@ -399,7 +465,7 @@ impl Evaluator {
             }
             tally.record(runs, job.tested, job.case, record, on_progress);
             // A spent budget cannot start another run.
-            if budget.as_ref().is_some_and(|budget| budget.spent()) && !queue.is_empty() {
+            if budget.is_some_and(|budget| budget.spent()) && !queue.is_empty() {
                 tally.capped = true;
                 queue.clear();
             }
@@ -453,6 +519,7 @@ impl Evaluator {
             total: skills.iter().map(|it| it.summary.total).sum(),
             passed: skills.iter().map(|it| it.summary.passed).sum(),
             failed: skills.iter().map(|it| it.summary.failed).sum(),
+            undecided: skills.iter().map(|it| it.summary.undecided).sum(),
             runs: skills.iter().map(|it| it.summary.runs).sum(),
             cached_runs: skills.iter().map(|it| it.summary.cached_runs).sum(),
             requests: tally.requests,
@@ -464,6 +531,7 @@ impl Evaluator {
             provider: self.provider.name().to_owned(),
             model: self.provider.model().to_owned(),
             runs_per_query: runs.per_query(),
+            auto_runs: options.auto_runs,
             threshold: options.threshold,
             max_turns: options.max_turns.max(1),
             skills,

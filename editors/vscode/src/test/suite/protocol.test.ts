@@ -88,9 +88,11 @@ const EVAL_QUERY = {
   query: true,
   should_trigger: true,
   trigger_rate: true,
+  trigger_interval: true,
   triggers: true,
   runs: true,
   pass: true,
+  verdict: true,
   loaded_instead: true,
   other_tools: true,
   cached_runs: true,
@@ -107,6 +109,11 @@ const EVAL_SUMMARY = {
   output_tokens: true,
   precision: true,
   recall: true,
+  undecided: true,
+  precision_interval: true,
+  recall_interval: true,
+  false_trigger_rate: true,
+  false_trigger_interval: true,
 } satisfies Record<keyof EvalSummary, true>;
 const EVAL_RESULT_PARAMS = { skill: true, uri: true, result: true } satisfies Record<keyof EvalResultParams, true>;
 const LENS_ARGUMENT = { skill: true, uri: true } satisfies Record<keyof RunTriggerEvalsArgument, true>;
