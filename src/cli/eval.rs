@@ -92,8 +92,22 @@ pub(crate) struct EvalArgs {
     pub max_requests: Option<u64>,
     /// Send nothing: print how many runs and requests the eval would make, and an estimate of
     /// their tokens (and cost, with `[agent.price]` in skill-lsp.toml).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "improve")]
     pub dry_run: bool,
+    /// Rewrite the (single) skill's description until its evals pass: the queries are split
+    /// 60/40 into train and test, the model rewrites from the failing train queries, and the
+    /// description with the best test score wins. Prints each try, the best and a diff.
+    #[arg(long, conflicts_with = "description")]
+    pub improve: bool,
+    /// Rewrites `--improve` tries at most.
+    #[arg(long, value_name = "N", default_value_t = 5, requires = "improve")]
+    pub iterations: u32,
+    /// The seed of `--improve`'s train/test split.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "improve")]
+    pub seed: u64,
+    /// Write `--improve`'s best description into the SKILL.md (when it beats the file's).
+    #[arg(long, requires = "improve")]
+    pub apply: bool,
 }
 
 /// `--runs`: a number of runs per query, or `auto`.
@@ -172,6 +186,9 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
             }
         };
     }
+    if args.improve {
+        return improve(args, &evaluator, &under_test, &options);
+    }
     let Some(runtime) = super::model_runtime() else {
         return EXIT_TROUBLE;
     };
@@ -218,6 +235,161 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     };
     write_stdout(&output);
     if report.passed() { 0 } else { EXIT_FINDINGS }
+}
+
+/// `--improve`: the loop for the one skill under test, its report, and `--apply`.
+fn improve(
+    args: &EvalArgs,
+    evaluator: &Evaluator,
+    under_test: &[SkillUnderTest],
+    options: &EvalOptions,
+) -> u8 {
+    let [tested] = under_test else {
+        error_line("--improve rewrites one skill's description: name the skill");
+        return EXIT_TROUBLE;
+    };
+    let Some(skill) = evaluator.registry.get(&tested.skill).cloned() else {
+        error_line(&format!("no skill named '{}'", tested.skill));
+        return EXIT_TROUBLE;
+    };
+    let Some(runtime) = super::model_runtime() else {
+        return EXIT_TROUBLE;
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let mut on_progress = |progress: Progress| {
+        if show_progress {
+            draw_progress(progress);
+        }
+    };
+    let result = runtime.block_on(async {
+        tokio::select! {
+            result = evaluator.improve(tested, options, args.iterations, args.seed, &mut on_progress) => Some(result),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    runtime.shutdown_background();
+    if show_progress {
+        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+    }
+    let improvement = match result {
+        None => {
+            error_line("cancelled; the runs that finished are cached");
+            return 130;
+        }
+        Some(Err(error)) => {
+            error_line(&format!(
+                "{error} (the runs that finished are cached; run again to go on)"
+            ));
+            return EXIT_TROUBLE;
+        }
+        Some(Ok(improvement)) => improvement,
+    };
+    for warning in &improvement.warnings {
+        let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {warning}");
+    }
+    let path = display_path(&skill.path).display().to_string();
+    let mut applied = false;
+    if args.apply && improvement.best > 0 {
+        let written = std::fs::read_to_string(&skill.path)
+            .ok()
+            .and_then(|text| {
+                crate::rules::fix::with_description(&text, &improvement.best().description)
+            })
+            .map(|text| std::fs::write(&skill.path, text));
+        match written {
+            Some(Ok(())) => applied = true,
+            Some(Err(error)) => {
+                error_line(&format!("{path}: cannot write the description: {error}"));
+                return EXIT_TROUBLE;
+            }
+            None => {
+                error_line(&format!(
+                    "{path}: the description could not be replaced safely; the file is unchanged"
+                ));
+                return EXIT_TROUBLE;
+            }
+        }
+    }
+    let output = match args.format {
+        EvalFormat::Json => {
+            let mut value =
+                serde_json::json!({"improve": improvement, "path": path, "applied": applied});
+            value["best_description"] = improvement.best().description.clone().into();
+            format!("{value:#}\n")
+        }
+        EvalFormat::Human | EvalFormat::Junit => {
+            improve_human(&improvement, &path, applied, args.apply)
+        }
+    };
+    write_stdout(&output);
+    0
+}
+
+fn improve_human(
+    improvement: &crate::agent::eval::improve::Improvement,
+    path: &str,
+    applied: bool,
+    asked_to_apply: bool,
+) -> String {
+    let mut out = String::new();
+    let first = &improvement.iterations[0];
+    let _ = writeln!(
+        out,
+        "improve {}: {} train and {} test queries (seed {})",
+        improvement.skill, first.train_total, first.test_total, improvement.split.seed
+    );
+    let _ = writeln!(out, "   #  train  test   description");
+    for (i, iteration) in improvement.iterations.iter().enumerate() {
+        let mark = match (i, i == improvement.best) {
+            (0, true) => "  (the file's; best)",
+            (0, false) => "  (the file's)",
+            (_, true) => "  ← best",
+            _ => "",
+        };
+        let _ = writeln!(
+            out,
+            "  {i:>2}  {:>5}  {:>5}  {}{mark}",
+            format!("{}/{}", iteration.train_passed, iteration.train_total),
+            format!("{}/{}", iteration.test_passed, iteration.test_total),
+            short(&iteration.description, 70)
+        );
+    }
+    let best = improvement.best();
+    if improvement.best == 0 {
+        let all = first.train_passed == first.train_total && first.test_passed == first.test_total;
+        let _ = writeln!(
+            out,
+            "{}",
+            if all {
+                "every query passes with the file's description: nothing to improve"
+            } else {
+                "no rewrite beat the file's description on the test queries"
+            }
+        );
+        return out;
+    }
+    let _ = writeln!(out, "--- {path}: description");
+    let _ = writeln!(
+        out,
+        "+++ iteration {}: test {}/{}, train {}/{} (the file's: test {}/{}, train {}/{})",
+        improvement.best,
+        best.test_passed,
+        best.test_total,
+        best.train_passed,
+        best.train_total,
+        first.test_passed,
+        first.test_total,
+        first.train_passed,
+        first.train_total
+    );
+    let _ = writeln!(out, "-{}", first.description);
+    let _ = writeln!(out, "+{}", best.description);
+    if applied {
+        let _ = writeln!(out, "applied: {path}");
+    } else if !asked_to_apply {
+        let _ = writeln!(out, "run again with --apply to write it into {path}");
+    }
+    out
 }
 
 /// The workspace, its registry, its config's model and the skills under test.

@@ -74,6 +74,36 @@ pub(crate) fn yaml_string(value: &str) -> String {
     }
 }
 
+/// `text` with its frontmatter's `description` value replaced by `description` (plain or
+/// quoted as YAML needs), everything else byte for byte; `None` when there is no description
+/// to replace or the result would not read back as exactly `description` with the same keys.
+#[must_use]
+pub(crate) fn with_description(text: &str, description: &str) -> Option<String> {
+    let document = SkillDocument::parse(text);
+    let entry = document.field("description")?;
+    let keys = |document: &SkillDocument| {
+        document
+            .mapping()
+            .and_then(|mapping| mapping.as_mapping())
+            .map(|entries| {
+                entries
+                    .iter()
+                    .map(|entry| entry.key.as_str().map(str::to_owned))
+                    .collect::<Vec<_>>()
+            })
+    };
+    let before = keys(&document);
+    let edit = Edit::replace(entry.value.range, yaml_string(description));
+    let ok = verify(text, std::slice::from_ref(&edit), |_, changed| {
+        keys(changed) == before
+            && changed
+                .field("description")
+                .and_then(|entry| entry.value.as_str())
+                == Some(description)
+    });
+    ok.then(|| apply_edits(text, &[edit]).ok()).flatten()
+}
+
 /// Applies `edits` to `text` and hands the re-parsed document to `check`; `false` when the edits
 /// do not apply or `check` refuses the result. Fixes use this to prove they round-trip. The
 /// checks read the frontmatter, so the body is not parsed ([`SkillDocument::parse_frontmatter`]).

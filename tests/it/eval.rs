@@ -967,6 +967,155 @@ fn runs_auto_adds_runs_to_undecided_queries_only_up_to_ten() {
     );
 }
 
+/// `--improve`: the file's description fails two should-trigger queries; the model rewrites it
+/// from the failing train queries only (the test queries stay unseen), the rewrite passes
+/// everything, and `--apply` writes it into the SKILL.md, the rest of the file untouched.
+#[test]
+fn improve_rewrites_from_the_train_failures_and_apply_writes_the_best() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([
+        {"query": "Fill in tax.pdf", "should_trigger": true},
+        {"query": "Merge a.pdf and b.pdf", "should_trigger": true},
+        {"query": "Rotate page 2 of scan.pdf", "should_trigger": true},
+        {"query": "What is the capital of France?", "should_trigger": false},
+        {"query": "Write a haiku about autumn", "should_trigger": false},
+    ]));
+    let better = "Reads, fills, merges and rotates PDF files. Use when the user mentions a PDF file or form.";
+    let (load, text) = (|| wire.load("pdf"), || wire.text());
+    let rewrite = Reply::sse(&anthropic_stream(
+        &[json!({"text": format!("\"{better}\"")})],
+        "end_turn",
+    ));
+    let server = Server::start(vec![
+        load(),
+        text(),
+        text(),
+        text(),
+        text(), // the file's description: two misses
+        rewrite,
+        load(),
+        load(),
+        load(),
+        text(),
+        text(), // the rewrite: all pass
+        // The second time, with --apply: the runs come from the cache, the rewrite anew.
+        Reply::sse(&anthropic_stream(&[json!({"text": better})], "end_turn")),
+    ]);
+    let skill_md = dir.path().join("skills/pdf/SKILL.md");
+    let before = fs::read_to_string(&skill_md).unwrap();
+    let args = [
+        "pdf",
+        "--improve",
+        "--runs",
+        "1",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+    ];
+    let output = wire.eval(dir.path(), &server, &args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    let improve = &report["improve"];
+    assert_eq!(
+        improve["iterations"].as_array().unwrap().len(),
+        2,
+        "{report:#}"
+    );
+    assert_eq!(improve["best"], 1, "{report:#}");
+    assert_eq!(report["best_description"], better, "{report:#}");
+    assert_eq!(report["applied"], false);
+    assert_eq!(
+        fs::read_to_string(&skill_md).unwrap(),
+        before,
+        "nothing written without --apply"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 11);
+    // The rewrite request: no tools, the failing train queries, never a test query.
+    let ask = requests[5].json();
+    assert!(
+        ask.get("tools")
+            .is_none_or(|tools| tools.as_array().is_some_and(Vec::is_empty)),
+        "{ask:#}"
+    );
+    let prompt = ask["messages"][0]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let queries = [
+        "Fill in tax.pdf",
+        "Merge a.pdf and b.pdf",
+        "Rotate page 2 of scan.pdf",
+        "What is the capital of France?",
+        "Write a haiku about autumn",
+    ];
+    let failing_first = [1, 2];
+    for index in improve["split"]["train"].as_array().unwrap() {
+        let i = usize::try_from(index.as_u64().unwrap()).unwrap();
+        assert_eq!(
+            prompt.contains(queries[i]),
+            failing_first.contains(&i),
+            "train query {i} in the prompt: {prompt}"
+        );
+    }
+    for index in improve["split"]["test"].as_array().unwrap() {
+        let i = usize::try_from(index.as_u64().unwrap()).unwrap();
+        assert!(
+            !prompt.contains(queries[i]),
+            "a test query was shown: {prompt}"
+        );
+    }
+    // The candidate is what the catalog shows while it is measured.
+    let (system, _) = wire.prompt(&requests[6].json());
+    assert!(system.contains(better), "{system}");
+
+    // Again with --apply: the runs come from the cache (kept per endpoint), the rewrite anew.
+    let mut args = args.to_vec();
+    args.push("--apply");
+    let output = wire.eval(dir.path(), &server, &args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["applied"], true);
+    assert_eq!(server.requests().len(), 12);
+    let after = fs::read_to_string(&skill_md).unwrap();
+    assert_eq!(
+        after,
+        before.replace(
+            "description: Fills PDF forms and merges PDF files. Use when the user has a PDF.",
+            &format!("description: {better}")
+        )
+    );
+    // With the new description every run is cached and passes: nothing left to improve.
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["pdf", "--improve", "--runs", "1", "--jobs", "1"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("improve pdf: 3 train and 2 test queries (seed 1)\n"),
+        "{text}"
+    );
+    assert!(text.contains("(the file's; best)"), "{text}");
+    assert!(
+        text.ends_with("every query passes with the file's description: nothing to improve\n"),
+        "{text}"
+    );
+    assert_eq!(server.requests().len(), 12);
+    let check = Command::new(BIN)
+        .args(["check", "--target", "agentskills"])
+        .arg(&skill_md)
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
 #[test]
 fn human_output_is_a_table_without_colour_when_piped() {
     let wire = Wire::Anthropic;

@@ -7,10 +7,12 @@
 //! - `route` — one run of the routing step against the model;
 //! - `cache` — each run's record on disk;
 //! - `estimate` — what a run would send, before it sends anything (`--dry-run`);
+//! - `improve` — the description-rewriting loop (`--improve`): split, rewrite, measure, keep the best;
 //! - `report` — results: trigger rates, pass, precision and recall, confusions.
 
 pub(crate) mod cache;
 pub(crate) mod estimate;
+pub(crate) mod improve;
 pub(crate) mod report;
 pub(crate) mod route;
 pub(crate) mod run;

@@ -1,0 +1,385 @@
+//! `eval --improve`: rewrite a description until its trigger evals pass. The eval set is split
+//! into train and test queries (stratified by `should_trigger`, seeded, 60/40); each round the
+//! model gets the best description so far and the train queries it fails, and writes a new one;
+//! every candidate is measured on all queries, and the best by its test score (then its train
+//! score) wins. Test queries are never shown to the model, so the test score says how the
+//! description does on queries it was not written for.
+
+use serde::Serialize;
+
+use super::report::{QueryResult, SkillReport};
+use super::run::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
+use crate::agent::provider::{Block, Message, Request, Role};
+
+/// The share of each kind of query that goes to train.
+const TRAIN_SHARE: f64 = 0.6;
+/// The most characters a description may have (the Agent Skills specification).
+pub(crate) const DESCRIPTION_MAX: usize = 1024;
+/// Tokens for one rewrite: a description is at most about 250.
+const REWRITE_MAX_TOKENS: u32 = 700;
+
+/// Which queries are train and which test, by index into the eval set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct Split {
+    pub seed: u64,
+    pub train: Vec<usize>,
+    pub test: Vec<usize>,
+}
+
+/// Splits `should_trigger` (one flag per query) 60/40 within each kind, in an order fixed by
+/// `seed`: the same set and seed give the same split on every machine.
+#[must_use]
+pub(crate) fn split(should_trigger: &[bool], seed: u64) -> Split {
+    let mut state = seed;
+    let mut train = Vec::new();
+    let mut test = Vec::new();
+    for kind in [true, false] {
+        let mut indices: Vec<usize> = (0..should_trigger.len())
+            .filter(|&i| should_trigger[i] == kind)
+            .collect();
+        // Fisher-Yates with splitmix64: no dependency, stable across platforms.
+        for i in (1..indices.len()).rev() {
+            let j = usize::try_from(splitmix64(&mut state) % (i as u64 + 1)).unwrap_or(0);
+            indices.swap(i, j);
+        }
+        #[allow(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a few dozen queries"
+        )]
+        let cut = ((indices.len() as f64) * TRAIN_SHARE).round() as usize;
+        // Both halves keep a query of each kind when there are two or more.
+        let cut = cut.clamp(
+            usize::from(indices.len() > 1),
+            indices
+                .len()
+                .saturating_sub(1)
+                .max(usize::from(indices.len() == 1)),
+        );
+        train.extend_from_slice(&indices[..cut]);
+        test.extend_from_slice(&indices[cut..]);
+    }
+    train.sort_unstable();
+    test.sort_unstable();
+    Split { seed, train, test }
+}
+
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One description measured: how many train and test queries passed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Iteration {
+    pub description: String,
+    pub train_passed: usize,
+    pub train_total: usize,
+    pub test_passed: usize,
+    pub test_total: usize,
+}
+
+impl Iteration {
+    fn of(description: String, report: &SkillReport, split: &Split) -> Self {
+        let passed = |indices: &[usize]| {
+            indices
+                .iter()
+                .filter(|&&i| report.results.get(i).is_some_and(|result| result.pass))
+                .count()
+        };
+        Self {
+            description,
+            train_passed: passed(&split.train),
+            train_total: split.train.len(),
+            test_passed: passed(&split.test),
+            test_total: split.test.len(),
+        }
+    }
+
+    fn all_pass(&self) -> bool {
+        self.train_passed == self.train_total && self.test_passed == self.test_total
+    }
+
+    /// Whether this one beats `other`: more test queries passed, then more train queries.
+    fn beats(&self, other: &Self) -> bool {
+        (self.test_passed, self.train_passed) > (other.test_passed, other.train_passed)
+    }
+}
+
+/// What `--improve` found: every description tried (the first is the file's) and the best.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Improvement {
+    pub skill: String,
+    pub split: Split,
+    pub iterations: Vec<Iteration>,
+    pub best: usize,
+    /// Why the loop stopped early, when it did (a rewrite the model could not get right).
+    pub warnings: Vec<String>,
+}
+
+impl Improvement {
+    #[must_use]
+    pub(crate) fn best(&self) -> &Iteration {
+        &self.iterations[self.best]
+    }
+}
+
+/// What is wrong with a candidate description, if anything.
+#[must_use]
+pub(crate) fn candidate_problem(description: &str) -> Option<String> {
+    if description.trim().is_empty() {
+        return Some("it is empty".to_owned());
+    }
+    let chars = description.chars().count();
+    if chars > DESCRIPTION_MAX {
+        return Some(format!(
+            "it has {chars} characters; the most is {DESCRIPTION_MAX}"
+        ));
+    }
+    if description.contains(['<', '>']) {
+        return Some("it contains < or >, which clients reject".to_owned());
+    }
+    None
+}
+
+/// The description in a rewrite reply: the text, out of a code fence or quotes if the model
+/// put it in one, on one line.
+#[must_use]
+pub(crate) fn description_in(reply: &str) -> String {
+    let mut text = reply.trim();
+    if let Some(inner) = text.strip_prefix("```") {
+        let inner = inner.split_once('\n').map_or("", |(_, rest)| rest);
+        text = inner
+            .rsplit_once("```")
+            .map_or(inner, |(body, _)| body)
+            .trim();
+    }
+    for quote in ['"', '\'', '`'] {
+        if text.len() > 1 && text.starts_with(quote) && text.ends_with(quote) {
+            text = &text[1..text.len() - 1];
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+const REWRITE_SYSTEM: &str = "You improve the description of an Agent Skill. An agent sees only \
+each skill's name and description in a catalog, and loads a skill when a user's request matches \
+its description. Write a description that makes the agent load this skill for the requests it \
+is for, and not for the others: say what the skill does and when to use it, naming the words \
+users write. Answer with the description alone: one paragraph of plain text, at most 1024 \
+characters, without < or >.";
+
+fn rewrite_prompt(
+    skill: &str,
+    current: &str,
+    failing: &[&QueryResult],
+    problem: Option<&str>,
+) -> String {
+    let mut prompt = format!(
+        "Skill: {skill}\nCurrent description: {current}\n\nWith it, the agent got these requests wrong:\n"
+    );
+    for result in failing {
+        let what = if result.should_trigger {
+            let instead = result
+                .loaded_instead
+                .keys()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            if instead.is_empty() {
+                "should load this skill, but the agent did not".to_owned()
+            } else {
+                format!("should load this skill, but the agent loaded {instead}")
+            }
+        } else {
+            "should not load this skill, but the agent did".to_owned()
+        };
+        prompt.push_str(&format!("- \"{}\": {what}\n", result.query));
+    }
+    if let Some(problem) = problem {
+        prompt.push_str(&format!(
+            "\nYour last description could not be used: {problem}.\n"
+        ));
+    }
+    prompt.push_str("\nWrite the new description.");
+    prompt
+}
+
+impl Evaluator {
+    /// The loop of `--improve` for one skill: measure its description, then up to
+    /// `iterations` rewrites, each measured on every query; stops once one passes them all.
+    ///
+    /// # Errors
+    /// As [`Evaluator::run`], and a model call for a rewrite that failed.
+    pub(crate) async fn improve(
+        &self,
+        tested: &SkillUnderTest,
+        options: &EvalOptions,
+        iterations: u32,
+        seed: u64,
+        on_progress: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<Improvement, EvalError> {
+        let kinds: Vec<bool> = tested
+            .set
+            .cases
+            .iter()
+            .map(|case| case.should_trigger)
+            .collect();
+        let split = split(&kinds, seed);
+        let report = self
+            .run(std::slice::from_ref(tested), options, on_progress)
+            .await?;
+        let first = report
+            .skills
+            .first()
+            .ok_or_else(|| EvalError::Setup(format!("no results for {}", tested.skill)))?;
+        let mut tried = vec![Iteration::of(first.description.clone(), first, &split)];
+        let mut results = first.results.clone();
+        let mut best = 0;
+        let mut warnings = Vec::new();
+        for _ in 0..iterations {
+            if tried[best].all_pass() {
+                break;
+            }
+            let failing: Vec<&QueryResult> = split
+                .train
+                .iter()
+                .filter_map(|&i| results.get(i))
+                .filter(|result| !result.pass)
+                .collect();
+            let Some(candidate) = self
+                .rewrite(&tested.skill, &tried[best].description, &failing)
+                .await
+                .map_err(|error| EvalError::Provider {
+                    skill: tested.skill.clone(),
+                    query: "(rewriting the description)".to_owned(),
+                    error,
+                })?
+            else {
+                warnings.push(
+                    "the model wrote no usable description twice in a row; stopped".to_owned(),
+                );
+                break;
+            };
+            let candidate_test = SkillUnderTest {
+                description: Some(candidate.clone()),
+                ..tested.clone()
+            };
+            let report = self
+                .run(std::slice::from_ref(&candidate_test), options, on_progress)
+                .await?;
+            let Some(measured) = report.skills.first() else {
+                break;
+            };
+            let iteration = Iteration::of(candidate, measured, &split);
+            if iteration.beats(&tried[best]) {
+                best = tried.len();
+                results.clone_from(&measured.results);
+            }
+            tried.push(iteration);
+        }
+        Ok(Improvement {
+            skill: tested.skill.clone(),
+            split,
+            iterations: tried,
+            best,
+            warnings,
+        })
+    }
+
+    /// One rewrite: the model's new description, asked again once if the first is unusable;
+    /// `None` when the second is not usable either.
+    async fn rewrite(
+        &self,
+        skill: &str,
+        current: &str,
+        failing: &[&QueryResult],
+    ) -> Result<Option<String>, crate::agent::provider::ProviderError> {
+        let mut problem: Option<String> = None;
+        for _ in 0..2 {
+            let messages = [Message {
+                role: Role::User,
+                content: vec![Block::Text {
+                    text: rewrite_prompt(skill, current, failing, problem.as_deref()),
+                }],
+            }];
+            let request = Request {
+                model: self.provider.model(),
+                system: REWRITE_SYSTEM,
+                messages: &messages,
+                tools: &[],
+                max_tokens: REWRITE_MAX_TOKENS,
+            };
+            let response = self.provider.send(request, &mut |_| {}).await?;
+            let reply: String = response
+                .content
+                .iter()
+                .filter_map(|block| match block {
+                    Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let candidate = description_in(&reply);
+            match candidate_problem(&candidate) {
+                None => return Ok(Some(candidate)),
+                Some(found) => problem = Some(found),
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_is_stratified_seeded_and_stable() {
+        let kinds = [
+            true, true, true, true, true, false, false, false, false, false,
+        ];
+        let one = split(&kinds, 7);
+        assert_eq!(one, split(&kinds, 7));
+        assert_eq!((one.train.len(), one.test.len()), (6, 4));
+        let trains =
+            |indices: &[usize], kind: bool| indices.iter().filter(|&&i| kinds[i] == kind).count();
+        assert_eq!(
+            (trains(&one.train, true), trains(&one.train, false)),
+            (3, 3)
+        );
+        assert_ne!(
+            one.train,
+            split(&kinds, 8).train,
+            "another seed, another split"
+        );
+        // Three of a kind: two train, one test; two: one each.
+        let small = split(&[true, true, true, false, false], 1);
+        assert_eq!((small.train.len(), small.test.len()), (3, 2));
+    }
+
+    #[test]
+    fn a_reply_gives_its_description_on_one_line() {
+        assert_eq!(
+            description_in("  \"Fills PDF forms.\"  "),
+            "Fills PDF forms."
+        );
+        assert_eq!(
+            description_in("```text\nFills PDF forms.\nUse for PDFs.\n```"),
+            "Fills PDF forms. Use for PDFs."
+        );
+        assert_eq!(
+            candidate_problem("Use <b>"),
+            Some("it contains < or >, which clients reject".to_owned())
+        );
+        assert!(
+            candidate_problem(&"x".repeat(1025))
+                .unwrap()
+                .contains("1025 characters")
+        );
+        assert_eq!(candidate_problem("Fills PDF forms."), None);
+    }
+}
