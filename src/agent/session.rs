@@ -241,14 +241,7 @@ impl Agent {
             };
             session.usage.input_tokens += response.usage.input_tokens;
             session.usage.output_tokens += response.usage.output_tokens;
-            let text: String = response
-                .content
-                .iter()
-                .filter_map(|block| match block {
-                    Block::Text { text } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let text = response.text();
             if !text.is_empty() {
                 last_text = text.clone();
             }

@@ -189,25 +189,11 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     if args.improve {
         return improve(args, &evaluator, &under_test, &options);
     }
-    let Some(runtime) = super::model_runtime() else {
+    let Some(result) =
+        measure(async |on_progress| evaluator.run(&under_test, &options, on_progress).await)
+    else {
         return EXIT_TROUBLE;
     };
-    let show_progress = std::io::stderr().is_terminal();
-    let mut on_progress = |progress: Progress| {
-        if show_progress {
-            draw_progress(progress);
-        }
-    };
-    let result = runtime.block_on(async {
-        tokio::select! {
-            result = evaluator.run(&under_test, &options, &mut on_progress) => Some(result),
-            _ = tokio::signal::ctrl_c() => None,
-        }
-    });
-    runtime.shutdown_background();
-    if show_progress {
-        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
-    }
     let report = match result {
         None => {
             error_line("cancelled; the runs that finished are cached");
@@ -237,6 +223,29 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     if report.passed() { 0 } else { EXIT_FINDINGS }
 }
 
+/// Runs `work` on the model runtime, with a progress bar when stderr is a terminal: `None`
+/// when the runtime cannot start (said already), `Some(None)` when Ctrl-C stopped it.
+fn measure<T>(work: impl AsyncFnOnce(&mut (dyn FnMut(Progress) + Send)) -> T) -> Option<Option<T>> {
+    let runtime = super::model_runtime()?;
+    let show_progress = std::io::stderr().is_terminal();
+    let mut on_progress = |progress: Progress| {
+        if show_progress {
+            draw_progress(progress);
+        }
+    };
+    let result = runtime.block_on(async {
+        tokio::select! {
+            result = work(&mut on_progress) => Some(result),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    runtime.shutdown_background();
+    if show_progress {
+        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+    }
+    Some(result)
+}
+
 /// `--improve`: the loop for the one skill under test, its report, and `--apply`.
 fn improve(
     args: &EvalArgs,
@@ -252,25 +261,13 @@ fn improve(
         error_line(&format!("no skill named '{}'", tested.skill));
         return EXIT_TROUBLE;
     };
-    let Some(runtime) = super::model_runtime() else {
+    let Some(result) = measure(async |on_progress| {
+        evaluator
+            .improve(tested, options, args.iterations, args.seed, on_progress)
+            .await
+    }) else {
         return EXIT_TROUBLE;
     };
-    let show_progress = std::io::stderr().is_terminal();
-    let mut on_progress = |progress: Progress| {
-        if show_progress {
-            draw_progress(progress);
-        }
-    };
-    let result = runtime.block_on(async {
-        tokio::select! {
-            result = evaluator.improve(tested, options, args.iterations, args.seed, &mut on_progress) => Some(result),
-            _ = tokio::signal::ctrl_c() => None,
-        }
-    });
-    runtime.shutdown_background();
-    if show_progress {
-        let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
-    }
     let improvement = match result {
         None => {
             error_line("cancelled; the runs that finished are cached");

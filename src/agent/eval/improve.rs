@@ -315,14 +315,7 @@ impl Evaluator {
                 max_tokens: REWRITE_MAX_TOKENS,
             };
             let response = self.provider.send(request, &mut |_| {}).await?;
-            let reply: String = response
-                .content
-                .iter()
-                .filter_map(|block| match block {
-                    Block::Text { text } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let reply = response.text();
             let candidate = description_in(&reply);
             match candidate_problem(&candidate) {
                 None => return Ok(Some(candidate)),

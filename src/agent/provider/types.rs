@@ -78,6 +78,20 @@ pub struct Response {
     pub cut_tool: Option<String>,
 }
 
+impl Response {
+    /// The reply's text blocks joined, without its tool calls.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|block| match block {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// Streamed pieces, for live rendering.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
