@@ -1066,6 +1066,12 @@ fn improve_rewrites_from_the_train_failures_and_apply_writes_the_best() {
             "a test query was shown: {prompt}"
         );
     }
+    // What the skill covers goes as its outline, never its text (small models copy text back).
+    assert!(
+        prompt.contains("The sections of its instructions: PDF\n"),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("SECRET-PDF-BODY"), "{prompt}");
     // The candidate is what the catalog shows while it is measured.
     let (system, _) = wire.prompt(&requests[6].json());
     assert!(system.contains(better), "{system}");

@@ -173,16 +173,37 @@ is for, and not for the others: say what the skill does and when to use it, nami
 users write. Answer with the description alone: one paragraph of plain text, at most 1024 \
 characters, without < or >.";
 
-fn rewrite_prompt(
-    skill: &str,
-    current: &str,
-    failing: &[&QueryResult],
-    problem: Option<&str>,
-) -> String {
-    let mut prompt = format!(
-        "Skill: {skill}\nCurrent description: {current}\n\nWith it, the agent got these requests wrong:\n"
-    );
-    for result in failing {
+/// How much of the skill's outline a rewrite sees.
+const OUTLINE_CHARS: usize = 800;
+
+/// What a rewrite is asked from: the skill, what it does, its best description so far and the
+/// train queries that one fails, and the rewrites that did no better.
+struct RewriteAsk<'a> {
+    skill: &'a str,
+    outline: &'a str,
+    current: &'a str,
+    failing: &'a [&'a QueryResult],
+    tried: &'a [&'a Iteration],
+}
+
+fn rewrite_prompt(ask: &RewriteAsk<'_>, problem: Option<&str>) -> String {
+    let RewriteAsk {
+        skill,
+        outline,
+        current,
+        failing,
+        tried,
+    } = ask;
+    let mut prompt = format!("Skill: {skill}\n");
+    // The headings say what the skill covers; small models given the text itself copy it back
+    // instead of describing it.
+    if !outline.is_empty() {
+        prompt.push_str(&format!("The sections of its instructions: {outline}\n\n"));
+    }
+    prompt.push_str(&format!(
+        "Current description: {current}\n\nWith it, the agent got these requests wrong:\n"
+    ));
+    for result in *failing {
         let what = if result.should_trigger {
             let instead = result
                 .loaded_instead
@@ -200,13 +221,46 @@ fn rewrite_prompt(
         };
         prompt.push_str(&format!("- \"{}\": {what}\n", result.query));
     }
+    if !tried.is_empty() {
+        prompt.push_str(
+            "\nThese descriptions were tried and did no better; write something different:\n",
+        );
+        for iteration in *tried {
+            prompt.push_str(&format!("- {}\n", iteration.description));
+        }
+    }
     if let Some(problem) = problem {
         prompt.push_str(&format!(
             "\nYour last description could not be used: {problem}.\n"
         ));
     }
-    prompt.push_str("\nWrite the new description.");
+    // Small models tend to echo the instructions: the limit is said again, last.
+    prompt.push_str(
+        "\nWrite the new description now: one paragraph of at most 80 words, and nothing else.",
+    );
     prompt
+}
+
+/// The headings of the SKILL.md at `path`, joined with `; ` and cut at [`OUTLINE_CHARS`];
+/// empty when it cannot be read or has none.
+fn skill_outline(path: &std::path::Path) -> String {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return String::new();
+    };
+    let split = crate::document::frontmatter::split(&text);
+    let mut in_fence = false;
+    let headings: Vec<&str> = text[split.body.as_range()]
+        .lines()
+        .filter(|line| {
+            if line.trim_start().starts_with("```") {
+                in_fence = !in_fence;
+            }
+            !in_fence && line.starts_with('#')
+        })
+        .map(|line| line.trim_start_matches('#').trim())
+        .filter(|heading| !heading.is_empty())
+        .collect();
+    headings.join("; ").chars().take(OUTLINE_CHARS).collect()
 }
 
 impl Evaluator {
@@ -237,6 +291,11 @@ impl Evaluator {
             .skills
             .first()
             .ok_or_else(|| EvalError::Setup(format!("no results for {}", tested.skill)))?;
+        let outline = self
+            .registry
+            .get(&tested.skill)
+            .map(|skill| skill_outline(&skill.path))
+            .unwrap_or_default();
         let mut tried = vec![Iteration::of(first.description.clone(), first, &split)];
         let mut results = first.results.clone();
         let mut best = 0;
@@ -251,20 +310,41 @@ impl Evaluator {
                 .filter_map(|&i| results.get(i))
                 .filter(|result| !result.pass)
                 .collect();
-            let Some(candidate) = self
-                .rewrite(&tested.skill, &tried[best].description, &failing)
+            let worse: Vec<&Iteration> = tried
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != best)
+                .map(|(_, iteration)| iteration)
+                .collect();
+            let ask = RewriteAsk {
+                skill: &tested.skill,
+                outline: &outline,
+                current: &tried[best].description,
+                failing: &failing,
+                tried: &worse,
+            };
+            let candidate = match self
+                .rewrite(&ask)
                 .await
                 .map_err(|error| EvalError::Provider {
                     skill: tested.skill.clone(),
                     query: "(rewriting the description)".to_owned(),
                     error,
-                })?
-            else {
-                warnings.push(
-                    "the model wrote no usable description twice in a row; stopped".to_owned(),
-                );
-                break;
+                })? {
+                Ok(candidate) => candidate,
+                Err(problem) => {
+                    warnings.push(format!(
+                        "the model wrote no usable description twice in a row (the last: {problem}); stopped"
+                    ));
+                    break;
+                }
             };
+            // A rewrite already measured would measure the same: list it as tried instead.
+            if let Some(same) = tried.iter().find(|it| it.description == candidate) {
+                let again = same.clone();
+                tried.push(again);
+                continue;
+            }
             let candidate_test = SkillUnderTest {
                 description: Some(candidate.clone()),
                 ..tested.clone()
@@ -292,19 +372,17 @@ impl Evaluator {
     }
 
     /// One rewrite: the model's new description, asked again once if the first is unusable;
-    /// `None` when the second is not usable either.
+    /// what is wrong with the second when it is not usable either.
     async fn rewrite(
         &self,
-        skill: &str,
-        current: &str,
-        failing: &[&QueryResult],
-    ) -> Result<Option<String>, crate::agent::provider::ProviderError> {
+        ask: &RewriteAsk<'_>,
+    ) -> Result<Result<String, String>, crate::agent::provider::ProviderError> {
         let mut problem: Option<String> = None;
         for _ in 0..2 {
             let messages = [Message {
                 role: Role::User,
                 content: vec![Block::Text {
-                    text: rewrite_prompt(skill, current, failing, problem.as_deref()),
+                    text: rewrite_prompt(ask, problem.as_deref()),
                 }],
             }];
             let request = Request {
@@ -318,11 +396,11 @@ impl Evaluator {
             let reply = response.text();
             let candidate = description_in(&reply);
             match candidate_problem(&candidate) {
-                None => return Ok(Some(candidate)),
+                None => return Ok(Ok(candidate)),
                 Some(found) => problem = Some(found),
             }
         }
-        Ok(None)
+        Ok(Err(problem.unwrap_or_default()))
     }
 }
 
