@@ -41,10 +41,24 @@ pub(crate) struct AgentConfig {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Price {
+    #[serde(deserialize_with = "price_per_million")]
     pub input: f64,
+    #[serde(deserialize_with = "price_per_million")]
     pub output: f64,
     #[serde(default = "default_currency")]
     pub currency: String,
+}
+
+/// A price, checked where it is read, so every front end reports it with its line and column.
+fn price_per_million<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    let value = f64::deserialize(deserializer)?;
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "a price must be a number of at least 0 per million tokens, got {value}"
+        )))
+    }
 }
 
 fn default_currency() -> String {
@@ -260,6 +274,27 @@ mod tests {
         assert!(
             error.to_string().contains("unknown severity 'loud'"),
             "{error}"
+        );
+        let error = Config::parse(
+            "[agent.price]\ninput = -1\noutput = 15\n",
+            Path::new("c.toml"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "c.toml:2:9: a price must be a number of at least 0 per million tokens, got -1"
+        );
+        let price = Config::parse(
+            "[agent.price]\ninput = 3\noutput = 1.5\n",
+            Path::new("c.toml"),
+        )
+        .unwrap()
+        .agent
+        .price
+        .unwrap();
+        assert_eq!(
+            (price.input, price.output, price.currency.as_str()),
+            (3.0, 1.5, "USD")
         );
     }
 }

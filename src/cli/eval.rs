@@ -194,22 +194,9 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
     else {
         return EXIT_TROUBLE;
     };
-    let report = match result {
-        None => {
-            error_line("cancelled; the runs that finished are cached");
-            return 130;
-        }
-        Some(Err(error @ EvalError::Provider { .. })) => {
-            error_line(&format!(
-                "{error} (the runs that finished are cached; run again to go on)"
-            ));
-            return EXIT_TROUBLE;
-        }
-        Some(Err(error)) => {
-            error_line(&error.to_string());
-            return EXIT_TROUBLE;
-        }
-        Some(Ok(report)) => report,
+    let report = match finished(result) {
+        Ok(report) => report,
+        Err(code) => return code,
     };
     for warning in &report.warnings {
         let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {warning}");
@@ -246,6 +233,28 @@ fn measure<T>(work: impl AsyncFnOnce(&mut (dyn FnMut(Progress) + Send)) -> T) ->
     Some(result)
 }
 
+/// What a measurement ended with, or the exit code once its trouble is said: Ctrl-C, a model
+/// call that failed (the runs before it are cached), or a setup error.
+fn finished<T>(result: Option<Result<T, EvalError>>) -> Result<T, u8> {
+    match result {
+        None => {
+            error_line("cancelled; the runs that finished are cached");
+            Err(130)
+        }
+        Some(Err(error @ EvalError::Provider { .. })) => {
+            error_line(&format!(
+                "{error} (the runs that finished are cached; run again to go on)"
+            ));
+            Err(EXIT_TROUBLE)
+        }
+        Some(Err(error)) => {
+            error_line(&error.to_string());
+            Err(EXIT_TROUBLE)
+        }
+        Some(Ok(value)) => Ok(value),
+    }
+}
+
 /// `--improve`: the loop for the one skill under test, its report, and `--apply`.
 fn improve(
     args: &EvalArgs,
@@ -268,18 +277,9 @@ fn improve(
     }) else {
         return EXIT_TROUBLE;
     };
-    let improvement = match result {
-        None => {
-            error_line("cancelled; the runs that finished are cached");
-            return 130;
-        }
-        Some(Err(error)) => {
-            error_line(&format!(
-                "{error} (the runs that finished are cached; run again to go on)"
-            ));
-            return EXIT_TROUBLE;
-        }
-        Some(Ok(improvement)) => improvement,
+    let improvement = match finished(result) {
+        Ok(improvement) => improvement,
+        Err(code) => return code,
     };
     for warning in &improvement.warnings {
         let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {warning}");
@@ -535,15 +535,6 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
                 set,
             }),
             Err(error) => problems.push(error.to_string()),
-        }
-    }
-    if let Some(price) = &config.agent.price {
-        for (name, value) in [("input", price.input), ("output", price.output)] {
-            if !value.is_finite() || value < 0.0 {
-                problems.push(format!(
-                    "[agent.price] {name} must be a price of at least 0 per million tokens, got {value}"
-                ));
-            }
         }
     }
     if problems.is_empty() {

@@ -84,14 +84,37 @@ pub(super) fn read_cached(
     case: &EvalCase,
     run: u32,
 ) -> Option<RunRecord> {
-    let text = std::fs::read_to_string(cache_file(dir, key)).ok()?;
-    let value: Value = serde_json::from_str(&text).ok()?;
+    let value = read_entry(&cache_file(dir, key))?;
     // The key is a hash: the entry must also be for this very run.
-    let same = value["provider"] == provider.name()
-        && value["model"] == provider.model()
-        && value["query"] == case.query.as_str()
-        && value["run"] == run;
-    if !same {
+    if value["query"] != case.query.as_str() || value["run"] != run {
+        return None;
+    }
+    record_of(&value, provider)
+}
+
+/// Every cached run of `provider`'s model in `dir`, whatever its query or prompt (what
+/// `--dry-run` calibrates on).
+pub(super) fn model_records(dir: &Path, provider: &dyn Provider) -> Vec<RunRecord> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .map(|entry| entry.path())
+        // Entries being written are `.tmp`.
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .filter_map(|path| read_entry(&path))
+        .filter_map(|value| record_of(&value, provider))
+        .collect()
+}
+
+fn read_entry(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// The record of an entry written for `provider`'s model, marked as cached.
+fn record_of(value: &Value, provider: &dyn Provider) -> Option<RunRecord> {
+    if value["provider"] != provider.name() || value["model"] != provider.model() {
         return None;
     }
     let mut record: RunRecord = serde_json::from_value(value["record"].clone()).ok()?;

@@ -3,13 +3,10 @@
 //! request's size in bytes, at the ratio this model's earlier runs showed (their records keep
 //! both numbers) or, before any, at a rough 4 bytes a token.
 
-use std::path::Path;
-
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::report::RunRecord;
-use crate::agent::provider::Provider;
 use crate::config::Price;
 
 /// Bytes a token before any run of the model has calibrated it: English prose and JSON come to
@@ -32,41 +29,21 @@ pub(crate) struct Calibration {
 }
 
 impl Calibration {
-    /// The runs of `provider`'s model in the cache folder `dir` that tell the ratio: one model
-    /// call each, read to the end (an abandoned stream may not have reported its usage).
-    pub(crate) fn read(dir: &Path, provider: &dyn Provider) -> Self {
+    /// The ratio `records` of one model tell: the runs of one model call each, read to the
+    /// end (an abandoned stream may not have reported its usage).
+    pub(crate) fn of(records: &[RunRecord]) -> Self {
         let mut calibration = Self::default();
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return calibration;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_none_or(|ext| ext != "json") {
-                continue;
-            }
-            let Some(value) = std::fs::read_to_string(&path)
-                .ok()
-                .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-            else {
-                continue;
-            };
-            if value["provider"] != provider.name() || value["model"] != provider.model() {
-                continue;
-            }
-            let Ok(record) = serde_json::from_value::<RunRecord>(value["record"].clone()) else {
-                continue;
-            };
-            if record.turns == 1
+        for record in records.iter().filter(|record| {
+            record.turns == 1
                 && record.restarts == 0
                 && !record.abandoned
                 && record.input_tokens > 0
                 && record.request_bytes > 0
-            {
-                calibration.runs += 1;
-                calibration.bytes += record.request_bytes;
-                calibration.input_tokens += record.input_tokens;
-                calibration.output_tokens += record.output_tokens;
-            }
+        }) {
+            calibration.runs += 1;
+            calibration.bytes += record.request_bytes;
+            calibration.input_tokens += record.input_tokens;
+            calibration.output_tokens += record.output_tokens;
         }
         calibration
     }

@@ -310,12 +310,17 @@ impl Evaluator {
                 .filter_map(|&i| results.get(i))
                 .filter(|result| !result.pass)
                 .collect();
-            let worse: Vec<&Iteration> = tried
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i != best)
-                .map(|(_, iteration)| iteration)
-                .collect();
+            // Each description that did no better, once (the model may repeat itself).
+            let mut worse: Vec<&Iteration> = Vec::new();
+            for iteration in &tried {
+                if iteration.description != tried[best].description
+                    && !worse
+                        .iter()
+                        .any(|it| it.description == iteration.description)
+                {
+                    worse.push(iteration);
+                }
+            }
             let ask = RewriteAsk {
                 skill: &tested.skill,
                 outline: &outline,

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::cache::{cache_key, prepare_cache, read_cached, write_cached};
+use super::cache::{cache_key, model_records, prepare_cache, read_cached, write_cached};
 use super::estimate::{Calibration, Estimate};
 use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary, Verdict};
 use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, request_bytes, route};
@@ -226,7 +226,7 @@ impl Evaluator {
         let calibration = options
             .cache_dir
             .as_deref()
-            .map(|dir| Calibration::read(dir, self.provider.as_ref()))
+            .map(|dir| Calibration::of(&model_records(dir, self.provider.as_ref())))
             .unwrap_or_default();
         Ok(Estimate::new(
             tally.total,
@@ -307,9 +307,7 @@ impl Evaluator {
                     tally.total += 1;
                     match self.cached_or_job(runs, t, c, made) {
                         Ok(record) => {
-                            tally.cached += 1;
-                            tally.done += 1;
-                            tally.records.entry((t, c)).or_default().push(record);
+                            tally.add_cached(t, c, record);
                             answered = true;
                         }
                         Err(job) => queue.push_back(job),
@@ -366,16 +364,12 @@ impl Evaluator {
                 for run in 0..runs.per_query() {
                     tally.total += 1;
                     match self.cached_or_job(runs, t, c, run) {
-                        Ok(record) => {
-                            tally.cached += 1;
-                            tally.records.entry((t, c)).or_default().push(record);
-                        }
+                        Ok(record) => tally.add_cached(t, c, record),
                         Err(job) => queue.push_back(job),
                     }
                 }
             }
         }
-        tally.done = tally.cached;
         (tally, queue)
     }
 
@@ -571,6 +565,13 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts a run the cache answered: done at once, nothing sent.
+    fn add_cached(&mut self, t: usize, c: usize, record: RunRecord) {
+        self.cached += 1;
+        self.done += 1;
+        self.records.entry((t, c)).or_default().push(record);
+    }
+
     fn query_result(&self, runs: &RunsOf<'_>, t: usize, c: usize) -> QueryResult {
         let tested = &runs.under_test[t];
         let records = self.records.get(&(t, c)).map_or(&[][..], Vec::as_slice);

@@ -202,7 +202,7 @@ impl Tool {
     }
 
     /// What the user is asked to approve. Unlike [`summary`], a command is shown whole (up to
-    /// [`APPROVAL_COMMAND_CAP`] characters, saying first when it is longer): a first line could
+    /// [`APPROVAL_TEXT_CAP`] characters, saying first when it is longer): a first line could
     /// hide what runs after it. Characters that could disguise the text are shown escaped
     /// (`\u{1b}`), line breaks and tabs of a command excepted.
     #[must_use]
@@ -211,13 +211,13 @@ impl Tool {
             return escaped(&self.raw_summary(input), &[]);
         }
         let command = text_field(input, "command");
-        let shown: String = command.chars().take(APPROVAL_COMMAND_CAP).collect();
+        let shown: String = command.chars().take(APPROVAL_TEXT_CAP).collect();
         let total = command.chars().count();
         let shown = escaped(&shown, &['\n', '\t']);
         // Said first: an editor may cut a long message at its end.
-        if total > APPROVAL_COMMAND_CAP {
+        if total > APPROVAL_TEXT_CAP {
             format!(
-                "run a command of {total} characters, of which only the first {APPROVAL_COMMAND_CAP} are shown: '{shown}'"
+                "run a command of {total} characters, of which only the first {APPROVAL_TEXT_CAP} are shown: '{shown}'"
             )
         } else {
             format!("run '{shown}'")
@@ -363,11 +363,8 @@ fn first_line(text: &str) -> String {
     }
 }
 
-/// Commands longer than this many characters are cut in an approval request, which then says
-/// how much is not shown.
-pub(crate) const APPROVAL_COMMAND_CAP: usize = 4000;
-
-/// A file text longer than this many characters is cut in what the user approves.
+/// Commands and file texts longer than this many characters are cut in what the user approves,
+/// which then says how much is not shown.
 pub(crate) const APPROVAL_TEXT_CAP: usize = 4000;
 
 /// Whether `c` is shown escaped to the user who approves a call: control characters (a terminal
