@@ -239,6 +239,20 @@ impl Span {
     }
 }
 
+/// `12,345`.
+#[must_use]
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// The bytes as text: their own when they are UTF-8 (no copy, no second pass), a lossy decoding
 /// otherwise.
 #[must_use]

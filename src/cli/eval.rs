@@ -24,6 +24,7 @@ use crate::agent::eval::{
 use crate::agent::provider;
 use crate::config::Price;
 use crate::targets::ClientSet;
+use crate::text::thousands;
 use crate::workspace::Workspace;
 use crate::workspace::loader::{fs_path, workspace_of_skill};
 use crate::workspace::open::{SkillRef, find_skill, skills_under};
@@ -630,13 +631,7 @@ fn with_interval(value: Option<f64>, interval: Option<[f64; 2]>) -> String {
 /// (every run takes all its turns).
 fn dry_run_human(estimate: &Estimate, model: &str, price: Option<&Price>) -> String {
     let mut out = String::new();
-    let range = |least: u64, most: u64| {
-        if least == most {
-            thousands(least)
-        } else {
-            format!("{} to {}", thousands(least), thousands(most))
-        }
-    };
+    let range = crate::agent::eval::estimate::range;
     let _ = writeln!(out, "dry run: nothing was sent to {model}");
     let _ = writeln!(
         out,
@@ -663,18 +658,7 @@ fn dry_run_human(estimate: &Estimate, model: &str, price: Option<&Price>) -> Str
     if let Some(price) = price {
         let (least, most) = estimate.cost(price);
         // Cents hide a small eval's cost: below one unit, four decimals.
-        let money = |value: f64| {
-            if value < 1.0 {
-                format!("{value:.4} {}", price.currency)
-            } else {
-                format!("{value:.2} {}", price.currency)
-            }
-        };
-        let shown = if (most - least).abs() < 0.000_05 {
-            money(least)
-        } else {
-            format!("{} to {}", money(least), money(most))
-        };
+        let shown = crate::agent::eval::estimate::money_range(least, most, &price.currency);
         let _ = writeln!(
             out,
             "  cost: about {shown} (at {} {cur} input and {} {cur} output per million tokens, [agent.price])",
@@ -696,19 +680,6 @@ fn dry_run_human(estimate: &Estimate, model: &str, price: Option<&Price>) -> Str
             thousands(calibration.runs),
             if calibration.runs == 1 { "" } else { "s" }
         );
-    }
-    out
-}
-
-/// `12,345`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
     }
     out
 }

@@ -354,6 +354,14 @@ fn a_dry_run_estimates_and_sends_nothing_then_max_requests_caps_the_run() {
     });
     assert_eq!(estimate["dry_run"]["runs"], 6, "{estimate:#}");
     assert_eq!(estimate["dry_run"]["requests"], 6, "{estimate:#}");
+    // Worded by the server, for the editors' question.
+    let summary = estimate["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("up to 18 model requests (6 runs, 0 cached), about ")
+            && summary.contains(" input tokens, ")
+            && summary.ends_with(" USD"),
+        "{summary}"
+    );
     assert_eq!(estimate["model"], "test-model", "{estimate:#}");
     assert_eq!(estimate["cost"]["currency"], "USD", "{estimate:#}");
     assert!(server.requests().is_empty());

@@ -8,15 +8,7 @@ import * as vscode from 'vscode';
 import { ResponseError, WorkDoneProgress } from 'vscode-languageclient/node';
 import { withHint } from './agent';
 import { ServerManager, SKILL_SELECTOR } from './client';
-import {
-  EstimateEvalsRequest,
-  EvalEstimate,
-  EvalQueryResult,
-  EvalResultParams,
-  RunEvalsRequest,
-  RunEvalsResult,
-  RunTriggerEvalsArgument,
-} from './protocol';
+import { EstimateEvalsRequest, EvalQueryResult, EvalResultParams, RunEvalsRequest, RunEvalsResult, RunTriggerEvalsArgument } from './protocol';
 import type { EvalRow } from './webview/messages';
 
 export type EvalState = 'idle' | 'running' | 'done' | 'error' | 'cancelled' | 'refused';
@@ -51,19 +43,6 @@ export interface EvalOutcome {
 
 /** Runs that may send more requests than this ask first (skillLsp.evals.confirmAboveRequests). */
 const DEFAULT_CONFIRM_ABOVE = 100;
-
-/** `up to 27 model requests (9 runs, 0 cached), about 4,100 to 18,300 input tokens, 0.0140 to 0.0620 USD`. */
-export function estimateText(estimate: EvalEstimate): string {
-  const guess = estimate.dry_run;
-  const count = (value: number) => value.toLocaleString('en-US');
-  const range = (least: number, most: number) => (least === most ? count(least) : `${count(least)} to ${count(most)}`);
-  let text = `up to ${count(guess.requests_at_most)} model requests (${count(guess.runs)} runs, ${count(guess.cached_runs)} cached), about ${range(guess.input_tokens, guess.input_tokens_at_most)} input tokens`;
-  if (estimate.cost) {
-    const money = (value: number) => `${value < 1 ? value.toFixed(4) : value.toFixed(2)} ${estimate.cost?.currency}`;
-    text += `, ${estimate.cost.least === estimate.cost.most ? money(estimate.cost.least) : `${money(estimate.cost.least)} to ${money(estimate.cost.most)}`}`;
-  }
-  return text;
-}
 
 /** Asks whether to run; Cancel comes first, so a hasty Enter sends nothing. */
 async function confirmRun(skill: string | undefined, text: string): Promise<boolean> {
@@ -211,7 +190,8 @@ export class TriggerEvals implements vscode.Disposable {
       .catch(() => undefined);
     if (estimate) {
       const limit = vscode.workspace.getConfiguration('skillLsp').get<number>('evals.confirmAboveRequests', DEFAULT_CONFIRM_ABOVE);
-      const text = estimateText(estimate);
+      // The server words it, as the CLI's --dry-run.
+      const text = estimate.summary;
       if (limit > 0 && estimate.dry_run.requests_at_most > limit && !(await confirmRun(skill, text))) {
         return this.end('cancelled', `Not run: ${text}, above skillLsp.evals.confirmAboveRequests (${limit}).`);
       }

@@ -97,6 +97,8 @@ export interface EvalEstimate {
     max_turns: number;
   };
   model: string;
+  /** The estimate in one line, as the server words it for an editor's question. */
+  summary: string;
   cost?: { least: number; most: number; currency: string };
 }
 

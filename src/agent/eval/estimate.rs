@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::report::RunRecord;
 use crate::config::Price;
+use crate::text::thousands;
 
 /// Bytes a token before any run of the model has calibrated it: English prose and JSON come to
 /// 3.5 to 4.5 with the common tokenizers.
@@ -154,16 +155,64 @@ impl Estimate {
         )
     }
 
+    /// The estimate in one line, as the editors show it before a run: `up to 27 model requests
+    /// (9 runs, 0 cached), about 4,100 to 18,300 input tokens, 0.0140 to 0.0620 USD`.
+    #[must_use]
+    pub(crate) fn summary(&self, price: Option<&Price>) -> String {
+        let mut text = format!(
+            "up to {} model requests ({} runs, {} cached), about {} input tokens",
+            thousands(self.requests_at_most),
+            thousands(self.runs as u64),
+            thousands(self.cached_runs as u64),
+            range(self.input_tokens, self.input_tokens_at_most)
+        );
+        if let Some(price) = price {
+            let (least, most) = self.cost(price);
+            text.push_str(", ");
+            text.push_str(&money_range(least, most, &price.currency));
+        }
+        text
+    }
+
     /// What `eval --dry-run --format json` prints and `skill/runEvals` with `dryRun` answers:
-    /// `{"dry_run": {…}, "model", "cost"?: {"least", "most", "currency"}}`.
+    /// `{"dry_run": {…}, "model", "summary", "cost"?: {"least", "most", "currency"}}`.
     #[must_use]
     pub(crate) fn json(&self, model: &str, price: Option<&Price>) -> Value {
-        let mut value = json!({"dry_run": self, "model": model});
+        let mut value = json!({"dry_run": self, "model": model, "summary": self.summary(price)});
         if let Some(price) = price {
             let (least, most) = self.cost(price);
             value["cost"] = json!({"least": least, "most": most, "currency": price.currency});
         }
         value
+    }
+}
+
+/// `4,100`, or `4,100 to 18,300` when the least and the most differ.
+#[must_use]
+pub(crate) fn range(least: u64, most: u64) -> String {
+    if least == most {
+        thousands(least)
+    } else {
+        format!("{} to {}", thousands(least), thousands(most))
+    }
+}
+
+/// `0.0140 USD`, or `0.0140 USD to 0.0620 USD`: four decimals below one unit, where cents would
+/// hide a small eval's cost.
+#[must_use]
+pub(crate) fn money_range(least: f64, most: f64, currency: &str) -> String {
+    let money = |value: f64| {
+        if value < 1.0 {
+            format!("{value:.4} {currency}")
+        } else {
+            format!("{value:.2} {currency}")
+        }
+    };
+    let (least, most) = (money(least), money(most));
+    if least == most {
+        least
+    } else {
+        format!("{least} to {most}")
     }
 }
 

@@ -355,11 +355,13 @@ function M.start(target)
   -- results, and asked about when it may send more requests than config.confirm_above_requests.
   local dry = { skill = params.skill, uri = params.uri, dryRun = true }
   local sent = lsp_client.request(client, 'skill/runEvals', dry, function(err, estimate)
-    if err or type(estimate) ~= 'table' or type(estimate.dry_run) ~= 'table' then
+    local usable = not err and type(estimate) == 'table' and type(estimate.dry_run) == 'table'
+    if not usable or type(estimate.summary) ~= 'string' then
       -- The real request reports the same trouble in its own words.
       return send(nil)
     end
-    local text = M.estimate_text(estimate)
+    -- The server words it, as the CLI's --dry-run.
+    local text = estimate.summary
     local limit = config.confirm_above_requests
     if limit <= 0 or (estimate.dry_run.requests_at_most or 0) <= limit then
       return send(text)
@@ -382,36 +384,6 @@ function M.start(target)
   if not sent then
     send(nil)
   end
-end
-
---- `up to 27 model requests (9 runs, 0 cached), about 4,100 to 18,300 input tokens, 0.0140 to 0.0620 USD`
---- @param estimate table the answer of skill/runEvals with dryRun
---- @return string
-function M.estimate_text(estimate)
-  local guess = estimate.dry_run
-  local function count(value)
-    local digits = tostring(math.floor((value or 0) + 0.5))
-    return (digits:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', ''))
-  end
-  local function range(least, most)
-    return least == most and count(least) or ('%s to %s'):format(count(least), count(most))
-  end
-  local text = ('up to %s model requests (%s runs, %s cached), about %s input tokens'):format(
-    count(guess.requests_at_most),
-    count(guess.runs),
-    count(guess.cached_runs),
-    range(guess.input_tokens, guess.input_tokens_at_most)
-  )
-  local cost = estimate.cost
-  if type(cost) == 'table' then
-    local function money(value)
-      return (value < 1 and '%.4f %s' or '%.2f %s'):format(value, cost.currency)
-    end
-    text = text
-      .. ', '
-      .. (cost.least == cost.most and money(cost.least) or ('%s to %s'):format(money(cost.least), money(cost.most)))
-  end
-  return text
 end
 
 --- `:SkillEval [skill]`: the named skill, else the skill of the current SKILL.md or
