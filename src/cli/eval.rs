@@ -16,7 +16,7 @@ use crate::agent::eval::estimate::Estimate;
 use crate::agent::eval::report::Verdict;
 use crate::agent::eval::route::{ROUTING_MAX_TOKENS, routing_max_tokens};
 use crate::agent::eval::run::{DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD};
-use crate::agent::eval::set::{self, TRIGGERS_FILE};
+use crate::agent::eval::set;
 use crate::agent::eval::{
     EvalError, EvalOptions, EvalReport, Evaluator, Progress, QueryResult, SkillReport,
     SkillUnderTest,
@@ -40,14 +40,17 @@ pub(crate) enum EvalFormat {
 #[derive(clap::Args, Debug)]
 pub(crate) struct EvalArgs {
     /// Skills to evaluate: names, skill folders or SKILL.md paths; another folder stands for the
-    /// skills under it with evals/triggers.json (default: every skill of the workspace with one).
+    /// skills under it with a trigger eval set (default: every skill of the workspace with one).
     #[arg(value_name = "SKILL_OR_PATH")]
     pub skills: Vec<String>,
     /// The workspace whose catalog the model sees (default: the workspace of the first skill
     /// path given, else the current folder).
     #[arg(long)]
     pub root: Option<PathBuf>,
-    /// Use this eval set instead of <skill>/evals/triggers.json (one skill must be named).
+    /// Use this eval set instead of the skill's own (evals/triggers.json, else the first of
+    /// evals/eval_queries.json, evals/trigger/eval_queries.json, evals/trigger-eval.json,
+    /// evals/eval_set.json, eval_set.json, eval_queries.json in its folder; one skill must be
+    /// named).
     #[arg(long, value_name = "FILE")]
     pub eval_set: Option<PathBuf>,
     /// Runs per query, or `auto`: 3, then one more at a time for each query whose 95 %
@@ -487,14 +490,11 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         names = registry
             .skills
             .iter()
-            .filter(|skill| set::triggers_path(&skill.path).is_file())
+            .filter(|skill| set::find_set(&skill.path, &is_file).is_some())
             .map(|skill| skill.name.clone())
             .collect();
         if names.is_empty() && problems.is_empty() {
-            problems.push(format!(
-                "no skill in {} has {TRIGGERS_FILE}; write one (see docs/schemas/triggers.schema.json) or name a skill and pass --eval-set FILE",
-                workspace.display()
-            ));
+            problems.push(no_set_anywhere(&workspace, "", registry.skills.iter()));
         }
     }
     if !problems.is_empty() {
@@ -517,17 +517,22 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
         };
         let path = match &args.eval_set {
             Some(path) => path.clone(),
-            None => {
-                let path = display_path(&set::triggers_path(&skill.path));
-                if !path.is_file() {
+            None => match set::find_set(&display_path(&skill.path), &is_file) {
+                Some(found) => {
+                    if let Some(warning) = found.shadow_warning(&name) {
+                        warning_line(&warning);
+                    }
+                    found.path
+                }
+                None => {
+                    let dir = display_path(skill.path.parent().unwrap_or(Path::new("")));
                     problems.push(format!(
-                        "{}: skill '{name}' has no eval set; write {TRIGGERS_FILE} there or pass --eval-set FILE",
-                        path.display()
+                        "{}; write one there or pass --eval-set FILE",
+                        set::no_set_message(&dir, &name, &is_file)
                     ));
                     continue;
                 }
-                path
-            }
+            },
         };
         match set::load(&path) {
             Ok(set) => under_test.push(SkillUnderTest {
@@ -568,18 +573,61 @@ fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<Strin
         }
         Err(_) => {}
     }
-    let under: Vec<String> = skills_under(registry, path)
-        .into_iter()
-        .filter(|skill| set::triggers_path(&skill.path).is_file())
+    let skills = skills_under(registry, path);
+    let under: Vec<String> = skills
+        .iter()
+        .filter(|skill| set::find_set(&skill.path, &is_file).is_some())
         .map(|skill| skill.name.clone())
         .collect();
     if under.is_empty() {
         return Err(format!(
-            "{arg}: no skill of the workspace {} under it has {TRIGGERS_FILE}",
-            workspace.display()
+            "{arg}: {}",
+            no_set_anywhere(workspace, " under it", skills.into_iter())
         ));
     }
     Ok(under)
+}
+
+/// Whether a file is there: the CLI's view of the candidates of `set::find_set`.
+fn is_file(path: &Path) -> bool {
+    path.is_file()
+}
+
+fn warning_line(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {message}");
+}
+
+/// Why no skill of `skills` (those of `workspace`, or under an argument) can be measured: the
+/// names looked for, and how many have output evals only, which are not run yet.
+fn no_set_anywhere<'a>(
+    workspace: &Path,
+    under: &str,
+    skills: impl Iterator<Item = &'a crate::workspace::Skill>,
+) -> String {
+    let output_only = skills
+        .filter(|skill| {
+            skill
+                .path
+                .parent()
+                .is_some_and(|dir| dir.join(set::OUTPUT_EVALS_FILE).is_file())
+        })
+        .count();
+    let mut message = format!(
+        "no skill of the workspace {}{under} has an eval set (trigger evals: looked for {} in each skill folder)",
+        workspace.display(),
+        set::searched()
+    );
+    if output_only > 0 {
+        message.push_str(&format!(
+            "; {output_only} {} only output evals ({}: prompts and expected outputs), which skill-lsp does not run yet",
+            if output_only == 1 { "has" } else { "have" },
+            set::OUTPUT_EVALS_FILE
+        ));
+    }
+    message.push_str(
+        "; write a set (see docs/schemas/triggers.schema.json) or name a skill and pass --eval-set FILE",
+    );
+    message
 }
 
 fn draw_progress(progress: Progress) {

@@ -63,7 +63,7 @@ pub(crate) enum Command {
     },
     /// Run the catalog-first agent in the terminal: one PROMPT, or a REPL without one.
     Chat(ChatArgs),
-    /// Trigger evals: does each query of <skill>/evals/triggers.json make the model load the skill?
+    /// Trigger evals: does each query of a skill's eval set (evals/triggers.json, …) make the model load the skill?
     Eval(eval::EvalArgs),
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
     Completions { shell: clap_complete::Shell },

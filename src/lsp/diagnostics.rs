@@ -21,7 +21,7 @@ use super::backend::Backend;
 use super::convert::to_lsp_diagnostic;
 use super::handlers::{catch_panic, code_lens, eval_set};
 use super::snapshot::{Snapshot, skill_file_reports};
-use super::state::{BufferText, analyze_skill};
+use super::state::{BufferText, EvalFile, analyze_skill};
 use crate::workspace::discovery::is_skill_path;
 
 /// Pushes the diagnostics of one open document, unless the client pulls them or the
@@ -56,7 +56,7 @@ pub(crate) async fn publish(backend: &Backend, uri: &Uri) {
 fn is_checked(snapshot: &Snapshot) -> bool {
     let document = &snapshot.document;
     document.is_skill_file()
-        || document.is_eval_set()
+        || snapshot.eval_file().is_some()
         || document.is_openai_yaml()
         || document.is_manifest()
 }
@@ -67,11 +67,18 @@ pub(crate) type SkillFileReports = Vec<(Uri, Vec<Diagnostic>)>;
 
 /// Everything published for one open document: a SKILL.md's findings from the engine, then the
 /// `trigger-evals` information diagnostic of its last eval run (not a rule: it reports a
-/// measurement the user asked for, not a property of the text); an eval set's parse errors.
+/// measurement the user asked for, not a property of the text); an eval set's parse errors (and
+/// whether it is the set measured); the problems of the output evals, `evals/evals.json`.
 /// Beside them, the findings of the skill's other files.
 pub(crate) fn document_diagnostics(snapshot: &Snapshot) -> (Vec<Diagnostic>, SkillFileReports) {
-    if snapshot.document.is_eval_set() {
-        return (eval_set::diagnostics(snapshot), Vec::new());
+    match snapshot.eval_file() {
+        Some(EvalFile::Triggers { dir }) => {
+            return (eval_set::diagnostics(snapshot, &dir), Vec::new());
+        }
+        Some(EvalFile::Outputs { dir }) => {
+            return (eval_set::output_diagnostics(snapshot, &dir), Vec::new());
+        }
+        None => {}
     }
     let (mut items, skill_files) = snapshot.lsp_diagnostics();
     items.extend(code_lens::trigger_evals_diagnostic(snapshot));

@@ -21,8 +21,7 @@ use super::handlers::{invalid_params, provider_setup_error};
 use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::eval::cache::cache_dir;
-use crate::agent::eval::set::triggers_path;
-use crate::agent::eval::set::{TRIGGERS_FILE, parse};
+use crate::agent::eval::set::{find_set, no_set_message, parse};
 use crate::agent::eval::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
 use crate::workspace::Source;
 use crate::workspace::open::{SkillRef, find_skill};
@@ -86,14 +85,15 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     if !problems.is_empty() {
         return Err(invalid_params(problems.join("; ")));
     }
-    let set_path = triggers_path(&skill.path);
-    let set_text = overlay.read(&set_path).map_err(|_| {
-        invalid_params(format!(
-            "{}: skill '{}' has no eval set; write {TRIGGERS_FILE} there",
-            set_path.display(),
-            skill.name
-        ))
-    })?;
+    // The set every front end measures: the first of set::SET_FILES, open buffers included.
+    let exists = |path: &std::path::Path| overlay.is_open(path) || path.is_file();
+    let skill_dir = skill.path.parent().unwrap_or(std::path::Path::new(""));
+    let set_path = find_set(&skill.path, &exists)
+        .map(|found| found.path)
+        .ok_or_else(|| invalid_params(no_set_message(skill_dir, &skill.name, &exists)))?;
+    let set_text = overlay
+        .read(&set_path)
+        .map_err(|error| invalid_params(format!("{}: {error}", set_path.display())))?;
     let set = parse(&set_path, &set_text).map_err(|error| invalid_params(error.to_string()))?;
     let provider =
         crate::agent::provider::from_env(&|name| std::env::var(name).ok(), None, model.as_deref())

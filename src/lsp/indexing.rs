@@ -112,9 +112,18 @@ pub(crate) async fn register_watchers(backend: &Backend) {
         return;
     }
     // What the index and the rules read: Markdown (skills and their mentions), everything
-    // under a skills root (`broken-link` targets), and the config files. Not `**/*`, which
-    // would re-lint on every build artefact written.
-    let mut patterns: Vec<String> = vec!["**/*.md".into(), "**/*.MD".into(), "**/skills/**".into()];
+    // under a skills root (`broken-link` targets), the config files, and a skill's eval files
+    // wherever it is (which trigger set comes first, and so whether a shown result still holds,
+    // changes when one is created or deleted). Not `**/*`, which would re-lint on every build
+    // artefact written.
+    let mut patterns: Vec<String> = vec![
+        "**/*.md".into(),
+        "**/*.MD".into(),
+        "**/skills/**".into(),
+        "**/evals/**/*.json".into(),
+        "**/eval_set.json".into(),
+        "**/eval_queries.json".into(),
+    ];
     patterns.extend(FILE_NAMES.iter().map(|name| format!("**/{name}")));
     for workspace in backend.lock().workspaces() {
         for root in &workspace.config.roots {

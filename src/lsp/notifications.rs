@@ -152,14 +152,15 @@ async fn skill_changed(backend: &Backend, uri: &Uri) {
     }
 }
 
-/// The open SKILL.md of the skill whose eval set `uri` is.
+/// The open SKILL.md of the skill whose eval set `uri` is (any name of `set::SET_FILES`: which
+/// one is measured, and so the result shown, can change with any of them).
 fn eval_set_skill(backend: &Backend, uri: &Uri) -> Option<Uri> {
     let path = uri_path(uri)?;
-    if !path.ends_with(crate::agent::eval::set::TRIGGERS_FILE) {
-        return None;
-    }
-    let skill_dir = path.parent()?.parent()?;
     let state = backend.lock();
+    let open_paths: Vec<PathBuf> = state.open_uris().iter().filter_map(uri_path).collect();
+    let exists = |path: &std::path::Path| path.is_file() || open_paths.iter().any(|it| it == path);
+    let (skill_dir, _) = crate::agent::eval::set::set_skill_dir(&path, &exists)?;
+    let skill_dir = skill_dir.as_path();
     state.open_uris().into_iter().find(|open| {
         uri_path(open).is_some_and(|open| {
             open.parent() == Some(skill_dir) && crate::workspace::discovery::is_skill_path(&open)

@@ -3,7 +3,7 @@
 //! ([`Snapshot::take`]), so that every handler is a plain function of `(&Snapshot, params)`.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{self as lsp, Position, Uri};
 
@@ -11,7 +11,7 @@ use super::capabilities::ClientCaps;
 use super::convert::to_lsp_diagnostic;
 use super::documents::{Encoding, offset_of, range_of};
 use super::eval_results::EvalSummary;
-use super::state::{AnalysisContext, BufferText, Overlay, State, analyze, analyze_skill};
+use super::state::{AnalysisContext, BufferText, EvalFile, Overlay, State, analyze, analyze_skill};
 use crate::analysis::RegistryView;
 use crate::diagnostic::Diagnostic;
 
@@ -33,6 +33,18 @@ pub(crate) struct Snapshot {
 }
 
 impl Snapshot {
+    /// Whether a file is there as the editor sees it: an open buffer or a file on disk.
+    #[must_use]
+    pub(crate) fn exists(&self, path: &Path) -> bool {
+        self.overlay.0.contains_key(path) || path.is_file()
+    }
+
+    /// Which of a skill's eval files the document is, if one.
+    #[must_use]
+    pub(crate) fn eval_file(&self) -> Option<EvalFile> {
+        self.document.eval_file(&|path| self.exists(path))
+    }
+
     /// The snapshot of an open document, taken from `state` under its lock; `None` when the
     /// document is not open.
     pub(crate) fn take(state: &State, uri: &Uri) -> Option<Self> {

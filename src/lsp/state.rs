@@ -15,7 +15,7 @@ use super::documents::{Buffer, Encoding};
 use super::eval_results::{EvalSummary, description_of, eval_key};
 use super::folders::FolderState;
 use super::settings::ClientSettings;
-use crate::agent::eval::set::triggers_path;
+use crate::agent::eval::set::find_set;
 use crate::analysis::{Engine, RegistryView, WorkspaceBatch};
 use crate::config::FILE_NAMES;
 use crate::diagnostic::Diagnostic;
@@ -232,6 +232,15 @@ impl Source for Overlay {
     }
 }
 
+/// A skill's eval file open in the editor ([`BufferText::eval_file`]), with the skill's folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum EvalFile {
+    /// A trigger eval set: `evals/triggers.json` or another name of `set::SET_FILES`.
+    Triggers { dir: PathBuf },
+    /// The output evals, `evals/evals.json`.
+    Outputs { dir: PathBuf },
+}
+
 /// A document's text and version at one moment, for analysis outside the lock: an open buffer,
 /// or a file read for the catalog or a workspace pull. Request handlers get it inside a
 /// `Snapshot`.
@@ -245,12 +254,16 @@ pub(crate) struct BufferText {
 }
 
 impl BufferText {
-    /// Whether the document is an eval set, `<skill>/evals/triggers.json`.
+    /// Which of a skill's eval files the document is, by its name and the SKILL.md beside it:
+    /// a trigger set (one of `set::SET_FILES`) or the output evals (`evals/evals.json`).
     #[must_use]
-    pub(crate) fn is_eval_set(&self) -> bool {
-        self.path
-            .as_deref()
-            .is_some_and(|path| path.ends_with(crate::agent::eval::set::TRIGGERS_FILE))
+    pub(crate) fn eval_file(&self, exists: &dyn Fn(&Path) -> bool) -> Option<EvalFile> {
+        use crate::agent::eval::set;
+        let path = self.path.as_deref()?;
+        if let Some(dir) = set::output_evals_skill_dir(path, exists) {
+            return Some(EvalFile::Outputs { dir });
+        }
+        set::set_skill_dir(path, exists).map(|(dir, _)| EvalFile::Triggers { dir })
     }
 
     /// Whether the document is a plugin manifest, `.claude-plugin/plugin.json` or
@@ -502,7 +515,9 @@ impl State {
     #[must_use]
     pub(crate) fn eval_summary(&self, path: &Path, text: &str) -> Option<EvalSummary> {
         let stored = self.eval_results.get(path)?;
-        let set_text = self.overlay().read(&triggers_path(path)).ok()?;
+        let overlay = self.overlay();
+        let exists = |path: &Path| overlay.is_open(path) || path.is_file();
+        let set_text = overlay.read(&find_set(path, &exists)?.path).ok()?;
         (stored.key == eval_key(&description_of(text), &set_text)).then(|| stored.clone())
     }
 

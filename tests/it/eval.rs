@@ -1284,7 +1284,7 @@ fn a_malformed_eval_set_is_trouble_with_path_line_and_column() {
     let output = wire.eval(dir.path(), &server, &["pdf", "--eval-set", "mine.json"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("mine.json:1:1: expected a JSON array"),
+        stderr(&output).contains("mine.json:1:8: expected a JSON array"),
         "{}",
         stderr(&output)
     );
@@ -1456,7 +1456,9 @@ fn a_folder_stands_for_the_skills_under_it_with_eval_sets() {
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains(".: no skill of the workspace ")
-            && stderr(&output).contains(" under it has evals/triggers.json"),
+            && stderr(&output).contains(
+                " under it has an eval set (trigger evals: looked for evals/triggers.json, "
+            ),
         "{}",
         stderr(&output)
     );
@@ -1622,4 +1624,77 @@ fn routing_requests_have_a_small_token_limit_and_runs_cut_by_it_are_warned_about
         Some(1)
     );
     assert_eq!(sent(3), 64);
+}
+
+#[test]
+fn the_eval_set_is_the_first_name_found_and_output_evals_alone_are_not_run() {
+    let wire = Wire::Anthropic;
+    let dir = workspace(&json!([{"query": "unused", "should_trigger": true}]));
+    let pdf = dir.path().join("skills/pdf");
+    fs::remove_file(pdf.join("evals/triggers.json")).unwrap();
+    // The guide's name, wrapped as some sets are, and skill-creator's export beside the SKILL.md.
+    fs::write(
+        pdf.join("evals/eval_queries.json"),
+        r#"{"skill_name": "pdf", "queries": [{"query": "Fill in tax.pdf", "should_trigger": true, "split": "train"}]}"#,
+    )
+    .unwrap();
+    fs::write(
+        pdf.join("eval_set.json"),
+        r#"[{"query": "Never read", "should_trigger": false}]"#,
+    )
+    .unwrap();
+    let server = Server::start(vec![wire.text()]);
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &["pdf", "--runs", "1", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    assert!(
+        report["eval_set"]
+            .as_str()
+            .unwrap()
+            .ends_with("skills/pdf/evals/eval_queries.json"),
+        "{report:#}"
+    );
+    assert_eq!(report["results"][0]["query"], "Fill in tax.pdf");
+    assert_eq!(report["results"].as_array().unwrap().len(), 1);
+    assert!(
+        stderr(&output).contains(
+            "skill-lsp: warning: skill 'pdf': measuring evals/eval_queries.json; eval_set.json is not read (the first of evals/triggers.json, evals/eval_queries.json, "
+        ),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(server.requests().len(), 1);
+
+    // A skill with output evals only: nothing to run, and the message says why.
+    let docx = dir.path().join("skills/docx");
+    fs::create_dir_all(docx.join("evals")).unwrap();
+    fs::write(
+        docx.join("evals/evals.json"),
+        r#"{"skill_name": "docx", "evals": [{"id": 1, "prompt": "Convert a.docx"}]}"#,
+    )
+    .unwrap();
+    let output = wire.eval(dir.path(), &server, &["docx"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("skill 'docx' has no eval set (trigger evals: looked for evals/triggers.json, evals/eval_queries.json, evals/trigger/eval_queries.json, evals/trigger-eval.json, evals/eval_set.json, eval_set.json, eval_queries.json)")
+            && message.contains("; its evals/evals.json holds output evals (prompts and expected outputs), which skill-lsp does not run yet"),
+        "{message}"
+    );
+    // The whole workspace, when no skill has a trigger set: the same, counted.
+    fs::remove_file(pdf.join("evals/eval_queries.json")).unwrap();
+    fs::remove_file(pdf.join("eval_set.json")).unwrap();
+    let output = wire.eval(dir.path(), &server, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains(" has an eval set (trigger evals: looked for evals/triggers.json, ")
+            && message.contains("; 1 has only output evals (evals/evals.json: prompts and expected outputs), which skill-lsp does not run yet"),
+        "{message}"
+    );
+    assert_eq!(server.requests().len(), 1, "nothing more is sent");
 }

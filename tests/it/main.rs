@@ -18,6 +18,7 @@ mod eval;
 mod faults;
 mod lsp;
 mod lsp_eval;
+mod lsp_eval_files;
 mod properties;
 mod prose;
 mod protocol;

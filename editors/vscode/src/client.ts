@@ -36,8 +36,30 @@ import { agentSettings, serverPathSetting, serverSettings } from './settings';
 export const SKILL_GLOB = '**/[sS][kK][iI][lL][lL].[mM][dD]';
 export const SKILL_SELECTOR: { scheme: string; pattern: string }[] = [{ scheme: 'file', pattern: SKILL_GLOB }];
 const CONFIG_GLOB = '**/{skill-lsp.toml,.skill-lsp.toml}';
-/** A skill's trigger eval set: the server checks and completes it when it is open. */
-export const EVAL_SET_SELECTOR = { scheme: 'file', language: 'json', pattern: '**/evals/triggers.json' };
+/**
+ * The names of a skill's trigger eval set, relative to its folder, in the server's order: the
+ * first that exists is the one measured (docs/protocol.md, "Trigger evals in the editor").
+ */
+export const EVAL_SET_FILES = [
+  'evals/triggers.json',
+  'evals/eval_queries.json',
+  'evals/trigger/eval_queries.json',
+  'evals/trigger-eval.json',
+  'evals/eval_set.json',
+  'eval_set.json',
+  'eval_queries.json',
+];
+/** A skill's output evals: the server checks and completes them when open (it does not run them yet). */
+export const OUTPUT_EVALS_FILE = 'evals/evals.json';
+/**
+ * A skill's eval files: the server checks and completes them when open (only those beside a
+ * SKILL.md; it leaves any other JSON of these names alone).
+ */
+export const EVAL_FILE_SELECTOR = [...EVAL_SET_FILES, OUTPUT_EVALS_FILE].map((file) => ({
+  scheme: 'file',
+  language: 'json',
+  pattern: `**/${file}`,
+}));
 /** Codex's `agents/openai.yaml` beside a SKILL.md: the server lints it when it is open. */
 export const OPENAI_YAML_SELECTOR = { scheme: 'file', pattern: '**/agents/openai.yaml' };
 /** Claude Code plugin manifests, checked as `claude plugin validate` does. */
@@ -46,7 +68,7 @@ export const MANIFEST_SELECTOR = [
   { scheme: 'file', pattern: '**/.claude-plugin/marketplace.json' },
 ];
 /** What the language client syncs: the skills, their eval sets, their Codex metadata and plugin manifests. */
-const CLIENT_SELECTOR = [...SKILL_SELECTOR, EVAL_SET_SELECTOR, OPENAI_YAML_SELECTOR, ...MANIFEST_SELECTOR];
+const CLIENT_SELECTOR = [...SKILL_SELECTOR, ...EVAL_FILE_SELECTOR, OPENAI_YAML_SELECTOR, ...MANIFEST_SELECTOR];
 
 /**
  * Tells the server, in `initialize`, that this client implements the `skillLsp.runTriggerEvals`

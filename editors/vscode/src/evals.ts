@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ResponseError, WorkDoneProgress } from 'vscode-languageclient/node';
 import { withHint } from './agent';
-import { ServerManager, SKILL_SELECTOR } from './client';
+import { EVAL_SET_FILES, ServerManager, SKILL_SELECTOR } from './client';
 import { EstimateEvalsRequest, EvalQueryResult, EvalResultParams, RunEvalsRequest, RunEvalsResult, RunTriggerEvalsArgument } from './protocol';
 import type { EvalRow } from './webview/messages';
 
@@ -307,7 +307,7 @@ export class TriggerEvals implements vscode.Disposable {
   }
 }
 
-/** The SKILL.md of the active editor, or the one beside the active `evals/triggers.json`. */
+/** The SKILL.md of the active editor, or the one of the active trigger eval set (`evals/triggers.json`, …). */
 function activeSkill(): RunTriggerEvalsArgument | undefined {
   const document = vscode.window.activeTextEditor?.document;
   if (!document) {
@@ -316,9 +316,10 @@ function activeSkill(): RunTriggerEvalsArgument | undefined {
   if (vscode.languages.match(SKILL_SELECTOR, document) > 0) {
     return { uri: document.uri.toString() };
   }
-  const file = document.uri.fsPath;
-  if (document.uri.scheme === 'file' && path.basename(file) === 'triggers.json' && path.basename(path.dirname(file)) === 'evals') {
-    const folder = path.dirname(path.dirname(file));
+  const file = document.uri.fsPath.split(path.sep).join('/');
+  const set = EVAL_SET_FILES.find((name) => file.endsWith(`/${name}`));
+  if (document.uri.scheme === 'file' && set) {
+    const folder = file.slice(0, file.length - set.length - 1);
     return { uri: vscode.Uri.file(path.join(folder, 'SKILL.md')).toString() };
   }
   return undefined;

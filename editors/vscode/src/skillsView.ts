@@ -4,7 +4,7 @@
 
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { SKILL_GLOB, ServerManager } from './client';
+import { EVAL_SET_FILES, SKILL_GLOB, ServerManager } from './client';
 import { CatalogRequest, CatalogSkill } from './protocol';
 
 export const SKILLS_VIEW = 'skillLsp.skills';
@@ -22,7 +22,7 @@ const SHORT_DESCRIPTION = 60;
 export interface SkillNode {
   skill: CatalogSkill;
   uri: vscode.Uri;
-  /** Whether the skill's folder has evals/triggers.json. */
+  /** Whether the skill's folder has a trigger eval set (any name of EVAL_SET_FILES). */
   hasEvals: boolean;
 }
 
@@ -101,7 +101,7 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
   constructor(private readonly server: ServerManager) {
     this.treeView = vscode.window.createTreeView(SKILLS_VIEW, { treeDataProvider: this, showCollapseAll: false });
     const watcher = vscode.workspace.createFileSystemWatcher(SKILL_GLOB);
-    const evalsWatcher = vscode.workspace.createFileSystemWatcher('**/evals/triggers.json', false, true, false);
+    const evalsWatcher = vscode.workspace.createFileSystemWatcher(`**/{${EVAL_SET_FILES.join(',')}}`, false, true, false);
     const isSkill = (uri: vscode.Uri) => path.basename(uri.fsPath).toLowerCase() === 'skill.md';
     this.disposables.push(
       this.treeView,
@@ -265,8 +265,9 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
     this.nodes = await Promise.all(
       skills.map(async (skill) => {
         const uri = vscode.Uri.parse(skill.uri);
-        const evals = vscode.Uri.joinPath(uri, '..', 'evals', 'triggers.json');
-        return { skill, uri, hasEvals: await exists(evals) };
+        const sets = EVAL_SET_FILES.map((file) => vscode.Uri.joinPath(uri, '..', ...file.split('/')));
+        const hasEvals = (await Promise.all(sets.map(exists))).some(Boolean);
+        return { skill, uri, hasEvals };
       }),
     );
     this.loaded = true;

@@ -1,7 +1,9 @@
 //! Trigger evals: does a skill's description make the model load it? No CLI or LSP
 //! types here; `skill-lsp eval` and the language server's `skill/runEvals` drive it.
 //!
-//! - `set` — eval sets (`<skill>/evals/triggers.json`): parsing and its rules;
+//! - `set` — trigger eval sets (`<skill>/evals/triggers.json` and the other names of
+//!   `set::SET_FILES`): which file, parsing and its rules;
+//! - `outputs` — output evals (`<skill>/evals/evals.json`): checked for the editor, not run yet;
 //! - `run` — the measurement: plan the runs (the cache answers some), drive them concurrently,
 //!   report;
 //! - `route` — one run of the routing step against the model;
@@ -13,6 +15,7 @@
 pub(crate) mod cache;
 pub(crate) mod estimate;
 pub(crate) mod improve;
+pub(crate) mod outputs;
 pub(crate) mod report;
 pub(crate) mod route;
 pub(crate) mod run;

@@ -1,5 +1,6 @@
 //! `textDocument/codeLens`: "Run trigger evals" above `description:` in a SKILL.md whose folder
-//! has `evals/triggers.json` (after a run in this session: "Trigger evals: 8/10 — 1 missed"),
+//! has a trigger eval set (`evals/triggers.json` or another name of `set::SET_FILES`; after a run
+//! in this session: "Trigger evals: 8/10 — 1 missed"; with the set's name when several exist),
 //! and the `trigger-evals` information diagnostic of the same last run. The lens's command is
 //! the client's (`skillLsp.runTriggerEvals`), which sends `skill/runEvals`.
 
@@ -9,7 +10,7 @@ use tower_lsp_server::ls_types::{
     CodeLens, CodeLensParams, Command, Diagnostic, DiagnosticSeverity, NumberOrString,
 };
 
-use crate::agent::eval::set::triggers_path;
+use crate::agent::eval::set::{FoundSet, find_set};
 use crate::document::SkillDocument;
 use crate::lsp::documents::{Encoding, range_of};
 use crate::lsp::eval_results::EvalSummary;
@@ -25,12 +26,15 @@ pub(crate) fn code_lens(snapshot: &Snapshot, _: CodeLensParams) -> Result<Option
     Ok(lenses(snapshot))
 }
 
+/// The skill's trigger set, the one a run measures (an open buffer or a file).
+fn eval_set(snapshot: &Snapshot) -> Option<FoundSet> {
+    let path = snapshot.document.path.as_deref()?;
+    find_set(path, &|path| snapshot.exists(path))
+}
+
 /// Whether the skill's folder has an eval set (an open buffer or a file).
 fn has_eval_set(snapshot: &Snapshot) -> bool {
-    snapshot.document.path.as_deref().is_some_and(|path| {
-        let set = triggers_path(path);
-        snapshot.overlay.0.contains_key(&set) || set.is_file()
-    })
+    eval_set(snapshot).is_some()
 }
 
 #[must_use]
@@ -50,10 +54,15 @@ pub(crate) fn lenses(snapshot: &Snapshot) -> Option<Vec<CodeLens>> {
             let path = snapshot.document.path.as_deref()?;
             Some(path.parent()?.file_name()?.to_str()?.to_owned())
         })?;
-    let title = snapshot
+    let mut title = snapshot
         .eval
         .as_ref()
         .map_or_else(|| RUN_TITLE.to_owned(), EvalSummary::lens_title);
+    // With more than one set in the folder, the lens says which one it runs.
+    if let Some(found) = eval_set(snapshot).filter(|found| !found.ignored.is_empty()) {
+        let shown = found.path.strip_prefix(&found.dir).unwrap_or(&found.path);
+        title = format!("{title} ({})", shown.display());
+    }
     let range = snapshot.range(entry.key.range.start, entry.key.range.end);
     Some(vec![CodeLens {
         range,

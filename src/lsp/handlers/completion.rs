@@ -312,8 +312,8 @@ pub(crate) fn completion(
     params: CompletionParams,
 ) -> jsonrpc::Result<Option<CompletionResponse>> {
     let offset = snapshot.offset(params.text_document_position.position);
-    if snapshot.document.is_eval_set() {
-        let items = super::eval_set::complete(snapshot, offset);
+    if let Some(file) = snapshot.eval_file() {
+        let items = super::eval_set::complete(snapshot, &file, offset);
         return Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)));
     }
     if snapshot.document.is_manifest() {

@@ -1,20 +1,98 @@
-//! An eval set open in the editor (`<skill>/evals/triggers.json`): its parse and shape errors as
-//! diagnostics (the messages of `skill-lsp eval`, from `agent::eval::set::parse`, without the
-//! path), and completion of the keys and values of a case. No other JSON file is checked.
+//! A skill's eval files open in the editor. A trigger set (`<skill>/evals/triggers.json` or
+//! another name of `agent::eval::set::SET_FILES`): its parse and shape errors as diagnostics (the
+//! messages of `skill-lsp eval`, from `agent::eval::set::parse`, without the path), a note when
+//! another set comes first and this one is not measured, and completion of the keys and values
+//! of a case. The output evals (`<skill>/evals/evals.json`): the problems
+//! `agent::eval::outputs::check` finds, and completion of the keys of the file and of an eval.
+//! No other JSON file is checked.
+
+use std::path::Path;
 
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, NumberOrString,
 };
 
-use crate::agent::eval::set::{SetError, parse};
+use crate::agent::eval::outputs::{self, EVAL_KEYS, FILE_KEYS, Level};
+use crate::agent::eval::set::{SetError, find_set, parse, searched};
 use crate::lsp::snapshot::Snapshot;
+use crate::lsp::state::EvalFile;
+use crate::workspace::Source;
 
 /// The code of an eval set's errors.
 pub(crate) const EVAL_SET_CODE: &str = "eval-set";
 
-/// The first broken rule of the set, at the line and column the parser stopped.
+/// The code of the problems of `evals/evals.json`.
+pub(crate) const OUTPUT_EVALS_CODE: &str = "output-evals";
+
+/// The range of the first character of the document (empty when it is empty).
+fn first_char(snapshot: &Snapshot) -> tower_lsp_server::ls_types::Range {
+    let text: &str = &snapshot.document.text;
+    let width = text.chars().next().map_or(0, char::len_utf8);
+    snapshot.range(0, width)
+}
+
+/// The set's first broken rule, at the line and column the parser stopped; and, when another
+/// set of the skill in `dir` comes first, an information that this one is not measured.
 #[must_use]
-pub(crate) fn diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+pub(crate) fn diagnostics(snapshot: &Snapshot, dir: &Path) -> Vec<Diagnostic> {
+    let mut found = shadowed(snapshot, dir).into_iter().collect::<Vec<_>>();
+    found.extend(parse_error(snapshot));
+    found
+}
+
+/// The note on a set that another set of the skill shadows.
+fn shadowed(snapshot: &Snapshot, dir: &Path) -> Option<Diagnostic> {
+    let path = snapshot.document.path.as_deref()?;
+    let measured = find_set(&dir.join("SKILL.md"), &|path| snapshot.exists(path))?.path;
+    if measured == path {
+        return None;
+    }
+    let shown = measured.strip_prefix(dir).unwrap_or(&measured);
+    Some(Diagnostic {
+        range: first_char(snapshot),
+        severity: Some(DiagnosticSeverity::INFORMATION),
+        code: Some(NumberOrString::String(EVAL_SET_CODE.to_owned())),
+        source: Some("skill-lsp".to_owned()),
+        message: format!(
+            "This set is not measured: the skill's trigger evals run {}, the first of {} that exists",
+            shown.display(),
+            searched()
+        ),
+        ..Diagnostic::default()
+    })
+}
+
+/// The output evals' problems, each at the key or value it is about. The skill's frontmatter
+/// name (for `skill_name`) and the `files` are read from the skill's folder `dir`.
+#[must_use]
+pub(crate) fn output_diagnostics(snapshot: &Snapshot, dir: &Path) -> Vec<Diagnostic> {
+    let skill_name = ["SKILL.md", "skill.md", "Skill.md"]
+        .iter()
+        .find_map(|name| snapshot.overlay.read(&dir.join(name)).ok())
+        .and_then(|text| {
+            crate::document::SkillDocument::parse(&text)
+                .field("name")
+                .and_then(|entry| entry.value.as_str().map(str::to_owned))
+        });
+    let exists = |relative: &str| snapshot.exists(&dir.join(relative));
+    outputs::check(&snapshot.document.text, skill_name.as_deref(), &exists)
+        .into_iter()
+        .map(|problem| Diagnostic {
+            range: snapshot.range(problem.range.start, problem.range.end),
+            severity: Some(match problem.level {
+                Level::Error => DiagnosticSeverity::ERROR,
+                Level::Warning => DiagnosticSeverity::WARNING,
+            }),
+            code: Some(NumberOrString::String(OUTPUT_EVALS_CODE.to_owned())),
+            source: Some("skill-lsp".to_owned()),
+            message: problem.message,
+            ..Diagnostic::default()
+        })
+        .collect()
+}
+
+/// The set's first broken rule, at the line and column the parser stopped.
+fn parse_error(snapshot: &Snapshot) -> Option<Diagnostic> {
     let text: &str = &snapshot.document.text;
     let path = snapshot.document.path.clone().unwrap_or_default();
     let Err(SetError::Invalid {
@@ -24,7 +102,7 @@ pub(crate) fn diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
         ..
     }) = parse(&path, text)
     else {
-        return Vec::new();
+        return None;
     };
     let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let body = &text[bom..];
@@ -41,22 +119,24 @@ pub(crate) fn diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
     }
     let width = line_text[at..].chars().next().map_or(0, char::len_utf8);
     let start = bom + line_start + at;
-    vec![Diagnostic {
+    Some(Diagnostic {
         range: snapshot.range(start, start + width),
         severity: Some(DiagnosticSeverity::ERROR),
         code: Some(NumberOrString::String(EVAL_SET_CODE.to_owned())),
         source: Some("skill-lsp".to_owned()),
         message,
         ..Diagnostic::default()
-    }]
+    })
 }
 
 /// Where the cursor is in the JSON, as far as completion cares.
 #[derive(Debug, PartialEq, Eq)]
 enum Site {
-    /// Where an object's key goes; `quoted` when the cursor is inside the key's quotes.
+    /// Where an object's key goes; `quoted` when the cursor is inside the key's quotes;
+    /// `depth` the number of brackets open around it (1 in the top-level object).
     Key {
         quoted: bool,
+        depth: usize,
     },
     /// After `"key":` in an object.
     Value {
@@ -113,21 +193,67 @@ fn site(before: &str) -> Site {
     if stack.last() != Some(&'{') {
         return Site::Other;
     }
+    let depth = stack.len();
     match last {
-        Some('{' | ',') if in_string => Site::Key { quoted: true },
-        Some('{' | ',') if !string_since => Site::Key { quoted: false },
+        Some('{' | ',') if in_string => Site::Key {
+            quoted: true,
+            depth,
+        },
+        Some('{' | ',') if !string_since => Site::Key {
+            quoted: false,
+            depth,
+        },
         Some(':') if !string_since && !in_string => Site::Value { key: last_string },
         _ => Site::Other,
     }
 }
 
-/// `query` and `should_trigger` where a key goes in a case, `true`/`false` after a key.
+/// A key for completion: its label, what it is, the value it is inserted with.
+fn key_item(key: &str, detail: &str, value: &str, quoted: bool) -> CompletionItem {
+    CompletionItem {
+        label: key.to_owned(),
+        kind: Some(CompletionItemKind::PROPERTY),
+        detail: Some(detail.to_owned()),
+        insert_text: Some(if quoted {
+            key.to_owned()
+        } else {
+            format!("\"{key}\": {value}")
+        }),
+        ..CompletionItem::default()
+    }
+}
+
+/// In a trigger set: `query` and `should_trigger` where a key goes in a case, `true`/`false`
+/// after a key. In the output evals: `skill_name` and `evals` in the top-level object, the keys
+/// of an eval in an object of `evals`.
 #[must_use]
-pub(crate) fn complete(snapshot: &Snapshot, offset: usize) -> Vec<CompletionItem> {
+pub(crate) fn complete(snapshot: &Snapshot, file: &EvalFile, offset: usize) -> Vec<CompletionItem> {
     let text: &str = &snapshot.document.text;
     let offset = crate::text::floor_char_boundary(text, offset);
-    match site(&text[..offset]) {
-        Site::Key { quoted } => [
+    let site = site(&text[..offset]);
+    if let EvalFile::Outputs { .. } = file {
+        let Site::Key { quoted, depth } = site else {
+            return Vec::new();
+        };
+        let keys = match depth {
+            1 => FILE_KEYS,
+            3 => EVAL_KEYS,
+            _ => return Vec::new(),
+        };
+        return keys
+            .iter()
+            .map(|(key, detail)| {
+                let value = match *key {
+                    "id" => "1",
+                    "evals" | "files" | "assertions" | "expectations" => "[]",
+                    _ => "\"\"",
+                };
+                key_item(key, detail, value, quoted)
+            })
+            .collect();
+    }
+    match site {
+        Site::Key { quoted, .. } => [
             ("query", "the prompt a user might type", "\"\""),
             (
                 "should_trigger",
@@ -136,17 +262,7 @@ pub(crate) fn complete(snapshot: &Snapshot, offset: usize) -> Vec<CompletionItem
             ),
         ]
         .into_iter()
-        .map(|(key, detail, value)| CompletionItem {
-            label: key.to_owned(),
-            kind: Some(CompletionItemKind::PROPERTY),
-            detail: Some(detail.to_owned()),
-            insert_text: Some(if quoted {
-                key.to_owned()
-            } else {
-                format!("\"{key}\": {value}")
-            }),
-            ..CompletionItem::default()
-        })
+        .map(|(key, detail, value)| key_item(key, detail, value, quoted))
         .collect(),
         Site::Value { key } if key != "query" => ["true", "false"]
             .into_iter()
@@ -164,22 +280,55 @@ pub(crate) fn complete(snapshot: &Snapshot, offset: usize) -> Vec<CompletionItem
 mod tests {
     use super::*;
 
-    fn eval_set(text: &str) -> Snapshot {
+    const DIR: &str = "/w/skills/pdf";
+
+    /// A snapshot of the skill's file `name` with `text`, beside an open SKILL.md (and the
+    /// other files `open`), none on disk.
+    fn file(name: &str, text: &str, open: &[(&str, &str)]) -> Snapshot {
         let mut snapshot = crate::lsp::snapshot::test_snapshot(text);
-        snapshot.document.path = Some("/w/skills/pdf/evals/triggers.json".into());
-        snapshot.document.uri = "file:///w/skills/pdf/evals/triggers.json"
+        let path = Path::new(DIR).join(name);
+        snapshot.document.uri = format!("file://{}", path.display())
             .parse()
             .expect("a valid uri");
+        snapshot.document.path = Some(path.clone());
+        let skill = "---\nname: pdf\ndescription: d\n---\n";
+        for (name, text) in [("SKILL.md", skill)].iter().chain(open) {
+            snapshot
+                .overlay
+                .0
+                .insert(Path::new(DIR).join(name), (*text).into());
+        }
+        snapshot.overlay.0.insert(path, text.into());
         snapshot
     }
 
-    fn labels(text: &str) -> Vec<String> {
+    fn eval_set(text: &str) -> Snapshot {
+        file("evals/triggers.json", text, &[])
+    }
+
+    fn diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+        match snapshot.eval_file().expect("an eval file") {
+            EvalFile::Triggers { dir } => super::diagnostics(snapshot, &dir),
+            EvalFile::Outputs { dir } => output_diagnostics(snapshot, &dir),
+        }
+    }
+
+    fn labels_in(name: &str, text: &str) -> Vec<String> {
         let offset = text.find('|').expect("a cursor");
         let text = text.replace('|', "");
-        complete(&eval_set(&text), offset)
-            .into_iter()
-            .map(|item| item.label)
-            .collect()
+        let snapshot = file(name, &text, &[]);
+        complete(
+            &snapshot,
+            &snapshot.eval_file().expect("an eval file"),
+            offset,
+        )
+        .into_iter()
+        .map(|item| item.label)
+        .collect()
+    }
+
+    fn labels(text: &str) -> Vec<String> {
+        labels_in("evals/triggers.json", text)
     }
 
     #[test]
@@ -220,5 +369,98 @@ mod tests {
         assert!(labels("[{\"query\": |}]").is_empty());
         assert!(labels("[|]").is_empty());
         assert!(labels("[{\"query\": \"in a va|").is_empty());
+    }
+
+    #[test]
+    fn a_set_that_another_set_shadows_says_which_one_is_measured() {
+        let good = "[{\"query\": \"merge pdfs\", \"should_trigger\": true}]";
+        let alone = file("eval_set.json", good, &[]);
+        assert!(diagnostics(&alone).is_empty());
+        let shadowed = file("eval_set.json", good, &[("evals/eval_queries.json", good)]);
+        let found = diagnostics(&shadowed);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, Some(DiagnosticSeverity::INFORMATION));
+        assert_eq!(
+            (found[0].range.start.line, found[0].range.end.character),
+            (0, 1)
+        );
+        assert!(
+            found[0].message.starts_with(
+                "This set is not measured: the skill's trigger evals run evals/eval_queries.json, the first of evals/triggers.json, "
+            ),
+            "{}",
+            found[0].message
+        );
+        // The set measured gets no such note.
+        let first = file("evals/eval_queries.json", good, &[("eval_set.json", good)]);
+        assert!(diagnostics(&first).is_empty());
+        // No SKILL.md beside it: not a skill's set, so not an eval file at all.
+        let mut stray = file("eval_set.json", good, &[]);
+        stray.overlay.0.remove(&Path::new(DIR).join("SKILL.md"));
+        assert_eq!(stray.eval_file(), None);
+    }
+
+    #[test]
+    fn output_evals_problems_are_diagnostics_at_their_ranges() {
+        let text = "{\n  \"skill_name\": \"pdf-tools\",\n  \"evals\": [\n    {\"id\": 1, \"files\": [\"evals/files/in.pdf\"]}\n  ]\n}\n";
+        let snapshot = file("evals/evals.json", text, &[("evals/files/in.pdf", "%PDF")]);
+        let found: Vec<(u32, u32, u32, Option<DiagnosticSeverity>, String)> =
+            diagnostics(&snapshot)
+                .into_iter()
+                .map(|it| {
+                    (
+                        it.range.start.line,
+                        it.range.start.character,
+                        it.range.end.character,
+                        it.severity,
+                        it.message,
+                    )
+                })
+                .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    1,
+                    16,
+                    27,
+                    Some(DiagnosticSeverity::WARNING),
+                    "skill_name is 'pdf-tools', but the skill's frontmatter name is 'pdf'".into()
+                ),
+                (
+                    3,
+                    4,
+                    5,
+                    Some(DiagnosticSeverity::ERROR),
+                    "eval 1 has no \"prompt\"; every eval needs the user message".into()
+                ),
+            ]
+        );
+        let code = diagnostics(&snapshot)[0].code.clone();
+        assert_eq!(code, Some(NumberOrString::String(OUTPUT_EVALS_CODE.into())));
+    }
+
+    #[test]
+    fn output_evals_complete_the_keys_of_the_file_and_of_an_eval() {
+        let name = "evals/evals.json";
+        assert_eq!(labels_in(name, "{|}"), ["skill_name", "evals"]);
+        assert_eq!(
+            labels_in(name, "{\"evals\": [{\"id\": 1, |}]}"),
+            [
+                "id",
+                "prompt",
+                "expected_output",
+                "files",
+                "assertions",
+                "expectations",
+                "name"
+            ]
+        );
+        assert_eq!(
+            labels_in(name, "{\"evals\": [{\"pr|"),
+            labels_in(name, "{\"evals\": [{|")
+        );
+        assert!(labels_in(name, "{\"evals\": [{\"prompt\": |}]}").is_empty());
+        assert!(labels_in(name, "{\"evals\": [{\"files\": [|]}]}").is_empty());
     }
 }

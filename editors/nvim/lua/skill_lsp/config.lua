@@ -45,13 +45,45 @@ function M.is_skill_file(bufnr)
   return file ~= nil and vim.fs.basename(file):lower() == 'skill.md'
 end
 
---- Whether the buffer is a skill's eval set, `<skill>/evals/triggers.json` (the server lints and
---- completes it; no other JSON file).
+--- The names of a skill's trigger eval set, relative to its folder, in the server's order (the
+--- first that exists is measured), then its output evals, `evals/evals.json`.
+M.eval_files = {
+  'evals/triggers.json',
+  'evals/eval_queries.json',
+  'evals/trigger/eval_queries.json',
+  'evals/trigger-eval.json',
+  'evals/eval_set.json',
+  'eval_set.json',
+  'eval_queries.json',
+  'evals/evals.json',
+}
+
+--- The skill folder of an eval-file path: the folder its name is relative to, when that folder
+--- holds a SKILL.md (any other JSON of these names is some other project's).
+--- @param file string
+--- @return string?
+local function eval_skill_dir(file)
+  for _, name in ipairs(M.eval_files) do
+    if file:sub(-(#name + 1)) == '/' .. name then
+      local dir = file:sub(1, #file - #name - 1)
+      for entry, kind in vim.fs.dir(dir) do
+        if kind == 'file' and entry:lower() == 'skill.md' then
+          return dir
+        end
+      end
+    end
+  end
+  return nil
+end
+
+--- Whether the buffer is one of a skill's eval files: a trigger set (`evals/triggers.json` or
+--- another name of `M.eval_files`) or `evals/evals.json`, beside a SKILL.md (the server lints
+--- and completes them; no other JSON file).
 --- @param bufnr integer
 --- @return boolean
 function M.is_eval_set(bufnr)
   local file = file_of(bufnr)
-  return file ~= nil and file:match('/evals/triggers%.json$') ~= nil
+  return file ~= nil and eval_skill_dir(file) ~= nil
 end
 
 --- Whether the buffer is Codex's `<skill>/agents/openai.yaml` (the server lints it; no other YAML).
@@ -90,7 +122,7 @@ function M.skill_file(bufnr)
   if not M.is_eval_set(bufnr) then
     return nil
   end
-  local skill_dir = vim.fs.dirname(vim.fs.dirname(file_of(bufnr)))
+  local skill_dir = eval_skill_dir(file_of(bufnr))
   for name, kind in vim.fs.dir(skill_dir) do
     if kind == 'file' and name:lower() == 'skill.md' then
       return skill_dir .. '/' .. name
@@ -184,7 +216,7 @@ end
 function M.base()
   return {
     cmd = { 'skill-lsp' },
-    -- json only for `<skill>/evals/triggers.json` and `.claude-plugin/*.json` manifests, yaml
+    -- json only for a skill's eval files (`M.eval_files`) and `.claude-plugin/*.json` manifests, yaml
     -- only for `<skill>/agents/openai.yaml`: root_dir keeps every other JSON and YAML file out.
     filetypes = { 'markdown', 'json', 'yaml' },
     -- Informational only: with a root_dir function Neovim ignores root_markers.

@@ -16,7 +16,7 @@ local M = {}
 --- @field agent? skill_lsp.AgentOptions
 --- @field on_attach? fun(client: vim.lsp.Client, bufnr: integer)
 --- @field capabilities? table
---- @field filetypes? string[]             default { 'markdown', 'json', 'yaml' } (json: evals/triggers.json and .claude-plugin manifests, yaml: agents/openai.yaml only)
+--- @field filetypes? string[]             default { 'markdown', 'json', 'yaml' } (json: a skill's eval files and .claude-plugin manifests, yaml: agents/openai.yaml only)
 --- @field codelens? boolean                default true: show and refresh code lenses in SKILL.md buffers
 --- @field evals? { confirm_above_requests?: integer } default 100: trigger evals that may send more model requests ask first (0: never)
 --- @field enable? boolean                 default true: start for SKILL.md buffers right away
