@@ -51,6 +51,20 @@ command('SkillEvalCancel', function()
   require('skill_lsp.eval').cancel()
 end, { desc = 'skill-lsp: cancel the running trigger evals' })
 
+command('SkillImproveDescription', function(args)
+  require('skill_lsp.improve').run(args.args)
+end, {
+  nargs = '?',
+  complete = function(lead)
+    return require('skill_lsp.catalog').complete(lead)
+  end,
+  desc = "skill-lsp: improve a skill's description with its trigger evals, offered as a diff (default: this SKILL.md)",
+})
+
+command('SkillImproveDescriptionCancel', function()
+  require('skill_lsp.improve').cancel()
+end, { desc = 'skill-lsp: cancel improving the description' })
+
 -- Code lenses ("Run trigger evals") for SKILL.md buffers of the skill-lsp client; nothing is
 -- loaded for other clients.
 vim.api.nvim_create_autocmd('LspAttach', {

@@ -259,6 +259,21 @@ test('protocol: the snapshot of every skill/agentEvent renders', function()
   eq(titles, { 'Allow once', 'Allow for this chat', 'Deny' }, 'approval buttons')
 end)
 
+test('protocol: the skill/improveDescription example renders as a diff', function()
+  local text = read_file(vim.fs.normalize(plugin .. '/../../docs/protocol/messages.json'))
+  local example = vim.json.decode(text)['skill/improveDescription'][1].result
+  local shown = require('skill_lsp.improve').format_result(example)
+  for _, wanted in ipairs({
+    example.summary,
+    '-description: Notes.',
+    '+description: ' .. example.best_description,
+  }) do
+    check(vim.tbl_contains(shown, wanted), 'no %q in %s', wanted, vim.inspect(shown))
+  end
+  local change = example.edit.documentChanges[1]
+  check(type(change.textDocument.version) == 'number', 'the example edit has no version: %s', vim.inspect(change))
+end)
+
 -- The plugin, configured the way a user would --------------------------------------------------
 
 require('skill_lsp').setup({
@@ -283,7 +298,11 @@ test('attach: SKILL.md buffers only', function()
     { MODEL_ID = 'scripted-model', ANTHROPIC_BASE_URL = model_url, SKILL_LSP_MAX_TOKENS = '2048' },
     'cmd_env'
   )
-  eq(client.config.capabilities.experimental, { skillLsp = { runTriggerEvals = true } }, 'experimental capability')
+  eq(
+    client.config.capabilities.experimental,
+    { skillLsp = { runTriggerEvals = true, improveDescription = true } },
+    'experimental capability'
+  )
   eq(client.capabilities.workspace.codeLens, { refreshSupport = true }, 'codeLens refresh support')
   wait_for(5000, function()
     return client.initialized
@@ -1025,6 +1044,246 @@ test(':SkillEval above evals.confirm_above_requests asks first; Cancel sends not
   end
   eq(#records(), before, 'model calls')
 end)
+-- Improving a description: the code action on `description:` of release-notes, whose runs the
+-- code-lens test above cached (3 per query). With runs = 1 and jobs = 1 the file's description
+-- is measured from the cache, and the model is asked, in order (test/model_script.json, entries
+-- 22-28): the rewrite and one routing run per query of it (load, load, no skill); the same
+-- rewrite twice more, measured from the cache then; and a hang, cancelled.
+
+local improve = require('skill_lsp.improve')
+local new_description = 'Drafts release notes and changelog entries from merged pull requests. Use when the user'
+  .. ' asks for release notes or a changelog entry, not for other code work.'
+local old_line = 'description: Drafts release notes from merged changes. Use when the user asks for a changelog entry.'
+local new_line = 'description: ' .. new_description
+local improve_summary = "rewrite 1 passes 1/1 test and 2/2 train queries (the file's description: 1/1 and 1/2)"
+
+local function improve_done()
+  wait_for(15000, function()
+    local buf = improve.buffer()
+    return buf
+      and not improve.status().running
+      and (has_line(buf, '^— ') or has_line(buf, '^Error: ') or has_line(buf, '^Not run: '))
+  end, 'the end of improving the description')
+  return improve.buffer()
+end
+
+local function choose(answer)
+  return function(items)
+    for i, item in ipairs(items) do
+      if item == answer then
+        return i
+      end
+    end
+  end
+end
+
+-- Each run shows the improve buffer in a split of its own (and focuses it): back to the SKILL.md
+-- in one window, so that the windows do not pile up.
+local function focus_good()
+  local win = vim.fn.bufwinid(improve.buffer() or -1)
+  if win ~= -1 and #vim.api.nvim_list_wins() > 1 then
+    vim.api.nvim_win_close(win, true)
+  end
+  vim.cmd.buffer(good)
+end
+
+local function release_disk()
+  return read_file(path('skills/release-notes/SKILL.md'))
+end
+
+test('evals.improve: setup checks it and sends it as the params of skill/improveDescription', function()
+  local ok, err = pcall(config.from_options, { evals = { improve = { runs = 0 } } })
+  check(not ok and tostring(err):find('`evals.improve.runs` must be a whole number of at least 1', 1, true), '%s', err)
+  ok, err = pcall(config.from_options, { evals = { improve = { rounds = 2 } } })
+  check(not ok and tostring(err):find('`evals.improve.rounds` is not an option', 1, true), '%s', err)
+  config.from_options({ evals = { improve = { iterations = 1, runs = 1, jobs = 1 } } })
+  eq(config.improve_params(), { iterations = 1, runs = 1, jobs = 1 }, 'params')
+end)
+
+test('code action: Improve the description… asks above the limit, shows diff and summary; Discard keeps it', function()
+  focus_good()
+  local before_lines, disk, before = lines(good), release_disk(), #records()
+  eq(before_lines[3], old_line, 'the description line before')
+  local saved = config.confirm_above_requests
+  config.confirm_above_requests = 1
+  local seen, notes
+  local ok, err = pcall(function()
+    seen = with_select(function(items)
+      return items[1] == 'Cancel' and 2 or choose(improve.DISCARD)(items)
+    end, function()
+      notes = with_notify(function()
+        vim.api.nvim_win_set_cursor(0, { 3, 0 })
+        vim.lsp.buf.code_action({
+          apply = true,
+          filter = function(action)
+            return action.kind == 'refactor.rewrite'
+              and action.title == 'Improve the description with the trigger evals…'
+          end,
+        })
+        improve_done()
+      end)
+    end)
+  end)
+  config.confirm_above_requests = saved
+  if not ok then
+    error(err, 0)
+  end
+  local buf = improve.buffer()
+  show('improve buffer', lines(buf))
+  eq(#seen, 2, 'questions asked')
+  eq(seen[1].items, { 'Cancel', 'Improve the description' }, 'the estimate question, Cancel first')
+  check(seen[1].opts.prompt:find('may send up to %d+ model requests'), 'prompt: %s', seen[1].opts.prompt)
+  eq(seen[2].items, { 'Apply the new description', 'Discard' }, 'the apply question')
+  check(seen[2].opts.prompt:find(improve_summary, 1, true), 'prompt: %s', seen[2].opts.prompt)
+  eq(vim.bo[buf].buftype, 'nofile', 'buftype')
+  eq(vim.api.nvim_buf_get_name(buf), 'skill-lsp://improve', 'buffer name')
+  local shown = lines(buf)
+  eq(shown[1], '# Improve the description: release-notes', 'title')
+  eq(shown[3], improve_summary, 'summary')
+  local row0 = "    0  1/2    1/1   the file's: " .. old_line:sub(#'description: ' + 1)
+  check(vim.tbl_contains(shown, row0), 'no row 0 in %s', vim.inspect(shown))
+  check(vim.tbl_contains(shown, '*   1  2/2    1/1   ' .. new_description), 'no best row 1 in %s', vim.inspect(shown))
+  check(vim.tbl_contains(shown, '-' .. old_line), 'no old line in the diff: %s', vim.inspect(shown))
+  check(vim.tbl_contains(shown, '+' .. new_line), 'no new line in the diff: %s', vim.inspect(shown))
+  check(vim.tbl_contains(shown, ' name: release-notes'), 'no context line in the diff: %s', vim.inspect(shown))
+  eq(shown[#shown], '— discarded: the file is unchanged', 'last line')
+  eq(lines(good), before_lines, 'the SKILL.md buffer')
+  eq(release_disk(), disk, 'the file on disk')
+  check(improve.status().message:find('rewrite 1 of 1', 1, true), 'last progress: %s', improve.status().message)
+  local progress = vim.tbl_filter(function(note)
+    return note.message:find('^skill%-lsp: improving the description of release%-notes: ')
+  end, notes)
+  check(#progress >= 1 and #progress <= 3, 'progress notes: %s', vim.inspect(notes))
+  -- The rewrite, then one run per query with the candidate in the catalog; the file's own runs
+  -- came from the cache.
+  wait_for(2000, function()
+    return #records() - before == 4
+  end, 'four model calls, got ' .. (#records() - before))
+  local sent = records()
+  local rewrite = sent[before + 1].body
+  local prompt = rewrite.messages[1].content
+  prompt = type(prompt) == 'table' and prompt[1].text or prompt
+  check(prompt:find('"Sort the imports in main.py": should not load this skill', 1, true), 'rewrite prompt: %s', prompt)
+  for i = before + 2, before + 4 do
+    local system = sent[i].body.system
+    system = type(system) == 'table' and system[1].text or system
+    check(
+      system:find('- release-notes: ' .. new_description, 1, true),
+      'call %d: no candidate in the catalog',
+      i - before
+    )
+  end
+end)
+
+test(':SkillImproveDescription: Apply changes the description line of the buffer only, not the file', function()
+  focus_good()
+  local before_lines, disk, before = lines(good), release_disk(), #records()
+  local seen
+  local notes = with_notify(function()
+    seen = with_select(choose(improve.APPLY), function()
+      vim.cmd('SkillImproveDescription')
+      improve_done()
+    end)
+  end)
+  eq(#seen, 1, 'questions asked (under the limit: only Apply or Discard)')
+  check(
+    notes[#notes].message:find('^skill%-lsp: the new description of release%-notes is in .*SKILL%.md %(not saved%)$'),
+    'last note: %s',
+    notes[#notes].message
+  )
+  local expected = vim.deepcopy(before_lines)
+  expected[3] = new_line
+  eq(lines(good), expected, 'the SKILL.md buffer')
+  check(vim.bo[good].modified, 'the buffer is not marked modified')
+  eq(release_disk(), disk, 'the file on disk')
+  local buf = improve.buffer()
+  local last = lines(buf)[#lines(buf)]
+  check(last:find('^— applied to .*SKILL%.md %(not saved'), 'last line: %s', last)
+  -- The same rewrite again: measured from the cache, so one model call.
+  wait_for(2000, function()
+    return #records() > before
+  end, 'the rewrite call')
+  vim.wait(100)
+  eq(#records() - before, 1, 'model calls')
+  vim.api.nvim_buf_set_lines(good, 2, 3, false, { old_line })
+end)
+
+test('improve: Apply after the SKILL.md changed during the run is refused, the buffer untouched', function()
+  focus_good()
+  local before_lines, disk, before = lines(good), release_disk(), #records()
+  local notes = with_notify(function()
+    with_select(function(items)
+      -- Typed while the question was up.
+      vim.api.nvim_buf_set_lines(good, -1, -1, false, { 'Added meanwhile.' })
+      return choose(improve.APPLY)(items)
+    end, function()
+      vim.cmd('SkillImproveDescription release-notes')
+      improve_done()
+    end)
+  end)
+  local expected = vim.deepcopy(before_lines)
+  table.insert(expected, 'Added meanwhile.')
+  eq(lines(good), expected, 'the SKILL.md buffer')
+  eq(release_disk(), disk, 'the file on disk')
+  local errors = vim.tbl_filter(function(note)
+    return note.level == vim.log.levels.ERROR
+  end, notes)
+  eq(#errors, 1, 'error notes in ' .. vim.inspect(notes))
+  local message = errors[1].message
+  check(message:find('changed while the description was being improved', 1, true), 'note: %s', message)
+  local buf = improve.buffer()
+  check(lines(buf)[#lines(buf)]:find('^— not applied: '), 'last line: %s', lines(buf)[#lines(buf)])
+  vim.api.nvim_buf_set_lines(good, -2, -1, false, {})
+  eq(lines(good), before_lines, 'the buffer restored')
+  -- The model records a call a moment after it came: the next test counts from here.
+  wait_for(2000, function()
+    return #records() > before
+  end, 'the rewrite call')
+  vim.wait(100)
+  eq(#records() - before, 1, 'model calls')
+end)
+
+test('improve: <C-c> cancels a hung rewrite; nothing changes and the server keeps serving', function()
+  focus_good()
+  local before_lines, disk, before = lines(good), release_disk(), #records()
+  local client = skill_clients(good)[1]
+  with_notify(function()
+    vim.cmd('SkillImproveDescription')
+    wait_for(5000, function()
+      return #records() == before + 1
+    end, 'the hanging rewrite call')
+    local id
+    for request_id, request in pairs(client.requests) do
+      if request.method == 'skill/improveDescription' then
+        id = request_id
+      end
+    end
+    check(id, 'no pending skill/improveDescription request')
+    eq(improve.status().running, true, 'status while it runs')
+    local buf = improve.buffer()
+    wait_for(2000, function()
+      return has_line(buf, '^Progress: rewrite 1 of 1: writing$')
+    end, 'the progress line (last seen: ' .. vim.inspect(lines(buf)[#lines(buf)]) .. ')')
+    vim.api.nvim_set_current_buf(buf)
+    eq(vim.fn.maparg('<C-c>', 'n', false, true).buffer, 1, '<C-c> is mapped in the improve buffer')
+    vim.api.nvim_feedkeys(vim.keycode('<C-c>'), 'x', false)
+    check(has_line(buf, '— cancelled: the file is unchanged', true), 'the buffer does not say cancelled')
+    wait_for(2000, function()
+      return client.requests[id] == nil
+    end, 'the server to acknowledge the cancellation')
+  end)
+  eq(lines(good), before_lines, 'the SKILL.md buffer')
+  eq(release_disk(), disk, 'the file on disk')
+  local response = client:request_sync('skill/catalog', vim.empty_dict(), 2000)
+  check(response and response.result, 'the server stopped answering after the cancel')
+  local notes = with_notify(function()
+    vim.cmd('SkillImproveDescriptionCancel')
+  end)
+  eq(notes[1] and notes[1].message, 'skill-lsp: no description is being improved', 'cancel with nothing running')
+  eq(unexpected_selects, {}, 'vim.ui.select prompts nobody expected')
+  focus_good()
+end)
+
 test('report lines: loaded another skill instead', function()
   local missed = {
     query = 'fill\nthe  form',
@@ -1091,6 +1350,14 @@ test(':checkhealth skill_lsp', function()
     text
   )
 
+  check(
+    text:find('code action send iterations = 1, jobs = 1, runs = 1 (evals.improve)', 1, true),
+    'no evals.improve line:\n%s',
+    text
+  )
+  check(text:find('client %d+ declares skillLsp.improveDescription'), 'no improveDescription line:\n%s', text)
+  check(text:find('ask before sending more than 100 model requests', 1, true), 'no confirm line:\n%s', text)
+
   vim.env.ANTHROPIC_API_KEY = nil
   local ok, absent = pcall(health_lines)
   vim.env.ANTHROPIC_API_KEY = planted_key
@@ -1132,6 +1399,9 @@ test(':help skill_lsp', function()
     ':SkillFixAll',
     ':SkillEval',
     ':SkillEvalCancel',
+    ':SkillImproveDescription',
+    ':SkillImproveDescriptionCancel',
+    'skill_lsp-improve',
     'skill_lsp-evals',
     'skill_lsp-approvals',
     'skill_lsp-health',

@@ -14,6 +14,11 @@ M.codelens = true
 --- `evals.confirm_above_requests`); 0 never asks.
 M.confirm_above_requests = 100
 
+--- What `:SkillImproveDescription` and the "Improve the description…" code action send besides
+--- the skill (setup option `evals.improve`): `iterations`, `runs`, `jobs`, `seed`,
+--- `max_requests`; an unset key takes the server's default (5 rewrites, 3 runs per query).
+M.improve = {}
+
 -- Tried in order, each group against every ancestor before the next group. Project-level markers
 -- come first because `.claude/`, `.github/` and friends hold a `skills/` folder of their own: the
 -- server must get the project as its workspace folder to tell those roots (and targets) apart.
@@ -198,16 +203,19 @@ function M.commands()
     ['skillLsp.runTriggerEvals'] = function(...)
       return require('skill_lsp.eval').run_lens(...)
     end,
+    ['skillLsp.improveDescription'] = function(...)
+      return require('skill_lsp.improve').run_action(...)
+    end,
   }
 end
 
---- What the client declares beyond Neovim's defaults: the lens command it implements
---- (docs/protocol.md, "Trigger evals in the editor") and the lens refresh it handles.
+--- What the client declares beyond Neovim's defaults: the lens and code-action commands it
+--- implements (docs/protocol.md, "Trigger evals in the editor") and the lens refresh it handles.
 --- @return table
 function M.capabilities()
   return {
     workspace = { codeLens = { refreshSupport = true } },
-    experimental = { skillLsp = { runTriggerEvals = true } },
+    experimental = { skillLsp = { runTriggerEvals = true, improveDescription = true } },
   }
 end
 
@@ -311,10 +319,61 @@ function M.from_options(opts)
     end
     M.confirm_above_requests = limit
   end
+  local improve = opts.evals and opts.evals.improve
+  if improve ~= nil then
+    M.improve = M.improve_options(improve)
+  end
   for _, key in ipairs({ 'on_attach', 'capabilities', 'filetypes' }) do
     overrides[key] = opts[key]
   end
   return overrides
+end
+
+-- The keys of `evals.improve`, their parameter in skill/improveDescription and their least value.
+local improve_keys = {
+  iterations = { param = 'iterations', least = 1 },
+  runs = { param = 'runs', least = 1 },
+  jobs = { param = 'jobs', least = 1 },
+  seed = { param = 'seed', least = 0 },
+  max_requests = { param = 'maxRequests', least = 1 },
+}
+
+--- Checks the setup option `evals.improve` (whole numbers; the server checks the upper bounds).
+--- @param improve table
+--- @return table
+function M.improve_options(improve)
+  if type(improve) ~= 'table' then
+    error(('skill_lsp.setup: `evals.improve` must be a table, got %s'):format(type(improve)), 4)
+  end
+  for key, value in pairs(improve) do
+    local known = improve_keys[key]
+    if not known then
+      local keys = vim.tbl_keys(improve_keys)
+      table.sort(keys)
+      error(('skill_lsp.setup: `evals.improve.%s` is not an option (%s)'):format(key, table.concat(keys, ', ')), 4)
+    end
+    if type(value) ~= 'number' or value < known.least or value ~= math.floor(value) then
+      error(
+        ('skill_lsp.setup: `evals.improve.%s` must be a whole number of at least %d, got %s'):format(
+          key,
+          known.least,
+          vim.inspect(value)
+        ),
+        4
+      )
+    end
+  end
+  return vim.deepcopy(improve)
+end
+
+--- The params of skill/improveDescription that `M.improve` sets (camelCase, as the server reads them).
+--- @return table
+function M.improve_params()
+  local params = {}
+  for key, value in pairs(M.improve) do
+    params[improve_keys[key].param] = value
+  end
+  return params
 end
 
 --- Deep merge where lists replace lists, as vim.lsp.config() does on 0.11.

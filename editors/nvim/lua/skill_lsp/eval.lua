@@ -3,6 +3,7 @@
 -- in a scratch buffer. One run at a time; `$/cancelRequest` stops it.
 local config = require('skill_lsp.config')
 local lsp_client = require('skill_lsp.client')
+local progress = require('skill_lsp.progress')
 local scratch = require('skill_lsp.scratch')
 
 local M = {}
@@ -200,56 +201,8 @@ function M.on_attach(client_id, bufnr)
   vim.lsp.codelens.refresh({ bufnr = bufnr })
 end
 
--- Progress notes are throttled: at most one per PROGRESS_MS, the latest state, so that a burst of
--- results (those answered from the cache come at once) does not stack messages into a
--- hit-enter prompt. The buffer gets every line.
-local PROGRESS_MS = 300
-local progress = { timer = nil, last_ms = 0, pending = nil }
-
-local function flush_progress()
-  if progress.pending then
-    local message = progress.pending
-    progress.pending = nil
-    progress.last_ms = vim.uv.now()
-    vim.notify(message, vim.log.levels.INFO)
-  end
-end
-
-local function stop_timer()
-  if progress.timer then
-    progress.timer:stop()
-    progress.timer:close()
-    progress.timer = nil
-  end
-end
-
-local function stop_progress()
-  stop_timer()
-  progress.pending = nil
-end
-
-local function note_progress(message)
-  -- One screen line: a wrapped message would ask for <CR>.
-  local width = math.max(20, vim.o.columns - 12)
-  if vim.fn.strdisplaywidth(message) > width then
-    message = vim.fn.strcharpart(message, 0, width - 1) .. '…'
-  end
-  progress.pending = message
-  local wait = PROGRESS_MS - (vim.uv.now() - progress.last_ms)
-  if wait <= 0 then
-    flush_progress()
-  elseif not progress.timer then
-    progress.timer = vim.uv.new_timer()
-    progress.timer:start(
-      wait,
-      0,
-      vim.schedule_wrap(function()
-        stop_timer()
-        flush_progress()
-      end)
-    )
-  end
-end
+-- Progress notes are throttled (skill_lsp.progress); the buffer gets every line.
+local notes = progress.new()
 
 --- The state of the current (or last) run: whether it runs, its skill, queries finished.
 --- @return { running: boolean, skill: string?, done: integer }
@@ -269,7 +222,7 @@ function M.on_result(_, params, ctx)
   end
   local line = M.format_result(result)
   append_lines({ line })
-  note_progress(('skill-lsp: trigger evals %s: %d done, last: %s'):format(run.label, run.done, line))
+  notes:note(('skill-lsp: trigger evals %s: %d done, last: %s'):format(run.label, run.done, line))
 end
 
 local function finish(request_id, err, result)
@@ -277,7 +230,7 @@ local function finish(request_id, err, result)
     return -- cancelled from here, or superseded
   end
   run.request_id = nil
-  stop_progress()
+  notes:stop()
   if err then
     if err.code == CANCELLED then
       append_lines({ '', '— cancelled' })
@@ -426,7 +379,7 @@ function M.cancel()
     return
   end
   run.request_id = nil
-  stop_progress()
+  notes:stop()
   local client = vim.lsp.get_client_by_id(run.client_id)
   if client then
     lsp_client.cancel(client, id)

@@ -115,6 +115,41 @@ local function check_agent(cmd_env)
   end
 end
 
+local function check_evals()
+  local limit = config.confirm_above_requests
+  if limit > 0 then
+    health.ok(
+      ('trigger evals and :SkillImproveDescription ask before sending more than %d model requests'
+        .. ' (evals.confirm_above_requests)'):format(limit)
+    )
+  else
+    health.info('trigger evals and :SkillImproveDescription never ask first (evals.confirm_above_requests = 0)')
+  end
+  local params = config.improve
+  local keys = vim.tbl_keys(params)
+  table.sort(keys)
+  local set = vim.tbl_map(function(key)
+    return ('%s = %s'):format(key, params[key])
+  end, keys)
+  health.ok(
+    (':SkillImproveDescription and the "Improve the description…" code action send %s'):format(
+      #set > 0 and table.concat(set, ', ') .. ' (evals.improve)'
+        or "the server's defaults (5 rewrites, 3 runs per query)"
+    )
+  )
+  for _, client in ipairs(vim.lsp.get_clients({ name = config.name })) do
+    local declared = vim.tbl_get(client.config, 'capabilities', 'experimental', 'skillLsp', 'improveDescription')
+    if declared then
+      health.ok(('client %d declares skillLsp.improveDescription: the server offers the code action'):format(client.id))
+    else
+      health.warn(('client %d does not declare skillLsp.improveDescription'):format(client.id), {
+        'The server does not offer the "Improve the description…" code action to it:'
+          .. ' check the `capabilities` of your client configuration',
+      })
+    end
+  end
+end
+
 function M.check()
   health.start('skill-lsp: editor')
   check_neovim()
@@ -124,6 +159,8 @@ function M.check()
   check_clients()
   health.start('skill-lsp: agent')
   check_agent(resolved.cmd_env or {})
+  health.start('skill-lsp: evals')
+  check_evals()
 end
 
 return M

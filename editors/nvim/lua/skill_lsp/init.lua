@@ -18,7 +18,7 @@ local M = {}
 --- @field capabilities? table
 --- @field filetypes? string[]             default { 'markdown', 'json', 'yaml' } (json: a skill's eval files and .claude-plugin manifests, yaml: agents/openai.yaml only)
 --- @field codelens? boolean                default true: show and refresh code lenses in SKILL.md buffers
---- @field evals? { confirm_above_requests?: integer } default 100: trigger evals that may send more model requests ask first (0: never)
+--- @field evals? { confirm_above_requests?: integer, improve?: { iterations?: integer, runs?: integer, jobs?: integer, seed?: integer, max_requests?: integer } } confirm_above_requests (default 100): evals and :SkillImproveDescription that may send more model requests ask first (0: never); improve: the params of skill/improveDescription
 --- @field enable? boolean                 default true: start for SKILL.md buffers right away
 
 -- Neovim 0.10 has no vim.lsp.config/enable: start the client from a FileType autocmd instead.
