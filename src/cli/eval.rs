@@ -23,7 +23,7 @@ use crate::agent::eval::{
 };
 use crate::agent::provider;
 use crate::config::Price;
-use crate::targets::ClientSet;
+use crate::targets::{Client, ClientSet};
 use crate::text::thousands;
 use crate::workspace::Workspace;
 use crate::workspace::loader::{fs_path, workspace_of_skill};
@@ -112,6 +112,11 @@ pub(crate) struct EvalArgs {
     /// Write `--improve`'s best description into the SKILL.md (when it beats the file's).
     #[arg(long, requires = "improve")]
     pub apply: bool,
+    /// Send the catalog as this client lists it (as `catalog --target` prints it): its names,
+    /// its cut descriptions, its budget, the skills it leaves out; loads count by the names it
+    /// lists. The report says when it cut or dropped the skill under test.
+    #[arg(long, value_name = "CLIENT")]
+    pub target: Option<String>,
 }
 
 /// `--runs`: a number of runs per query, or `auto`.
@@ -138,6 +143,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         config_max_tokens,
         price,
         under_test,
+        target,
     } = match prepare(args) {
         Ok(prepared) => prepared,
         Err(messages) => {
@@ -171,6 +177,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         provider: Arc::from(provider),
         workspace,
         registry,
+        target,
     };
     if args.dry_run {
         return match evaluator.estimate(&under_test, &options) {
@@ -401,6 +408,8 @@ struct Prepared {
     config_max_tokens: Option<u32>,
     price: Option<Price>,
     under_test: Vec<SkillUnderTest>,
+    /// `--target`.
+    target: Option<Client>,
 }
 
 /// The measuring options the flags ask for.
@@ -440,6 +449,10 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     if !problems.is_empty() {
         return Err(problems);
     }
+    let target = match args.target.as_deref().map(target_of).transpose() {
+        Ok(target) => target,
+        Err(message) => return Err(vec![message]),
+    };
     let workspace = match &args.root {
         Some(root) => root.clone(),
         None => args
@@ -462,7 +475,8 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             .unwrap_or_else(|| PathBuf::from(".")),
     };
     let opened = Workspace::open_resolved(&workspace).map_err(|error| vec![error.to_string()])?;
-    let registry = opened.registry(&Disk, ClientSet::NONE);
+    // The target's readings only: its listing reads them, nothing else does.
+    let registry = opened.registry(&Disk, ClientSet::of(target));
     let Workspace {
         folder: workspace,
         config,
@@ -551,10 +565,16 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
             config_max_tokens: config.agent.max_tokens,
             price: config.agent.price,
             under_test,
+            target,
         })
     } else {
         Err(problems)
     }
+}
+
+/// `--target`'s client, spelt as `catalog --target` spells it: one that lists skills to a model.
+fn target_of(id: &str) -> Result<Client, String> {
+    crate::agent::eval::target::parse(id).map_err(|message| format!("--target: {message}"))
 }
 
 /// A skill argument: a skill name, a skill folder or SKILL.md of the workspace, or any other
@@ -755,6 +775,23 @@ fn human(report: &EvalReport, colour: bool) -> String {
                 short(&skill.description, 200)
             );
         }
+        if let Some(target) = &skill.target {
+            // What the client did with the skill decides what the model could do with it.
+            let line = match (&target.note, &target.listed_as) {
+                (Some(note), _) => paint("33", note),
+                (None, Some(name)) => paint(
+                    "2",
+                    &format!(
+                        "{} lists it as '{name}', its description whole",
+                        target.measured_with.as_deref().unwrap_or(target.client)
+                    ),
+                ),
+                (None, None) => String::new(),
+            };
+            if !line.is_empty() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
         for result in &skill.results {
             // An interval across the threshold decides nothing: say so rather than pass/FAIL.
             let verdict = match (result.verdict, result.pass) {
@@ -930,6 +967,20 @@ fn junit_suite(out: &mut String, skill: &SkillReport, report: &EvalReport) {
             "      <property name=\"{key}\" value=\"{}\"/>",
             crate::text::xml_escape(&value)
         );
+    }
+    if let Some(target) = &skill.target {
+        for (key, value) in [
+            ("target", Some(target.client)),
+            ("target_note", target.note.as_deref()),
+        ] {
+            if let Some(value) = value {
+                let _ = writeln!(
+                    out,
+                    "      <property name=\"{key}\" value=\"{}\"/>",
+                    crate::text::xml_escape(value)
+                );
+            }
+        }
     }
     out.push_str("    </properties>\n");
     for result in &skill.results {

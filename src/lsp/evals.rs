@@ -42,7 +42,15 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
             .ok_or_else(|| invalid_params("trigger evals need a workspace folder"))?;
         (context, state.caps().work_done_progress)
     };
-    let (workspace, registry, overlay) = (context.folder, context.registry, context.overlay);
+    let (workspace, mut registry, overlay) = (context.folder, context.registry, context.overlay);
+    let target = params
+        .target
+        .as_deref()
+        .map(crate::agent::eval::target::parse)
+        .transpose()
+        .map_err(|message| invalid_params(format!("target: {message}")))?;
+    // The target's own readings, of the buffers as they stand: its listing is what is sent.
+    registry.read_clients(crate::targets::ClientSet::of(target), &overlay);
     let (model, price) = (context.agent.model, context.agent.price);
     let found = match (&wanted, &params.skill) {
         (Some(path), _) => {
@@ -115,6 +123,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         provider: Arc::from(provider),
         workspace,
         registry,
+        target,
     };
     if params.dry_run == Some(true) {
         let estimate = evaluator

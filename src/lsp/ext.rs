@@ -191,6 +191,10 @@ pub struct RunEvalsParams {
     /// Send nothing: answer what the run would send (`skill-lsp eval --dry-run --format json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// Send the catalog as this client lists it (`skill-lsp eval --target`): `claude-code`,
+    /// `codex`, `copilot`, `opencode` or `gemini`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_done_token: Option<ProgressToken>,
 }

@@ -730,6 +730,96 @@ pub(crate) fn listing_text(items: &[Listed]) -> String {
         .join("\n")
 }
 
+/// A listing as the client puts it before its model, as far as skill-lsp models the shape:
+/// the header and line of Claude Code's Skill tool, Codex's `### Available skills` lines with
+/// their `(file: …)`, Copilot's escaped `<skill>` entries and its by-name line past the budget,
+/// OpenCode's and Gemini CLI's `<available_skills>` entries (the shapes the oracle tests read
+/// back, `tests/clients/clients.py`). The validators, which list nothing, get
+/// [`listing_text`].
+#[must_use]
+pub(crate) fn client_prompt(target: Client, listing: &ClientListing) -> String {
+    let shown = |item: &Listed| item.fate != Fate::NameOnly && !item.description.is_empty();
+    let mut out = String::new();
+    match target {
+        Client::ClaudeCode => {
+            out.push_str("The following skills are available for use with the Skill tool:\n\n");
+            out.push_str(&listing_text(&listing.listed));
+        }
+        Client::Codex => {
+            out.push_str("<skills_instructions>\n### Available skills\n");
+            for item in &listing.listed {
+                let folder = item
+                    .path
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|folder| folder.to_string_lossy())
+                    .unwrap_or_default();
+                let file = format!("(file: r0/{folder}/SKILL.md)");
+                if shown(item) {
+                    out.push_str(&format!("- {}: {} {file}\n", item.name, item.description));
+                } else {
+                    out.push_str(&format!("- {}: {file}\n", item.name));
+                }
+            }
+            out.push_str("</skills_instructions>");
+        }
+        Client::Copilot => {
+            out.push_str("<available_skills>\n");
+            let mut by_name = Vec::new();
+            for item in &listing.listed {
+                if shown(item) {
+                    // The listing keeps Copilot's escaped description; the name is escaped here.
+                    out.push_str(&format!(
+                        "<skill>\n  <name>{}</name>\n  <description>{}</description>\n  <location>project</location>\n</skill>\n",
+                        copilot::escape(&item.name),
+                        item.description
+                    ));
+                } else {
+                    by_name.push(item.name.as_str());
+                }
+            }
+            if !by_name.is_empty() {
+                out.push_str(&format!(
+                    "Additional skills available (invoke by name): {}\n",
+                    by_name.join(", ")
+                ));
+            }
+            out.push_str("</available_skills>");
+        }
+        Client::OpenCode | Client::Gemini => {
+            // Names and descriptions as written: neither client escapes them.
+            out.push_str("<available_skills>\n");
+            for item in &listing.listed {
+                out.push_str(&format!(
+                    "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n  </skill>\n",
+                    item.name,
+                    item.description,
+                    item.path.display()
+                ));
+            }
+            out.push_str("</available_skills>");
+        }
+        Client::AgentSkills | Client::ClaudeUpload => out = listing_text(&listing.listed),
+    }
+    out
+}
+
+/// The names the client's model may load a listed skill by, the one it is listed under first:
+/// Claude Code's `folder (name)` answers to both its folder and its name; the other clients
+/// list one name.
+#[must_use]
+pub(crate) fn call_names(target: Client, item: &Listed) -> Vec<String> {
+    let claude_pair = item
+        .name
+        .strip_suffix(')')
+        .and_then(|rest| rest.split_once(" ("))
+        .filter(|_| target == Client::ClaudeCode);
+    match claude_pair {
+        Some((folder, name)) => vec![folder.to_owned(), name.to_owned(), item.name.clone()],
+        None => vec![item.name.clone()],
+    }
+}
+
 /// The `<available_skills>` block that several clients put in their prompts.
 #[must_use]
 pub(crate) fn xml(registry: &Registry) -> String {

@@ -1698,3 +1698,181 @@ fn the_eval_set_is_the_first_name_found_and_output_evals_alone_are_not_run() {
     );
     assert_eq!(server.requests().len(), 1, "nothing more is sent");
 }
+
+/// A skill whose trigger word sits past Claude Code's cut of 1,536 characters, listed by its
+/// folder `pdf-tools` with its name beside it (`pdf-tools (pdf)`).
+fn cut_workspace() -> (tempfile::TempDir, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let description = format!(
+        "{}Use it for ZEBRAFORM files.",
+        "Handles office documents of many kinds. ".repeat(80)
+    );
+    let skill = dir.path().join(".claude/skills/pdf-tools");
+    fs::create_dir_all(skill.join("evals")).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        format!("---\nname: pdf\ndescription: {description}\n---\n# PDF\n"),
+    )
+    .unwrap();
+    fs::write(
+        skill.join("evals/triggers.json"),
+        json!([
+            {"query": "Open the zebra file", "should_trigger": true},
+            {"query": "What is the capital of France?", "should_trigger": false},
+        ])
+        .to_string(),
+    )
+    .unwrap();
+    let docx = dir.path().join(".claude/skills/docx");
+    fs::create_dir_all(&docx).unwrap();
+    fs::write(docx.join("SKILL.md"), DOCX).unwrap();
+    (dir, description.chars().count())
+}
+
+/// A model that loads the skill when the catalog it is sent holds ZEBRAFORM and the query
+/// asks for a zebra file, by the name the catalog lists it under (`pdf-tools` where Claude
+/// Code's line `pdf-tools (pdf)` is, else `pdf`); otherwise it answers in text.
+fn zebra_model(wire: Wire) -> Server {
+    Server::answering(move |request| {
+        let body = request.json();
+        let (system, query) = wire.prompt(&body);
+        if system.contains("ZEBRAFORM") && query.contains("zebra") {
+            let name = if system.contains("- pdf-tools (pdf):") {
+                "pdf-tools"
+            } else {
+                "pdf"
+            };
+            wire.load(name)
+        } else {
+            wire.text()
+        }
+    })
+}
+
+#[test]
+fn a_description_cut_by_the_target_fails_under_it_and_passes_without_it() {
+    let wire = Wire::Anthropic;
+    let (dir, full) = cut_workspace();
+    let server = zebra_model(wire);
+    let args = ["pdf", "--runs", "1", "--jobs", "1", "--format", "json"];
+
+    // The agent's own catalog shows the whole description: the query triggers.
+    let whole = wire.eval(dir.path(), &server, &args);
+    assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+    let report = stdout_json(&whole);
+    assert_eq!(report["results"][0]["triggers"], 1, "{report:#}");
+    assert!(report.get("target").is_none(), "{report:#}");
+
+    // Claude Code cuts it before the trigger word: the same model does not load it.
+    let target = [&args[..], &["--target", "claude-code"]].concat();
+    let cut = wire.eval(dir.path(), &server, &target);
+    assert_eq!(cut.status.code(), Some(1), "{}", stderr(&cut));
+    let report = stdout_json(&cut);
+    assert_eq!(report["results"][0]["triggers"], 0, "{report:#}");
+    assert_eq!(report["results"][0]["pass"], false);
+    let view = &report["target"];
+    assert_eq!(view["client"], "claude-code", "{report:#}");
+    assert_eq!(view["presence"], "listed");
+    assert_eq!(view["fate"], "capped");
+    assert_eq!(view["listed_as"], "pdf-tools (pdf)");
+    assert_eq!(view["seen_chars"], 1535);
+    assert_eq!(view["full_chars"], full);
+    assert!(!view["seen"].as_str().unwrap().contains("ZEBRAFORM"));
+    assert_eq!(full, 3_227);
+    assert!(
+        view["note"].as_str().unwrap().starts_with(
+            "Claude Code cuts this description at 1,535 of its 3,227 characters: the model saw “…"
+        ),
+        "{view:#}"
+    );
+    // What was sent: Claude Code's listing, its names for load_skill.
+    let requests = server.requests();
+    let sent = requests.last().unwrap().json();
+    let (system, _) = wire.prompt(&sent);
+    assert!(
+        system.contains("The following skills are available for use with the Skill tool:\n\n- docx: Edits Word documents. Use for .docx files.\n- pdf-tools (pdf): Handles office documents"),
+        "{system}"
+    );
+    assert!(!system.contains("ZEBRAFORM"), "{system}");
+    let load_skill = sent["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "load_skill")
+        .unwrap();
+    assert_eq!(
+        load_skill["input_schema"]["properties"]["name"]["enum"],
+        json!(["docx", "pdf-tools", "pdf"])
+    );
+
+    // The human report says why it lost.
+    let human = wire.eval(
+        dir.path(),
+        &server,
+        &["pdf", "--runs", "1", "--target", "claude-code"],
+    );
+    assert_eq!(human.status.code(), Some(1));
+    assert!(
+        stdout(&human).contains("  Claude Code cuts this description at 1,535 of its "),
+        "{}",
+        stdout(&human)
+    );
+    assert!(
+        stdout(&human).contains("(2 from the cache, 0 model calls)"),
+        "the target's runs are cached under their own key: {}",
+        stdout(&human)
+    );
+
+    // A candidate goes through the same listing: short, it is listed whole and the model loads
+    // it by the folder Claude Code lists, which counts for the skill.
+    let short = wire.eval(
+        dir.path(),
+        &server,
+        &[&target[..], &["--description", "Opens ZEBRAFORM files."]].concat(),
+    );
+    assert_eq!(short.status.code(), Some(0), "{}", stderr(&short));
+    let report = stdout_json(&short);
+    assert_eq!(report["results"][0]["triggers"], 1, "{report:#}");
+    assert_eq!(report["target"]["fate"], "full");
+    assert_eq!(report["target"]["note"], Value::Null);
+    // A long candidate is cut as the file's description is.
+    let long = format!("{}ZEBRAFORM.", "Opens files. ".repeat(130));
+    let long = wire.eval(
+        dir.path(),
+        &server,
+        &[&target[..], &["--description", &long]].concat(),
+    );
+    assert_eq!(long.status.code(), Some(1), "{}", stderr(&long));
+    assert_eq!(stdout_json(&long)["target"]["fate"], "capped");
+
+    // A validator is no target for evals.
+    let validator = wire.eval(
+        dir.path(),
+        &server,
+        &[&args[..], &["--target", "agentskills"]].concat(),
+    );
+    assert_eq!(validator.status.code(), Some(2));
+    assert!(
+        stderr(&validator)
+            .contains("--target: agentskills (skills-ref) lists no skills to a model"),
+        "{}",
+        stderr(&validator)
+    );
+
+    // --dry-run measures the target's catalog: the cut one is smaller.
+    let estimate = |extra: &[&str]| {
+        let output = wire.eval(
+            dir.path(),
+            &server,
+            &[&args[..], &["--dry-run", "--no-cache"], extra].concat(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout_json(&output)["dry_run"]["input_tokens"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(
+        estimate(&["--target", "claude-code"]) < estimate(&[]),
+        "the cut catalog is the smaller request"
+    );
+}

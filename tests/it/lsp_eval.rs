@@ -534,3 +534,60 @@ fn an_open_eval_set_gets_diagnostics_and_completion_other_json_does_not() {
     );
     client.shutdown();
 }
+
+#[test]
+fn run_evals_with_a_target_sends_its_listing_and_says_when_it_drops_the_skill() {
+    // Claude Code keeps a skill the model may not invoke out of its listing: a load of it by
+    // name counts for nothing.
+    let hidden = "---\nname: pdf\ndescription: Fills PDF forms.\ndisable-model-invocation: true\n---\n# PDF\n";
+    let server = Server::start(vec![load("pdf"), load("pdf"), load("pdf")]);
+    let mut client = start(
+        &server,
+        &[
+            (".claude/skills/pdf/SKILL.md", hidden),
+            (".claude/skills/pdf/evals/triggers.json", TRIGGERS),
+            (".claude/skills/docx/SKILL.md", DOCX),
+        ],
+    );
+    let params = |target: &str| RunEvalsParams {
+        skill: Some("pdf".into()),
+        runs: Some(1),
+        jobs: Some(1),
+        target: Some(target.into()),
+        ..RunEvalsParams::default()
+    };
+    let report = client.ask::<RunEvals>(params("claude-code"));
+    assert_eq!(report["target"]["client"], "claude-code", "{report:#}");
+    assert_eq!(report["target"]["presence"], "omitted");
+    assert_eq!(report["target"]["reason"], "model-invocation-disabled");
+    assert!(
+        report["target"]["note"]
+            .as_str()
+            .unwrap()
+            .ends_with("the model cannot load it"),
+        "{report:#}"
+    );
+    assert_eq!(report["results"][0]["triggers"], 0, "{report:#}");
+    assert_eq!(
+        report["results"][0]["loaded_instead"],
+        json!({"pdf (not listed by claude-code)": 1})
+    );
+    let sent = server.requests()[0].json();
+    let system = sent["system"].as_str().unwrap();
+    assert!(
+        system.contains("available for use with the Skill tool:\n\n- docx: Edits Word documents.")
+            && !system.contains("- pdf"),
+        "{system}"
+    );
+    let unknown = client.request_raw(
+        "skill/runEvals",
+        json!({"skill": "pdf", "target": "claude-upload"}),
+    );
+    let message = unknown["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("target: claude-upload (claude.ai upload) lists no skills to a model"),
+        "{message}"
+    );
+    assert_eq!(server.requests().len(), 3);
+    client.shutdown();
+}

@@ -149,8 +149,13 @@ impl Reply {
     }
 }
 
+/// Answers a request from what it holds, for a model scripted by its input.
+type Responder = Box<dyn Fn(&Recorded) -> Reply + Send + Sync>;
+
 struct Shared {
     replies: Mutex<VecDeque<Reply>>,
+    /// When set, answers every request instead of `replies`.
+    responder: Option<Responder>,
     requests: Mutex<Vec<Recorded>>,
     /// Connections left open by `Hang` or `End::Stall` that the client has since closed.
     closed_by_client: AtomicUsize,
@@ -164,10 +169,21 @@ pub struct Server {
 
 impl Server {
     pub fn start(replies: Vec<Reply>) -> Self {
+        Self::serving(replies, None)
+    }
+
+    /// A server that answers each request with `respond(request)`: a model whose reply follows
+    /// what it was sent, whatever the order of the requests.
+    pub fn answering(respond: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Self {
+        Self::serving(Vec::new(), Some(Box::new(respond)))
+    }
+
+    fn serving(replies: Vec<Reply>, responder: Option<Responder>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local address");
         let shared = Arc::new(Shared {
             replies: Mutex::new(replies.into()),
+            responder,
             requests: Mutex::new(Vec::new()),
             closed_by_client: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -216,18 +232,21 @@ fn serve(mut stream: TcpStream, shared: &Shared) {
     let Some(request) = read_request(&mut stream) else {
         return;
     };
-    shared.requests.lock().unwrap().push(request);
-    let reply = shared
-        .replies
-        .lock()
-        .unwrap()
-        .pop_front()
-        .unwrap_or_else(|| {
-            Reply::json(
-                500,
-                &serde_json::json!({"error": {"message": "no scripted reply left"}}),
-            )
-        });
+    shared.requests.lock().unwrap().push(request.clone());
+    let reply = match &shared.responder {
+        Some(respond) => respond(&request),
+        None => shared
+            .replies
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| {
+                Reply::json(
+                    500,
+                    &serde_json::json!({"error": {"message": "no scripted reply left"}}),
+                )
+            }),
+    };
     let head = |extra: &str| {
         let mut head = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
         for (name, value) in &reply.headers {

@@ -13,7 +13,13 @@ use crate::agent::provider::{Provider, ToolSpec};
 /// The cache folder under a workspace.
 pub(crate) const CACHE_DIR: &str = ".skill-lsp/cache/evals";
 
-/// The cache key of one run: a hash of everything that decides its outcome.
+/// The cache key of one run: a hash of everything that decides its outcome. The request is
+/// hashed whole (system prompt, tools, query); `target` (`--target`) too, since it also decides
+/// which skill a load counts for. Without one, the key is what it was before targets.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is a part of the run the key must tell apart"
+)]
 pub(super) fn cache_key(
     provider: &dyn Provider,
     system: &str,
@@ -22,12 +28,13 @@ pub(super) fn cache_key(
     run: u32,
     max_turns: u32,
     max_tokens: u32,
+    target: Option<&str>,
 ) -> String {
     let tools: Vec<Value> = tools
         .iter()
         .map(|tool| json!([tool.name, tool.description, tool.input_schema]))
         .collect();
-    let material = json!({
+    let mut material = json!({
         // 3: calls other than load_skill are answered from a read-only view of the workspace.
         "version": 3,
         "provider": provider.name(),
@@ -40,6 +47,9 @@ pub(super) fn cache_key(
         "run": run,
         "max_turns": max_turns,
     });
+    if let Some(target) = target {
+        material["target"] = target.into();
+    }
     hex_hash(material.to_string().as_bytes())
 }
 

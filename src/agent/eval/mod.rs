@@ -10,6 +10,7 @@
 //! - `cache` — each run's record on disk;
 //! - `estimate` — what a run would send, before it sends anything (`--dry-run`);
 //! - `improve` — the description-rewriting loop (`--improve`): split, rewrite, measure, keep the best;
+//! - `target` — the catalog as one client lists it (`--target`), and what it did with the skill;
 //! - `report` — results: trigger rates, pass, precision and recall, confusions.
 
 pub(crate) mod cache;
@@ -20,6 +21,7 @@ pub(crate) mod report;
 pub(crate) mod route;
 pub(crate) mod run;
 pub(crate) mod set;
+pub(crate) mod target;
 
 pub(crate) use report::{EvalReport, QueryResult, SkillReport};
 pub(crate) use run::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};

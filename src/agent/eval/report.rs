@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::set::EvalCase;
+use super::target::TargetView;
 
 /// What one run of one query did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -292,6 +293,10 @@ pub(crate) struct SkillReport {
     pub results: Vec<QueryResult>,
     pub confusions: Vec<Confusion>,
     pub summary: SkillSummary,
+    /// With `--target`: what that client did with the skill (listed it whole, cut, by name
+    /// only, or left it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetView>,
 }
 
 impl SkillReport {
@@ -347,6 +352,7 @@ impl SkillReport {
             results,
             confusions,
             summary,
+            target: None,
         }
     }
 }

@@ -21,11 +21,13 @@ use super::estimate::{Calibration, Estimate};
 use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary, Verdict};
 use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, request_bytes, route};
 use super::set::EvalSet;
+use super::target::{self, TargetView};
 use crate::agent::provider::{Provider, ProviderError, ToolSpec, Usage};
 use crate::agent::session::system_prompt;
 use crate::agent::tools;
-use crate::workspace::Registry;
+use crate::targets::Client;
 use crate::workspace::open::{SkillRef, find_skill};
+use crate::workspace::{Disk, Registry};
 
 /// Defaults of `skill-lsp eval`.
 pub(crate) const DEFAULT_RUNS: u32 = 3;
@@ -141,11 +143,14 @@ pub(crate) enum EvalError {
     },
 }
 
-/// The workspace an eval runs in: its provider, folder and registry.
+/// The workspace an eval runs in: its provider, folder and registry, and the client whose
+/// listing of the registry the model is sent (`--target`; `None`: the agent's own catalog).
+/// With a target, the registry must hold that client's readings (`Registry::read_clients`).
 pub(crate) struct Evaluator {
     pub provider: Arc<dyn Provider>,
     pub workspace: PathBuf,
     pub registry: Registry,
+    pub target: Option<Client>,
 }
 
 /// What one skill's runs are sent with.
@@ -153,6 +158,25 @@ struct Prompt {
     system: Arc<str>,
     tools: Arc<Vec<ToolSpec>>,
     description: String,
+    /// Under a target: the skill each name the model may load counts for, and what the target
+    /// did with the skill under test.
+    target: Option<(HashMap<String, String>, TargetView)>,
+}
+
+impl Prompt {
+    /// The run as counted: under a target, a load of a name the client lists counts for the
+    /// skill listed under it, and a load of a name it does not list counts for none.
+    fn counted(&self, mut record: RunRecord) -> RunRecord {
+        if let (Some((loads, view)), Some(name)) = (&self.target, &record.loaded) {
+            record.loaded = Some(
+                loads
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_else(|| format!("{name} (not listed by {})", view.client)),
+            );
+        }
+        record
+    }
 }
 
 /// One run to make.
@@ -165,20 +189,39 @@ struct Job {
 
 impl Evaluator {
     /// The system prompt and tools the routing step of `tested` is sent (with its candidate
-    /// description in the catalog, if any), and the description evaluated.
+    /// description in the catalog, if any), and the description evaluated; under a target, its
+    /// listing, and how loads count.
     ///
     /// # Errors
-    /// An unknown skill.
-    pub(crate) fn prompt(
-        &self,
-        tested: &SkillUnderTest,
-    ) -> Result<(String, Vec<ToolSpec>, String), EvalError> {
+    /// An unknown skill; under a target, a candidate that cannot be written into its SKILL.md.
+    fn prompt(&self, tested: &SkillUnderTest) -> Result<Prompt, EvalError> {
         let skill = find_skill(
             &self.registry,
             SkillRef::Name(&tested.skill),
             &self.workspace,
         )
         .map_err(|error| EvalError::Setup(error.to_string()))?;
+        if let Some(client) = self.target {
+            let changed = match &tested.description {
+                Some(candidate) => Some(
+                    target::with_candidate(&self.registry, client, &skill.path, candidate, &Disk)
+                        .map_err(EvalError::Setup)?,
+                ),
+                None => None,
+            };
+            let registry = changed.as_ref().unwrap_or(&self.registry);
+            let routing = target::routing(registry, client, &skill.path, &tested.skill);
+            let names: Vec<&str> = routing.names.iter().map(String::as_str).collect();
+            return Ok(Prompt {
+                system: Arc::from(system_prompt(&self.workspace, &routing.catalog)),
+                tools: Arc::new(tools::specs(&names)),
+                description: tested
+                    .description
+                    .clone()
+                    .unwrap_or_else(|| skill.description.clone()),
+                target: Some((routing.loads, routing.view)),
+            });
+        }
         let mut registry = self.registry.clone();
         let description = match &tested.description {
             Some(candidate) => {
@@ -195,7 +238,12 @@ impl Evaluator {
         };
         let system = system_prompt(&self.workspace, &registry.catalog());
         let tools = tools::specs(&registry.names());
-        Ok((system, tools, description))
+        Ok(Prompt {
+            system: Arc::from(system),
+            tools: Arc::new(tools),
+            description,
+            target: None,
+        })
     }
 
     /// What [`Self::run`] would send with these options, nothing sent: the runs the cache does
@@ -242,14 +290,7 @@ impl Evaluator {
     fn prompts(&self, under_test: &[SkillUnderTest]) -> Result<Vec<Prompt>, EvalError> {
         under_test
             .iter()
-            .map(|tested| {
-                self.prompt(tested)
-                    .map(|(system, tools, description)| Prompt {
-                        system: Arc::from(system),
-                        tools: Arc::new(tools),
-                        description,
-                    })
-            })
+            .map(|tested| self.prompt(tested))
             .collect()
     }
 
@@ -341,6 +382,7 @@ impl Evaluator {
             run,
             options.max_turns,
             options.max_tokens,
+            self.target.map(Client::id),
         );
         options
             .cache_dir
@@ -439,6 +481,7 @@ impl Evaluator {
                 queue.clear();
                 continue;
             };
+            let record = runs.prompts[job.tested].counted(record);
             if cache_ready {
                 if let Some(dir) = &options.cache_dir {
                     if let Err(error) = write_cached(
@@ -499,13 +542,18 @@ impl Evaluator {
                 let results = (0..tested.set.cases.len())
                     .map(|c| tally.query_result(runs, t, c))
                     .collect();
-                SkillReport::new(
+                let mut report = SkillReport::new(
                     tested.skill.clone(),
                     runs.prompts[t].description.clone(),
                     tested.description.is_some(),
                     tested.set.path.clone(),
                     results,
-                )
+                );
+                report.target = runs.prompts[t]
+                    .target
+                    .as_ref()
+                    .map(|(_, view)| view.clone());
+                report
             })
             .collect();
         let summary = Summary {
@@ -720,6 +768,7 @@ mod tests {
             provider: provider.clone(),
             workspace: dir.path().to_path_buf(),
             registry,
+            target: None,
         };
         (evaluator, provider, dir)
     }
