@@ -180,7 +180,11 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         target,
     };
     if args.dry_run {
-        return match evaluator.estimate(&under_test, &options) {
+        let estimate = match (args.improve, under_test.as_slice()) {
+            (true, [tested]) => evaluator.estimate_improve(tested, &options, args.iterations),
+            _ => evaluator.estimate(&under_test, &options),
+        };
+        return match estimate {
             Ok(estimate) => {
                 let model = evaluator.provider.model().to_owned();
                 write_stdout(&match args.format {
@@ -320,9 +324,9 @@ fn improve(
     }
     let output = match args.format {
         EvalFormat::Json => {
-            let mut value =
-                serde_json::json!({"improve": improvement, "path": path, "applied": applied});
-            value["best_description"] = improvement.best().description.clone().into();
+            let mut value = improvement.json();
+            value["path"] = path.clone().into();
+            value["applied"] = applied.into();
             format!("{value:#}\n")
         }
         EvalFormat::Human | EvalFormat::Junit => {
@@ -656,13 +660,18 @@ fn draw_progress(progress: Progress) {
         .checked_div(progress.total)
         .unwrap_or(WIDTH);
     let bar: String = "#".repeat(filled) + &".".repeat(WIDTH - filled);
-    let _ = write!(
-        std::io::stderr().lock(),
+    let mut line = format!(
         "\r\x1b[2Keval [{bar}] {}/{} runs ({} cached)",
-        progress.done,
-        progress.total,
-        progress.cached
+        progress.done, progress.total, progress.cached
     );
+    if let Some(round) = progress.round {
+        line = if round.rewriting {
+            format!("\r\x1b[2Kimprove: {}", round.label())
+        } else {
+            format!("{line}, {}", round.label())
+        };
+    }
+    let _ = write!(std::io::stderr().lock(), "{line}");
     let _ = std::io::stderr().flush();
 }
 

@@ -38,6 +38,9 @@ pub(crate) struct ClientCaps {
     /// The client implements the command of the trigger-evals code lens
     /// (`experimental.skillLsp.runTriggerEvals`); to others a lens would be a dead button.
     pub run_trigger_evals: bool,
+    /// Whether the client implements `skillLsp.improveDescription`
+    /// (`experimental.skillLsp.improveDescription`), the command of the improve code action.
+    pub improve_description: bool,
 }
 
 impl ClientCaps {
@@ -77,6 +80,12 @@ impl ClientCaps {
                 .experimental
                 .as_ref()
                 .and_then(|experimental| experimental.pointer("/skillLsp/runTriggerEvals"))
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false),
+            improve_description: capabilities
+                .experimental
+                .as_ref()
+                .and_then(|experimental| experimental.pointer("/skillLsp/improveDescription"))
                 .and_then(serde_json::Value::as_bool)
                 .unwrap_or(false),
             work_done_progress: capabilities

@@ -14,6 +14,8 @@ pub(crate) struct EvalSummary {
     pub wrongly_loaded: usize,
     /// Each failing query with why: `missed`, `loaded docx instead`, `wrongly loaded`.
     pub failing: Vec<(String, String)>,
+    /// Queries whose interval straddles the threshold: passed or failed by chance so far.
+    pub undecided: usize,
 }
 
 impl EvalSummary {
@@ -22,8 +24,14 @@ impl EvalSummary {
     pub(crate) fn new(key: String, report: &crate::agent::eval::SkillReport) -> Self {
         let failing: Vec<&crate::agent::eval::QueryResult> =
             report.results.iter().filter(|it| !it.pass).collect();
+        let undecided = report
+            .results
+            .iter()
+            .filter(|it| it.verdict == crate::agent::eval::report::Verdict::Undecided)
+            .count();
         Self {
             key,
+            undecided,
             passed: report.summary.passed,
             total: report.summary.total,
             missed: failing.iter().filter(|it| it.should_trigger).count(),
@@ -59,6 +67,9 @@ impl EvalSummary {
         if parts.is_empty() {
             parts.push("all passed".to_owned());
         }
+        if self.undecided > 0 {
+            parts.push(format!("{} undecided", self.undecided));
+        }
         format!(
             "Trigger evals: {}/{} \u{2014} {}",
             self.passed,
@@ -79,6 +90,12 @@ impl EvalSummary {
                 .collect();
             message.push_str("; failing: ");
             message.push_str(&failing.join(", "));
+        }
+        if self.undecided > 0 {
+            message.push_str(&format!(
+                "; {} undecided (too few runs to tell pass from fail: run more)",
+                self.undecided
+            ));
         }
         message
     }
@@ -137,11 +154,11 @@ mod tests {
         assert_eq!((summary.missed, summary.wrongly_loaded), (2, 1));
         assert_eq!(
             summary.lens_title(),
-            "Trigger evals: 2/5 \u{2014} 2 missed, 1 wrongly loaded"
+            "Trigger evals: 2/5 \u{2014} 2 missed, 1 wrongly loaded, 5 undecided"
         );
         assert_eq!(
             summary.message(),
-            "Trigger evals: 2/5 passed; failing: 'query one' (missed), 'query two' (loaded docx instead), 'weather' (wrongly loaded)"
+            "Trigger evals: 2/5 passed; failing: 'query one' (missed), 'query two' (loaded docx instead), 'weather' (wrongly loaded); 5 undecided (too few runs to tell pass from fail: run more)"
         );
         assert_ne!(eval_key("a", "[]"), eval_key("b", "[]"));
         assert_ne!(eval_key("a", "[]"), eval_key("a", "[ ]"));

@@ -26,8 +26,25 @@ use crate::agent::eval::{EvalError, EvalOptions, Evaluator, Progress, SkillUnder
 use crate::workspace::Source;
 use crate::workspace::open::{SkillRef, find_skill};
 
-/// Runs the trigger evals of one skill and answers the JSON of `skill-lsp eval --format json`.
-pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Result<RunEvalsResult> {
+/// What a request that measures a skill's evals works on, from its params: the skill, its
+/// SKILL.md's uri, the queries, the measuring options and the model. `skill/runEvals` and
+/// `skill/improveDescription` both start here.
+pub(super) struct Prepared {
+    pub skill: crate::workspace::Skill,
+    pub uri: Uri,
+    pub tested: SkillUnderTest,
+    pub options: EvalOptions,
+    pub evaluator: Evaluator,
+    pub price: Option<crate::config::Price>,
+    pub overlay: super::state::Overlay,
+    pub set_text: String,
+    /// Whether the client takes `$/progress` the server starts.
+    pub work_done: bool,
+}
+
+/// Resolves `params` to what a measurement needs, or the invalid-params error that says what
+/// is missing (a workspace folder, the skill, its eval set, a model).
+pub(super) async fn prepare(backend: &Backend, params: &RunEvalsParams) -> Result<Prepared> {
     backend.wait_ready().await;
     let wanted = params.uri.as_deref().map(|uri| {
         uri.parse::<Uri>()
@@ -60,7 +77,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         (None, Some(name)) => find_skill(&registry, SkillRef::Name(name), &workspace).cloned(),
         (None, None) => {
             return Err(invalid_params(
-                "skill/runEvals wants the skill's \"skill\" (name) or \"uri\" (its SKILL.md)",
+                "the request wants the skill's \"skill\" (name) or \"uri\" (its SKILL.md)",
             ));
         }
     };
@@ -87,7 +104,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         cache_dir: Some(cache_dir(&workspace)),
         read_cache: !params.no_cache.unwrap_or(false),
         max_requests: params.max_requests,
-        auto_runs: false,
+        auto_runs: params.auto_runs.unwrap_or(false),
     };
     let problems = options.problems(camel_case);
     if !problems.is_empty() {
@@ -106,14 +123,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     let provider =
         crate::agent::provider::from_env(&|name| std::env::var(name).ok(), None, model.as_deref())
             .map_err(|error| provider_setup_error(&error))?;
-    // What the stored result is valid for: the file's description (a candidate's result is
-    // not the file's) and the set's text.
-    let key = params.description.is_none().then(|| {
-        let skill_text = overlay.read(&skill.path).unwrap_or_default();
-        eval_key(&description_of(&skill_text), &set_text)
-    });
     let uri = Uri::from_file_path(&skill.path).ok_or_else(Error::internal_error)?;
-    let total = set.cases.len();
     let tested = SkillUnderTest {
         skill: skill.name.clone(),
         description: params.description.clone(),
@@ -125,6 +135,62 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         registry,
         target,
     };
+    Ok(Prepared {
+        skill,
+        uri,
+        tested,
+        options,
+        evaluator,
+        price,
+        overlay,
+        set_text,
+        work_done,
+    })
+}
+
+/// The token a run reports `$/progress` on: the client's, else one the server creates when the
+/// client takes them (`kind` and the skill's name make it readable in a log).
+pub(super) async fn progress_token(
+    backend: &Backend,
+    given: Option<ProgressToken>,
+    work_done: bool,
+    kind: &str,
+    skill: &str,
+) -> Option<ProgressToken> {
+    match given {
+        Some(token) => Some(token),
+        None if work_done => {
+            static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+            let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let token = NumberOrString::String(format!("skill-lsp/{kind}/{skill}/{run}"));
+            progress::create(&backend.client, &token)
+                .await
+                .then_some(token)
+        }
+        None => None,
+    }
+}
+
+/// Runs the trigger evals of one skill and answers the JSON of `skill-lsp eval --format json`.
+pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Result<RunEvalsResult> {
+    let Prepared {
+        skill,
+        uri,
+        tested,
+        options,
+        evaluator,
+        price,
+        overlay,
+        set_text,
+        work_done,
+    } = prepare(backend, &params).await?;
+    // What the stored result is valid for: the file's description (a candidate's result is
+    // not the file's) and the set's text.
+    let key = params.description.is_none().then(|| {
+        let skill_text = overlay.read(&skill.path).unwrap_or_default();
+        eval_key(&description_of(&skill_text), &set_text)
+    });
+    let total = tested.set.cases.len();
     if params.dry_run == Some(true) {
         let estimate = evaluator
             .estimate(std::slice::from_ref(&tested), &options)
@@ -134,18 +200,14 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         ));
     }
 
-    let token = match params.work_done_token.clone() {
-        Some(token) => Some(token),
-        None if work_done => {
-            static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-            let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let token = NumberOrString::String(format!("skill-lsp/evals/{}/{run}", skill.name));
-            progress::create(&backend.client, &token)
-                .await
-                .then_some(token)
-        }
-        None => None,
-    };
+    let token = progress_token(
+        backend,
+        params.work_done_token.clone(),
+        work_done,
+        "evals",
+        &skill.name,
+    )
+    .await;
     if let Some(token) = &token {
         let title = format!("{EVAL_PROGRESS_TITLE}: {}", skill.name);
         let begin = progress::begin(&title, true, format!("0/{total} queries"));
@@ -253,10 +315,10 @@ async fn forward_results(
 
 /// Armed for the length of a run: if the request is cancelled (its future dropped), the client
 /// still gets the `$/progress` end.
-struct EndOnDrop {
-    outgoing: Outgoing,
-    token: Option<ProgressToken>,
-    armed: bool,
+pub(super) struct EndOnDrop {
+    pub outgoing: Outgoing,
+    pub token: Option<ProgressToken>,
+    pub armed: bool,
 }
 
 impl Drop for EndOnDrop {

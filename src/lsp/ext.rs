@@ -62,16 +62,35 @@ impl Notification for EvalResultNotification {
     const METHOD: &'static str = "skill/evalResult";
 }
 
+/// `skill/improveDescription`: `skill-lsp eval --improve` for one skill, answered with the
+/// best description and the edit that writes it into the SKILL.md.
+pub enum ImproveDescription {}
+
+impl Request for ImproveDescription {
+    type Params = ImproveDescriptionParams;
+    type Result = ImproveDescriptionResult;
+    const METHOD: &'static str = "skill/improveDescription";
+}
+
 pub const CATALOG: &str = Catalog::METHOD;
 pub const LOAD_SKILL: &str = LoadSkill::METHOD;
 pub const AGENT_CHAT: &str = AgentChat::METHOD;
 pub const AGENT_EVENT: &str = AgentEventNotification::METHOD;
 pub const RUN_EVALS: &str = RunEvals::METHOD;
 pub const EVAL_RESULT: &str = EvalResultNotification::METHOD;
+pub const IMPROVE_DESCRIPTION: &str = ImproveDescription::METHOD;
 
 /// The client-side command of the trigger-evals code lens: the editor sends `skill/runEvals`
 /// with the lens's argument (`{"skill", "uri"}`) and shows the result.
 pub const RUN_TRIGGER_EVALS_COMMAND: &str = "skillLsp.runTriggerEvals";
+/// The client-side command of the "Improve the description" code action: the editor sends
+/// `skill/improveDescription` with its argument (`{"skill", "uri"}`) and shows the result as a
+/// diff to accept.
+pub const IMPROVE_DESCRIPTION_COMMAND: &str = "skillLsp.improveDescription";
+/// The title of that code action.
+pub const IMPROVE_DESCRIPTION_TITLE: &str = "Improve the description with the trigger evals…";
+/// The `$/progress` title of `skill/improveDescription`, before the skill's name.
+pub const IMPROVE_PROGRESS_TITLE: &str = "Improve description";
 /// The code of the information diagnostic that shows the last trigger-eval results.
 pub const TRIGGER_EVALS_CODE: &str = "trigger-evals";
 /// The `$/progress` title of `skill/runEvals`, before the skill's name.
@@ -188,6 +207,10 @@ pub struct RunEvalsParams {
     pub no_cache: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_requests: Option<u64>,
+    /// `skill-lsp eval --runs auto`: after `runs`, one more run at a time for each query still
+    /// undecided, up to 10.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_runs: Option<bool>,
     /// Send nothing: answer what the run would send (`skill-lsp eval --dry-run --format json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
@@ -205,6 +228,29 @@ pub struct RunEvalsParams {
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
 #[serde(transparent)]
 pub struct RunEvalsResult(pub Value);
+
+/// `skill/improveDescription`: the params of `skill/runEvals` (without `description`: the loop
+/// writes its own), the most rewrites to try and the seed of the train/test split (the CLI's
+/// `--iterations` and `--seed`, default 5 and 1).
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImproveDescriptionParams {
+    #[serde(flatten)]
+    pub eval: RunEvalsParams,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// What `skill-lsp eval --improve --format json` prints (`improve`, `best_description`,
+/// `improved`, `summary`; built by `Improvement::json`), with the SKILL.md's `uri`, the
+/// file's `current` text and, when a rewrite won, the `proposed` text and the `edit` (a
+/// `WorkspaceEdit` of the description alone, for the document version it was made on); both
+/// `null` otherwise. With `dryRun`, the estimate `skill/runEvals` answers, for the whole loop.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct ImproveDescriptionResult(pub Value);
 
 /// One `skill/evalResult`: the skill, its SKILL.md uri, and the query's object of the report's
 /// `results`.

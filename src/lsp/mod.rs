@@ -15,6 +15,7 @@ pub mod ext;
 pub(crate) mod folders;
 pub mod framing;
 pub(crate) mod handlers;
+pub(crate) mod improve;
 pub(crate) mod indexing;
 pub(crate) mod notifications;
 pub(crate) mod outgoing;

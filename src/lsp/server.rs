@@ -39,6 +39,7 @@ pub(crate) fn build(
     .custom_method(ext::LOAD_SKILL, Backend::load_skill)
     .custom_method(ext::AGENT_CHAT, Backend::agent_chat)
     .custom_method(ext::RUN_EVALS, Backend::run_evals)
+    .custom_method(ext::IMPROVE_DESCRIPTION, Backend::improve_description)
     .finish()
 }
 
@@ -101,6 +102,13 @@ impl Backend {
 
     async fn run_evals(&self, params: ext::RunEvalsParams) -> Result<ext::RunEvalsResult> {
         evals::run_evals(self, params).await
+    }
+
+    async fn improve_description(
+        &self,
+        params: ext::ImproveDescriptionParams,
+    ) -> Result<ext::ImproveDescriptionResult> {
+        super::improve::improve_description(self, params).await
     }
 }
 

@@ -363,6 +363,15 @@ impl State {
         )
     }
 
+    /// The open buffer of the file at `path`, whichever spelling of its uri the editor used.
+    pub(crate) fn document_at(&self, path: &Path) -> Option<BufferText> {
+        let uri = self
+            .documents
+            .keys()
+            .find(|uri| uri_path(uri).as_deref() == Some(path))?;
+        self.document_text(uri)
+    }
+
     pub(crate) fn document_text(&self, uri: &Uri) -> Option<BufferText> {
         let document = self.documents.get(uri)?;
         Some(BufferText {
@@ -735,6 +744,7 @@ mod generation_tests {
             missed: 0,
             wrongly_loaded: 0,
             failing: Vec::new(),
+            undecided: 0,
         };
         state.set_eval_result(skill.clone(), summary);
         moved(&state, "an eval result");

@@ -79,6 +79,14 @@ pub(crate) fn yaml_string(value: &str) -> String {
 /// to replace or the result would not read back as exactly `description` with the same keys.
 #[must_use]
 pub(crate) fn with_description(text: &str, description: &str) -> Option<String> {
+    let edit = description_edit(text, description)?;
+    apply_edits(text, &[edit]).ok()
+}
+
+/// The one edit [`with_description`] makes, for a front end that sends edits rather than text
+/// (the editor's "Improve the description" applies it to the open buffer).
+#[must_use]
+pub(crate) fn description_edit(text: &str, description: &str) -> Option<Edit> {
     let document = SkillDocument::parse(text);
     let entry = document.field("description")?;
     let keys = |document: &SkillDocument| {
@@ -101,7 +109,7 @@ pub(crate) fn with_description(text: &str, description: &str) -> Option<String> 
                 .and_then(|entry| entry.value.as_str())
                 == Some(description)
     });
-    ok.then(|| apply_edits(text, &[edit]).ok()).flatten()
+    ok.then_some(edit)
 }
 
 /// Applies `edits` to `text` and hands the re-parsed document to `check`; `false` when the edits

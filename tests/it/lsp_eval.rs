@@ -10,7 +10,9 @@ use std::time::Duration;
 use lsp_client::{Client, at, document, lsp_uri};
 use scripted_server::{Reply, Server, anthropic_stream};
 use serde_json::{Value, json};
-use skill_lsp::lsp::ext::{Catalog, CatalogParams, RunEvals, RunEvalsParams};
+use skill_lsp::lsp::ext::{
+    Catalog, CatalogParams, ImproveDescription, ImproveDescriptionParams, RunEvals, RunEvalsParams,
+};
 use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
 
 const KEY: &str = "sk-ant-test-PLANTED-KEY-lspeval-31";
@@ -171,11 +173,11 @@ fn run_evals_streams_results_and_updates_the_lens_and_the_diagnostic() {
     assert_eq!(info["range"]["start"]["line"], 2);
     assert_eq!(
         info["message"],
-        "Trigger evals: 2/3 passed; failing: 'what is the weather' (wrongly loaded)"
+        "Trigger evals: 2/3 passed; failing: 'what is the weather' (wrongly loaded); 3 undecided (too few runs to tell pass from fail: run more)"
     );
     assert_eq!(
         lens_title(&mut client, &uri),
-        "Trigger evals: 2/3 \u{2014} 1 wrongly loaded"
+        "Trigger evals: 2/3 \u{2014} 1 wrongly loaded, 3 undecided"
     );
 
     // Again without a token: the client declared work-done progress, so the server makes one;
@@ -535,6 +537,173 @@ fn an_open_eval_set_gets_diagnostics_and_completion_other_json_does_not() {
     client.shutdown();
 }
 
+/// The improve action end to end, as an editor drives it: the code action on `description:`
+/// (only for a client that implements its command), the estimate of the whole loop, then
+/// `skill/improveDescription` with `$/progress` for each description measured and written, and
+/// an answer whose edit turns the open buffer into the proposed text. The file on disk is never
+/// written by the server.
+#[test]
+fn improve_description_offers_an_action_reports_progress_and_answers_an_edit() {
+    const WEAK: &str = "---\nname: pdf\ndescription: Notes.\n---\n# PDF\n";
+    const BETTER: &str = "Fills and merges PDF files. Use when the user mentions a PDF.";
+    // Routing: with the rewrite in the catalog the model loads pdf for PDF queries; with the
+    // weak description it loads nothing. Without tools it is a rewrite request.
+    let server = Server::answering(|request| {
+        let body = request.json();
+        if body
+            .get("tools")
+            .is_none_or(|tools| tools.as_array().is_none_or(Vec::is_empty))
+        {
+            return Reply::sse(&anthropic_stream(&[json!({"text": BETTER})], "end_turn"));
+        }
+        let system = body["system"].to_string();
+        let query = body["messages"][0]["content"].to_string();
+        if system.contains(BETTER) && query.contains("pdf") {
+            load("pdf")
+        } else {
+            Reply::sse(&anthropic_stream(
+                &[json!({"text": "No skill needed."})],
+                "end_turn",
+            ))
+        }
+    });
+    let url = server.url();
+    let env = [
+        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_BASE_URL", url.as_str()),
+        ("MODEL_ID", "test-model"),
+    ];
+    let mut client = Client::start_with_env(
+        &[
+            ("skills/pdf/SKILL.md", WEAK),
+            ("skills/pdf/evals/triggers.json", TRIGGERS),
+            ("skills/docx/SKILL.md", DOCX),
+        ],
+        json!({
+            "window": {"workDoneProgress": true},
+            "workspace": {"workspaceEdit": {"documentChanges": true}},
+            "experimental": {"skillLsp": {"improveDescription": true}},
+        }),
+        &env,
+    );
+    let uri = client.open("skills/pdf/SKILL.md", WEAK);
+    let range = json!({"start": {"line": 2, "character": 15}, "end": {"line": 2, "character": 15}});
+    let actions = client.ask::<lsp::request::CodeActionRequest>(lsp::CodeActionParams {
+        text_document: document(&uri),
+        range: lsp_client::typed(&range),
+        context: lsp::CodeActionContext::default(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    let improve = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|action| action["title"] == "Improve the description with the trigger evals…")
+        .unwrap_or_else(|| panic!("no improve action: {actions:#}"));
+    assert_eq!(improve["kind"], "refactor.rewrite");
+    assert_eq!(improve["command"]["command"], "skillLsp.improveDescription");
+    assert_eq!(
+        improve["command"]["arguments"][0],
+        json!({"skill": "pdf", "uri": uri})
+    );
+    // Not on the name line.
+    let on_name = json!({"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 2}});
+    let elsewhere = client.ask::<lsp::request::CodeActionRequest>(lsp::CodeActionParams {
+        text_document: document(&uri),
+        range: lsp_client::typed(&on_name),
+        context: lsp::CodeActionContext::default(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    assert!(
+        !elsewhere
+            .to_string()
+            .contains("skillLsp.improveDescription"),
+        "{elsewhere:#}"
+    );
+
+    let params = |dry_run: bool| ImproveDescriptionParams {
+        eval: RunEvalsParams {
+            uri: Some(uri.clone()),
+            runs: Some(1),
+            jobs: Some(1),
+            dry_run: dry_run.then_some(true),
+            work_done_token: Some(NumberOrString::String("improve-1".into())),
+            ..RunEvalsParams::default()
+        },
+        iterations: Some(2),
+        seed: None,
+    };
+    let estimate = client.ask::<ImproveDescription>(params(true));
+    let summary = estimate["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "up to 31 model requests (3 runs, 0 cached; then up to 2 rewrites of 3 runs each)"
+        ),
+        "{summary}"
+    );
+    assert!(server.requests().is_empty(), "a dry run sent something");
+
+    let result = client.ask::<ImproveDescription>(params(false));
+    assert_eq!(result["improved"], true, "{result:#}");
+    assert_eq!(result["best_description"], BETTER, "{result:#}");
+    assert_eq!(result["improve"]["best"], 1, "{result:#}");
+    assert!(
+        result["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("rewrite 1 passes "),
+        "{result:#}"
+    );
+    let proposed = WEAK.replace("Notes.", BETTER);
+    assert_eq!(result["current"], WEAK);
+    assert_eq!(result["proposed"], proposed.as_str());
+    // One edit of the description value, for the buffer's version: applied, it gives the proposal.
+    let change = &result["edit"]["documentChanges"][0];
+    assert_eq!(change["textDocument"], json!({"uri": uri, "version": 1}));
+    let edits = change["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{result:#}");
+    assert_eq!(
+        edits[0]["range"],
+        json!({"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 19}})
+    );
+    assert_eq!(edits[0]["newText"], BETTER);
+    assert_eq!(
+        std::fs::read_to_string(client.path("skills/pdf/SKILL.md")).unwrap(),
+        WEAK,
+        "the server wrote the file"
+    );
+    // Progress: the file's description measured, a rewrite written and measured, the outcome.
+    let reports: Vec<String> = client
+        .backlog
+        .iter()
+        .chain(&client.log)
+        .filter(|m| m["method"] == "$/progress" && m["params"]["token"] == "improve-1")
+        .map(|m| {
+            let value = &m["params"]["value"];
+            format!(
+                "{} {}",
+                value["kind"].as_str().unwrap(),
+                value["message"]
+                    .as_str()
+                    .or(value["title"].as_str())
+                    .unwrap_or("")
+            )
+        })
+        .collect();
+    let has = |wanted: &str| reports.iter().any(|line| line.starts_with(wanted));
+    assert!(has("begin measuring the description"), "{reports:#?}");
+    assert!(
+        has("report measuring the description: 3/3 runs"),
+        "{reports:#?}"
+    );
+    assert!(has("report rewrite 1 of 2: writing"), "{reports:#?}");
+    assert!(has("report rewrite 1 of 2: 3/3 runs"), "{reports:#?}");
+    assert!(has("end rewrite 1 passes "), "{reports:#?}");
+    client.shutdown();
+}
+
 #[test]
 fn run_evals_with_a_target_sends_its_listing_and_says_when_it_drops_the_skill() {
     // Claude Code keeps a skill the model may not invoke out of its listing: a load of it by
@@ -589,5 +758,67 @@ fn run_evals_with_a_target_sends_its_listing_and_says_when_it_drops_the_skill() 
         "{message}"
     );
     assert_eq!(server.requests().len(), 3);
+    client.shutdown();
+}
+
+/// `autoRuns` is `--runs auto` from the editor: runs are added one at a time to the queries
+/// still undecided, and a model that always answers the same way decides each at four runs
+/// (the 95 % interval of 4/4 starts at 0.51).
+/// Its estimate says how far it may go.
+#[test]
+fn auto_runs_add_runs_until_every_query_is_decided() {
+    let server = Server::answering(|request| {
+        let body = request.json();
+        if body["messages"][0]["content"].to_string().contains("pdf") {
+            load("pdf")
+        } else {
+            Reply::sse(&anthropic_stream(
+                &[json!({"text": "No skill needed."})],
+                "end_turn",
+            ))
+        }
+    });
+    let mut client = start(
+        &server,
+        &[
+            ("skills/pdf/SKILL.md", PDF),
+            ("skills/pdf/evals/triggers.json", TRIGGERS),
+        ],
+    );
+    let params = |dry_run: bool| RunEvalsParams {
+        skill: Some("pdf".into()),
+        auto_runs: Some(true),
+        dry_run: dry_run.then_some(true),
+        ..RunEvalsParams::default()
+    };
+    let estimate = client.ask::<RunEvals>(params(true));
+    let summary = estimate["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "up to 90 model requests (9 runs, 0 cached, up to 30 as undecided queries get more)"
+        ),
+        "{summary}"
+    );
+    assert_eq!(estimate["dry_run"]["runs_at_most"], 30, "{estimate:#}");
+    let report = client.ask::<RunEvals>(params(false));
+    assert_eq!(report["run"]["auto_runs"], true, "{report:#}");
+    let verdicts: Vec<(&str, u64)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| {
+            (
+                result["verdict"].as_str().unwrap(),
+                result["runs"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [("pass", 4), ("pass", 4), ("pass", 4)],
+        "{report:#}"
+    );
+    assert_eq!(report["summary"]["undecided"], 0);
+    assert_eq!(server.requests().len(), 12);
     client.shutdown();
 }

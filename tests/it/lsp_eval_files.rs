@@ -125,7 +125,7 @@ fn run_evals_measures_eval_queries_json_and_says_which_set_it_ran() {
     assert_eq!(server.requests().len(), 2);
     assert_eq!(
         lens_titles(&mut client, &uri),
-        ["Trigger evals: 1/2 \u{2014} 1 wrongly loaded"]
+        ["Trigger evals: 1/2 \u{2014} 1 wrongly loaded, 2 undecided"]
     );
 
     // skill-creator's export beside the SKILL.md comes later in the order: the lens names the
@@ -143,7 +143,7 @@ fn run_evals_measures_eval_queries_json_and_says_which_set_it_ran() {
     );
     assert_eq!(
         lens_titles(&mut client, &uri),
-        ["Trigger evals: 1/2 \u{2014} 1 wrongly loaded (evals/eval_queries.json)"]
+        ["Trigger evals: 1/2 \u{2014} 1 wrongly loaded, 2 undecided (evals/eval_queries.json)"]
     );
     let (log, stderr) = client.finish();
     assert!(!log.iter().any(|m| m.to_string().contains(KEY)));

@@ -219,6 +219,44 @@ fn messages() -> Value {
                 "error": {"code": -32602, "message": "no skill named 'nope' in /work (skills: pdf)"},
             },
         ],
+        ext::IMPROVE_DESCRIPTION: [exchange(
+            ext::ImproveDescriptionParams {
+                eval: ext::RunEvalsParams {
+                    skill: Some("pdf".into()),
+                    uri: Some("file:///work/skills/pdf/SKILL.md".into()),
+                    runs: Some(1),
+                    work_done_token: Some(NumberOrString::String("skill-lsp/improve/pdf".into())),
+                    ..ext::RunEvalsParams::default()
+                },
+                iterations: Some(3),
+                seed: None,
+            },
+            ext::ImproveDescriptionResult(json!({
+                "improve": {
+                    "skill": "pdf",
+                    "split": {"seed": 1, "train": [0, 2], "test": [1]},
+                    "iterations": [
+                        {"description": "Notes.", "train_passed": 1, "train_total": 2, "test_passed": 0, "test_total": 1},
+                        {"description": "Fills PDF forms. Use when the user mentions a PDF.", "train_passed": 2, "train_total": 2, "test_passed": 1, "test_total": 1},
+                    ],
+                    "best": 1,
+                    "warnings": [],
+                },
+                "best_description": "Fills PDF forms. Use when the user mentions a PDF.",
+                "improved": true,
+                "summary": "rewrite 1 passes 1/1 test and 2/2 train queries (the file's description: 0/1 and 1/2)",
+                "uri": "file:///work/skills/pdf/SKILL.md",
+                "current": "---\nname: pdf\ndescription: Notes.\n---\n",
+                "proposed": "---\nname: pdf\ndescription: Fills PDF forms. Use when the user mentions a PDF.\n---\n",
+                "edit": {"documentChanges": [{
+                    "textDocument": {"uri": "file:///work/skills/pdf/SKILL.md", "version": 4},
+                    "edits": [{
+                        "range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 19}},
+                        "newText": "Fills PDF forms. Use when the user mentions a PDF.",
+                    }],
+                }]},
+            })),
+        )],
         ext::EVAL_RESULT: [notification(ext::EvalResultParams {
             skill: "pdf".into(),
             uri: "file:///work/skills/pdf/SKILL.md".into(),
@@ -229,7 +267,7 @@ fn messages() -> Value {
             json!([{
                 "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 11}},
                 "command": {
-                    "title": "Trigger evals: 0/1 \u{2014} 1 missed",
+                    "title": "Trigger evals: 0/1 \u{2014} 1 missed, 1 undecided",
                     "command": ext::RUN_TRIGGER_EVALS_COMMAND,
                     "arguments": [{"skill": "pdf", "uri": "file:///work/skills/pdf/SKILL.md"}],
                 },

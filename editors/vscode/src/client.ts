@@ -16,6 +16,7 @@ import {
   ShowMessageRequestParams,
   State,
   StaticFeature,
+  WorkspaceEdit,
 } from 'vscode-languageclient/node';
 import { ApiKeys } from './apiKey';
 import { AGENT_EVENT, APPROVAL_ACTIONS, AgentEvent, EVAL_RESULT, EvalResultParams } from './protocol';
@@ -72,12 +73,13 @@ const CLIENT_SELECTOR = [...SKILL_SELECTOR, ...EVAL_FILE_SELECTOR, OPENAI_YAML_S
 
 /**
  * Tells the server, in `initialize`, that this client implements the `skillLsp.runTriggerEvals`
- * command, so it may offer the "Run trigger evals" code lens (docs/protocol.md).
+ * and `skillLsp.improveDescription` commands, so it may offer the "Run trigger evals" code lens
+ * and the "Improve the description" code action (docs/protocol.md).
  */
 class TriggerEvalsCapability implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     const experimental = (capabilities.experimental ?? {}) as { skillLsp?: Record<string, unknown> };
-    experimental.skillLsp = { ...(experimental.skillLsp ?? {}), runTriggerEvals: true };
+    experimental.skillLsp = { ...(experimental.skillLsp ?? {}), runTriggerEvals: true, improveDescription: true };
     capabilities.experimental = experimental;
   }
   initialize(): void {}
@@ -260,6 +262,11 @@ export class ServerManager implements vscode.Disposable {
     this.agentEventEmitter.dispose();
     this.approvalEmitter.dispose();
     this.evalResultEmitter.dispose();
+  }
+
+  /** A workspace edit the server sent inside a result, as VS Code applies it (undefined with no server). */
+  async toCodeEdit(edit: WorkspaceEdit): Promise<vscode.WorkspaceEdit | undefined> {
+    return this.running?.protocol2CodeConverter.asWorkspaceEdit(edit);
   }
 
   /**

@@ -9,7 +9,8 @@ import { CatalogDocuments, openSkill, showCatalog } from './catalog';
 import { ServerManager, SKILL_SELECTOR } from './client';
 import { EvalPanel } from './evalPanel';
 import { EvalOutcome, RunOptions, TriggerEvals } from './evals';
-import { FIX_ALL_KIND, RUN_TRIGGER_EVALS_COMMAND, RunTriggerEvalsArgument } from './protocol';
+import { DescriptionImprover, ImproveOptions } from './improve';
+import { FIX_ALL_KIND, IMPROVE_DESCRIPTION_COMMAND, RUN_TRIGGER_EVALS_COMMAND, RunTriggerEvalsArgument } from './protocol';
 import { Provider, agentSettings } from './settings';
 
 export interface CommandContext {
@@ -17,6 +18,7 @@ export interface CommandContext {
   server: ServerManager;
   chat: AgentChat;
   evals: TriggerEvals;
+  improver: DescriptionImprover;
   keys: ApiKeys;
   catalog: CatalogDocuments;
   log: vscode.LogOutputChannel;
@@ -36,6 +38,12 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       runTriggerEvals(ctx, argument, options),
     ),
     vscode.commands.registerCommand('skillLsp.cancelTriggerEvals', () => ctx.evals.cancel()),
+    // From the server's code action on `description:` with `{skill, uri}`; from the palette with
+    // nothing (the active SKILL.md); from tests also with options.
+    vscode.commands.registerCommand(IMPROVE_DESCRIPTION_COMMAND, (argument?: RunTriggerEvalsArgument, options?: ImproveOptions) => {
+      const target = argument instanceof vscode.Uri ? { uri: argument.toString() } : argument && typeof argument === 'object' ? argument : undefined;
+      return ctx.improver.run(target, options ?? {});
+    }),
     vscode.commands.registerCommand('skillLsp.showCatalog', () => showCatalog(server, catalog)),
     vscode.commands.registerCommand('skillLsp.openSkill', (name?: string) => openSkill(server, name)),
     vscode.commands.registerCommand('skillLsp.fixAll', (target?: vscode.Uri) => fixAll(server, target)),

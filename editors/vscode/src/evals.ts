@@ -42,17 +42,30 @@ export interface EvalOutcome {
 }
 
 /** Runs that may send more requests than this ask first (skillLsp.evals.confirmAboveRequests). */
-const DEFAULT_CONFIRM_ABOVE = 100;
+export const DEFAULT_CONFIRM_ABOVE = 100;
 
 /** Asks whether to run; Cancel comes first, so a hasty Enter sends nothing. */
-async function confirmRun(skill: string | undefined, text: string): Promise<boolean> {
-  const run = { label: 'Run the trigger evals', description: text };
+export async function confirmRun(question: { title: string; run: string }, text: string): Promise<boolean> {
+  const run = { label: question.run, description: text };
   const choice = await vscode.window.showQuickPick([{ label: 'Cancel', description: 'send nothing' }, run], {
-    title: `Trigger evals: ${skill ?? 'skill'}`,
+    title: question.title,
     placeHolder: `This run may send ${text}. Run it?`,
     ignoreFocusOut: true,
   });
   return choice === run;
+}
+
+/**
+ * Runs per query and whether undecided queries get more: the call's own `runs` first, else the
+ * settings `skillLsp.evals.runs` and `skillLsp.evals.autoRuns` (the server's defaults when unset).
+ */
+export function measuringSettings(options: { runs?: number }): { runs?: number; autoRuns?: boolean } {
+  const config = vscode.workspace.getConfiguration('skillLsp');
+  const runs = options.runs ?? config.get<number>('evals.runs');
+  return {
+    runs: typeof runs === 'number' && runs >= 1 ? Math.floor(runs) : undefined,
+    autoRuns: config.get<boolean>('evals.autoRuns') || undefined,
+  };
 }
 
 export interface RunOptions {
@@ -73,18 +86,29 @@ export interface EvalCounts {
   total: number;
   missed: number;
   wronglyLoaded: number;
+  /** Queries whose interval straddles the threshold: more runs could turn them. */
+  undecided: number;
 }
 
+/**
+ * One row. The result is the server's `verdict`: `pass` or `fail` when the query's 95 % interval
+ * lies on one side of the threshold, else `pass?`/`fail?` (undecided: more runs could turn it),
+ * as the CLI marks them.
+ */
 export function evalRow(result: EvalQueryResult): EvalRow {
   const instead = Object.entries(result.loaded_instead ?? {})
     .sort(([, a], [, b]) => b - a)
     .map(([skill, runs]) => `${skill} (${runs}/${result.runs})`);
+  const outcome = result.verdict ?? (result.pass ? 'pass' : 'fail');
+  const why = result.should_trigger ? 'missed' : 'wrongly loaded';
+  const mark = outcome === 'undecided' ? '?' : '';
   return {
     query: result.query,
     expected: result.should_trigger ? 'should trigger' : 'should not trigger',
     triggered: `${result.triggers}/${result.runs}`,
     pass: result.pass,
-    verdict: result.pass ? 'pass' : result.should_trigger ? 'fail: missed' : 'fail: wrongly loaded',
+    outcome,
+    verdict: result.pass ? `pass${mark}` : `fail${mark}: ${why}`,
     loadedInstead: instead.join(', '),
   };
 }
@@ -96,12 +120,17 @@ export function evalCounts(results: EvalQueryResult[]): EvalCounts {
     total: results.length,
     missed: failed.filter((result) => result.should_trigger).length,
     wronglyLoaded: failed.filter((result) => !result.should_trigger).length,
+    undecided: results.filter((result) => result.verdict === 'undecided').length,
   };
 }
 
-/** `1/3 passed — 2 missed, 0 wrongly loaded`, the words of the server's code lens. */
+/**
+ * `1/3 passed — 2 missed, 0 wrongly loaded`, the words of the server's code lens, and how many
+ * of those are undecided (`· 3 undecided: run more`).
+ */
 export function summaryLine(counts: EvalCounts): string {
-  return `${counts.passed}/${counts.total} passed — ${counts.missed} missed, ${counts.wronglyLoaded} wrongly loaded`;
+  const line = `${counts.passed}/${counts.total} passed — ${counts.missed} missed, ${counts.wronglyLoaded} wrongly loaded`;
+  return counts.undecided > 0 ? `${line} · ${counts.undecided} undecided: run more` : line;
 }
 
 export class TriggerEvals implements vscode.Disposable {
@@ -179,11 +208,12 @@ export class TriggerEvals implements vscode.Disposable {
 
     // What the run would send, before anything is: shown while it runs, and asked about when
     // it may send more requests than the user set.
+    const measuring = measuringSettings(options);
     const estimate = await client
       .sendRequest(EstimateEvalsRequest, {
         skill: target.skill,
         uri: target.uri,
-        runs: options.runs,
+        ...measuring,
         noCache: options.noCache || undefined,
         dryRun: true,
       })
@@ -192,7 +222,11 @@ export class TriggerEvals implements vscode.Disposable {
       const limit = vscode.workspace.getConfiguration('skillLsp').get<number>('evals.confirmAboveRequests', DEFAULT_CONFIRM_ABOVE);
       // The server words it, as the CLI's --dry-run.
       const text = estimate.summary;
-      if (limit > 0 && estimate.dry_run.requests_at_most > limit && !(await confirmRun(skill, text))) {
+      if (
+        limit > 0 &&
+        estimate.dry_run.requests_at_most > limit &&
+        !(await confirmRun({ title: `Trigger evals: ${skill ?? 'skill'}`, run: 'Run the trigger evals' }, text))
+      ) {
         return this.end('cancelled', `Not run: ${text}, above skillLsp.evals.confirmAboveRequests (${limit}).`);
       }
       this.view.progress = `Starting: ${text}`;
@@ -237,7 +271,7 @@ export class TriggerEvals implements vscode.Disposable {
     try {
       const request = client.sendRequest(
         RunEvalsRequest,
-        { skill: target.skill, uri: target.uri, runs: options.runs, noCache: options.noCache || undefined, workDoneToken },
+        { skill: target.skill, uri: target.uri, ...measuring, noCache: options.noCache || undefined, workDoneToken },
         tokenSource.token,
       );
       // The server answers $/cancelRequest with a RequestCancelled error; the grace timer

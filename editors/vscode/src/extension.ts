@@ -10,6 +10,7 @@ import { SKILL_GLOB, SKILL_SELECTOR, ServerManager, ServerState, openServerPathS
 import { registerCommands } from './commands';
 import { EvalPanel } from './evalPanel';
 import { EvalView, TriggerEvals } from './evals';
+import { DescriptionImprover } from './improve';
 import { needsNotify, needsRestart } from './settings';
 import { ProblemCounts, SkillsView, problemCounts, registerSkillsViewCommands } from './skillsView';
 
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi | undefi
   activeServer = server;
   const chat = new AgentChat(server, context.workspaceState);
   const evals = new TriggerEvals(server);
+  const improver = new DescriptionImprover(server);
   const catalog = new CatalogDocuments();
   const skills = new SkillsView(server);
   const status = statusItem(server, skills);
@@ -82,9 +84,10 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi | undefi
     server,
     chat,
     evals,
+    improver,
     catalog,
     vscode.workspace.registerTextDocumentContentProvider(CATALOG_SCHEME, catalog),
-    ...registerCommands({ extensionUri: context.extensionUri, server, chat, evals, keys, catalog, log }),
+    ...registerCommands({ extensionUri: context.extensionUri, server, chat, evals, improver, keys, catalog, log }),
     skills,
     ...registerSkillsViewCommands(skills, async (name) => {
       AgentPanel.prefill(context.extensionUri, chat, `Load the skill '${name}' and use it to `);

@@ -2,7 +2,7 @@
 // them, docs/protocol.md describes them, and src/test/suite/protocol.test.ts checks this file and
 // the agent glue against the examples in docs/protocol/messages.json.
 
-import { ProgressToken, RequestType } from 'vscode-languageclient/node';
+import { ProgressToken, RequestType, WorkspaceEdit } from 'vscode-languageclient/node';
 
 export interface CatalogSkill {
   name: string;
@@ -78,6 +78,10 @@ export interface RunEvalsParams {
   noCache?: boolean;
   /** A hard cap on the model requests of the run. */
   maxRequests?: number;
+  /** After `runs`, one more run at a time for each query still undecided, up to 10 (`--runs auto`). */
+  autoRuns?: boolean;
+  /** Route with the catalog as this client lists it (`claude-code`, `codex`, …; `--target`). */
+  target?: string;
   /** Send nothing: answer an `EvalEstimate` instead of a report. */
   dryRun?: boolean;
   workDoneToken?: ProgressToken;
@@ -151,6 +155,8 @@ export interface RunEvalsResult {
   results: EvalQueryResult[];
   confusions: { query: string; skill: string; runs: number }[];
   summary: EvalSummary;
+  /** With `target`: what that client did with the skill; `note` says it in a sentence when it cut or dropped it. */
+  target?: { client: string; presence: string; fate: string | null; seen: string | null; note: string | null; [key: string]: unknown };
   run: { model?: string; provider?: string; warnings?: string[]; [key: string]: unknown };
 }
 
@@ -159,6 +165,44 @@ export interface EvalResultParams {
   skill: string;
   uri: string;
   result: EvalQueryResult;
+}
+
+/** Params of `skill/improveDescription`: those of `skill/runEvals` without a candidate, the most rewrites and the split's seed. */
+export interface ImproveDescriptionParams extends Omit<RunEvalsParams, 'description'> {
+  iterations?: number;
+  seed?: number;
+}
+
+/** One description `skill/improveDescription` measured (the first is the file's). */
+export interface ImproveIteration {
+  description: string;
+  train_passed: number;
+  train_total: number;
+  test_passed: number;
+  test_total: number;
+}
+
+/** The result of `skill/improveDescription` (`skill-lsp eval --improve --format json`, plus what an editor applies). */
+export interface ImproveDescriptionResult {
+  improve: {
+    skill: string;
+    split: { seed: number; train: number[]; test: number[] };
+    iterations: ImproveIteration[];
+    best: number;
+    warnings: string[];
+  };
+  best_description: string;
+  /** Whether a rewrite beat the file's description. */
+  improved: boolean;
+  /** The outcome in one sentence, as the server words it. */
+  summary: string;
+  uri: string;
+  /** The SKILL.md's text the edit was made on, and that text with the best description. */
+  current: string;
+  proposed: string | null;
+  /** The edit of the description alone; null when nothing beat the file's or it could not be made safely. */
+  edit: WorkspaceEdit | null;
+  warning?: string;
 }
 
 /** The argument of the client-side command `skillLsp.runTriggerEvals` the server's code lens carries. */
@@ -174,6 +218,11 @@ export const RunEvalsRequest = new RequestType<RunEvalsParams, RunEvalsResult, v
 /** The same method with `dryRun: true`: the estimate, nothing sent to the model. */
 export const EstimateEvalsRequest = new RequestType<RunEvalsParams & { dryRun: true }, EvalEstimate, void>('skill/runEvals');
 export const EVAL_RESULT = 'skill/evalResult';
+export const ImproveDescriptionRequest = new RequestType<ImproveDescriptionParams, ImproveDescriptionResult, void>('skill/improveDescription');
+/** The same method with `dryRun: true`: the estimate of the whole loop, nothing sent. */
+export const EstimateImproveRequest = new RequestType<ImproveDescriptionParams & { dryRun: true }, EvalEstimate, void>('skill/improveDescription');
+/** The client-side command of the server's "Improve the description with the trigger evals…" code action. */
+export const IMPROVE_DESCRIPTION_COMMAND = 'skillLsp.improveDescription';
 /** The client-side command of the server's "Run trigger evals" code lens. */
 export const RUN_TRIGGER_EVALS_COMMAND = 'skillLsp.runTriggerEvals';
 /** The diagnostic code of a broken `evals/triggers.json` and of the last run's summary on a description. */

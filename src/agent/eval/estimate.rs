@@ -85,6 +85,12 @@ pub(crate) struct Estimate {
     pub output_tokens_at_most: u64,
     pub max_turns: u32,
     pub calibration: Calibration,
+    /// For `--improve`: the rewrites it may try, each measured on `rewrite_runs` fresh runs
+    /// (both 0 for a plain eval).
+    pub rewrites: u32,
+    pub rewrite_runs: usize,
+    /// For `--runs auto`: the runs it may make when every query stays undecided (0 otherwise).
+    pub runs_at_most: usize,
 }
 
 impl Estimate {
@@ -137,7 +143,64 @@ impl Estimate {
             output_tokens_at_most: (requests_at_most as f64 * output).round() as u64,
             max_turns: max_turns.max(1),
             calibration,
+            rewrites: 0,
+            rewrite_runs: 0,
+            runs_at_most: 0,
         }
+    }
+
+    /// This estimate with the most of `most` (the same eval with more runs per query): what
+    /// `--runs auto` may send if it adds runs to every query.
+    #[must_use]
+    pub(crate) fn up_to(mut self, most: &Self) -> Self {
+        self.runs_at_most = most.runs;
+        self.requests_at_most = self.requests_at_most.max(most.requests_at_most);
+        self.input_tokens_at_most = self.input_tokens_at_most.max(most.input_tokens_at_most);
+        self.output_tokens_at_most = self.output_tokens_at_most.max(most.output_tokens_at_most);
+        self
+    }
+
+    /// This estimate (of the file's description) followed by up to `rewrites` rewrites: each
+    /// two writing requests of about `rewrite_bytes` (a reply may be refused and asked again)
+    /// answered in up to `rewrite_tokens`, then the runs of `candidate` (the same queries,
+    /// none cached). The least stays this estimate's: every query may pass at once.
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "token estimates: whole, positive and far below 2^52"
+    )]
+    #[must_use]
+    pub(crate) fn with_rewrites(
+        mut self,
+        candidate: &Self,
+        rewrites: u32,
+        rewrite_bytes: u64,
+        rewrite_tokens: u64,
+        max_requests: Option<u64>,
+    ) -> Self {
+        let times = u64::from(rewrites);
+        let writing = rewrite_bytes as f64 / self.calibration.bytes_per_token();
+        let requests = self.requests_at_most + times * (2 + candidate.requests_at_most);
+        let input = self.input_tokens_at_most
+            + times * (candidate.input_tokens_at_most + 2 * writing as u64);
+        let output = self.output_tokens_at_most
+            + times * (candidate.output_tokens_at_most + 2 * rewrite_tokens);
+        // A cap stops the loop part way: scale the tokens by the share of requests it allows.
+        let capped = max_requests.map_or(requests, |cap| requests.min(cap));
+        let share = if requests == 0 {
+            1.0
+        } else {
+            capped as f64 / requests as f64
+        };
+        self.requests_at_most = capped;
+        self.input_tokens_at_most = ((input as f64) * share).round() as u64;
+        self.output_tokens_at_most = ((output as f64) * share).round() as u64;
+        self.input_tokens_at_most = self.input_tokens_at_most.max(self.input_tokens);
+        self.output_tokens_at_most = self.output_tokens_at_most.max(self.output_tokens);
+        self.rewrites = rewrites;
+        self.rewrite_runs = candidate.runs;
+        self
     }
 }
 
@@ -160,12 +223,28 @@ impl Estimate {
     #[must_use]
     pub(crate) fn summary(&self, price: Option<&Price>) -> String {
         let mut text = format!(
-            "up to {} model requests ({} runs, {} cached), about {} input tokens",
+            "up to {} model requests ({} runs, {} cached",
             thousands(self.requests_at_most),
             thousands(self.runs as u64),
             thousands(self.cached_runs as u64),
-            range(self.input_tokens, self.input_tokens_at_most)
         );
+        if self.runs_at_most > self.runs {
+            text.push_str(&format!(
+                ", up to {} as undecided queries get more",
+                thousands(self.runs_at_most as u64)
+            ));
+        }
+        if self.rewrites > 0 {
+            text.push_str(&format!(
+                "; then up to {} rewrites of {} runs each",
+                self.rewrites,
+                thousands(self.rewrite_runs as u64)
+            ));
+        }
+        text.push_str(&format!(
+            "), about {} input tokens",
+            range(self.input_tokens, self.input_tokens_at_most)
+        ));
         if let Some(price) = price {
             let (least, most) = self.cost(price);
             text.push_str(", ");
@@ -249,6 +328,28 @@ mod tests {
         assert_eq!(estimate.input_tokens, 2000);
         assert_eq!(estimate.output_tokens, 50);
         assert_eq!(estimate.requests_at_most, 2);
+    }
+
+    #[test]
+    fn rewrites_add_to_the_most_and_never_to_the_least() {
+        let first = Estimate::new(4, 2, &[400, 400], 1, None, Calibration::default());
+        let fresh = Estimate::new(4, 0, &[400; 4], 1, None, Calibration::default());
+        let improve = first.clone().with_rewrites(&fresh, 3, 2000, 700, None);
+        assert_eq!((improve.requests, improve.input_tokens), (2, 200));
+        // 2 runs, then 3 rewrites of 2 writing requests and 4 runs each.
+        assert_eq!(improve.requests_at_most, 2 + 3 * (2 + 4));
+        assert_eq!(improve.input_tokens_at_most, 200 + 3 * (400 + 2 * 500));
+        assert_eq!(improve.output_tokens_at_most, 60 + 3 * (120 + 2 * 700));
+        assert!(
+            improve.summary(None).starts_with(
+                "up to 20 model requests (4 runs, 2 cached; then up to 3 rewrites of 4 runs each)"
+            ),
+            "{}",
+            improve.summary(None)
+        );
+        let capped = first.with_rewrites(&fresh, 3, 2000, 700, Some(10));
+        assert_eq!(capped.requests_at_most, 10);
+        assert!(capped.input_tokens_at_most < improve.input_tokens_at_most);
     }
 
     #[test]

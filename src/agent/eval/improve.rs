@@ -7,8 +7,9 @@
 
 use serde::Serialize;
 
+use super::estimate::Estimate;
 use super::report::{QueryResult, SkillReport};
-use super::run::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
+use super::run::{EvalError, EvalOptions, Evaluator, Progress, Round, SkillUnderTest};
 use crate::agent::provider::{Block, Message, Request, Role};
 
 /// The share of each kind of query that goes to train.
@@ -63,6 +64,31 @@ pub(crate) fn split(should_trigger: &[bool], seed: u64) -> Split {
     train.sort_unstable();
     test.sort_unstable();
     Split { seed, train, test }
+}
+
+/// Tags each progress report of a measurement with the round it belongs to.
+fn in_round(
+    round: Round,
+    on_progress: &mut (dyn FnMut(Progress) + Send),
+) -> impl FnMut(Progress) + Send + '_ {
+    move |progress: Progress| {
+        on_progress(Progress {
+            round: Some(round),
+            ..progress
+        });
+    }
+}
+
+/// About how long a rewrite prompt is: the fixed words, the outline and current description,
+/// and every should-trigger query failing (the most it can hold).
+fn rewrite_prompt_bytes(tested: &SkillUnderTest) -> usize {
+    let queries: usize = tested
+        .set
+        .cases
+        .iter()
+        .map(|case| case.query.len() + 60)
+        .sum();
+    400 + OUTLINE_CHARS + DESCRIPTION_MAX + queries
 }
 
 fn splitmix64(state: &mut u64) -> u64 {
@@ -125,6 +151,55 @@ impl Improvement {
     #[must_use]
     pub(crate) fn best(&self) -> &Iteration {
         &self.iterations[self.best]
+    }
+
+    /// What `eval --improve --format json` prints and `skill/improveDescription` answers, before
+    /// each front end adds where the file is: `{"improve": {skill, split, iterations, best,
+    /// warnings}, "best_description", "improved", "summary"}`.
+    #[must_use]
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "improve": self,
+            "best_description": self.best().description,
+            "improved": self.best > 0,
+            "summary": self.summary(),
+        })
+    }
+
+    /// The outcome in one sentence: `rewrite 3 passes 3/4 test and 6/8 train queries (the
+    /// file's description: 1/4 and 6/8)`, or why nothing beat the file's description.
+    #[must_use]
+    pub(crate) fn summary(&self) -> String {
+        let (first, best) = (&self.iterations[0], self.best());
+        if self.best == 0 {
+            return if first.all_pass() {
+                format!(
+                    "every query passes with the file's description ({}/{} test, {}/{} train): nothing to improve",
+                    first.test_passed, first.test_total, first.train_passed, first.train_total
+                )
+            } else {
+                format!(
+                    "no rewrite beat the file's description ({}/{} test, {}/{} train queries) in {} tries",
+                    first.test_passed,
+                    first.test_total,
+                    first.train_passed,
+                    first.train_total,
+                    self.iterations.len() - 1
+                )
+            };
+        }
+        format!(
+            "rewrite {} passes {}/{} test and {}/{} train queries (the file's description: {}/{} and {}/{})",
+            self.best,
+            best.test_passed,
+            best.test_total,
+            best.train_passed,
+            best.train_total,
+            first.test_passed,
+            first.test_total,
+            first.train_passed,
+            first.train_total
+        )
     }
 }
 
@@ -284,8 +359,17 @@ impl Evaluator {
             .map(|case| case.should_trigger)
             .collect();
         let split = split(&kinds, seed);
+        let mut round = Round {
+            number: 0,
+            of: iterations,
+            rewriting: false,
+        };
         let report = self
-            .run(std::slice::from_ref(tested), options, on_progress)
+            .run(
+                std::slice::from_ref(tested),
+                options,
+                &mut in_round(round, on_progress),
+            )
             .await?;
         let first = report
             .skills
@@ -300,10 +384,23 @@ impl Evaluator {
         let mut results = first.results.clone();
         let mut best = 0;
         let mut warnings = Vec::new();
-        for _ in 0..iterations {
+        for number in 1..=iterations {
             if tried[best].all_pass() {
                 break;
             }
+            round = Round {
+                number,
+                rewriting: true,
+                ..round
+            };
+            on_progress(Progress {
+                done: 0,
+                total: 0,
+                cached: 0,
+                finished: None,
+                round: Some(round),
+            });
+            round.rewriting = false;
             let failing: Vec<&QueryResult> = split
                 .train
                 .iter()
@@ -355,7 +452,11 @@ impl Evaluator {
                 ..tested.clone()
             };
             let report = self
-                .run(std::slice::from_ref(&candidate_test), options, on_progress)
+                .run(
+                    std::slice::from_ref(&candidate_test),
+                    options,
+                    &mut in_round(round, on_progress),
+                )
                 .await?;
             let Some(measured) = report.skills.first() else {
                 break;
@@ -374,6 +475,36 @@ impl Evaluator {
             best,
             warnings,
         })
+    }
+
+    /// What `--improve` may cost, before anything is sent: at least the measurement of the
+    /// file's description (all queries may pass at once), at most that and, for each of the
+    /// `iterations` rewrites, two writing requests and every query measured afresh.
+    ///
+    /// # Errors
+    /// As [`Evaluator::estimate`].
+    pub(crate) fn estimate_improve(
+        &self,
+        tested: &SkillUnderTest,
+        options: &EvalOptions,
+        iterations: u32,
+    ) -> Result<Estimate, EvalError> {
+        let first = self.estimate(std::slice::from_ref(tested), options)?;
+        // A rewrite is a new description: the cache answers none of its runs.
+        let afresh = EvalOptions {
+            read_cache: false,
+            max_requests: None,
+            ..options.clone()
+        };
+        let candidate = self.estimate(std::slice::from_ref(tested), &afresh)?;
+        let rewrite_bytes = (REWRITE_SYSTEM.len() + rewrite_prompt_bytes(tested)) as u64;
+        Ok(first.with_rewrites(
+            &candidate,
+            iterations,
+            rewrite_bytes,
+            u64::from(REWRITE_MAX_TOKENS),
+            options.max_requests,
+        ))
     }
 
     /// One rewrite: the model's new description, asked again once if the first is unusable;

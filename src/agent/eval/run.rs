@@ -127,6 +127,29 @@ pub(crate) struct Progress {
     /// The skill under test and the result of a query all of whose runs are now done (from the
     /// cache or the model); `None` when no query finished with this step.
     pub finished: Option<(String, QueryResult)>,
+    /// Which description of `--improve` this is about; `None` for a plain eval.
+    pub round: Option<Round>,
+}
+
+/// Where `--improve` is: description `number` of at most `of` (the file's is 0), and whether
+/// the model is writing it (no runs yet) or its runs are being measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Round {
+    pub number: u32,
+    pub of: u32,
+    pub rewriting: bool,
+}
+
+impl Round {
+    /// `measuring the description` or `rewrite 2 of 5`, what a progress line starts with.
+    #[must_use]
+    pub(crate) fn label(&self) -> String {
+        match (self.number, self.rewriting) {
+            (0, _) => "measuring the description".to_owned(),
+            (number, true) => format!("rewrite {number} of {}: writing", self.of),
+            (number, false) => format!("rewrite {number} of {}", self.of),
+        }
+    }
 }
 
 /// Why an eval run stopped.
@@ -276,14 +299,27 @@ impl Evaluator {
             .as_deref()
             .map(|dir| Calibration::of(&model_records(dir, self.provider.as_ref())))
             .unwrap_or_default();
-        Ok(Estimate::new(
+        let estimate = Estimate::new(
             tally.total,
             tally.cached,
             &first_requests,
             options.max_turns,
             options.max_requests,
             calibration,
-        ))
+        );
+        if !options.auto_runs || options.runs >= AUTO_RUNS_CAP {
+            return Ok(estimate);
+        }
+        // `--runs auto` may take every query to the cap: that is its most.
+        let most = self.estimate(
+            under_test,
+            &EvalOptions {
+                runs: AUTO_RUNS_CAP,
+                auto_runs: false,
+                ..options.clone()
+            },
+        )?;
+        Ok(estimate.up_to(&most))
     }
 
     /// Each skill's system prompt, tools and the description evaluated.
@@ -637,6 +673,7 @@ impl Tally {
             total: self.total,
             cached: self.cached,
             finished,
+            round: None,
         }
     }
 

@@ -3,16 +3,20 @@
 
 use std::collections::HashMap;
 
+use serde_json::json;
+
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, Command,
     DocumentChangeOperation, DocumentChanges, OneOf, OptionalVersionedTextDocumentIdentifier,
     RenameFile, ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::diagnostic::{self as core, Fix};
+use crate::document::SkillDocument;
 use crate::lsp::convert::{to_lsp_diagnostic, to_text_edit};
-use crate::lsp::ext::FIX_ALL_KIND;
+use crate::lsp::ext::{FIX_ALL_KIND, IMPROVE_DESCRIPTION_COMMAND, IMPROVE_DESCRIPTION_TITLE};
+use crate::lsp::handlers::code_lens::{has_eval_set, skill_name};
 use crate::lsp::snapshot::Snapshot;
 use crate::lsp::state::analyze;
 use crate::rules::fix::fix_all;
@@ -124,6 +128,9 @@ fn code_actions(
             }
         }
     }
+    if let Some(action) = improve_action(snapshot, range, only) {
+        actions.push(action);
+    }
     let fix_all_kind = CodeActionKind::new(FIX_ALL_KIND);
     let asked_for_fix_all = only.is_some_and(|only| {
         only.iter().any(|wanted| {
@@ -157,4 +164,45 @@ fn code_actions(
         }
     }
     actions
+}
+
+/// "Improve the description with the trigger evals…" on the `description` entry of a SKILL.md
+/// with an eval set, for a client that implements its command (it runs model calls, so it is
+/// never a quick fix or part of fix-all).
+fn improve_action(
+    snapshot: &Snapshot,
+    range: TextRange,
+    only: Option<&[CodeActionKind]>,
+) -> Option<CodeActionOrCommand> {
+    if !snapshot.caps.improve_description
+        || !wants(only, &CodeActionKind::REFACTOR_REWRITE)
+        || !snapshot.document.is_skill_file()
+        || !has_eval_set(snapshot)
+    {
+        return None;
+    }
+    let document = SkillDocument::parse_for_editing(&snapshot.document.text);
+    let entry = document.field("description")?;
+    let whole = TextRange::new(
+        entry.key.range.start,
+        entry.value.range.end.max(entry.key.range.end),
+    );
+    let touches = whole.overlaps(range) || (whole.start <= range.start && range.end <= whole.end);
+    if !touches {
+        return None;
+    }
+    let name = skill_name(snapshot, &document)?;
+    Some(CodeActionOrCommand::CodeAction(CodeAction {
+        title: IMPROVE_DESCRIPTION_TITLE.to_owned(),
+        kind: Some(CodeActionKind::REFACTOR_REWRITE),
+        command: Some(Command {
+            title: IMPROVE_DESCRIPTION_TITLE.to_owned(),
+            command: IMPROVE_DESCRIPTION_COMMAND.to_owned(),
+            arguments: Some(vec![json!({
+                "skill": name,
+                "uri": snapshot.document.uri.as_str(),
+            })]),
+        }),
+        ..CodeAction::default()
+    }))
 }

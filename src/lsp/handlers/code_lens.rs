@@ -33,8 +33,19 @@ fn eval_set(snapshot: &Snapshot) -> Option<FoundSet> {
 }
 
 /// Whether the skill's folder has an eval set (an open buffer or a file).
-fn has_eval_set(snapshot: &Snapshot) -> bool {
+pub(crate) fn has_eval_set(snapshot: &Snapshot) -> bool {
     eval_set(snapshot).is_some()
+}
+
+/// The skill's name for a command's argument: its frontmatter's, else its folder's.
+pub(crate) fn skill_name(snapshot: &Snapshot, document: &SkillDocument) -> Option<String> {
+    document
+        .field("name")
+        .and_then(|entry| entry.value.as_str().map(str::to_owned))
+        .or_else(|| {
+            let path = snapshot.document.path.as_deref()?;
+            Some(path.parent()?.file_name()?.to_str()?.to_owned())
+        })
 }
 
 #[must_use]
@@ -47,13 +58,7 @@ pub(crate) fn lenses(snapshot: &Snapshot) -> Option<Vec<CodeLens>> {
     }
     let document = SkillDocument::parse_for_editing(&snapshot.document.text);
     let entry = document.field("description")?;
-    let name = document
-        .field("name")
-        .and_then(|entry| entry.value.as_str().map(str::to_owned))
-        .or_else(|| {
-            let path = snapshot.document.path.as_deref()?;
-            Some(path.parent()?.file_name()?.to_str()?.to_owned())
-        })?;
+    let name = skill_name(snapshot, &document)?;
     let mut title = snapshot
         .eval
         .as_ref()
@@ -148,6 +153,7 @@ mod tests {
                 ("query one".into(), "missed".into()),
                 ("query two".into(), "loaded docx instead".into()),
             ],
+            undecided: 0,
         }
     }
 

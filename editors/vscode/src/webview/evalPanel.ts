@@ -30,14 +30,13 @@ import type { EvalPageState, FromEvalPage } from './messages';
     rows.replaceChildren();
     for (const row of state.rows) {
       const tr = document.createElement('tr');
-      tr.className = row.pass ? 'pass' : 'fail';
-      tr.append(
-        cell(row.query, 'query'),
-        cell(row.expected),
-        cell(row.triggered, 'rate'),
-        cell(row.verdict, `verdict ${row.pass ? 'pass' : 'fail'}`),
-        cell(row.loadedInstead || '—', 'instead'),
-      );
+      const kind = row.pass ? 'pass' : 'fail';
+      tr.className = kind;
+      const verdict = cell(row.verdict, `verdict ${kind}${row.outcome === 'undecided' ? ' undecided' : ''}`);
+      if (row.outcome === 'undecided') {
+        verdict.title = 'Undecided: the 95 % interval of its trigger rate straddles the threshold, so more runs could turn it.';
+      }
+      tr.append(cell(row.query, 'query'), cell(row.expected), cell(row.triggered, 'rate'), verdict, cell(row.loadedInstead || '—', 'instead'));
       rows.append(tr);
     }
     table.hidden = state.rows.length === 0;

@@ -96,6 +96,8 @@ export interface EvalRow {
   expected: string;
   triggered: string;
   pass: boolean;
+  /** The server's verdict: `undecided` when more runs could turn it. */
+  outcome: 'pass' | 'fail' | 'undecided';
   verdict: string;
   loadedInstead: string;
 }

@@ -22,6 +22,9 @@ import {
   EvalResultParams,
   EvalSummary,
   FIX_ALL_KIND,
+  ImproveDescriptionRequest,
+  ImproveDescriptionResult,
+  ImproveIteration,
   RUN_TRIGGER_EVALS_COMMAND,
   RunEvalsParams,
   RunEvalsRequest,
@@ -71,6 +74,8 @@ const EVALS_PARAMS = {
   runs: true,
   noCache: true,
   maxRequests: true,
+  autoRuns: true,
+  target: true,
   dryRun: true,
   workDoneToken: true,
 } satisfies Record<keyof RunEvalsParams, true>;
@@ -82,6 +87,7 @@ const EVALS_RESULT = {
   results: true,
   confusions: true,
   summary: true,
+  target: true,
   run: true,
 } satisfies Record<keyof RunEvalsResult, true>;
 const EVAL_QUERY = {
@@ -117,6 +123,24 @@ const EVAL_SUMMARY = {
 } satisfies Record<keyof EvalSummary, true>;
 const EVAL_RESULT_PARAMS = { skill: true, uri: true, result: true } satisfies Record<keyof EvalResultParams, true>;
 const LENS_ARGUMENT = { skill: true, uri: true } satisfies Record<keyof RunTriggerEvalsArgument, true>;
+const IMPROVE_RESULT = {
+  improve: true,
+  best_description: true,
+  improved: true,
+  summary: true,
+  uri: true,
+  current: true,
+  proposed: true,
+  edit: true,
+  warning: true,
+} satisfies Record<keyof ImproveDescriptionResult, true>;
+const IMPROVE_ITERATION = {
+  description: true,
+  train_passed: true,
+  train_total: true,
+  test_passed: true,
+  test_total: true,
+} satisfies Record<keyof ImproveIteration, true>;
 
 function keys(value: unknown): string[] {
   return Object.keys(value as object).sort();
@@ -131,7 +155,14 @@ suite('protocol snapshot', () => {
   const messages = JSON.parse(fs.readFileSync(SNAPSHOT, 'utf8')) as Record<string, Message[]>;
 
   test('every method the extension uses is in the snapshot', () => {
-    for (const method of [CatalogRequest.method, AgentChatRequest.method, AGENT_EVENT, RunEvalsRequest.method, EVAL_RESULT]) {
+    for (const method of [
+      CatalogRequest.method,
+      AgentChatRequest.method,
+      AGENT_EVENT,
+      RunEvalsRequest.method,
+      EVAL_RESULT,
+      ImproveDescriptionRequest.method,
+    ]) {
       assert.ok(messages[method]?.length, `${method} is not in ${SNAPSHOT}`);
     }
     const capabilities = (messages.initialize[0].result as { capabilities: { codeActionProvider: { codeActionKinds: string[] } } }).capabilities;
@@ -164,6 +195,24 @@ suite('protocol snapshot', () => {
     const lens = (messages['textDocument/codeLens'][0].result as { command: { command: string; arguments: unknown[] } }[])[0];
     assert.strictEqual(lens.command.command, RUN_TRIGGER_EVALS_COMMAND);
     assert.deepStrictEqual(keys(lens.command.arguments[0]), keys(LENS_ARGUMENT));
+  });
+
+  test('skill/improveDescription has the fields the extension reads', () => {
+    const [exchange] = messages[ImproveDescriptionRequest.method];
+    const result = exchange.result as ImproveDescriptionResult;
+    // `warning` comes only when an edit could not be made.
+    assert.deepStrictEqual(
+      keys(result),
+      keys(IMPROVE_RESULT).filter((name) => name !== 'warning'),
+    );
+    assert.deepStrictEqual(keys(result.improve), ['best', 'iterations', 'skill', 'split', 'warnings']);
+    assert.deepStrictEqual(keys(result.improve.iterations[0]), keys(IMPROVE_ITERATION));
+    for (const name of Object.keys(exchange.params as object)) {
+      assert.ok(
+        name in EVALS_PARAMS || name === 'iterations' || name === 'seed',
+        `the server's example sends ${name}, which ImproveDescriptionParams lacks`,
+      );
+    }
   });
 
   test("the approval buttons are the server's", () => {
