@@ -14,6 +14,14 @@ M.codelens = true
 --- `evals.confirm_above_requests`); 0 never asks.
 M.confirm_above_requests = 100
 
+--- Runs per query of `:SkillEval` and the code lens (setup option `evals.runs`); nil: the
+--- server's 3. Three runs never decide a query for sure: its results show `PASS?`/`FAIL?`.
+M.runs = nil
+
+--- After those runs, one more at a time for each query still undecided, up to 10 (setup option
+--- `evals.auto_runs`, `skill-lsp eval --runs auto`).
+M.auto_runs = false
+
 --- What `:SkillImproveDescription` and the "Improve the description…" code action send besides
 --- the skill (setup option `evals.improve`): `iterations`, `runs`, `jobs`, `seed`,
 --- `max_requests`; an unset key takes the server's default (5 rewrites, 3 runs per query).
@@ -318,6 +326,20 @@ function M.from_options(opts)
       error(('skill_lsp.setup: `evals.confirm_above_requests` must be a number of at least 0, got %s'):format(vim.inspect(limit)), 3)
     end
     M.confirm_above_requests = limit
+  end
+  local runs = opts.evals and opts.evals.runs
+  if runs ~= nil then
+    if type(runs) ~= 'number' or runs < 1 or runs ~= math.floor(runs) then
+      error(('skill_lsp.setup: `evals.runs` must be a whole number of at least 1, got %s'):format(vim.inspect(runs)), 3)
+    end
+    M.runs = runs
+  end
+  local auto_runs = opts.evals and opts.evals.auto_runs
+  if auto_runs ~= nil then
+    if type(auto_runs) ~= 'boolean' then
+      error(('skill_lsp.setup: `evals.auto_runs` must be a boolean, got %s'):format(vim.inspect(auto_runs)), 3)
+    end
+    M.auto_runs = auto_runs
   end
   local improve = opts.evals and opts.evals.improve
   if improve ~= nil then

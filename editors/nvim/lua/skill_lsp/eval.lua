@@ -80,12 +80,16 @@ function M.loaded_instead(result)
   return ('loaded %s instead'):format(table.concat(parts, ', '))
 end
 
---- One line per query: verdict, expectation, how often the skill was loaded, the query.
+--- One line per query: verdict, expectation, how often the skill was loaded, the query. The
+--- verdict is the server's: `PASS?`/`FAIL?` when the query's 95 % interval straddles the
+--- threshold (undecided: more runs could turn it), as the CLI marks it.
 --- @param result table one object of `results` (or a `skill/evalResult`'s `result`)
 --- @return string
 function M.format_result(result)
-  local line = ('%s  %-10s  %d/%d  %s'):format(
+  local mark = result.verdict == 'undecided' and '?' or ' '
+  local line = ('%s%s %-10s  %d/%d  %s'):format(
     result.pass and 'PASS' or 'FAIL',
+    mark,
     result.should_trigger and 'trigger' or 'no trigger',
     result.triggers or 0,
     result.runs or 0,
@@ -99,12 +103,16 @@ function M.format_result(result)
 end
 
 --- `2/3 passed — 1 missed, 0 wrongly loaded`. Missed: should-trigger queries that failed;
---- wrongly loaded: should-not-trigger queries that failed (the code lens's words).
+--- wrongly loaded: should-not-trigger queries that failed (the code lens's words); then how
+--- many of them are undecided (`· 3 undecided: run more`).
 --- @param results table[]
 --- @return string
 function M.summary(results)
-  local passed, missed, wrongly = 0, 0, 0
+  local passed, missed, wrongly, undecided = 0, 0, 0, 0
   for _, result in ipairs(results) do
+    if result.verdict == 'undecided' then
+      undecided = undecided + 1
+    end
     if result.pass then
       passed = passed + 1
     elseif result.should_trigger then
@@ -113,7 +121,11 @@ function M.summary(results)
       wrongly = wrongly + 1
     end
   end
-  return ('%d/%d passed — %d missed, %d wrongly loaded'):format(passed, #results, missed, wrongly)
+  local line = ('%d/%d passed — %d missed, %d wrongly loaded'):format(passed, #results, missed, wrongly)
+  if undecided > 0 then
+    line = ('%s · %d undecided: run more (evals.runs, evals.auto_runs)'):format(line, undecided)
+  end
+  return line
 end
 
 --- The report buffer's lines for a `skill/runEvals` result.
@@ -272,6 +284,8 @@ function M.start(target)
   local params = {
     skill = target.skill,
     uri = target.uri,
+    runs = config.runs,
+    autoRuns = config.auto_runs or nil,
     workDoneToken = ('skill-lsp/evals/%d'):format(tokens),
   }
   run.last = { skill = target.skill, uri = target.uri, client_id = client.id }
@@ -306,7 +320,7 @@ function M.start(target)
   end
   -- What the run would send, before anything is (the server's dry run): shown above the
   -- results, and asked about when it may send more requests than config.confirm_above_requests.
-  local dry = { skill = params.skill, uri = params.uri, dryRun = true }
+  local dry = { skill = params.skill, uri = params.uri, runs = params.runs, autoRuns = params.autoRuns, dryRun = true }
   local sent = lsp_client.request(client, 'skill/runEvals', dry, function(err, estimate)
     local usable = not err and type(estimate) == 'table' and type(estimate.dry_run) == 'table'
     if not usable or type(estimate.summary) ~= 'string' then
