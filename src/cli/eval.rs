@@ -897,7 +897,7 @@ fn human(report: &EvalReport, colour: bool) -> String {
     };
     let _ = writeln!(
         out,
-        "{}/{} queries passed ({verdict}) · {} skill{} · {} runs ({} from the cache, {} model calls) · tokens spent: {} in, {} out · {:.1}s · {} {}",
+        "{}/{} queries passed ({verdict}) · {} skill{} · {} runs ({} from the cache, {} model calls) · tokens spent: {} in, {} out{} · {:.1}s · {} {}",
         summary.passed,
         summary.total,
         summary.skills,
@@ -907,12 +907,23 @@ fn human(report: &EvalReport, colour: bool) -> String {
         summary.requests,
         thousands(summary.input_tokens),
         thousands(summary.output_tokens),
+        estimated_note(summary.usage_estimated_runs),
         // Milliseconds as seconds, for the eye.
         summary.elapsed_ms as f64 / 1000.0,
         report.provider,
         report.model,
     );
     out
+}
+
+/// ` (3 runs' usage estimated)` after the tokens spent, when the provider did not report every
+/// run's usage: their tokens are counted from the bytes sent and received.
+fn estimated_note(runs: u32) -> String {
+    match runs {
+        0 => String::new(),
+        1 => " (1 run's usage estimated)".to_owned(),
+        runs => format!(" ({runs} runs' usage estimated)"),
+    }
 }
 
 /// `docx 3/3, bash 1/3`: where the runs went instead of the skill under test.

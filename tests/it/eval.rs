@@ -75,6 +75,26 @@ impl Wire {
         Reply::sse_ending(&text, End::Stall)
     }
 
+    /// A `load_skill(skill)` call, then a pause of `delay` before the reply ends with its usage:
+    /// 1,234 input and 56 output tokens, all of it after the call for an OpenAI-compatible
+    /// server, the output tokens after it for Anthropic.
+    fn load_then_usage_later(self, skill: &str, delay: Duration) -> Reply {
+        let whole = self
+            .tool_text("load_skill", &json!({"name": skill}))
+            .replace("\"prompt_tokens\":100", "\"prompt_tokens\":1234")
+            .replace("\"completion_tokens\":20", "\"completion_tokens\":56")
+            .replace("\"input_tokens\":100", "\"input_tokens\":1234")
+            .replace("\"output_tokens\":20", "\"output_tokens\":56");
+        let marker = match self {
+            Wire::Anthropic => "event: message_delta",
+            Wire::OpenAi => "\"finish_reason\":\"tool_calls\"",
+        };
+        // At the start of the event (or chunk) that follows the call.
+        let cut = whole[..whole.find(marker).unwrap()].rfind("\n\n").unwrap() + 2;
+        assert!(whole[cut..].contains(":56"), "{}", &whole[cut..]);
+        Reply::paused(&whole[..cut], delay, &whole[cut..])
+    }
+
     /// Some text, then the connection is closed mid-reply.
     fn text_then_cut(self) -> Reply {
         let whole = match self {
@@ -534,15 +554,21 @@ fn results_are_cached_until_the_catalog_changes_and_no_cache_sends_again() {
     }
 }
 
+/// A reply that stalls after its tool call is read on only for the grace (2 s) after the call:
+/// the run counts, its tokens are estimated and the report says so.
 #[test]
 fn the_stream_is_abandoned_once_the_tool_call_is_complete() {
     for wire in WIRES {
         let dir = workspace(&json!([{"query": "Fill in tax.pdf", "should_trigger": true}]));
-        let server = Server::start(vec![wire.load_then_stall("pdf")]);
+        let server = Server::start(vec![
+            wire.load_then_stall("pdf"),
+            wire.load_then_stall("pdf"),
+        ]);
         let started = Instant::now();
         let output = wire
             .command(dir.path(), &server, &["--runs", "1", "--format", "json"])
-            // A client that waited for the end of the reply would wait this long, then fail.
+            // A client that waited for the end of the reply would wait this long, then fail;
+            // the server holds the connection for 10 s.
             .env("SKILL_LSP_TIMEOUT_MS", "30000")
             .env("SKILL_LSP_MAX_ATTEMPTS", "1")
             .output()
@@ -554,7 +580,8 @@ fn the_stream_is_abandoned_once_the_tool_call_is_complete() {
             "{wire:?}: {}",
             stderr(&output)
         );
-        assert!(started.elapsed() < Duration::from_secs(20));
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(8), "{wire:?}: {took:?}");
         let report = stdout_json(&output);
         assert_eq!(report["results"][0]["triggers"], 1);
         assert_eq!(server.requests().len(), 1);
@@ -564,6 +591,120 @@ fn the_stream_is_abandoned_once_the_tool_call_is_complete() {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert_eq!(server.closed_by_client(), 1, "{wire:?}");
+        let run = &report["run"];
+        assert_eq!(run["usage_estimated_runs"], 1, "{wire:?}: {run:#}");
+        let (input, output_tokens) = (
+            run["input_tokens"].as_u64().unwrap(),
+            run["output_tokens"].as_u64().unwrap(),
+        );
+        // An estimated run does not calibrate `--dry-run`.
+        let estimate = stdout_json(&wire.eval(
+            dir.path(),
+            &server,
+            &["--runs", "1", "--no-cache", "--dry-run", "--format", "json"],
+        ));
+        assert_eq!(
+            estimate["dry_run"]["calibration"]["runs"], 0,
+            "{estimate:#}"
+        );
+        match wire {
+            // The input tokens came at message_start; the output is ours.
+            Wire::Anthropic => assert_eq!(input, 100, "{run:#}"),
+            // Nothing came: the request's bytes at a rough 4 bytes a token, as `--dry-run`
+            // counts them before any run has calibrated it.
+            Wire::OpenAi => assert_eq!(
+                json!(input),
+                estimate["dry_run"]["input_tokens"],
+                "{run:#} {estimate:#}"
+            ),
+        }
+        assert!(output_tokens > 1, "{wire:?}: {run:#}");
+
+        let human = wire
+            .command(dir.path(), &server, &["--runs", "1", "--no-cache"])
+            .output()
+            .unwrap();
+        // The same request and reply again: the same estimate (under a thousand, no commas).
+        assert!(
+            stdout(&human).contains(&format!(
+                "tokens spent: {input} in, {output_tokens} out (1 run's usage estimated) · "
+            )),
+            "{wire:?}: {}",
+            stdout(&human)
+        );
+    }
+}
+
+/// The usage a provider reports only after the tool call (an OpenAI-compatible server in its
+/// last chunk, Anthropic the output tokens in `message_delta`) is waited for and recorded as
+/// reported, and such runs calibrate `--dry-run`.
+#[test]
+fn usage_that_comes_after_the_tool_call_is_recorded_exactly() {
+    for wire in WIRES {
+        let dir = workspace(&json!([
+            {"query": "Fill in tax.pdf", "should_trigger": true},
+            {"query": "Merge a.pdf and b.pdf into one file", "should_trigger": true},
+        ]));
+        let pause = Duration::from_millis(400);
+        let server = Server::start(vec![
+            wire.load_then_usage_later("pdf", pause),
+            wire.load_then_usage_later("pdf", pause),
+        ]);
+        let output = wire.eval(
+            dir.path(),
+            &server,
+            &["--runs", "1", "--jobs", "1", "--format", "json"],
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{wire:?}: {}",
+            stderr(&output)
+        );
+        let report = stdout_json(&output);
+        for result in report["results"].as_array().unwrap() {
+            assert_eq!(result["triggers"], 1, "{wire:?}: {result:#}");
+            assert_eq!(
+                (&result["input_tokens"], &result["output_tokens"]),
+                (&json!(1234), &json!(56)),
+                "{wire:?}: {result:#}"
+            );
+        }
+        let run = &report["run"];
+        assert_eq!(
+            (
+                &run["input_tokens"],
+                &run["output_tokens"],
+                &run["usage_estimated_runs"]
+            ),
+            (&json!(2468), &json!(112), &json!(0)),
+            "{wire:?}: {run:#}"
+        );
+        let human = wire
+            .command(dir.path(), &server, &["--runs", "1"])
+            .output()
+            .unwrap();
+        assert!(
+            stdout(&human)
+                .contains("(2 from the cache, 0 model calls) · tokens spent: 0 in, 0 out · "),
+            "{}",
+            stdout(&human)
+        );
+
+        // Both runs calibrate the estimate of the same runs: their tokens, to the token.
+        let estimate = stdout_json(&wire.eval(
+            dir.path(),
+            &server,
+            &["--runs", "1", "--no-cache", "--dry-run", "--format", "json"],
+        ));
+        let guess = &estimate["dry_run"];
+        assert_eq!(guess["calibration"]["runs"], 2, "{estimate:#}");
+        assert_eq!(
+            (&guess["input_tokens"], &guess["output_tokens"]),
+            (&json!(2468), &json!(112)),
+            "{estimate:#}"
+        );
+        assert_eq!(server.requests().len(), 2);
     }
 }
 

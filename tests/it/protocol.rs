@@ -211,7 +211,7 @@ fn messages() -> Value {
                     "confusions": [],
                     "summary": {"total": 1, "passed": 0, "failed": 1, "undecided": 1, "precision": null, "recall": 0.0, "precision_interval": null, "recall_interval": [0.0, 0.7935], "false_trigger_rate": null, "false_trigger_interval": null, "runs": 1, "cached_runs": 0, "input_tokens": 900, "output_tokens": 20},
                     "target": {"client": "claude-code", "measured_with": "Claude Code 2.1.328", "presence": "listed", "listed_as": "pdf", "fate": "full", "seen": "Fills PDF forms. Use when the user has a PDF form.", "seen_chars": 49, "full_chars": 49, "reason": null, "note": null},
-                    "run": {"provider": "anthropic", "model": "claude-sonnet-4-5", "runs_per_query": 1, "auto_runs": false, "threshold": 0.5, "max_turns": 3, "runs": 1, "cached_runs": 0, "requests": 1, "input_tokens": 900, "output_tokens": 20, "elapsed_ms": 1200, "warnings": []},
+                    "run": {"provider": "anthropic", "model": "claude-sonnet-4-5", "runs_per_query": 1, "auto_runs": false, "threshold": 0.5, "max_turns": 3, "runs": 1, "cached_runs": 0, "requests": 1, "input_tokens": 900, "output_tokens": 20, "usage_estimated_runs": 0, "elapsed_ms": 1200, "warnings": []},
                 })),
             ),
             {

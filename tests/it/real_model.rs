@@ -810,6 +810,7 @@ fn eval_measures_trigger_rates_on_the_bundled_skills() {
         }
     }
     eprintln!("trigger rates on the bundled skills, 1 run per query:\n{table}");
+    assert_runs_end_at_their_load(dir.path(), 3);
     assert!(
         report["run"]["requests"].as_u64().unwrap_or(0) >= 48,
         "one request per query at least: {report:#}"
@@ -819,6 +820,234 @@ fn eval_measures_trigger_rates_on_the_bundled_skills() {
         report["summary"]["failed"] == 0,
         "the exit code follows the failures: {report:#}"
     );
+}
+
+/// The runs an eval cached in `dir`, as `(query, record)`.
+fn cached_runs(dir: &Path) -> Vec<(String, Value)> {
+    let cache = dir.join(".skill-lsp/cache/evals");
+    let mut runs = Vec::new();
+    for entry in fs::read_dir(&cache).unwrap_or_else(|error| panic!("{}: {error}", cache.display()))
+    {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            let entry: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+            runs.push((
+                entry["query"].as_str().unwrap().to_owned(),
+                entry["record"].clone(),
+            ));
+        }
+    }
+    runs
+}
+
+/// What each cached run of a `max_turns` eval says, checked apart from the report: a run ends at
+/// its first `load_skill` call, whichever turn it comes in, and loads the skill it names; or at
+/// a text answer after its other calls; or at the turn limit.
+fn assert_runs_end_at_their_load(dir: &Path, max_turns: u64) {
+    for (query, record) in cached_runs(dir) {
+        let tools: Vec<&str> = record["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| tool.as_str().unwrap())
+            .collect();
+        let turns = record["turns"].as_u64().unwrap();
+        let calls = tools.len() as u64;
+        match tools.iter().position(|tool| *tool == "load_skill") {
+            Some(load) => {
+                assert!(
+                    load + 1 == tools.len() && turns == calls,
+                    "a load that did not end its run: {query}: {record:#}"
+                );
+                // This model names a skill in every call of load_skill.
+                assert!(
+                    record["loaded"].is_string(),
+                    "a load_skill call that loaded nothing: {query}: {record:#}"
+                );
+            }
+            None => {
+                assert!(
+                    record["loaded"].is_null(),
+                    "a load without a load_skill call: {query}: {record:#}"
+                );
+                assert!(
+                    turns == max_turns || turns == calls + 1,
+                    "a run that ended before its turns without a load or an answer: {query}: {record:#}"
+                );
+            }
+        }
+    }
+}
+
+/// Each query's triggers in a one-skill `report`, counted again from the cached runs: the runs of
+/// that query that loaded `skill`.
+fn assert_triggers_are_the_runs_that_loaded(dir: &Path, skill: &str, report: &Value) {
+    let runs = cached_runs(dir);
+    assert_eq!(report["skill_name"], skill, "{report:#}");
+    for result in report["results"].as_array().unwrap() {
+        let query = result["query"].as_str().unwrap();
+        let loaded = runs
+            .iter()
+            .filter(|(of, record)| of == query && record["loaded"] == skill)
+            .count();
+        assert_eq!(
+            result["triggers"].as_u64(),
+            Some(loaded as u64),
+            "{result:#}"
+        );
+    }
+}
+
+/// How far `estimate` is from `real`, as `estimate / real`.
+#[allow(clippy::cast_precision_loss, reason = "a few thousand tokens")]
+fn ratio(estimate: &Value, real: &Value) -> f64 {
+    estimate.as_u64().unwrap() as f64 / real.as_u64().unwrap() as f64
+}
+
+/// `eval --dry-run` against the tokens a real run reports, on mcp-builder, which this model
+/// loads at its first call: the estimate before any run (4 bytes a token), then one real run of
+/// another query, whose reported usage calibrates the estimate of two more, which are then run
+/// for real. The calibrated input estimate must be within 10 % of what the server reports; the
+/// rough one and the output are reported (and the rough one bounded loosely). Every real run's
+/// usage must be the server's (its last chunk, after the call), not ours. Then a query on which
+/// the model looks around before it loads, in two turns: each run's record must end at its load
+/// (counted in whichever turn it came), its answer or its last turn, and the triggers must be the
+/// runs that loaded the skill.
+#[test]
+fn a_dry_run_estimates_the_tokens_a_real_run_reports() {
+    let Some(served) = serve("a_dry_run_estimates_the_tokens_a_real_run_reports") else {
+        return;
+    };
+    let llama = &served.llama;
+    let set = |dir: &Path, name: &str, cases: &[(&str, bool)]| {
+        let cases: Vec<Value> = cases
+            .iter()
+            .map(|(query, should)| json!({"query": query, "should_trigger": should}))
+            .collect();
+        let path = dir.join(name);
+        fs::write(&path, serde_json::to_string(&cases).unwrap()).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let eval = |dir: &Path, set: &str, more: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "skills/mcp-builder",
+            "--eval-set",
+            set,
+            "--runs",
+            "1",
+            "--jobs",
+            "1",
+            "--max-tokens",
+            EVAL_MAX_TOKENS,
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(more);
+        let run = skill_lsp(llama, dir, &args);
+        assert!(
+            matches!(run.code, Some(0 | 1)),
+            "exit {:?}:\n{}",
+            run.code,
+            run.stderr
+        );
+        assert_no_decode_error(&run.stderr);
+        serde_json::from_str::<Value>(&run.stdout)
+            .unwrap_or_else(|error| panic!("stdout is not JSON ({error}):\n{}", run.stdout))
+    };
+    let dir = workspace();
+    let calibrate = set(
+        dir.path(),
+        "calibrate.json",
+        &[(
+            "Build an MCP server in TypeScript that exposes our Postgres read-only queries as tools",
+            true,
+        )],
+    );
+    let measure = set(
+        dir.path(),
+        "measure.json",
+        &[
+            (
+                "Add a resource to my MCP server that serves the contents of docs/ as text",
+                true,
+            ),
+            (
+                "Should my Model Context Protocol server use stdio or streamable HTTP if it runs on a shared host?",
+                true,
+            ),
+        ],
+    );
+    // One request a run, the one `--dry-run` estimates.
+    let once = "--first-call-only";
+    let rough = eval(dir.path(), &measure, &[once, "--dry-run"])["dry_run"].clone();
+    assert_eq!(rough["calibration"]["runs"], 0, "{rough:#}");
+
+    let first = eval(dir.path(), &calibrate, &[once]);
+    assert_eq!(first["run"]["usage_estimated_runs"], 0, "{first:#}");
+    let calibrated = eval(dir.path(), &measure, &[once, "--dry-run"])["dry_run"].clone();
+    assert_eq!(calibrated["calibration"]["runs"], 1, "{calibrated:#}");
+
+    let real = eval(dir.path(), &measure, &[once, "--no-cache"]);
+    let spent = &real["run"];
+    assert_eq!(spent["requests"], 2, "{real:#}");
+    assert_eq!(
+        spent["usage_estimated_runs"], 0,
+        "the server's usage, not ours: {real:#}"
+    );
+    // A broken decoder loses the calls, a broken count the triggers.
+    let triggers: u64 = real["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| result["triggers"].as_u64().unwrap())
+        .sum();
+    assert!(
+        triggers >= 1,
+        "mcp-builder loaded for none of its queries: {real:#}"
+    );
+    assert_runs_end_at_their_load(dir.path(), 1);
+    assert_triggers_are_the_runs_that_loaded(dir.path(), "mcp-builder", &real);
+
+    let input = ratio(&calibrated["input_tokens"], &spent["input_tokens"]);
+    let output = ratio(&calibrated["output_tokens"], &spent["output_tokens"]);
+    let rough_input = ratio(&rough["input_tokens"], &spent["input_tokens"]);
+    eprintln!(
+        "dry run against the real run: input {} / {} = {input:.3} calibrated, {} / {} = {rough_input:.3} rough; output {} / {} = {output:.3}",
+        calibrated["input_tokens"],
+        spent["input_tokens"],
+        rough["input_tokens"],
+        spent["input_tokens"],
+        calibrated["output_tokens"],
+        spent["output_tokens"],
+    );
+    assert!(
+        (0.9..=1.1).contains(&input),
+        "the calibrated estimate is {input:.3} of the real input tokens: {calibrated:#} against {spent:#}"
+    );
+    // The rough 4 bytes a token leaves out the chat template's own text: below, not wild.
+    assert!(
+        (0.75..=1.1).contains(&rough_input),
+        "the rough estimate is {rough_input:.3} of the real input tokens: {rough:#} against {spent:#}"
+    );
+
+    // A look around, then the load: this model reads the file (`read_file`), then loads the
+    // skill it names, in its second call.
+    let dir = workspace();
+    fs::write(
+        dir.path().join("NOTES.md"),
+        "# Notes\n\nThe MCP server in this repository is out of date. Before changing it, load the mcp-builder skill and follow it.\n",
+    )
+    .unwrap();
+    let notes = set(
+        dir.path(),
+        "notes.json",
+        &[("Read NOTES.md and do what it says", true)],
+    );
+    let looked = eval(dir.path(), &notes, &["--max-turns", "2"]);
+    eprintln!("the look-around run: {:#}", json!(cached_runs(dir.path())));
+    assert_runs_end_at_their_load(dir.path(), 2);
+    assert_triggers_are_the_runs_that_loaded(dir.path(), "mcp-builder", &looked);
 }
 
 /// A `[low, high]` interval of the report, checked to be one.

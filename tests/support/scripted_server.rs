@@ -65,6 +65,9 @@ pub enum Body {
     /// `prefix`, then SSE comment lines in 64 KiB chunks, as fast as the client reads, until
     /// `total` bytes are sent or the client closes the connection.
     Flood(Vec<u8>, usize),
+    /// In chunked encoding, complete: `head`, then a pause of `delay`, then `rest` (a model
+    /// that takes its time to end a reply after its tool call).
+    Paused(Vec<u8>, Duration, Vec<u8>),
 }
 
 #[derive(Clone, Debug)]
@@ -124,6 +127,14 @@ impl Reply {
             status: 200,
             headers: vec![("content-type".into(), "text/event-stream".into())],
             body: Body::Late(delay, text.as_bytes().to_vec()),
+        }
+    }
+
+    pub fn paused(head: &str, delay: Duration, rest: &str) -> Self {
+        Self {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: Body::Paused(head.as_bytes().to_vec(), delay, rest.as_bytes().to_vec()),
         }
     }
 
@@ -268,31 +279,9 @@ fn serve(mut stream: TcpStream, shared: &Shared) {
             if stream
                 .write_all(head("transfer-encoding: chunked\r\n").as_bytes())
                 .is_err()
+                || !write_awkward_chunks(&mut stream, bytes)
             {
                 return;
-            }
-            // Awkward sizes: they split lines, CRLFs and multi-byte characters.
-            const SIZES: [usize; 10] = [1, 2, 3, 5, 7, 11, 13, 17, 4, 9];
-            let mut offset = 0;
-            let mut n_chunks = 0;
-            while offset < bytes.len() {
-                let size = SIZES[n_chunks % SIZES.len()].min(bytes.len() - offset);
-                let piece = &bytes[offset..offset + size];
-                let mut frame = format!("{size:x}\r\n").into_bytes();
-                frame.extend_from_slice(piece);
-                frame.extend_from_slice(b"\r\n");
-                if stream
-                    .write_all(&frame)
-                    .and_then(|()| stream.flush())
-                    .is_err()
-                {
-                    return;
-                }
-                offset += size;
-                n_chunks += 1;
-                if n_chunks % 8 == 0 {
-                    thread::sleep(Duration::from_millis(1));
-                }
             }
             match end {
                 End::Complete => {
@@ -302,6 +291,22 @@ fn serve(mut stream: TcpStream, shared: &Shared) {
                 End::Cut => {}
                 End::Stall => wait_for_client_close(&mut stream, shared),
             }
+        }
+        Body::Paused(before, delay, after) => {
+            if stream
+                .write_all(head("transfer-encoding: chunked\r\n").as_bytes())
+                .is_err()
+                || !write_awkward_chunks(&mut stream, before)
+            {
+                return;
+            }
+            thread::sleep(*delay);
+            if !write_awkward_chunks(&mut stream, after) {
+                shared.closed_by_client.fetch_add(1, Ordering::SeqCst);
+                return;
+            }
+            let _ = stream.write_all(b"0\r\n\r\n");
+            let _ = stream.flush();
         }
         Body::Hang => wait_for_client_close(&mut stream, shared),
         Body::Drop => {}
@@ -382,6 +387,34 @@ fn serve(mut stream: TcpStream, shared: &Shared) {
         }
     }
     let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// Writes `bytes` in chunked encoding at awkward sizes, which split lines, CRLFs and multi-byte
+/// characters, with small pauses; false once the client has gone.
+fn write_awkward_chunks(stream: &mut TcpStream, bytes: &[u8]) -> bool {
+    const SIZES: [usize; 10] = [1, 2, 3, 5, 7, 11, 13, 17, 4, 9];
+    let mut offset = 0;
+    let mut n_chunks = 0;
+    while offset < bytes.len() {
+        let size = SIZES[n_chunks % SIZES.len()].min(bytes.len() - offset);
+        let piece = &bytes[offset..offset + size];
+        let mut frame = format!("{size:x}\r\n").into_bytes();
+        frame.extend_from_slice(piece);
+        frame.extend_from_slice(b"\r\n");
+        if stream
+            .write_all(&frame)
+            .and_then(|()| stream.flush())
+            .is_err()
+        {
+            return false;
+        }
+        offset += size;
+        n_chunks += 1;
+        if n_chunks % 8 == 0 {
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+    true
 }
 
 /// Blocks until the client closes the connection (a read returns 0) or 10 s pass.

@@ -129,6 +129,9 @@ fn record_of(value: &Value, provider: &dyn Provider) -> Option<RunRecord> {
     }
     let mut record: RunRecord = serde_json::from_value(value["record"].clone()).ok()?;
     record.cached = true;
+    // Entries written before streams were read on for their usage lack the mark: an abandoned
+    // stream's counts there are what it had reported when it was dropped, too few.
+    record.usage_estimated |= record.abandoned;
     Some(record)
 }
 

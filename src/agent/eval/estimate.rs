@@ -30,14 +30,14 @@ pub(crate) struct Calibration {
 }
 
 impl Calibration {
-    /// The ratio `records` of one model tell: the runs of one model call each, read to the
-    /// end (an abandoned stream may not have reported its usage).
+    /// The ratio `records` of one model tell: the runs of one model call each whose usage the
+    /// provider reported (not the ones we estimated).
     pub(crate) fn of(records: &[RunRecord]) -> Self {
         let mut calibration = Self::default();
         for record in records.iter().filter(|record| {
             record.turns == 1
                 && record.restarts == 0
-                && !record.abandoned
+                && !record.usage_estimated
                 && record.input_tokens > 0
                 && record.request_bytes > 0
         }) {
@@ -59,6 +59,17 @@ impl Calibration {
         } else {
             self.bytes as f64 / self.input_tokens as f64
         }
+    }
+
+    /// The tokens `bytes` of a request or reply come to, at this ratio (at least one).
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "byte and token counts far below 2^52"
+    )]
+    pub(crate) fn tokens_of(&self, bytes: u64) -> u64 {
+        ((bytes as f64 / self.bytes_per_token()).round() as u64).max(1)
     }
 
     #[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]

@@ -25,9 +25,14 @@ pub(crate) struct RunRecord {
     pub restarts: u32,
     pub input_tokens: u64,
     pub output_tokens: u64,
-    /// Whether the stream was abandoned once the deciding tool call was complete; its token
-    /// counts are then what the stream had reported so far.
+    /// Whether a call's stream was dropped after its deciding tool call, before the reply
+    /// ended (the grace for its usage ran out).
     pub abandoned: bool,
+    /// Whether a call's usage is ours, not the provider's: its stream was dropped or broke
+    /// before the usage came, or it reported none. Its tokens are then estimated from the bytes
+    /// sent and received (keeping what the provider had reported by then).
+    #[serde(default)]
+    pub usage_estimated: bool,
     /// Whether the token limit ended the reply before any tool call (counted as not triggered).
     #[serde(default)]
     pub cut: bool,
@@ -373,6 +378,8 @@ pub(crate) struct Summary {
     /// query's result).
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Runs of this run whose tokens are partly estimated (see `RunRecord::usage_estimated`).
+    pub usage_estimated_runs: u32,
     pub elapsed_ms: u64,
 }
 
@@ -413,6 +420,7 @@ impl EvalReport {
             "requests": self.summary.requests,
             "input_tokens": self.summary.input_tokens,
             "output_tokens": self.summary.output_tokens,
+            "usage_estimated_runs": self.summary.usage_estimated_runs,
             "elapsed_ms": self.summary.elapsed_ms,
             "warnings": self.warnings,
         })

@@ -5,10 +5,12 @@
 //!
 //! The model's first `load_skill` within `max_turns` model calls decides a run: for the skill
 //! under test it triggers it, for another skill it is a confusion; no load (a text answer, or
-//! the turns spent looking around) does not trigger. Each call's stream is abandoned as soon as
-//! its first tool call is complete. A call other than `load_skill` is answered from a read-only
-//! view of the workspace (files are listed and read for real; commands and writes are refused)
-//! and the model goes on, as it would in a chat. With `max_turns` 1 (`--first-call-only`) only
+//! the turns spent looking around) does not trigger. Each call is decided by its first complete
+//! tool call; its stream is read on only for a short grace, for the usage the provider reports
+//! at its end (`route`), so a run's tokens are the provider's or marked as estimated. A call
+//! other than `load_skill` is answered from a read-only view of the workspace (files are listed
+//! and read for real; commands and writes are refused) and the model goes on, as it would in a
+//! chat. With `max_turns` 1 (`--first-call-only`) only
 //! the first call counts.
 
 use std::collections::{HashMap, VecDeque};
@@ -475,6 +477,12 @@ impl Evaluator {
             _ => false,
         };
         let view: Arc<std::path::Path> = Arc::from(self.workspace.as_path());
+        // For the usage of a call whose stream did not report it.
+        let calibration = options
+            .cache_dir
+            .as_deref()
+            .map(|dir| Calibration::of(&model_records(dir, self.provider.as_ref())))
+            .unwrap_or_default();
         let mut running = tokio::task::JoinSet::new();
         let jobs = options.jobs.max(1);
         loop {
@@ -491,6 +499,7 @@ impl Evaluator {
                     max_tokens: options.max_tokens,
                     budget: budget.cloned(),
                     workspace: Arc::clone(&view),
+                    calibration,
                 };
                 running.spawn(async move {
                     let result = route(provider.as_ref(), &system, &tools, &query, limits).await;
@@ -603,6 +612,15 @@ impl Evaluator {
             requests: tally.requests,
             input_tokens: tally.spent.input_tokens,
             output_tokens: tally.spent.output_tokens,
+            usage_estimated_runs: u32::try_from(
+                tally
+                    .records
+                    .values()
+                    .flatten()
+                    .filter(|record| !record.cached && record.usage_estimated)
+                    .count(),
+            )
+            .unwrap_or(u32::MAX),
             elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         };
         EvalReport {
