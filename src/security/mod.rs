@@ -824,7 +824,16 @@ impl StringSyntax {
         let mut strings = Vec::new();
         let mut open: Option<(usize, &str)> = None;
         let mut at = 0;
+        // Only a backslash or a delimiter's first byte changes anything: skip to the next.
+        let next = |from: usize| match self {
+            Self::Python => memchr::memchr3(b'\\', b'"', b'\'', &bytes[from..]),
+            _ => memchr::memchr2(b'\\', b'`', &bytes[from..]),
+        };
         while at < bytes.len() {
+            let Some(skip) = next(at) else {
+                break;
+            };
+            at += skip;
             if bytes[at] == b'\\' {
                 at += 2;
                 continue;
@@ -1752,10 +1761,12 @@ fn injection(
     out: &mut Vec<Diagnostic>,
 ) {
     for (index, (regex, what)) in patterns::INJECTION.iter().enumerate() {
-        if !candidates.may_match(patterns::injection_index(index)) {
+        let parts = patterns::injection_indexes(index);
+        if !parts.clone().any(|part| candidates.may_match(part)) {
             continue;
         }
-        for found in regex.find_iter(text) {
+        let may_match = |part: usize| candidates.may_match(parts.start + part);
+        for found in regex.find_iter_where(text, &may_match) {
             let end = found.end;
             let Some(start) = phrase_start(text, found.start, what) else {
                 continue;

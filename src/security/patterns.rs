@@ -635,27 +635,36 @@ pub(crate) static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     ]
 });
 
-/// Which of [`COMPILED`], [`INJECTION`] and [`ADDRESSES_AGENT`] (in that order) can match a
-/// file, from one pass over it.
+/// Which of [`COMPILED`], the parts of each of [`INJECTION`] ([`Split::searched`]) and
+/// [`ADDRESSES_AGENT`] (in that order) can match a file, from one pass over it.
 pub(crate) static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
     let sources: Vec<&str> = COMPILED
         .each
         .iter()
-        .chain(INJECTION.iter().map(|(split, _)| split.regex()))
+        .chain(INJECTION.iter().flat_map(|(split, _)| split.searched()))
         .chain([&*ADDRESSES_AGENT])
         .map(Regex::as_str)
         .collect();
     Prefilter::new(&sources)
 });
 
-/// The index in [`PREFILTER`] of injection phrase `index`.
-pub(crate) fn injection_index(index: usize) -> usize {
-    PATTERNS.len() + index
+/// Where the parts of each injection phrase start in [`PREFILTER`], and where the next would.
+static INJECTION_PARTS: LazyLock<Vec<usize>> = LazyLock::new(|| {
+    let mut starts = vec![PATTERNS.len()];
+    for (split, _) in INJECTION.iter() {
+        starts.push(starts[starts.len() - 1] + split.searched().len());
+    }
+    starts
+});
+
+/// The indexes in [`PREFILTER`] of the parts of injection phrase `index`, in order.
+pub(crate) fn injection_indexes(index: usize) -> std::ops::Range<usize> {
+    INJECTION_PARTS[index]..INJECTION_PARTS[index + 1]
 }
 
 /// The index in [`PREFILTER`] of [`ADDRESSES_AGENT`].
 pub(crate) fn addresses_agent_index() -> usize {
-    PATTERNS.len() + INJECTION.len()
+    INJECTION_PARTS[INJECTION.len()]
 }
 
 /// Each pattern compiled alone. Not one `RegexSet`: a set of this many patterns outgrows the
@@ -862,7 +871,7 @@ mod tests {
         COMPILED
             .each
             .iter()
-            .chain(INJECTION.iter().map(|(split, _)| split.regex()))
+            .chain(INJECTION.iter().flat_map(|(split, _)| split.searched()))
             .chain([&*ADDRESSES_AGENT])
             .collect()
     }
@@ -952,7 +961,7 @@ mod selectivity {
         let expressions: Vec<&Regex> = COMPILED
             .each
             .iter()
-            .chain(INJECTION.iter().map(|(split, _)| split.regex()))
+            .chain(INJECTION.iter().flat_map(|(split, _)| split.searched()))
             .chain([&*ADDRESSES_AGENT])
             .collect();
         let mut runs = vec![0; expressions.len()];

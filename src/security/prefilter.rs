@@ -14,7 +14,8 @@
 
 use std::cell::OnceCell;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::{Anchored, MatchKind, dfa::DFA};
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 /// At most this many strings in the exact set of a piece of an expression: beyond, the set says
@@ -25,6 +26,9 @@ const MAX_CLASS: usize = 8;
 /// A clause whose weakest test is lighter than this is met by nearly every file (`|`, `-`):
 /// dropping it keeps the filter cheap and loses almost nothing.
 const MIN_WEIGHT: usize = 2;
+/// The automaton walks this many stretches of a file at once: each step of a walk waits for the
+/// table row the last one chose, so independent walks run side by side.
+const LANES: usize = 4;
 /// At most this many clauses per alternative of an expression.
 const MAX_CLAUSES: usize = 2;
 /// A repetition this long or longer of one class is looked for as a run (encoded blobs).
@@ -558,9 +562,11 @@ pub(crate) struct Prefilter {
     scans: Vec<Vec<Test>>,
     /// Per literal of the automaton, the needles spelled that way.
     needles: Vec<Vec<Needle>>,
-    searcher: AhoCorasick,
+    searcher: DFA,
     /// The automaton's literals for `ſ` and the Kelvin sign start at this index.
     folds_from: usize,
+    /// The longest literal's length, in bytes.
+    longest: usize,
 }
 
 /// What one pass over a file found: which clauses are met.
@@ -625,37 +631,87 @@ impl Prefilter {
         let folds_from = literals.len();
         literals.push("\u{17F}".as_bytes().to_vec());
         literals.push("\u{212A}".as_bytes().to_vec());
-        let searcher = AhoCorasickBuilder::new()
+        // Walked by hand ([`Prefilter::scan`]): no prefilter of its own, which this many
+        // literals would not have anyway.
+        let searcher = aho_corasick::dfa::Builder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(&literals)
             .expect("security literals build an automaton");
+        let longest = literals.iter().map(Vec::len).max().unwrap_or(1).max(1);
         Prefilter {
             requires,
             scans,
             needles,
             searcher,
             folds_from,
+            longest,
         }
     }
 
-    /// One pass over `text`.
+    /// One pass over `text`: every occurrence of every literal, in no particular order (only
+    /// which clauses are met counts).
+    ///
+    /// The text is cut into [`LANES`] stretches walked side by side, each from the start state
+    /// and `longest - 1` bytes before its first end offset: a walk started at an offset finds
+    /// every occurrence that starts there or later, so every occurrence is found by the walk
+    /// whose stretch holds its end (some twice, which changes nothing).
     #[must_use]
     pub(crate) fn scan<'a>(&'a self, text: &'a str) -> Candidates<'a> {
         let bytes = text.as_bytes();
         let mut met = vec![false; self.scans.len()];
         let mut everything = false;
-        for found in self.searcher.find_overlapping_iter(bytes) {
-            let literal = found.pattern().as_usize();
-            if literal >= self.folds_from {
-                everything = true;
-                break;
-            }
-            for needle in &self.needles[literal] {
-                if !met[needle.clause] && needle.holds(bytes, found.start()) {
-                    met[needle.clause] = true;
+        let dfa = &self.searcher;
+        let start = dfa
+            .start_state(Anchored::No)
+            .expect("an unanchored search has a start state");
+        let mut found = |sid, end: usize| {
+            for index in 0..dfa.match_len(sid) {
+                let pattern = dfa.match_pattern(sid, index);
+                let literal = pattern.as_usize();
+                if literal >= self.folds_from {
+                    everything = true;
+                    continue;
                 }
+                let at = end + 1 - dfa.pattern_len(pattern);
+                for needle in &self.needles[literal] {
+                    if !met[needle.clause] && needle.holds(bytes, at) {
+                        met[needle.clause] = true;
+                    }
+                }
+            }
+        };
+        let overlap = self.longest - 1;
+        let stretch = bytes.len() / LANES;
+        let mut walked = 0;
+        let mut sid = start;
+        if stretch > overlap {
+            // Lane `lane` walks from `from[lane]` for `steps` bytes: to `(lane + 1) * stretch`.
+            let steps = stretch + overlap;
+            let mut from = [0; LANES];
+            for (lane, from) in from.iter_mut().enumerate().skip(1) {
+                *from = lane * stretch - overlap;
+            }
+            let mut sids = [start; LANES];
+            // Lane 0 starts at 0 and walks `overlap` bytes into lane 1's stretch.
+            for step in 0..steps {
+                for lane in 0..LANES {
+                    let at = from[lane] + step;
+                    sids[lane] = dfa.next_state(Anchored::No, sids[lane], bytes[at]);
+                    if dfa.is_special(sids[lane]) && dfa.is_match(sids[lane]) {
+                        found(sids[lane], at);
+                    }
+                }
+            }
+            walked = from[LANES - 1] + steps;
+            sid = sids[LANES - 1];
+        }
+        // The rest, by the last lane (or the whole of a short text).
+        for (at, &byte) in bytes.iter().enumerate().skip(walked) {
+            sid = dfa.next_state(Anchored::No, sid, byte);
+            if dfa.is_special(sid) && dfa.is_match(sid) {
+                found(sid, at);
             }
         }
         Candidates {

@@ -43,18 +43,39 @@ impl Split {
         Split { whole, parts }
     }
 
-    /// The whole expression.
+    /// What is searched: the parts, or the whole expression when it has none. A prefilter that
+    /// filters each of them ([`Split::find_iter_where`]) spares the search of parts that cannot
+    /// match.
     #[must_use]
-    pub(crate) fn regex(&self) -> &Regex {
-        &self.whole
+    pub(crate) fn searched(&self) -> Vec<&Regex> {
+        if self.parts.is_empty() {
+            vec![&self.whole]
+        } else {
+            self.parts.iter().collect()
+        }
     }
 
     /// Every match of the whole expression, as its leftmost-first search finds them: the match
     /// that starts first, of the earliest alternative among those starting there, then the next
     /// from its end on. None of the module's expressions matches empty text.
+    #[cfg(test)]
     #[must_use]
     pub(crate) fn find_iter(&self, text: &str) -> Vec<Range<usize>> {
+        self.find_iter_where(text, &|_| true)
+    }
+
+    /// [`Split::find_iter`], knowing that the searched expressions ([`Split::searched`]) for
+    /// which `may_match` says no match nowhere in `text`: they are not searched.
+    #[must_use]
+    pub(crate) fn find_iter_where(
+        &self,
+        text: &str,
+        may_match: &dyn Fn(usize) -> bool,
+    ) -> Vec<Range<usize>> {
         if self.parts.is_empty() {
+            if !may_match(0) {
+                return Vec::new();
+            }
             return self
                 .whole
                 .find_iter(text)
@@ -62,8 +83,10 @@ impl Split {
                 .collect();
         }
         // Per part, the first match from where it was last searched: still its first match
-        // from any later offset up to that match's start.
-        let mut ahead: Vec<Option<Option<Range<usize>>>> = vec![None; self.parts.len()];
+        // from any later offset up to that match's start. A part that cannot match has none.
+        let mut ahead: Vec<Option<Option<Range<usize>>>> = (0..self.parts.len())
+            .map(|part| (!may_match(part)).then_some(None))
+            .collect();
         let mut found = Vec::new();
         let mut at = 0;
         loop {
