@@ -368,32 +368,11 @@ fn improve_human(
     }
     let best = improvement.best();
     if improvement.best == 0 {
-        let all = first.train_passed == first.train_total && first.test_passed == first.test_total;
-        let _ = writeln!(
-            out,
-            "{}",
-            if all {
-                "every query passes with the file's description: nothing to improve"
-            } else {
-                "no rewrite beat the file's description on the test queries"
-            }
-        );
+        let _ = writeln!(out, "{}", improvement.summary());
         return out;
     }
     let _ = writeln!(out, "--- {path}: description");
-    let _ = writeln!(
-        out,
-        "+++ iteration {}: test {}/{}, train {}/{} (the file's: test {}/{}, train {}/{})",
-        improvement.best,
-        best.test_passed,
-        best.test_total,
-        best.train_passed,
-        best.train_total,
-        first.test_passed,
-        first.test_total,
-        first.train_passed,
-        first.train_total
-    );
+    let _ = writeln!(out, "+++ {}", improvement.summary());
     let _ = writeln!(out, "-{}", first.description);
     let _ = writeln!(out, "+{}", best.description);
     if applied {

@@ -208,16 +208,13 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         &skill.name,
     )
     .await;
-    if let Some(token) = &token {
-        let title = format!("{EVAL_PROGRESS_TITLE}: {}", skill.name);
-        let begin = progress::begin(&title, true, format!("0/{total} queries"));
-        progress::send(&backend.outgoing, token, begin).await;
-    }
-    let mut ended = EndOnDrop {
-        outgoing: backend.outgoing.clone(),
-        token: token.clone(),
-        armed: true,
-    };
+    let ended = EndOnDrop::begin(
+        backend,
+        token.clone(),
+        &format!("{EVAL_PROGRESS_TITLE}: {}", skill.name),
+        format!("0/{total} queries"),
+    )
+    .await;
     // Finished queries leave through a channel: the progress callback is synchronous.
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
     let forward = tokio::spawn(forward_results(
@@ -239,23 +236,11 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
             .await
     };
     let _ = forward.await;
-    ended.armed = false;
-    if let Some(token) = &token {
-        let message = match &outcome {
-            Ok(report) => format!("{}/{} passed", report.summary.passed, report.summary.total),
-            Err(_) => "failed".to_owned(),
-        };
-        progress::send(&backend.outgoing, token, progress::end(message)).await;
-    }
-    let report = outcome.map_err(|error| match error {
-        EvalError::Setup(message) => invalid_params(message),
-        error @ EvalError::Provider { .. } => Error {
-            code: ErrorCode::InternalError,
-            message: format!("{error} (the runs that finished are cached; run again to go on)")
-                .into(),
-            data: None,
-        },
-    })?;
+    let report = ended
+        .finish(outcome, |report| {
+            format!("{}/{} passed", report.summary.passed, report.summary.total)
+        })
+        .await?;
     let skill_report = report.skills.first().ok_or_else(Error::internal_error)?;
     let result = report.skill_json(skill_report);
     if let Some(key) = key {
@@ -316,9 +301,53 @@ async fn forward_results(
 /// Armed for the length of a run: if the request is cancelled (its future dropped), the client
 /// still gets the `$/progress` end.
 pub(super) struct EndOnDrop {
-    pub outgoing: Outgoing,
-    pub token: Option<ProgressToken>,
-    pub armed: bool,
+    outgoing: Outgoing,
+    token: Option<ProgressToken>,
+    armed: bool,
+}
+
+impl EndOnDrop {
+    /// Begins a run's `$/progress` on `token` (when there is one), cancellable, and arms its end.
+    pub(super) async fn begin(
+        backend: &Backend,
+        token: Option<ProgressToken>,
+        title: &str,
+        message: String,
+    ) -> Self {
+        if let Some(token) = &token {
+            let begin = progress::begin(title, true, message);
+            progress::send(&backend.outgoing, token, begin).await;
+        }
+        Self {
+            outgoing: backend.outgoing.clone(),
+            token,
+            armed: true,
+        }
+    }
+
+    /// Ends the progress with `words` of the outcome (`failed` for an error) and turns an eval
+    /// error into the request's: a setup error is invalid params, a provider that failed for
+    /// good an internal error that says the finished runs are kept.
+    pub(super) async fn finish<T>(
+        mut self,
+        outcome: std::result::Result<T, EvalError>,
+        words: impl FnOnce(&T) -> String,
+    ) -> Result<T> {
+        self.armed = false;
+        if let Some(token) = &self.token {
+            let message = outcome.as_ref().map_or_else(|_| "failed".to_owned(), words);
+            progress::send(&self.outgoing, token, progress::end(message)).await;
+        }
+        outcome.map_err(|error| match error {
+            EvalError::Setup(message) => invalid_params(message),
+            error @ EvalError::Provider { .. } => Error {
+                code: ErrorCode::InternalError,
+                message: format!("{error} (the runs that finished are cached; run again to go on)")
+                    .into(),
+                data: None,
+            },
+        })
+    }
 }
 
 impl Drop for EndOnDrop {

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     OneOf, OptionalVersionedTextDocumentIdentifier, ProgressToken, TextDocumentEdit, Uri,
     WorkspaceEdit,
@@ -20,8 +20,8 @@ use super::ext::{IMPROVE_PROGRESS_TITLE, ImproveDescriptionParams, ImproveDescri
 use super::handlers::invalid_params;
 use super::outgoing::Outgoing;
 use super::progress;
+use crate::agent::eval::Progress;
 use crate::agent::eval::improve::Improvement;
-use crate::agent::eval::{EvalError, Progress};
 
 /// Rewrites `--improve` tries when the params do not say.
 const DEFAULT_ITERATIONS: u32 = 5;
@@ -72,16 +72,13 @@ pub(crate) async fn improve_description(
         &skill.name,
     )
     .await;
-    if let Some(token) = &token {
-        let title = format!("{IMPROVE_PROGRESS_TITLE}: {}", skill.name);
-        let begin = progress::begin(&title, true, "measuring the description".to_owned());
-        progress::send(&backend.outgoing, token, begin).await;
-    }
-    let mut ended = EndOnDrop {
-        outgoing: backend.outgoing.clone(),
-        token: token.clone(),
-        armed: true,
-    };
+    let ended = EndOnDrop::begin(
+        backend,
+        token.clone(),
+        &format!("{IMPROVE_PROGRESS_TITLE}: {}", skill.name),
+        "measuring the description".to_owned(),
+    )
+    .await;
     // Reports leave through a channel: the progress callback is synchronous.
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
     let forward = tokio::spawn(forward_progress(
@@ -103,23 +100,7 @@ pub(crate) async fn improve_description(
             .await
     };
     let _ = forward.await;
-    ended.armed = false;
-    if let Some(token) = &token {
-        let message = match &outcome {
-            Ok(improvement) => improvement.summary(),
-            Err(_) => "failed".to_owned(),
-        };
-        progress::send(&backend.outgoing, token, progress::end(message)).await;
-    }
-    let improvement = outcome.map_err(|error| match error {
-        EvalError::Setup(message) => invalid_params(message),
-        error @ EvalError::Provider { .. } => Error {
-            code: ErrorCode::InternalError,
-            message: format!("{error} (the runs that finished are cached; run again to go on)")
-                .into(),
-            data: None,
-        },
-    })?;
+    let improvement = ended.finish(outcome, Improvement::summary).await?;
     Ok(ImproveDescriptionResult(answer(
         backend,
         &uri,

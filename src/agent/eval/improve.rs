@@ -171,35 +171,32 @@ impl Improvement {
     #[must_use]
     pub(crate) fn summary(&self) -> String {
         let (first, best) = (&self.iterations[0], self.best());
-        if self.best == 0 {
-            return if first.all_pass() {
-                format!(
-                    "every query passes with the file's description ({}/{} test, {}/{} train): nothing to improve",
-                    first.test_passed, first.test_total, first.train_passed, first.train_total
-                )
-            } else {
-                format!(
-                    "no rewrite beat the file's description ({}/{} test, {}/{} train queries) in {} tries",
-                    first.test_passed,
-                    first.test_total,
-                    first.train_passed,
-                    first.train_total,
-                    self.iterations.len() - 1
-                )
-            };
+        if self.best > 0 {
+            return format!(
+                "rewrite {} passes {}/{} test and {}/{} train queries (the file's description: {}/{} and {}/{})",
+                self.best,
+                best.test_passed,
+                best.test_total,
+                best.train_passed,
+                best.train_total,
+                first.test_passed,
+                first.test_total,
+                first.train_passed,
+                first.train_total
+            );
         }
-        format!(
-            "rewrite {} passes {}/{} test and {}/{} train queries (the file's description: {}/{} and {}/{})",
-            self.best,
-            best.test_passed,
-            best.test_total,
-            best.train_passed,
-            best.train_total,
-            first.test_passed,
-            first.test_total,
-            first.train_passed,
-            first.train_total
-        )
+        if first.all_pass() {
+            "every query passes with the file's description: nothing to improve".to_owned()
+        } else {
+            format!(
+                "no rewrite beat the file's description ({}/{} test, {}/{} train queries) in {} tries",
+                first.test_passed,
+                first.test_total,
+                first.train_passed,
+                first.train_total,
+                self.iterations.len() - 1
+            )
+        }
     }
 }
 

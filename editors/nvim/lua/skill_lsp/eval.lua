@@ -29,34 +29,20 @@ function M.buffer()
 end
 
 local function ensure_buffer()
-  return scratch.get(BUF_NAME, function(buf)
-    vim.keymap.set('n', '<C-c>', function()
-      M.cancel()
-    end, { buffer = buf, desc = 'skill-lsp: cancel the trigger evals' })
+  return scratch.cancellable(BUF_NAME, 'skill-lsp: cancel the trigger evals', function()
+    M.cancel()
   end)
 end
 
 local function set_lines(lines)
-  local buf = M.buffer()
-  if buf then
-    scratch.write(buf, function()
-      vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-    end)
-  end
+  scratch.set_lines(BUF_NAME, lines)
 end
 
 local function append_lines(lines)
-  local buf = M.buffer()
-  if buf then
-    scratch.write(buf, function()
-      vim.api.nvim_buf_set_lines(buf, -1, -1, false, lines)
-    end)
-  end
+  scratch.append_lines(BUF_NAME, lines)
 end
 
-local function one_line(text)
-  return vim.trim((text or ''):gsub('%s+', ' '))
-end
+local one_line = scratch.one_line
 
 --- `loaded docx instead`, with the share of runs when not every run did (`loaded docx 1/3, pdf
 --- 1/3 instead`); nil when the query never loaded another skill.

@@ -39,34 +39,20 @@ function M.buffer()
 end
 
 local function ensure_buffer()
-  return scratch.get(BUF_NAME, function(buf)
-    vim.keymap.set('n', '<C-c>', function()
-      M.cancel()
-    end, { buffer = buf, desc = 'skill-lsp: cancel improving the description' })
+  return scratch.cancellable(BUF_NAME, 'skill-lsp: cancel improving the description', function()
+    M.cancel()
   end)
 end
 
 local function set_lines(lines)
-  local buf = M.buffer()
-  if buf then
-    scratch.write(buf, function()
-      vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-    end)
-  end
+  scratch.set_lines(BUF_NAME, lines)
 end
 
 local function append_lines(lines)
-  local buf = M.buffer()
-  if buf then
-    scratch.write(buf, function()
-      vim.api.nvim_buf_set_lines(buf, -1, -1, false, lines)
-    end)
-  end
+  scratch.append_lines(BUF_NAME, lines)
 end
 
-local function one_line(text)
-  return vim.trim((text or ''):gsub('%s+', ' '))
-end
+local one_line = scratch.one_line
 
 local function header()
   return ('# Improve the description: %s'):format(run.label or '?')

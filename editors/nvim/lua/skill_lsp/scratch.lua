@@ -72,4 +72,46 @@ function M.show(buf)
   return win
 end
 
+--- Replaces the lines of the buffer called `name`, if it is there.
+--- @param name string
+--- @param lines string[]
+function M.set_lines(name, lines)
+  local buf = M.find(name)
+  if buf then
+    M.write(buf, function()
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    end)
+  end
+end
+
+--- Adds `lines` at the end of the buffer called `name`, if it is there.
+--- @param name string
+--- @param lines string[]
+function M.append_lines(name, lines)
+  local buf = M.find(name)
+  if buf then
+    M.write(buf, function()
+      vim.api.nvim_buf_set_lines(buf, -1, -1, false, lines)
+    end)
+  end
+end
+
+--- The buffer called `name` with `<C-c>` bound to `cancel` (a long run's report).
+--- @param name string
+--- @param desc string the mapping's description
+--- @param cancel fun()
+--- @return integer
+function M.cancellable(name, desc, cancel)
+  return M.get(name, function(buf)
+    vim.keymap.set('n', '<C-c>', cancel, { buffer = buf, desc = desc })
+  end)
+end
+
+--- `text` on one line: every run of white space one space, trimmed.
+--- @param text string?
+--- @return string
+function M.one_line(text)
+  return vim.trim((text or ''):gsub('%s+', ' '))
+end
+
 return M
