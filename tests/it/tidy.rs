@@ -674,3 +674,50 @@ fn ci_the_workflow_and_the_readme_run_the_xtask() {
         "a second entry point for the test suite"
     );
 }
+
+/// The quoted strings between `start` and the first `end` after it in a repository file.
+fn quoted_list(file: &str, start: &str, end: &str) -> Vec<String> {
+    let text = fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+    let from = text
+        .find(start)
+        .unwrap_or_else(|| panic!("{file} has no {start}"));
+    let block = &text[from + start.len()..];
+    let block = &block[..block.find(end).unwrap()];
+    block
+        .split(['"', '\''])
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Both editors must know the eval set's names before the server runs (to sync and watch those
+/// files): their lists are the server's, in its order.
+#[test]
+fn the_editors_know_the_servers_eval_set_names() {
+    let server = quoted_list(
+        "src/agent/eval/set.rs",
+        "pub(crate) const SET_FILES: &[&str] = &[",
+        "];",
+    );
+    assert_eq!(server.len(), 7, "{server:?}");
+    let vscode = quoted_list(
+        "editors/vscode/src/client.ts",
+        "export const EVAL_SET_FILES = [",
+        "];",
+    );
+    assert_eq!(
+        vscode, server,
+        "editors/vscode/src/client.ts EVAL_SET_FILES"
+    );
+    let mut nvim = quoted_list(
+        "editors/nvim/lua/skill_lsp/config.lua",
+        "M.eval_files = {",
+        "}",
+    );
+    assert_eq!(nvim.pop().as_deref(), Some("evals/evals.json"));
+    assert_eq!(
+        nvim, server,
+        "editors/nvim/lua/skill_lsp/config.lua M.eval_files"
+    );
+}
