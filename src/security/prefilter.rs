@@ -48,13 +48,150 @@ enum Atom {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Test {
     /// The literal occurs (boundaries only at its ends are checked; inner ones follow from its
-    /// bytes).
-    Literal(Vec<Atom>),
+    /// bytes), followed by what [`Follow`] says when the expression says what comes next.
+    Literal(Vec<Atom>, Option<Box<Follow>>),
     /// Three dots, each right after a run of digits (`(?:\d{1,3}\.){3}`). A digit may be any
     /// byte of a multi-byte character, since `\d` is Unicode.
     DottedQuad,
     /// A run of at least `min` bytes of `class` (ASCII bytes only).
     Run { class: Box<[bool; 256]>, min: u32 },
+}
+
+/// What the expression puts right after a literal: a run of `skip` bytes, possibly empty, then
+/// a byte of `then` or the end of the text (`env\s*(?:$|>|\|…)`). A literal whose occurrences
+/// are all followed otherwise cannot be where the expression matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Follow {
+    /// The repeated class: its ASCII bytes, and every byte from 0x80 when it holds a character
+    /// outside ASCII (any byte of such a character may be one of them).
+    skip: [bool; 256],
+    /// The bytes the next piece can start with (ASCII only).
+    then: [bool; 256],
+    /// The next piece can match at the end of the text.
+    end: bool,
+}
+
+impl Follow {
+    /// Whether some offset from `end` on, reached over `skip` bytes only, has a byte of `then`
+    /// or is the end of the text.
+    fn holds(&self, text: &[u8], end: usize) -> bool {
+        let mut at = end;
+        loop {
+            match text.get(at) {
+                None => return self.end,
+                Some(&byte) if self.then[usize::from(byte)] => return true,
+                Some(&byte) if self.skip[usize::from(byte)] => at += 1,
+                Some(_) => return false,
+            }
+        }
+    }
+}
+
+/// What follows a literal that `rest` comes right after: `rest` starts with a repetition of a
+/// class that may be empty and goes on with a piece whose first bytes are known, or starts with
+/// such a piece. `None` when it says nothing sure.
+fn follow(rest: &[Hir]) -> Option<Box<Follow>> {
+    let mut skip = [false; 256];
+    let mut next = rest.first()?;
+    if let HirKind::Repetition(repetition) = next.kind() {
+        let HirKind::Class(class) = repetition.sub.kind() else {
+            return None;
+        };
+        if repetition.min != 0 {
+            return None;
+        }
+        for (byte, wide) in class_bytes(class) {
+            skip[usize::from(byte)] = true;
+            if wide {
+                skip[0x80..].fill(true);
+            }
+        }
+        next = rest.get(1)?;
+    }
+    let mut then = [false; 256];
+    let end = first_bytes(next, &mut then)?;
+    Some(Box::new(Follow { skip, then, end }))
+}
+
+/// The ASCII bytes of a class, each with whether the class also holds characters (or bytes)
+/// outside ASCII.
+fn class_bytes(class: &Class) -> Vec<(u8, bool)> {
+    let mut bytes = Vec::new();
+    let mut wide = false;
+    match class {
+        Class::Unicode(class) => {
+            for range in class.iter() {
+                let (start, end) = (u32::from(range.start()), u32::from(range.end()));
+                wide |= end >= 0x80;
+                for ch in start..=end.min(0x7F) {
+                    bytes.push(ch as u8);
+                }
+            }
+        }
+        Class::Bytes(class) => {
+            for range in class.iter() {
+                wide |= range.end() >= 0x80;
+                for byte in range.start()..=range.end().min(0x7F) {
+                    bytes.push(byte);
+                }
+            }
+        }
+    }
+    if wide && bytes.is_empty() {
+        bytes.push(0x80);
+    }
+    bytes.into_iter().map(|byte| (byte, wide)).collect()
+}
+
+/// Marks in `then` every byte a match of `hir` can start with, all ASCII; returns whether it can
+/// also match at the end of the text. `None` when that is not known, or when a match can start
+/// with a byte outside ASCII or be empty elsewhere.
+fn first_bytes(hir: &Hir, then: &mut [bool; 256]) -> Option<bool> {
+    match hir.kind() {
+        HirKind::Literal(literal) => {
+            let byte = *literal.0.first()?;
+            if byte >= 0x80 {
+                return None;
+            }
+            then[usize::from(byte)] = true;
+            Some(false)
+        }
+        HirKind::Class(class) => {
+            for (byte, wide) in class_bytes(class) {
+                if wide {
+                    return None;
+                }
+                then[usize::from(byte)] = true;
+            }
+            Some(false)
+        }
+        HirKind::Look(Look::End) => Some(true),
+        HirKind::Look(Look::EndLF) => {
+            then[usize::from(b'\n')] = true;
+            Some(true)
+        }
+        HirKind::Look(Look::EndCRLF) => {
+            then[usize::from(b'\n')] = true;
+            then[usize::from(b'\r')] = true;
+            Some(true)
+        }
+        HirKind::Capture(capture) => first_bytes(&capture.sub, then),
+        HirKind::Concat(parts) => match parts.first()?.kind() {
+            HirKind::Literal(_) | HirKind::Class(_) => first_bytes(&parts[0], then),
+            _ => None,
+        },
+        HirKind::Alternation(subs) => {
+            let mut end = false;
+            for sub in subs {
+                end |= first_bytes(sub, then)?;
+            }
+            Some(end)
+        }
+        HirKind::Repetition(repetition) if repetition.min >= 1 => {
+            first_bytes(&repetition.sub, then)
+        }
+        _ => None,
+    }
 }
 
 /// Words so common in skills that a literal spelling one filters next to nothing, and costs the
@@ -69,7 +206,7 @@ impl Test {
     /// barely counts.
     fn weight(&self) -> usize {
         match self {
-            Test::Literal(atoms) if is_common_word(atoms) => 1,
+            Test::Literal(atoms, _) if is_common_word(atoms) => 1,
             _ => self.length(),
         }
     }
@@ -77,7 +214,7 @@ impl Test {
     /// The bytes a literal spells, spaces left out; a run's length; eight for a dotted quad.
     fn length(&self) -> usize {
         match self {
-            Test::Literal(atoms) => atoms
+            Test::Literal(atoms, _) => atoms
                 .iter()
                 .filter(
                     |atom| matches!(atom, Atom::Byte { byte, .. } if !byte.is_ascii_whitespace()),
@@ -255,16 +392,19 @@ fn union(sets: Vec<Vec<Vec<Atom>>>) -> Option<Vec<Vec<Atom>>> {
     (all.len() <= MAX_SET).then_some(all)
 }
 
-/// A set of exact strings as a clause: one of them must occur. `None` when one of them is
-/// empty (or only boundaries), which every file holds.
-fn literal_clause(set: Vec<Vec<Atom>>) -> Option<Clause> {
+/// A set of exact strings as a clause: one of them must occur, followed as `follow` says. `None`
+/// when one of them is empty (or only boundaries), which every file holds.
+fn literal_clause(set: Vec<Vec<Atom>>, follow: Option<&Follow>) -> Option<Clause> {
     let mut clause = Vec::with_capacity(set.len());
     for atoms in set {
         let atoms = trimmed(atoms);
         if !atoms.iter().any(|atom| matches!(atom, Atom::Byte { .. })) {
             return None;
         }
-        clause.push(Test::Literal(atoms));
+        clause.push(Test::Literal(
+            atoms,
+            follow.map(|follow| Box::new(follow.clone())),
+        ));
     }
     Some(clause)
 }
@@ -299,7 +439,7 @@ fn trimmed(atoms: Vec<Atom>) -> Vec<Atom> {
 /// Clauses every match of `hir` meets (all of them).
 fn clauses(hir: &Hir) -> Vec<Clause> {
     if let Some(set) = exact(hir) {
-        return literal_clause(set).into_iter().collect();
+        return literal_clause(set, None).into_iter().collect();
     }
     match hir.kind() {
         HirKind::Capture(capture) => clauses(&capture.sub),
@@ -337,7 +477,7 @@ fn clauses(hir: &Hir) -> Vec<Clause> {
 fn concat_clauses(subs: &[Hir]) -> Vec<Clause> {
     let mut out = Vec::new();
     let mut stretch: Option<Vec<Vec<Atom>>> = None;
-    for sub in subs {
+    for (at, sub) in subs.iter().enumerate() {
         match exact(sub) {
             Some(set) => {
                 stretch = match stretch.take() {
@@ -345,7 +485,7 @@ fn concat_clauses(subs: &[Hir]) -> Vec<Clause> {
                     Some(so_far) => match product(&so_far, &set) {
                         Some(joined) => Some(joined),
                         None => {
-                            out.extend(literal_clause(so_far));
+                            out.extend(literal_clause(so_far, None));
                             Some(set)
                         }
                     },
@@ -353,14 +493,14 @@ fn concat_clauses(subs: &[Hir]) -> Vec<Clause> {
             }
             None => {
                 if let Some(so_far) = stretch.take() {
-                    out.extend(literal_clause(so_far));
+                    out.extend(literal_clause(so_far, follow(&subs[at..]).as_deref()));
                 }
                 out.extend(clauses(sub));
             }
         }
     }
     if let Some(so_far) = stretch {
-        out.extend(literal_clause(so_far));
+        out.extend(literal_clause(so_far, None));
     }
     out
 }
@@ -509,13 +649,16 @@ struct Needle {
     folded: Vec<bool>,
     boundary_before: bool,
     boundary_after: bool,
+    /// What must follow it.
+    follow: Option<Box<Follow>>,
     /// The clause it meets.
     clause: usize,
 }
 
 impl Needle {
-    fn new(atoms: &[Atom], clause: usize) -> Self {
+    fn new(atoms: &[Atom], follow: Option<Box<Follow>>, clause: usize) -> Self {
         let mut needle = Needle {
+            follow,
             bytes: Vec::new(),
             folded: Vec::new(),
             boundary_before: atoms.first() == Some(&Atom::Boundary),
@@ -545,6 +688,10 @@ impl Needle {
             || is_word(start.checked_sub(1).map(|at| text[at])) != is_word(Some(self.bytes[0])))
             && (!self.boundary_after
                 || is_word(text.get(end).copied()) != is_word(self.bytes.last().copied()))
+            && self
+                .follow
+                .as_ref()
+                .is_none_or(|follow| follow.holds(text, end))
     }
 }
 
@@ -606,8 +753,8 @@ impl Prefilter {
                     let mut scan = Vec::new();
                     for test in clause {
                         match test {
-                            Test::Literal(atoms) => {
-                                let needle = Needle::new(&atoms, id);
+                            Test::Literal(atoms, follow) => {
+                                let needle = Needle::new(&atoms, follow, id);
                                 let at = literals
                                     .iter()
                                     .position(|known| *known == needle.bytes)
@@ -754,7 +901,7 @@ impl Candidates<'_> {
                         *self.dotted_quad.get_or_init(|| has_dotted_quad(self.text))
                     }
                     Test::Run { class, min } => has_run(self.text, class, *min as usize),
-                    Test::Literal(_) => false,
+                    Test::Literal(..) => false,
                 })
             })
     }
@@ -911,6 +1058,26 @@ mod tests {
         assert!(prefilter.scan(r"format C:\ now").may_match(0));
         assert!(prefilter.scan("mkfs /dev/sda").may_match(0));
         assert!(!prefilter.scan("mkfs is a tool").may_match(0));
+    }
+
+    /// A literal counts only where the expression's next pieces can follow it: here spaces (of
+    /// any line, and outside ASCII too), then a line's end, `>` or `|`.
+    #[test]
+    fn what_follows_a_literal_is_checked() {
+        let prefilter = filter(r"(?im)(?-u:\b)env(?-u:\b)\s*(?:$|>|\|\s*sort)");
+        for text in [
+            "run env\n",
+            "env  > out",
+            "x; ENV",
+            "env \n\n x",
+            "env\u{a0}| sort",
+            "env\r\n",
+        ] {
+            assert!(prefilter.scan(text).may_match(0), "{text:?}");
+        }
+        for text in ["#!/usr/bin/env python3", "env: x", "the .env file\n"] {
+            assert!(!prefilter.scan(text).may_match(0), "{text:?}");
+        }
     }
 
     #[test]
