@@ -727,7 +727,7 @@ fn dry_run_human(estimate: &Estimate, model: &str, price: Option<&Price>) -> Str
     if calibration.runs == 0 {
         let _ = writeln!(
             out,
-            "  tokens are rough (4 bytes a token): no earlier run of {model} in the cache to measure them on"
+            "  tokens are rough (3.5 bytes a token): no earlier run of {model} in the cache to measure them on"
         );
     } else {
         let _ = writeln!(

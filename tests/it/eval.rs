@@ -610,7 +610,7 @@ fn the_stream_is_abandoned_once_the_tool_call_is_complete() {
         match wire {
             // The input tokens came at message_start; the output is ours.
             Wire::Anthropic => assert_eq!(input, 100, "{run:#}"),
-            // Nothing came: the request's bytes at a rough 4 bytes a token, as `--dry-run`
+            // Nothing came: the request's bytes at a rough 3.5 bytes a token, as `--dry-run`
             // counts them before any run has calibrated it.
             Wire::OpenAi => assert_eq!(
                 json!(input),
@@ -974,7 +974,7 @@ fn a_dry_run_sends_nothing_and_estimates_from_the_runs_before_it() {
     assert!(text.contains("runs: 3 (0 answered by the cache)"), "{text}");
     assert!(text.contains("requests: 3 to 9 "), "{text}");
     assert!(
-        text.contains("tokens are rough (4 bytes a token)"),
+        text.contains("tokens are rough (3.5 bytes a token)"),
         "{text}"
     );
     assert!(

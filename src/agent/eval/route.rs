@@ -513,7 +513,7 @@ mod tests {
         );
         assert_eq!(record.loaded.as_deref(), Some("pdf"));
         assert!(record.usage_estimated && record.abandoned, "{record:?}");
-        // At the rough 4 bytes a token: the request, and the call and text that streamed.
+        // At the rough bytes per token: the request, and the call and text that streamed.
         assert_eq!(
             record.input_tokens,
             Calibration::default().tokens_of(request_bytes("system", &[], "q"))
