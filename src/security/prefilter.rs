@@ -884,11 +884,17 @@ impl Candidates<'_> {
     /// Whether expression `index` may match somewhere in the text.
     #[must_use]
     pub(crate) fn may_match(&self, index: usize) -> bool {
+        let scans = &self.prefilter.scans;
         self.everything
             || self.prefilter.requires[index].iter().any(|alternative| {
+                // The pass's answers first: a scan reads the whole text, which is wasted where
+                // another clause of the alternative is not met and has nothing to scan for.
                 alternative
                     .iter()
-                    .all(|&clause| self.met[clause] || self.scan_passes(clause))
+                    .all(|&clause| self.met[clause] || !scans[clause].is_empty())
+                    && alternative
+                        .iter()
+                        .all(|&clause| self.met[clause] || self.scan_passes(clause))
             })
     }
 
