@@ -204,4 +204,52 @@ mod tests {
         // test_snapshot's folder /w/skills/pdf has no eval set on this machine.
         assert!(lenses(&markdown).is_none());
     }
+
+    /// The improve action comes only on the description entry of a skill with an eval set, and
+    /// only to a client that declared its command; never as a quick fix.
+    #[test]
+    fn the_improve_action_is_offered_on_the_description_to_clients_with_the_command() {
+        use tower_lsp_server::ls_types::{
+            CodeActionContext, CodeActionKind, CodeActionOrCommand, CodeActionParams, Position,
+            Range, TextDocumentIdentifier,
+        };
+        let ask = |snapshot: &Snapshot, line: u32, only: Option<CodeActionKind>| {
+            let at = Range::new(Position::new(line, 15), Position::new(line, 15));
+            let params = CodeActionParams {
+                text_document: TextDocumentIdentifier::new(snapshot.document.uri.clone()),
+                range: at,
+                context: CodeActionContext {
+                    only: only.map(|kind| vec![kind]),
+                    ..CodeActionContext::default()
+                },
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            };
+            super::super::code_action::code_action(snapshot, params)
+                .expect("an answer")
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|action| match action {
+                    CodeActionOrCommand::CodeAction(action) => action.command,
+                    CodeActionOrCommand::Command(_) => None,
+                })
+                .map(|command| command.command)
+                .collect::<Vec<_>>()
+        };
+        let improve = || vec![crate::lsp::ext::IMPROVE_DESCRIPTION_COMMAND.to_owned()];
+        let (_dir, mut snapshot) = snapshot(true);
+        snapshot.caps.improve_description = true;
+        assert_eq!(ask(&snapshot, 2, None), improve());
+        assert_eq!(ask(&snapshot, 2, Some(CodeActionKind::REFACTOR)), improve());
+        assert!(ask(&snapshot, 2, Some(CodeActionKind::QUICKFIX)).is_empty());
+        assert!(ask(&snapshot, 1, None).is_empty(), "not on name");
+        snapshot.caps.improve_description = false;
+        assert!(
+            ask(&snapshot, 2, None).is_empty(),
+            "a client without the command"
+        );
+        let (_dir, mut without_set) = self::snapshot(false);
+        without_set.caps.improve_description = true;
+        assert!(ask(&without_set, 2, None).is_empty(), "no eval set");
+    }
 }
