@@ -330,7 +330,8 @@ impl Engine {
 
     /// The security findings of the files a skill ships besides its SKILL.md, and what the
     /// skill can do: `files` are the skill's other files (path as the caller names them, bytes),
-    /// `skill_text` the SKILL.md's text and `own` the capabilities its own blocks showed
+    /// `skill_text` the SKILL.md's text, or its frontmatter alone (its text up to its body:
+    /// nothing after it is read here), and `own` the capabilities its own blocks showed
     /// ([`FileAnalysis::evidence`]). The SKILL.md's grants and `capability-mismatch` are judged
     /// here, since only the whole folder shows what a skill does.
     #[must_use]

@@ -170,9 +170,11 @@ struct FirstPass {
     error: Option<String>,
     /// A regular file, no symlink, as the walk listed it, and read.
     plain: bool,
-    /// For a skill's SKILL.md: the capabilities its own blocks show; its folder's other files
-    /// are scanned in the second pass.
-    evidence: Option<Vec<crate::security::Evidence>>,
+    /// For a skill's SKILL.md: the capabilities its own blocks show and its text up to its
+    /// body (all the folder scan reads of it), kept in the spool beside the rendered output,
+    /// within the same memory budget (`None`: it could not be kept, and the SKILL.md is read
+    /// again); its folder's other files are scanned in the second pass.
+    evidence: Option<(Vec<crate::security::Evidence>, Option<Kept>)>,
 }
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
@@ -294,7 +296,16 @@ fn check_files(
                     .take()
                     .filter(|_| path.file_name().is_some_and(|name| name == "SKILL.md"))
                     .filter(|_| run.engine.security_enabled())
-                    .map(|own| scan_folder(run, output, &index, (display, path), own));
+                    .map(|(own, frontmatter)| {
+                        // The SKILL.md as the first pass read it, or read again if its
+                        // frontmatter could not be kept: the folder scan reads nothing after it.
+                        let frontmatter = frontmatter
+                            .and_then(|kept| spool.take(kept))
+                            .unwrap_or_else(|| {
+                                crate::text::decode_lossy(read_bytes(path).unwrap_or_default())
+                            });
+                        scan_folder(run, output, &index, (display, path), own, &frontmatter)
+                    });
                 let mut extra = workspaces.findings_of(run, key, &pass.mentions);
                 extra.extend(
                     folder
@@ -428,9 +439,28 @@ fn read_checked(display: &Path, path: &Path) -> Result<Vec<u8>, String> {
     })
 }
 
+/// What [`render`] returns besides the rendered file: what the loader registers from it (only
+/// for a `SKILL.md`), its mentions, the capabilities its blocks show, and for a `SKILL.md` its
+/// text up to its body.
+type Rendered = (
+    Checked,
+    Option<Metadata>,
+    Vec<Mention>,
+    Vec<crate::security::Evidence>,
+    Option<String>,
+);
+
+/// A SKILL.md's text up to its body: all that the scan of its folder reads of it
+/// ([`crate::analysis::Engine::scan_skill_files`]).
+fn frontmatter_of(text: &str) -> String {
+    let body = crate::document::frontmatter::split(text).body.start;
+    text.get(..body).unwrap_or(text).to_owned()
+}
+
 /// Lints one file's bytes, adds the workspace findings `extra` and renders the lot; returns
 /// what the loader registers from it (only for a `SKILL.md`, with the readings of `clients`),
-/// its mentions and the capabilities its blocks show too.
+/// its mentions, the capabilities its blocks show and, for a `SKILL.md` the loader registers,
+/// its frontmatter (its text up to its body).
 fn render(
     run: &CheckRun,
     output: &Output,
@@ -438,12 +468,7 @@ fn render(
     bytes: Vec<u8>,
     extra: Vec<Diagnostic>,
     clients: ClientSet,
-) -> (
-    Checked,
-    Option<Metadata>,
-    Vec<Mention>,
-    Vec<crate::security::Evidence>,
-) {
+) -> Rendered {
     let rules::FileAnalysis {
         text,
         mut diagnostics,
@@ -452,6 +477,7 @@ fn render(
         evidence,
     } = run.lint_and_read(display, bytes, clients);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
+    let frontmatter = (is_loader_file && metadata.is_some()).then(|| frontmatter_of(&text));
     diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
     checked.skill = is_loader_file && metadata.is_some();
@@ -460,6 +486,7 @@ fn render(
         metadata.filter(|_| is_loader_file),
         mentions,
         evidence,
+        frontmatter,
     )
 }
 
@@ -488,11 +515,14 @@ fn first_pass(
     // The readings the workspace rules will likely want, taken from this parse: the file's own
     // targets' (a registry reads any other it needs again, `Registry::read_clients`).
     let clients = run.engine.listed_clients_of(display);
-    let (mut checked, metadata, mentions, evidence) =
+    let (mut checked, metadata, mentions, evidence, frontmatter) =
         render(run, output, (display, path), bytes, Vec::new(), clients);
     let text = std::mem::take(&mut checked.text);
     FirstPass {
-        evidence: metadata.is_some().then_some(evidence),
+        evidence: metadata
+            .is_some()
+            .then_some(evidence)
+            .zip(frontmatter.map(|frontmatter| spool.keep(frontmatter))),
         metadata,
         mentions,
         checked: spool.keep(text).map(|kept| (checked, kept)),
@@ -542,19 +572,20 @@ struct FolderScan {
 }
 
 /// Reads the files a skill ships besides its SKILL.md (`path`) and scans them; `display` names
-/// the SKILL.md as the output does, and the other files are named from it.
+/// the SKILL.md as the output does, and the other files are named from it. `frontmatter` is
+/// the SKILL.md's text up to its body (or all of it), as the first pass read it.
 fn scan_folder(
     run: &CheckRun,
     output: &Output,
     index: &FileIndex,
     (display, path): (&Path, &Path),
     own: Vec<crate::security::Evidence>,
+    frontmatter: &str,
 ) -> FolderScan {
     let files = shown_skill_files(index, display, path);
-    let skill_text = crate::text::decode_lossy(read_bytes(path).unwrap_or_default());
     let scan = run
         .engine
-        .scan_skill_files(display, &skill_text, own, files);
+        .scan_skill_files(display, frontmatter, own, files);
     FolderScan {
         skill_md: scan.skill_md,
         files: scan
@@ -603,6 +634,42 @@ mod tests {
         let trouble = check_files(&run, &[root.to_path_buf()], &mut output, keep_in_memory);
         let tail = output.format.tail(&output.totals, output.any);
         (output.pending + &tail, trouble)
+    }
+
+    /// The folder scan of every labelled case finds the same from the SKILL.md's frontmatter
+    /// alone, which the first pass keeps, as from its whole text.
+    #[test]
+    fn the_folder_scan_reads_only_the_frontmatter() {
+        let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/security/cases");
+        let run = CheckRun::new(None, &cases, &[]).unwrap();
+        let mut scanned = 0;
+        let mut folders = vec![cases.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                if path.file_name().is_none_or(|name| name != "SKILL.md") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let frontmatter = frontmatter_of(&text);
+                assert!(frontmatter.len() < text.len(), "{}", path.display());
+                let [whole, alone] = [text.as_str(), frontmatter.as_str()].map(|skill_text| {
+                    let own = run
+                        .lint_and_read(&path, text.clone().into_bytes(), ClientSet::NONE)
+                        .evidence;
+                    let files = shown_skill_files(&FileIndex::default(), &path, &path);
+                    let scan = run.engine.scan_skill_files(&path, skill_text, own, files);
+                    format!("{scan:?}")
+                });
+                assert_eq!(alone, whole, "{}", path.display());
+                scanned += 1;
+            }
+        }
+        assert!(scanned > 100, "{scanned}");
     }
 
     #[test]
