@@ -26,7 +26,7 @@
 #   PYTHON            the interpreter for the venvs (default: python3.11, else python3)
 #
 # Installs what it needs (pip and npm only): maturin, pre-commit and check-jsonschema into
-# .cache/packaging/tools-venv (kept while the interpreter and pins are unchanged). maturin builds
+# .cache/packaging/tools-venv (kept while its place, the interpreter and the pins are unchanged). maturin builds
 # with cargo into target/, so after `cargo build --release` it only packs. Prints `N passed,
 # M failed` last; exits non-zero when a check fails.
 # shellcheck disable=SC2317,SC2329 # helpers run through `check`, `eval` or a trap look unused to shellcheck
@@ -123,7 +123,9 @@ if [ -z "${PYTHON:-}" ]; then
   if command -v python3.11 >/dev/null 2>&1; then PYTHON=python3.11; else PYTHON=python3; fi
 fi
 TOOLS=$ROOT/.cache/packaging/tools-venv
-want="$("$PYTHON" -c 'import sys; print(sys.version)') maturin==$MATURIN_VERSION pre-commit==$PRE_COMMIT_VERSION check-jsonschema==$CHECK_JSONSCHEMA_VERSION"
+# The venv's own path is part of the stamp: its scripts name their interpreter by absolute path,
+# so a cache copied from another checkout has to be built again.
+want="$TOOLS $("$PYTHON" -c 'import sys; print(sys.version)') maturin==$MATURIN_VERSION pre-commit==$PRE_COMMIT_VERSION check-jsonschema==$CHECK_JSONSCHEMA_VERSION"
 if [ ! -x "$TOOLS/bin/maturin" ] || [ "$(cat "$TOOLS/.stamp" 2>/dev/null)" != "$want" ]; then
   rm -rf "$TOOLS"
   mkdir -p "$(dirname "$TOOLS")"
