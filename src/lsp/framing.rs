@@ -124,15 +124,27 @@ fn check_message(value: &Value) -> Result<(), Option<Vec<u8>>> {
     )))
 }
 
-/// Copies client frames to the server, answering malformed ones on `replies`.
+/// Why the client's input ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InputEnd {
+    /// The client sent `exit` (and may keep its end of the pipe open).
+    Exit,
+    /// The client closed the pipe or sent something unreadable as a frame.
+    Closed,
+}
+
+/// Copies client frames to the server, answering malformed ones on `replies`, until the client
+/// sends `exit` or closes its end.
 pub(crate) async fn pump_input<R, W>(
     mut input: R,
     mut to_server: W,
     replies: mpsc::UnboundedSender<Vec<u8>>,
-) where
+) -> InputEnd
+where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
+    let mut end = InputEnd::Closed;
     loop {
         let frame = match read_frame(&mut input).await {
             Ok(frame) => frame,
@@ -163,6 +175,11 @@ pub(crate) async fn pump_input<R, W>(
                         {
                             break;
                         }
+                        // Nothing after `exit` matters, and the server stops reading at it.
+                        if value.get("id").is_none() && value["method"] == "exit" {
+                            end = InputEnd::Exit;
+                            break;
+                        }
                     }
                     Err(Some(reply)) => {
                         tracing::warn!("invalid JSON-RPC message dropped");
@@ -175,6 +192,7 @@ pub(crate) async fn pump_input<R, W>(
     }
     // Closing the pipe tells the server the client is gone.
     let _ = to_server.shutdown().await;
+    end
 }
 
 /// Re-frames the server's output into whole messages on `out`.

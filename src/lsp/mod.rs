@@ -66,12 +66,18 @@ where
             reader.abort();
             let _ = reader.await;
         }
-        _ = &mut reader => {
-            // The client is gone. An idle server ends at once; requests still running (an
-            // agent chat waiting on the model or on an approval nobody can give now) get a
-            // moment, then are dropped, so the process never outlives its editor.
-            if tokio::time::timeout(CLIENT_GONE_GRACE, &mut server).await.is_err() {
-                tracing::info!("the client closed stdin with requests in flight; dropping them");
+        ended = &mut reader => {
+            // The client said `exit` or is gone. An idle server ends at once. A handler may
+            // still be waiting, on the model, on an approval, or on the client itself (a
+            // `client/registerCapability` sent while the client was shutting down is never
+            // answered, as the server stops reading at `exit`): it gets a moment, then is
+            // dropped, so the process never outlives its editor.
+            if tokio::time::timeout(LAST_REQUESTS_GRACE, &mut server).await.is_err() {
+                let why = match ended {
+                    Ok(framing::InputEnd::Exit) => "the client sent exit",
+                    _ => "the client closed stdin",
+                };
+                tracing::info!("{why} with requests in flight; dropping them");
             }
         }
     }
@@ -81,8 +87,8 @@ where
     let _ = writer.await;
 }
 
-/// How long requests may run on after the client closed stdin.
-const CLIENT_GONE_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+/// How long requests may run on after the client sent `exit` or closed stdin.
+const LAST_REQUESTS_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Runs the server on stdin/stdout; returns the process exit code.
 #[must_use]

@@ -1075,6 +1075,16 @@ fn closing_stdin_ends_the_server() {
     }
 }
 
+#[test]
+fn exit_ends_the_server_while_a_request_to_the_client_is_unanswered() {
+    // A client shutting down may leave the server's last request unanswered and keep stdin
+    // open; the server stops reading at `exit`, so the answer could never arrive anyway.
+    let watchers = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start(&[("skills/pdf/SKILL.md", GOOD)], watchers);
+    client.wait_unanswered("client/registerCapability");
+    client.shutdown();
+}
+
 /// The byte offset of an LSP position (UTF-16 columns).
 fn offset_of(text: &str, position: &Value) -> usize {
     let line = position["line"].as_u64().unwrap() as usize;

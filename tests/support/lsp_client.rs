@@ -293,6 +293,31 @@ impl Client {
         }
     }
 
+    /// Waits for the server's request `method` and leaves it unanswered, as a client that is
+    /// shutting down may; other requests are answered on the way.
+    pub fn wait_unanswered(&mut self, method: &str) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.messages.recv_timeout(left) {
+                Ok(message) => message,
+                Err(error) => panic!(
+                    "no {method} request ({error:?}); unread: {:#?}",
+                    self.backlog
+                ),
+            };
+            self.log.push(message.clone());
+            if message["method"] == method && message.get("id").is_some() {
+                return message;
+            }
+            if message.get("method").is_some() && message.get("id").is_some() {
+                let result = (self.answer)(&message);
+                self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
+            }
+            self.backlog.push(message);
+        }
+    }
+
     /// The next diagnostics published for `uri` (at `version` when given).
     pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Vec<Value> {
         let uri = uri.to_owned();
