@@ -33,8 +33,15 @@ pub(crate) struct SkillDocument {
 impl SkillDocument {
     #[must_use]
     pub(crate) fn parse(text: &str) -> Self {
+        Self::parse_for_rules(text, true)
+    }
+
+    /// [`Self::parse`], finding the places of the security rules' matches in the same pass only
+    /// when `security` (any of those rules is on): they cost a twentieth of a check without them.
+    #[must_use]
+    pub(crate) fn parse_for_rules(text: &str, security: bool) -> Self {
         let mut document = Self::parse_frontmatter(text);
-        document.body = body::parse(text, document.split.body);
+        document.body = body::parse(text, document.split.body, security);
         document
     }
 

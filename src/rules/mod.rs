@@ -227,7 +227,7 @@ pub(crate) fn lint_and_read(
 ) -> FileAnalysis {
     match String::from_utf8(bytes) {
         Ok(text) => {
-            let document = SkillDocument::parse(&text);
+            let document = SkillDocument::parse_for_rules(&text, context.security);
             let (diagnostics, evidence) = lint_document_with_evidence(&text, &document, context);
             let metadata =
                 crate::workspace::loader::read_metadata_parsed(&text, &document, folder, clients);

@@ -1929,6 +1929,14 @@ fn hidden_instructions(
     {
         return;
     }
+    // Places already found (a SKILL.md's, from the body's parse) may show that nothing is
+    // hidden: then no search for the words below can find anything to report.
+    if places
+        .get()
+        .is_some_and(|places| !places.has(Place::Hidden))
+    {
+        return;
+    }
     // Words addressed to the agent, or a phrase `injection` already reported: only where one
     // sits is it worth finding the hidden regions.
     let addressed: Vec<usize> = if candidates.may_match(patterns::addresses_agent_index()) {

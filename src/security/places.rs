@@ -89,6 +89,12 @@ impl Places {
         (offset < range.end).then(|| range.clone())
     }
 
+    /// Whether any text after the frontmatter is in `place`.
+    #[must_use]
+    pub(crate) fn has(&self, place: Place) -> bool {
+        self.rest == place || self.ranges.iter().any(|(_, at)| *at == place)
+    }
+
     /// A script: every line runs except whole-line comments.
     #[must_use]
     pub(crate) fn script(text: &str) -> Self {

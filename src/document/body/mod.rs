@@ -121,9 +121,10 @@ pub(crate) fn measure(text: &str, range: TextRange) -> Body {
     }
 }
 
-/// Parses the body, the range of `text` after the frontmatter, for what the rules read from it.
+/// Parses the body, the range of `text` after the frontmatter, for what the rules read from it
+/// (with the security rules' [`Body::places`] when `places`).
 #[must_use]
-pub(crate) fn parse(text: &str, range: TextRange) -> Body {
+pub(crate) fn parse(text: &str, range: TextRange, places: bool) -> Body {
     let source = &text[range.as_range()];
     let mut body = measure(text, range);
     let sigil = has_sigil(source);
@@ -137,7 +138,7 @@ pub(crate) fn parse(text: &str, range: TextRange) -> Body {
         Collect {
             regions: sigil,
             editor: false,
-            places: true,
+            places,
         },
     );
     body.references = shifted(walked.references, range.start);
@@ -550,7 +551,7 @@ mod tests {
 
     /// The targets the rules check.
     fn checked(text: &str) -> Vec<String> {
-        parse(text, TextRange::new(0, text.len()))
+        parse(text, TextRange::new(0, text.len()), true)
             .references
             .into_iter()
             .filter(Reference::is_checked)
@@ -590,7 +591,7 @@ mod tests {
     fn ranges_are_shifted_into_the_file() {
         let text = "---\nname: x\n---\nSee [a](references/a.md).\n";
         let start = text.find("See").unwrap();
-        let body = parse(text, TextRange::new(start, text.len()));
+        let body = parse(text, TextRange::new(start, text.len()), true);
         let range = body.references[0].range;
         assert_eq!(&text[range.as_range()], "references/a.md");
     }
@@ -668,7 +669,7 @@ mod tests {
     fn skill_dir_placeholders_mean_the_skill_folder() {
         let text = "[a]({baseDir}/references/a.md) `${CLAUDE_SKILL_DIR}/scripts/b.py` \
                     `$CLAUDE_SKILL_DIR/assets/c.png` `{baseDir}/tool.sh`\n";
-        let body = parse(text, TextRange::new(0, text.len()));
+        let body = parse(text, TextRange::new(0, text.len()), true);
         let found: Vec<(&str, &str, bool)> = body
             .references
             .iter()
@@ -765,7 +766,7 @@ mod tests {
     /// The body as the rules would read it with every body parsed, shortcut or not.
     fn parse_always(text: &str) -> Body {
         let range = TextRange::new(0, text.len());
-        let mut body = parse(text, range);
+        let mut body = parse(text, range, true);
         if !body.blank {
             let walked = walk(
                 text,
@@ -820,7 +821,7 @@ mod tests {
         }
         let mut skipped = 0;
         for body in &bodies {
-            let parsed = parse(body, TextRange::new(0, body.len()));
+            let parsed = parse(body, TextRange::new(0, body.len()), true);
             skipped += usize::from(!has_sigil(body) && !may_refer(body));
             assert_eq!(parsed, parse_always(body), "{body:?}");
         }
@@ -831,7 +832,7 @@ mod tests {
     fn headings_atx_and_setext() {
         let text = "# Title\n\n[ref]: references/a.md\n## Sub `code` ##\n\nSetext\n===\n    # not a heading\n";
         let range = TextRange::new(0, text.len());
-        let body = parse(text, range);
+        let body = parse(text, range, true);
         let found = headings(text, range);
         let titles: Vec<_> = found
             .iter()
