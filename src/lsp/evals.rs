@@ -148,29 +148,6 @@ pub(super) async fn prepare(backend: &Backend, params: &RunEvalsParams) -> Resul
     })
 }
 
-/// The token a run reports `$/progress` on: the client's, else one the server creates when the
-/// client takes them (`kind` and the skill's name make it readable in a log).
-pub(super) async fn progress_token(
-    backend: &Backend,
-    given: Option<ProgressToken>,
-    work_done: bool,
-    kind: &str,
-    skill: &str,
-) -> Option<ProgressToken> {
-    match given {
-        Some(token) => Some(token),
-        None if work_done => {
-            static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-            let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let token = NumberOrString::String(format!("skill-lsp/{kind}/{skill}/{run}"));
-            progress::create(&backend.client, &token)
-                .await
-                .then_some(token)
-        }
-        None => None,
-    }
-}
-
 /// Runs the trigger evals of one skill and answers the JSON of `skill-lsp eval --format json`.
 pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Result<RunEvalsResult> {
     let Prepared {
@@ -200,18 +177,11 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
         ));
     }
 
-    let token = progress_token(
-        backend,
-        params.work_done_token.clone(),
-        work_done,
-        "evals",
-        &skill.name,
-    )
-    .await;
     let ended = EndOnDrop::begin(
         backend,
-        token.clone(),
-        &format!("{EVAL_PROGRESS_TITLE}: {}", skill.name),
+        (params.work_done_token.clone(), work_done),
+        ("evals", EVAL_PROGRESS_TITLE),
+        &skill.name,
         format!("0/{total} queries"),
     )
     .await;
@@ -219,7 +189,7 @@ pub(crate) async fn run_evals(backend: &Backend, params: RunEvalsParams) -> Resu
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
     let forward = tokio::spawn(forward_results(
         backend.outgoing.clone(),
-        token.clone(),
+        ended.token(),
         skill.name.clone(),
         uri.as_str().to_owned(),
         total,
@@ -307,15 +277,31 @@ pub(super) struct EndOnDrop {
 }
 
 impl EndOnDrop {
-    /// Begins a run's `$/progress` on `token` (when there is one), cancellable, and arms its end.
+    /// Begins the `$/progress` of a run of `kind` (`evals`, `improve`) on `skill`, titled
+    /// `{title}: {skill}` and cancellable, and arms its end. The token is the client's
+    /// (`given`), else, when the client takes them (`work_done`), one the server creates, with
+    /// the kind and the skill's name in it so that a log reads well; with neither, no progress.
     pub(super) async fn begin(
         backend: &Backend,
-        token: Option<ProgressToken>,
-        title: &str,
+        (given, work_done): (Option<ProgressToken>, bool),
+        (kind, title): (&str, &str),
+        skill: &str,
         message: String,
     ) -> Self {
+        let token = match given {
+            Some(token) => Some(token),
+            None if work_done => {
+                static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let token = NumberOrString::String(format!("skill-lsp/{kind}/{skill}/{run}"));
+                progress::create(&backend.client, &token)
+                    .await
+                    .then_some(token)
+            }
+            None => None,
+        };
         if let Some(token) = &token {
-            let begin = progress::begin(title, true, message);
+            let begin = progress::begin(&format!("{title}: {skill}"), true, message);
             progress::send(&backend.outgoing, token, begin).await;
         }
         Self {
@@ -323,6 +309,11 @@ impl EndOnDrop {
             token,
             armed: true,
         }
+    }
+
+    /// The run's progress token, if it reports progress.
+    pub(super) fn token(&self) -> Option<ProgressToken> {
+        self.token.clone()
     }
 
     /// Ends the progress with `words` of the outcome (`failed` for an error) and turns an eval

@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::{
 
 use super::backend::Backend;
 use super::convert::to_text_edit;
-use super::evals::{EndOnDrop, Prepared, prepare, progress_token};
+use super::evals::{EndOnDrop, Prepared, prepare};
 use super::ext::{IMPROVE_PROGRESS_TITLE, ImproveDescriptionParams, ImproveDescriptionResult};
 use super::handlers::invalid_params;
 use super::outgoing::Outgoing;
@@ -64,18 +64,11 @@ pub(crate) async fn improve_description(
         ));
     }
 
-    let token = progress_token(
-        backend,
-        params.eval.work_done_token.clone(),
-        work_done,
-        "improve",
-        &skill.name,
-    )
-    .await;
     let ended = EndOnDrop::begin(
         backend,
-        token.clone(),
-        &format!("{IMPROVE_PROGRESS_TITLE}: {}", skill.name),
+        (params.eval.work_done_token.clone(), work_done),
+        ("improve", IMPROVE_PROGRESS_TITLE),
+        &skill.name,
         "measuring the description".to_owned(),
     )
     .await;
@@ -83,7 +76,7 @@ pub(crate) async fn improve_description(
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
     let forward = tokio::spawn(forward_progress(
         backend.outgoing.clone(),
-        token.clone(),
+        ended.token(),
         receiver,
     ));
     let outcome = {
