@@ -4,6 +4,7 @@
 local config = require('skill_lsp.config')
 local lsp_client = require('skill_lsp.client')
 local progress = require('skill_lsp.progress')
+local skill_run = require('skill_lsp.skill_run')
 local scratch = require('skill_lsp.scratch')
 
 local M = {}
@@ -262,7 +263,7 @@ function M.start(target)
     return
   end
   local origin = vim.api.nvim_get_current_buf()
-  local client = target.client_id and vim.lsp.get_client_by_id(target.client_id) or lsp_client.require(origin)
+  local client = skill_run.client_of(target, origin)
   if not client then
     return
   end
@@ -276,7 +277,7 @@ function M.start(target)
   }
   run.last = { skill = target.skill, uri = target.uri, client_id = client.id }
   run.client_id, run.done = client.id, 0
-  run.label = target.skill or (target.uri and vim.fs.basename(vim.fs.dirname(vim.uri_to_fname(target.uri)))) or '?'
+  run.label = skill_run.label(target)
 
   local buf = ensure_buffer()
   scratch.show(buf)
@@ -307,59 +308,35 @@ function M.start(target)
   -- What the run would send, before anything is (the server's dry run): shown above the
   -- results, and asked about when it may send more requests than config.confirm_above_requests.
   local dry = { skill = params.skill, uri = params.uri, runs = params.runs, autoRuns = params.autoRuns, dryRun = true }
-  local sent = lsp_client.request(client, 'skill/runEvals', dry, function(err, estimate)
-    local usable = not err and type(estimate) == 'table' and type(estimate.dry_run) == 'table'
-    if not usable or type(estimate.summary) ~= 'string' then
-      -- The real request reports the same trouble in its own words.
-      return send(nil)
-    end
-    -- The server words it, as the CLI's --dry-run.
-    local text = estimate.summary
-    local limit = config.confirm_above_requests
-    if limit <= 0 or (estimate.dry_run.requests_at_most or 0) <= limit then
-      return send(text)
-    end
-    local items = { 'Cancel', 'Run the trigger evals' }
-    vim.ui.select(items, {
-      prompt = ('skill-lsp: trigger evals of %s may send %s. Run them?'):format(run.label, text),
-      kind = 'skill_lsp_eval_estimate',
-    }, function(choice)
-      if choice == items[2] then
-        return send(text)
-      end
+  skill_run.estimate_then(client, 'skill/runEvals', dry, nil, {
+    go = 'Run the trigger evals',
+    prompt = function(text)
+      return ('skill-lsp: trigger evals of %s may send %s. Run them?'):format(run.label, text)
+    end,
+    kind = 'skill_lsp_eval_estimate',
+    refused = function(text, limit)
       set_lines({
         ('# Trigger evals: %s'):format(run.label),
         '',
         ('Not run: %s, above confirm_above_requests (%d).'):format(text, limit),
       })
-    end)
-  end)
-  if not sent then
-    send(nil)
-  end
+    end,
+  }, send)
 end
 
 --- `:SkillEval [skill]`: the named skill, else the skill of the current SKILL.md or
 --- evals/triggers.json, else (in the report buffer) the last run again.
 --- @param name? string
 function M.run(name)
-  name = vim.trim(name or '')
-  if name ~= '' then
-    return M.start({ skill = name })
-  end
-  local bufnr = vim.api.nvim_get_current_buf()
-  local file = config.skill_file(bufnr)
-  if file then
-    local attached = vim.lsp.get_clients({ name = config.name, bufnr = bufnr })[1]
-    return M.start({ uri = vim.uri_from_fname(file), client_id = attached and attached.id })
-  end
-  if bufnr == M.buffer() and run.last then
-    return M.start(run.last)
-  end
-  vim.notify(
-    'skill-lsp: :SkillEval needs a skill name, or a SKILL.md or evals/triggers.json buffer',
-    vim.log.levels.ERROR
+  local target = skill_run.command_target(
+    name,
+    M.buffer(),
+    run.last,
+    ':SkillEval needs a skill name, or a SKILL.md or evals/triggers.json buffer'
   )
+  if target then
+    M.start(target)
+  end
 end
 
 --- The client-side command `skillLsp.runTriggerEvals` of the code lens; its argument is
@@ -367,24 +344,14 @@ end
 --- @param command lsp.Command
 --- @param ctx table
 function M.run_lens(command, ctx)
-  local argument = command.arguments and command.arguments[1] or {}
-  M.start({ uri = argument.uri, skill = argument.uri == nil and argument.skill or nil, client_id = ctx.client_id })
+  M.start(skill_run.argument_target(command, ctx))
 end
 
 --- Stops the running evals: `$/cancelRequest`; finished runs stay in the server's cache.
 function M.cancel()
-  local id = run.request_id
-  if not id then
-    vim.notify('skill-lsp: no trigger evals are running', vim.log.levels.INFO)
-    return
+  if skill_run.cancel(run, notes, 'no trigger evals are running') then
+    append_lines({ '', '— cancelled' })
   end
-  run.request_id = nil
-  notes:stop()
-  local client = vim.lsp.get_client_by_id(run.client_id)
-  if client then
-    lsp_client.cancel(client, id)
-  end
-  append_lines({ '', '— cancelled' })
 end
 
 return M

@@ -6,6 +6,7 @@
 local config = require('skill_lsp.config')
 local lsp_client = require('skill_lsp.client')
 local progress = require('skill_lsp.progress')
+local skill_run = require('skill_lsp.skill_run')
 local scratch = require('skill_lsp.scratch')
 
 local M = {}
@@ -285,7 +286,7 @@ function M.start(target)
     return
   end
   local origin = vim.api.nvim_get_current_buf()
-  local client = target.client_id and vim.lsp.get_client_by_id(target.client_id) or lsp_client.require(origin)
+  local client = skill_run.client_of(target, origin)
   if not client then
     return
   end
@@ -303,7 +304,7 @@ function M.start(target)
   local params = vim.tbl_extend('force', config.improve_params(), { skill = target.skill, uri = target.uri })
   run.last = { skill = target.skill, uri = target.uri, client_id = client.id }
   run.client_id, run.message = client.id, nil
-  run.label = target.skill or (target.uri and vim.fs.basename(vim.fs.dirname(vim.uri_to_fname(target.uri)))) or '?'
+  run.label = skill_run.label(target)
 
   local buf = ensure_buffer()
   scratch.show(buf)
@@ -338,51 +339,31 @@ function M.start(target)
   -- What the whole loop may send, before anything is (the server's dry run), asked about when
   -- it may send more requests than config.confirm_above_requests, as the trigger evals do.
   local dry = vim.tbl_extend('force', params, { dryRun = true })
-  local sent = lsp_client.request(client, 'skill/improveDescription', dry, function(err, estimate)
-    local usable = not err and type(estimate) == 'table' and type(estimate.dry_run) == 'table'
-    if not usable or type(estimate.summary) ~= 'string' then
-      -- The real request reports the same trouble in its own words.
-      return send(nil)
-    end
-    local text = estimate.summary
-    local limit = config.confirm_above_requests
-    if limit <= 0 or (estimate.dry_run.requests_at_most or 0) <= limit then
-      return send(text)
-    end
-    local items = { 'Cancel', 'Improve the description' }
-    vim.ui.select(items, {
-      prompt = ('skill-lsp: improving the description of %s may send %s. Go on?'):format(run.label, text),
-      kind = 'skill_lsp_improve_estimate',
-    }, function(choice)
-      if choice == items[2] then
-        return send(text)
-      end
+  skill_run.estimate_then(client, 'skill/improveDescription', dry, request_buf, {
+    go = 'Improve the description',
+    prompt = function(text)
+      return ('skill-lsp: improving the description of %s may send %s. Go on?'):format(run.label, text)
+    end,
+    kind = 'skill_lsp_improve_estimate',
+    refused = function(text, limit)
       set_lines({ header(), '', ('Not run: %s, above confirm_above_requests (%d).'):format(text, limit) })
-    end)
-  end, request_buf)
-  if not sent then
-    send(nil)
-  end
+    end,
+  }, send)
 end
 
 --- `:SkillImproveDescription [skill]`: the named skill, else the skill of the current SKILL.md
 --- (or eval file), else (in the improve buffer) the last one again.
 --- @param name? string
 function M.run(name)
-  name = vim.trim(name or '')
-  if name ~= '' then
-    return M.start({ skill = name })
+  local target = skill_run.command_target(
+    name,
+    M.buffer(),
+    run.last,
+    ':SkillImproveDescription needs a skill name, or a SKILL.md buffer'
+  )
+  if target then
+    M.start(target)
   end
-  local bufnr = vim.api.nvim_get_current_buf()
-  local file = config.skill_file(bufnr)
-  if file then
-    local attached = vim.lsp.get_clients({ name = config.name, bufnr = bufnr })[1]
-    return M.start({ uri = vim.uri_from_fname(file), client_id = attached and attached.id })
-  end
-  if bufnr == M.buffer() and run.last then
-    return M.start(run.last)
-  end
-  vim.notify('skill-lsp: :SkillImproveDescription needs a skill name, or a SKILL.md buffer', vim.log.levels.ERROR)
 end
 
 --- The client-side command `skillLsp.improveDescription` of the code action; its argument is
@@ -390,24 +371,14 @@ end
 --- @param command lsp.Command
 --- @param ctx table
 function M.run_action(command, ctx)
-  local argument = command.arguments and command.arguments[1] or {}
-  M.start({ uri = argument.uri, skill = argument.uri == nil and argument.skill or nil, client_id = ctx.client_id })
+  M.start(skill_run.argument_target(command, ctx))
 end
 
 --- Stops the running request: `$/cancelRequest`; finished runs stay in the server's cache.
 function M.cancel()
-  local id = run.request_id
-  if not id then
-    vim.notify('skill-lsp: no description is being improved', vim.log.levels.INFO)
-    return
+  if skill_run.cancel(run, notes, 'no description is being improved') then
+    append_lines({ '', '— cancelled: the file is unchanged' })
   end
-  run.request_id = nil
-  notes:stop()
-  local client = vim.lsp.get_client_by_id(run.client_id)
-  if client then
-    lsp_client.cancel(client, id)
-  end
-  append_lines({ '', '— cancelled: the file is unchanged' })
 end
 
 return M
