@@ -26,7 +26,8 @@ const TRIGGERS: &str = r#"[
 ]
 "#;
 
-fn load(skill: &str) -> Reply {
+/// The scripted model's answer that loads `skill`.
+pub(crate) fn load(skill: &str) -> Reply {
     Reply::sse(&anthropic_stream(
         &[json!({"tool": "load_skill", "id": "toolu_1", "input": {"name": skill}})],
         "tool_use",
@@ -34,9 +35,16 @@ fn load(skill: &str) -> Reply {
 }
 
 fn start(server: &Server, files: &[(&str, &str)]) -> Client {
+    start_with_model(server, files, KEY)
+}
+
+/// The server on a workspace of `files`, with the scripted Messages API `server` as its model
+/// (under the API key `key`, which no message may show), for a client that shows progress and
+/// runs the code lens of the trigger evals.
+pub(crate) fn start_with_model(server: &Server, files: &[(&str, &str)], key: &str) -> Client {
     let url = server.url();
     let env = [
-        ("ANTHROPIC_API_KEY", KEY),
+        ("ANTHROPIC_API_KEY", key),
         ("ANTHROPIC_BASE_URL", url.as_str()),
         ("MODEL_ID", "test-model"),
         ("SKILL_LSP_RETRY_BASE_MS", "5"),
@@ -48,7 +56,7 @@ fn start(server: &Server, files: &[(&str, &str)]) -> Client {
     )
 }
 
-fn lenses_of(uri: &str) -> lsp::CodeLensParams {
+pub(crate) fn lenses_of(uri: &str) -> lsp::CodeLensParams {
     lsp::CodeLensParams {
         text_document: document(uri),
         work_done_progress_params: Default::default(),
@@ -66,7 +74,7 @@ fn lens_title(client: &mut Client, uri: &str) -> String {
 }
 
 /// A JSON file opened in the editor, at version 1.
-fn json_opened(uri: &str, text: &str) -> lsp::DidOpenTextDocumentParams {
+pub(crate) fn json_opened(uri: &str, text: &str) -> lsp::DidOpenTextDocumentParams {
     lsp::DidOpenTextDocumentParams {
         text_document: lsp::TextDocumentItem {
             uri: lsp_uri(uri),

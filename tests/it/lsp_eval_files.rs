@@ -7,9 +7,10 @@
 use crate::lsp_client;
 use crate::scripted_server;
 
-use lsp_client::{Client, at, document, lsp_uri};
-use scripted_server::{Reply, Server, anthropic_stream};
-use serde_json::{Value, json};
+use crate::lsp_eval::{json_opened, lenses_of, load, start_with_model};
+use lsp_client::{Client, at};
+use scripted_server::Server;
+use serde_json::Value;
 use skill_lsp::lsp::ext::{Catalog, CatalogParams, RunEvals, RunEvalsParams};
 use tower_lsp_server::ls_types as lsp;
 
@@ -25,38 +26,8 @@ const EVAL_QUERIES: &str = r#"[
 /// skill-creator's export, left at the top of the skill folder.
 const EVAL_SET: &str = r#"[{"query": "never measured", "should_trigger": true}]"#;
 
-fn start(server: &Server, files: &[(&str, &str)]) -> Client {
-    let url = server.url();
-    let env = [
-        ("ANTHROPIC_API_KEY", KEY),
-        ("ANTHROPIC_BASE_URL", url.as_str()),
-        ("MODEL_ID", "test-model"),
-        ("SKILL_LSP_RETRY_BASE_MS", "5"),
-    ];
-    Client::start_with_env(
-        files,
-        json!({"window": {"workDoneProgress": true}, "experimental": {"skillLsp": {"runTriggerEvals": true}}}),
-        &env,
-    )
-}
-
-fn json_opened(uri: &str, text: &str) -> lsp::DidOpenTextDocumentParams {
-    lsp::DidOpenTextDocumentParams {
-        text_document: lsp::TextDocumentItem {
-            uri: lsp_uri(uri),
-            language_id: "json".into(),
-            version: 1,
-            text: text.into(),
-        },
-    }
-}
-
 fn lens_titles(client: &mut Client, uri: &str) -> Vec<String> {
-    let lenses = client.ask::<lsp::request::CodeLensRequest>(lsp::CodeLensParams {
-        text_document: document(uri),
-        work_done_progress_params: Default::default(),
-        partial_result_params: Default::default(),
-    });
+    let lenses = client.ask::<lsp::request::CodeLensRequest>(lenses_of(uri));
     lenses
         .as_array()
         .map(|lenses| {
@@ -89,17 +60,14 @@ fn ranges(diagnostics: &[Value]) -> Vec<(u64, u64, u64, u64, u64, String, String
 
 #[test]
 fn run_evals_measures_eval_queries_json_and_says_which_set_it_ran() {
-    let load = Reply::sse(&anthropic_stream(
-        &[json!({"tool": "load_skill", "id": "toolu_1", "input": {"name": "pdf"}})],
-        "tool_use",
-    ));
-    let server = Server::start(vec![load.clone(), load]);
-    let mut client = start(
+    let server = Server::start(vec![load("pdf"), load("pdf")]);
+    let mut client = start_with_model(
         &server,
         &[
             ("skills/pdf/SKILL.md", PDF),
             ("skills/pdf/evals/eval_queries.json", EVAL_QUERIES),
         ],
+        KEY,
     );
     let uri = client.open("skills/pdf/SKILL.md", PDF);
     assert_eq!(lens_titles(&mut client, &uri), ["Run trigger evals"]);
@@ -153,12 +121,13 @@ fn run_evals_measures_eval_queries_json_and_says_which_set_it_ran() {
 #[test]
 fn an_open_evals_json_gets_its_problems_at_their_ranges_and_key_completion() {
     let server = Server::start(vec![]);
-    let mut client = start(
+    let mut client = start_with_model(
         &server,
         &[
             ("skills/pdf/SKILL.md", PDF),
             ("skills/pdf/evals/files/form.pdf", "%PDF-1.4\n"),
         ],
+        KEY,
     );
     let evals = client.uri("skills/pdf/evals/evals.json");
     let text = r#"{
