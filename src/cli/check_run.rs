@@ -1,8 +1,7 @@
 //! A `check` run, shared by `check` and `check --fix`: the engine built from the arguments and
 //! the config, and linting one file from disk with it.
 
-use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::parse_targets;
 use crate::analysis::Engine;
@@ -32,16 +31,7 @@ impl CheckRun {
         clients: ClientSet,
     ) -> rules::FileAnalysis {
         let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        // A body names the same file again and again; each answer costs a path look-up.
-        let answered: RefCell<Vec<(PathBuf, bool)>> = RefCell::new(Vec::new());
-        let exists = |relative: &Path| {
-            if let Some((_, found)) = answered.borrow().iter().find(|(path, _)| path == relative) {
-                return *found;
-            }
-            let found = skill_dir.join(relative).exists();
-            answered.borrow_mut().push((relative.to_path_buf(), found));
-            found
-        };
+        let exists = |relative: &Path| skill_dir.join(relative).exists();
         self.engine.lint_file(path, bytes, &exists, clients)
     }
 

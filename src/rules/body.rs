@@ -147,6 +147,10 @@ fn links(checker: &mut Checker<'_>) {
         .filter(|reference| reference.is_checked())
         .cloned()
         .collect();
+    let mut disk = Lookups {
+        exists: checker.context.exists,
+        answered: Vec::new(),
+    };
     for reference in references {
         let target = reference.target.replace('\\', "/");
         match inside_skill(&target) {
@@ -158,7 +162,7 @@ fn links(checker: &mut Checker<'_>) {
                     "installers copy only the skill folder, so the file will be missing",
                     Vec::new(),
                 );
-                if !(checker.context.exists)(Path::new(&target)) {
+                if !disk.exists(Path::new(&target)) {
                     checker.report_all(
                         Rule::BrokenLink,
                         reference.range,
@@ -173,8 +177,8 @@ fn links(checker: &mut Checker<'_>) {
             }
             Some(relative) => {
                 if relative.as_os_str().is_empty()
-                    || (checker.context.exists)(&relative)
-                    || (!reference.anchored && in_a_parent_folder(checker, &relative))
+                    || disk.exists(&relative)
+                    || (!reference.anchored && in_a_parent_folder(checker, &mut disk, &relative))
                 {
                     continue;
                 }
@@ -190,8 +194,26 @@ fn links(checker: &mut Checker<'_>) {
     }
 }
 
+/// `FileContext::exists`, each path asked once per file: a body names the same file again and
+/// again, and each answer is a look-up of its whole path on the disk.
+struct Lookups<'a> {
+    exists: &'a dyn Fn(&Path) -> bool,
+    answered: Vec<(PathBuf, bool)>,
+}
+
+impl Lookups<'_> {
+    fn exists(&mut self, path: &Path) -> bool {
+        if let Some((_, found)) = self.answered.iter().find(|(asked, _)| asked == path) {
+            return *found;
+        }
+        let found = (self.exists)(path);
+        self.answered.push((path.to_path_buf(), found));
+        found
+    }
+}
+
 /// Whether `relative` exists below a folder that contains the skill folder.
-fn in_a_parent_folder(checker: &Checker<'_>, relative: &Path) -> bool {
+fn in_a_parent_folder(checker: &Checker<'_>, disk: &mut Lookups<'_>, relative: &Path) -> bool {
     let levels = checker.context.path.parent().map_or(0, |folder| {
         folder
             .components()
@@ -201,7 +223,7 @@ fn in_a_parent_folder(checker: &Checker<'_>, relative: &Path) -> bool {
     let mut up = PathBuf::new();
     for _ in 0..levels.min(MAX_PARENT_LEVELS) {
         up.push("..");
-        if (checker.context.exists)(&up.join(relative)) {
+        if disk.exists(&up.join(relative)) {
             return true;
         }
     }
