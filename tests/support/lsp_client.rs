@@ -271,25 +271,35 @@ impl Client {
         }
         let deadline = Instant::now() + timeout;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.messages.recv_timeout(left) {
-                Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; unread: {:#?}", self.backlog),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the server went away; unread: {:#?}", self.backlog)
-                }
-            };
-            self.log.push(message.clone());
-            if message.get("method").is_some() && message.get("id").is_some() {
-                // A request from the server (registerCapability, workDoneProgress/create,
-                // an approval): answered by `answer`.
-                let result = (self.answer)(&message);
-                self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
-            }
+            let message = self.next_message(deadline, "timed out");
+            self.answer_request(&message);
             if wanted(&message) {
                 return message;
             }
             self.backlog.push(message);
+        }
+    }
+
+    /// The next message from the server, logged; panics with `what` at the deadline.
+    fn next_message(&mut self, deadline: Instant, what: &str) -> Value {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = match self.messages.recv_timeout(left) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => panic!("{what}; unread: {:#?}", self.backlog),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the server went away; unread: {:#?}", self.backlog)
+            }
+        };
+        self.log.push(message.clone());
+        message
+    }
+
+    /// Answers `message` with [`Self::answer`] if it is a request from the server
+    /// (registerCapability, workDoneProgress/create, an approval).
+    fn answer_request(&mut self, message: &Value) {
+        if message.get("method").is_some() && message.get("id").is_some() {
+            let result = (self.answer)(message);
+            self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
         }
     }
 
@@ -298,22 +308,11 @@ impl Client {
     pub fn wait_unanswered(&mut self, method: &str) -> Value {
         let deadline = Instant::now() + TIMEOUT;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.messages.recv_timeout(left) {
-                Ok(message) => message,
-                Err(error) => panic!(
-                    "no {method} request ({error:?}); unread: {:#?}",
-                    self.backlog
-                ),
-            };
-            self.log.push(message.clone());
+            let message = self.next_message(deadline, &format!("no {method} request"));
             if message["method"] == method && message.get("id").is_some() {
                 return message;
             }
-            if message.get("method").is_some() && message.get("id").is_some() {
-                let result = (self.answer)(&message);
-                self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
-            }
+            self.answer_request(&message);
             self.backlog.push(message);
         }
     }
