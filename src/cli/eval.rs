@@ -17,6 +17,7 @@ use crate::agent::eval::report::Verdict;
 use crate::agent::eval::route::{ROUTING_MAX_TOKENS, routing_max_tokens};
 use crate::agent::eval::run::{DEFAULT_JOBS, DEFAULT_MAX_TURNS, DEFAULT_RUNS, DEFAULT_THRESHOLD};
 use crate::agent::eval::set;
+use crate::agent::eval::target::Target;
 use crate::agent::eval::{
     EvalError, EvalOptions, EvalReport, Evaluator, Progress, QueryResult, SkillReport,
     SkillUnderTest,
@@ -117,6 +118,10 @@ pub(crate) struct EvalArgs {
     /// lists. The report says when it cut or dropped the skill under test.
     #[arg(long, value_name = "CLIENT")]
     pub target: Option<String>,
+    /// The model's context window in tokens, for `--target`'s listing budget (default: the
+    /// client's default).
+    #[arg(long, value_name = "N", requires = "target")]
+    pub context_window: Option<u64>,
 }
 
 /// `--runs`: a number of runs per query, or `auto`.
@@ -392,7 +397,7 @@ struct Prepared {
     price: Option<Price>,
     under_test: Vec<SkillUnderTest>,
     /// `--target`.
-    target: Option<Client>,
+    target: Option<Target>,
 }
 
 /// The measuring options the flags ask for.
@@ -432,8 +437,8 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     if !problems.is_empty() {
         return Err(problems);
     }
-    let target = match args.target.as_deref().map(target_of).transpose() {
-        Ok(target) => target,
+    let client = match args.target.as_deref().map(target_of).transpose() {
+        Ok(client) => client,
         Err(message) => return Err(vec![message]),
     };
     let workspace = match &args.root {
@@ -459,7 +464,11 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, Vec<String>> {
     };
     let opened = Workspace::open_resolved(&workspace).map_err(|error| vec![error.to_string()])?;
     // The target's readings only: its listing reads them, nothing else does.
-    let registry = opened.registry(&Disk, ClientSet::of(target));
+    let registry = opened.registry(&Disk, ClientSet::of(client));
+    let target = client.map(|client| Target {
+        client,
+        context_window: args.context_window,
+    });
     let Workspace {
         folder: workspace,
         config,

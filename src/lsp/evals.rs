@@ -22,6 +22,7 @@ use super::outgoing::Outgoing;
 use super::progress;
 use crate::agent::eval::cache::cache_dir;
 use crate::agent::eval::set::{find_set, no_set_message, parse};
+use crate::agent::eval::target::Target;
 use crate::agent::eval::{EvalError, EvalOptions, Evaluator, Progress, SkillUnderTest};
 use crate::workspace::Source;
 use crate::workspace::open::{SkillRef, find_skill};
@@ -66,8 +67,17 @@ pub(super) async fn prepare(backend: &Backend, params: &RunEvalsParams) -> Resul
         .map(crate::agent::eval::target::parse)
         .transpose()
         .map_err(|message| invalid_params(format!("target: {message}")))?;
+    if target.is_none() && params.context_window.is_some() {
+        return Err(invalid_params(
+            "contextWindow sets the budget of a target's listing: it needs a target",
+        ));
+    }
     // The target's own readings, of the buffers as they stand: its listing is what is sent.
     registry.read_clients(crate::targets::ClientSet::of(target), &overlay);
+    let target = target.map(|client| Target {
+        client,
+        context_window: params.context_window,
+    });
     let (model, price) = (context.agent.model, context.agent.price);
     let found = match (&wanted, &params.skill) {
         (Some(path), _) => {

@@ -218,6 +218,10 @@ pub struct RunEvalsParams {
     /// `codex`, `copilot`, `opencode` or `gemini`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// The model's context window in tokens, which the `target`'s listing budget is figured
+    /// from (`skill-lsp eval --context-window`); only with `target`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_done_token: Option<ProgressToken>,
 }

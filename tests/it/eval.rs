@@ -2016,4 +2016,30 @@ fn a_description_cut_by_the_target_fails_under_it_and_passes_without_it() {
         estimate(&["--target", "claude-code"]) < estimate(&[]),
         "the cut catalog is the smaller request"
     );
+
+    // The budget follows the model's context window: 1% of 2,000 tokens holds no description,
+    // so Claude Code lists both skills by name only.
+    let small = wire.eval(
+        dir.path(),
+        &server,
+        &[&target[..], &["--context-window", "2000"]].concat(),
+    );
+    assert_eq!(small.status.code(), Some(1), "{}", stderr(&small));
+    let report = stdout_json(&small);
+    assert_eq!(report["target"]["fate"], "name-only", "{report:#}");
+    assert_eq!(report["target"]["seen"], Value::Null);
+    let requests = server.requests();
+    let (system, _) = wire.prompt(&requests.last().unwrap().json());
+    assert!(
+        system.contains("- docx\n") && !system.contains("Edits Word documents"),
+        "{system}"
+    );
+    // Without a target there is no listing budget to set.
+    let alone = wire.eval(
+        dir.path(),
+        &server,
+        &[&args[..], &["--context-window", "2000"]].concat(),
+    );
+    assert_eq!(alone.status.code(), Some(2), "{}", stderr(&alone));
+    assert!(stderr(&alone).contains("--target"), "{}", stderr(&alone));
 }

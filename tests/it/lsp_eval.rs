@@ -717,7 +717,7 @@ fn run_evals_with_a_target_sends_its_listing_and_says_when_it_drops_the_skill() 
     // Claude Code keeps a skill the model may not invoke out of its listing: a load of it by
     // name counts for nothing.
     let hidden = "---\nname: pdf\ndescription: Fills PDF forms.\ndisable-model-invocation: true\n---\n# PDF\n";
-    let server = Server::start(vec![load("pdf"), load("pdf"), load("pdf")]);
+    let server = Server::start((0..6).map(|_| load("pdf")).collect());
     let mut client = start(
         &server,
         &[
@@ -766,6 +766,25 @@ fn run_evals_with_a_target_sends_its_listing_and_says_when_it_drops_the_skill() 
         "{message}"
     );
     assert_eq!(server.requests().len(), 3);
+    let no_target = client.request_raw(
+        "skill/runEvals",
+        json!({"skill": "pdf", "contextWindow": 2000}),
+    );
+    assert_eq!(no_target["error"]["code"], -32602, "{no_target:#}");
+    // Claude Code's budget at a 2,000-token context window holds no description.
+    let small = RunEvalsParams {
+        context_window: Some(2_000),
+        no_cache: Some(true),
+        ..params("claude-code")
+    };
+    client.ask::<RunEvals>(small);
+    let requests = server.requests();
+    let sent = requests.last().unwrap().json();
+    let system = sent["system"].as_str().unwrap();
+    assert!(
+        system.contains("- docx\n") && !system.contains("Edits Word documents"),
+        "{system}"
+    );
     client.shutdown();
 }
 

@@ -23,11 +23,10 @@ use super::estimate::{Calibration, Estimate};
 use super::report::{EvalReport, QueryResult, RunRecord, SkillReport, Summary, Verdict};
 use super::route::{Limits, ROUTING_MAX_TOKENS, RequestBudget, request_bytes, route};
 use super::set::EvalSet;
-use super::target::{self, TargetView};
+use super::target::{self, Target, TargetView};
 use crate::agent::provider::{Provider, ProviderError, ToolSpec, Usage};
 use crate::agent::session::system_prompt;
 use crate::agent::tools;
-use crate::targets::Client;
 use crate::workspace::open::{SkillRef, find_skill};
 use crate::workspace::{Disk, Registry};
 
@@ -175,7 +174,7 @@ pub(crate) struct Evaluator {
     pub provider: Arc<dyn Provider>,
     pub workspace: PathBuf,
     pub registry: Registry,
-    pub target: Option<Client>,
+    pub target: Option<Target>,
 }
 
 /// What one skill's runs are sent with.
@@ -226,16 +225,22 @@ impl Evaluator {
             &self.workspace,
         )
         .map_err(|error| EvalError::Setup(error.to_string()))?;
-        if let Some(client) = self.target {
+        if let Some(listed_by) = self.target {
             let changed = match &tested.description {
                 Some(candidate) => Some(
-                    target::with_candidate(&self.registry, client, &skill.path, candidate, &Disk)
-                        .map_err(EvalError::Setup)?,
+                    target::with_candidate(
+                        &self.registry,
+                        listed_by.client,
+                        &skill.path,
+                        candidate,
+                        &Disk,
+                    )
+                    .map_err(EvalError::Setup)?,
                 ),
                 None => None,
             };
             let registry = changed.as_ref().unwrap_or(&self.registry);
-            let routing = target::routing(registry, client, &skill.path, &tested.skill);
+            let routing = target::routing(registry, listed_by, &skill.path, &tested.skill);
             let names: Vec<&str> = routing.names.iter().map(String::as_str).collect();
             return Ok(Prompt {
                 system: Arc::from(system_prompt(&self.workspace, &routing.catalog)),
@@ -420,7 +425,7 @@ impl Evaluator {
             run,
             options.max_turns,
             options.max_tokens,
-            self.target.map(Client::id),
+            self.target.map(|target| target.client.id()),
         );
         options
             .cache_dir

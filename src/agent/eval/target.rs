@@ -54,6 +54,24 @@ pub(crate) fn parse(id: &str) -> Result<Client, String> {
     }
 }
 
+/// The client whose listing a routing step is sent (`eval --target`), and the model's context
+/// window that client figures its listing budget from (`--context-window`; `None`: the
+/// client's default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub client: Client,
+    pub context_window: Option<u64>,
+}
+
+impl From<Client> for Target {
+    fn from(client: Client) -> Self {
+        Self {
+            client,
+            context_window: None,
+        }
+    }
+}
+
 /// What the routing step of one skill is sent under a target, and how its loads count.
 #[derive(Clone, Debug)]
 pub(crate) struct Routing {
@@ -99,8 +117,12 @@ pub(crate) struct TargetView {
 /// The routing step of the skill at `path` (named `skill` in the registry) as `target` lists
 /// the registry.
 #[must_use]
-pub(crate) fn routing(registry: &Registry, target: Client, path: &Path, skill: &str) -> Routing {
-    let listing = client_listing(registry, target, None);
+pub(crate) fn routing(registry: &Registry, target: Target, path: &Path, skill: &str) -> Routing {
+    let Target {
+        client: target,
+        context_window,
+    } = target;
+    let listing = client_listing(registry, target, context_window);
     let mut names = Vec::new();
     let mut loads = HashMap::new();
     for item in &listing.listed {
@@ -129,7 +151,7 @@ pub(crate) fn routing(registry: &Registry, target: Client, path: &Path, skill: &
             loads.entry(name).or_insert_with(|| counts_for.clone());
         }
     }
-    let presence = explain(registry, path, &[target], None)
+    let presence = explain(registry, path, &[target], context_window)
         .into_iter()
         .next()
         .map_or(Presence::NotRead { reads: Vec::new() }, |view| {
@@ -345,7 +367,7 @@ mod tests {
             ),
         ]);
         let path = dir.path().join(".claude/skills/pdf-tools/SKILL.md");
-        let routing = routing(&registry, Client::ClaudeCode, &path, "pdf");
+        let routing = routing(&registry, Client::ClaudeCode.into(), &path, "pdf");
         assert!(
             routing
                 .catalog
@@ -383,7 +405,7 @@ mod tests {
     }
 
     fn routing_view(registry: &Registry, target: Client, path: &Path) -> TargetView {
-        routing(registry, target, path, "x").view
+        routing(registry, target.into(), path, "x").view
     }
 
     #[test]
@@ -399,7 +421,7 @@ mod tests {
             ),
         ]);
         let path = dir.path().join(".agents/skills/pdf/SKILL.md");
-        let codex = routing(&registry, Client::Codex, &path, "pdf");
+        let codex = routing(&registry, Client::Codex.into(), &path, "pdf");
         assert!(
             codex.catalog.contains(
                 "### Available skills\n- pdf: Fills <PDF> forms. (file: r0/pdf/SKILL.md)\n"
@@ -407,7 +429,7 @@ mod tests {
             "{}",
             codex.catalog
         );
-        let copilot = routing(&registry, Client::Copilot, &path, "pdf");
+        let copilot = routing(&registry, Client::Copilot.into(), &path, "pdf");
         assert!(
             copilot.catalog.contains(
                 "<skill>\n  <name>pdf</name>\n  <description>Fills &lt;PDF&gt; forms.</description>\n  <location>project</location>\n</skill>\n"
@@ -416,7 +438,7 @@ mod tests {
             copilot.catalog
         );
         for target in [Client::OpenCode, Client::Gemini] {
-            let routing = routing(&registry, target, &path, "pdf");
+            let routing = routing(&registry, target.into(), &path, "pdf");
             assert!(
                 routing.catalog.contains(
                     "  <skill>\n    <name>pdf</name>\n    <description>Fills <PDF> forms.</description>\n"
@@ -449,7 +471,7 @@ mod tests {
         let candidate = format!("{}ZEBRA", "x".repeat(1_600));
         let changed =
             with_candidate(&registry, Client::ClaudeCode, &path, &candidate, &Disk).unwrap();
-        let routing = routing(&changed, Client::ClaudeCode, &path, "pdf");
+        let routing = routing(&changed, Client::ClaudeCode.into(), &path, "pdf");
         assert_eq!(routing.view.fate, Some("capped"));
         assert!(!routing.catalog.contains("ZEBRA"), "{}", routing.catalog);
         let short = with_candidate(
@@ -460,7 +482,7 @@ mod tests {
             &Disk,
         )
         .unwrap();
-        let routing = super::routing(&short, Client::ClaudeCode, &path, "pdf");
+        let routing = super::routing(&short, Client::ClaudeCode.into(), &path, "pdf");
         assert!(
             routing
                 .catalog
@@ -472,6 +494,50 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             "---\nname: pdf\ndescription: Short.\nwhen_to_use: On forms.\n---\nBody\n",
             "the file is not touched"
+        );
+    }
+
+    #[test]
+    fn the_listing_budget_follows_the_context_window() {
+        let (dir, mut registry) = workspace(&[
+            (
+                ".claude/skills/pdf/SKILL.md",
+                "---\nname: pdf\ndescription: Fills PDF forms and merges documents.\n---\n",
+            ),
+            (
+                ".claude/skills/docx/SKILL.md",
+                "---\nname: docx\ndescription: Edits Word files and tracks their changes.\n---\n",
+            ),
+        ]);
+        registry.read_clients(ClientSet::of([Client::ClaudeCode]), &Disk);
+        let path = dir.path().join(".claude/skills/pdf/SKILL.md");
+        let default = routing(&registry, Client::ClaudeCode.into(), &path, "pdf");
+        assert_eq!(default.view.fate, Some("full"));
+        assert!(
+            default.catalog.contains("- pdf: Fills PDF forms"),
+            "{}",
+            default.catalog
+        );
+        // 1% of 2,000 tokens is 80 characters: the two lines do not fit, so the names go alone.
+        let small = Target {
+            client: Client::ClaudeCode,
+            context_window: Some(2_000),
+        };
+        let routing = routing(&registry, small, &path, "pdf");
+        assert_eq!(routing.view.fate, Some("name-only"), "{}", routing.catalog);
+        assert!(
+            !routing.catalog.contains("Fills PDF forms"),
+            "{}",
+            routing.catalog
+        );
+        assert!(
+            routing
+                .view
+                .note
+                .as_deref()
+                .is_some_and(|note| note.contains("by name only")),
+            "{:?}",
+            routing.view.note
         );
     }
 }
