@@ -370,6 +370,9 @@ fn improve_human(
             format!("{}/{}", iteration.test_passed, iteration.test_total),
             short(&iteration.description, 70)
         );
+        if let Some(note) = &iteration.target_note {
+            let _ = writeln!(out, "                    {note}");
+        }
     }
     let best = improvement.best();
     if improvement.best == 0 {

@@ -1870,6 +1870,93 @@ fn cut_workspace() -> (tempfile::TempDir, usize) {
     (dir, description.chars().count())
 }
 
+/// `--improve --target`: each description tried carries what the client did with it. At a
+/// 2,000-token window Claude Code lists every skill by name only, so no rewrite can win, and
+/// the report says why for each try and in its summary.
+#[test]
+fn improve_under_a_target_says_what_the_client_did_with_each_try() {
+    let wire = Wire::Anthropic;
+    let (dir, _) = cut_workspace();
+    let server = Server::answering(move |request| {
+        let body = request.json();
+        let routing = body["tools"]
+            .as_array()
+            .is_some_and(|tools| !tools.is_empty());
+        if routing {
+            wire.text()
+        } else {
+            Reply::sse(&anthropic_stream(
+                &[json!({"text": "Opens ZEBRAFORM files."})],
+                "end_turn",
+            ))
+        }
+    });
+    let args = [
+        "pdf",
+        "--improve",
+        "--iterations",
+        "1",
+        "--runs",
+        "1",
+        "--jobs",
+        "1",
+        "--target",
+        "claude-code",
+        "--context-window",
+        "2000",
+    ];
+    let output = wire.eval(
+        dir.path(),
+        &server,
+        &[&args[..], &["--format", "json"]].concat(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = stdout_json(&output);
+    let iterations = report["improve"]["iterations"].as_array().unwrap();
+    assert_eq!(iterations.len(), 2, "{report:#}");
+    assert_eq!(iterations[1]["description"], "Opens ZEBRAFORM files.");
+    for iteration in iterations {
+        assert!(
+            iteration["target_note"]
+                .as_str()
+                .is_some_and(|note| note.starts_with("Claude Code lists this skill by name only")),
+            "{report:#}"
+        );
+    }
+    let summary = report["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("no rewrite beat the file's description")
+            && summary.contains(". Claude Code lists this skill by name only"),
+        "{summary}"
+    );
+
+    // The human table gives each try's note under its line.
+    let human = wire.eval(dir.path(), &server, &args);
+    let text = stdout(&human);
+    assert_eq!(
+        text.matches("\n                    Claude Code lists this skill by name only")
+            .count(),
+        2,
+        "{text}"
+    );
+
+    // At the default window the rewrite is listed whole: no note.
+    let whole = wire.eval(
+        dir.path(),
+        &server,
+        &[&args[..args.len() - 2], &["--format", "json"]].concat(),
+    );
+    let report = stdout_json(&whole);
+    let iterations = report["improve"]["iterations"].as_array().unwrap();
+    assert_eq!(iterations[1]["target_note"], Value::Null, "{report:#}");
+    assert!(
+        iterations[0]["target_note"]
+            .as_str()
+            .is_some_and(|note| note.starts_with("Claude Code cuts this description")),
+        "{report:#}"
+    );
+}
+
 /// A model that loads the skill when the catalog it is sent holds ZEBRAFORM and the query
 /// asks for a zebra file, by the name the catalog lists it under (`pdf-tools` where Claude
 /// Code's line `pdf-tools (pdf)` is, else `pdf`); otherwise it answers in text.

@@ -274,6 +274,20 @@ test('protocol: the skill/improveDescription example renders as a diff', functio
   check(type(change.textDocument.version) == 'number', 'the example edit has no version: %s', vim.inspect(change))
 end)
 
+test('improve: a try the target did not list whole has its note under its line', function()
+  local note = 'Claude Code lists this skill by name only, as \'pdf\' (its listing is over its budget): the model saw no description'
+  local shown = require('skill_lsp.improve').format_iterations({
+    best = 0,
+    iterations = {
+      { description = 'Fills PDF forms.', train_passed = 1, train_total = 2, test_passed = 0, test_total = 1, target_note = note },
+      { description = 'Opens PDF files.', train_passed = 1, train_total = 2, test_passed = 0, test_total = 1 },
+    },
+  })
+  eq(#shown, 4, 'header, two tries and one note: ' .. vim.inspect(shown))
+  eq(shown[3], '                    ' .. note, 'the note follows its try')
+  check(shown[4]:find('Opens PDF files.', 1, true), 'the second try: %s', shown[4])
+end)
+
 -- The plugin, configured the way a user would --------------------------------------------------
 
 require('skill_lsp').setup({

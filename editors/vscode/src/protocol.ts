@@ -82,6 +82,8 @@ export interface RunEvalsParams {
   autoRuns?: boolean;
   /** Route with the catalog as this client lists it (`claude-code`, `codex`, …; `--target`). */
   target?: string;
+  /** With `target`: the model's context window in tokens, for that client's listing budget (`--context-window`). */
+  contextWindow?: number;
   /** Send nothing: answer an `EvalEstimate` instead of a report. */
   dryRun?: boolean;
   workDoneToken?: ProgressToken;
@@ -180,6 +182,8 @@ export interface ImproveIteration {
   train_total: number;
   test_passed: number;
   test_total: number;
+  /** Under a target: what the client did with this description when it did not list it whole. */
+  target_note?: string;
 }
 
 /** The result of `skill/improveDescription` (`skill-lsp eval --improve --format json`, plus what an editor applies). */

@@ -107,6 +107,10 @@ pub(crate) struct Iteration {
     pub train_total: usize,
     pub test_passed: usize,
     pub test_total: usize,
+    /// Under `--target`: what the client did with this description when it did not list it
+    /// whole (cut it, listed the skill by name only, left it out), as the eval report says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_note: Option<String>,
 }
 
 impl Iteration {
@@ -123,6 +127,7 @@ impl Iteration {
             train_total: split.train.len(),
             test_passed: passed(&split.test),
             test_total: split.test.len(),
+            target_note: report.target.as_ref().and_then(|view| view.note.clone()),
         }
     }
 
@@ -167,9 +172,18 @@ impl Improvement {
     }
 
     /// The outcome in one sentence: `rewrite 3 passes 3/4 test and 6/8 train queries (the
-    /// file's description: 1/4 and 6/8)`, or why nothing beat the file's description.
+    /// file's description: 1/4 and 6/8)`, or why nothing beat the file's description; then
+    /// what the target did with the best, when it did not list it whole.
     #[must_use]
     pub(crate) fn summary(&self) -> String {
+        let outcome = self.outcome();
+        match &self.best().target_note {
+            Some(note) => format!("{outcome}. {note}"),
+            None => outcome,
+        }
+    }
+
+    fn outcome(&self) -> String {
         let (first, best) = (&self.iterations[0], self.best());
         if self.best > 0 {
             return format!(

@@ -78,7 +78,8 @@ function M.diff(current, proposed, name)
 end
 
 --- One line per description tried: its index (`*` marks the best), train and test scores, the
---- description; the first is the file's.
+--- description; the first is the file's. Under a target, a line below says what the client did
+--- with a description it did not list whole.
 --- @param improve table the result's `improve`
 --- @return string[]
 function M.format_iterations(improve)
@@ -98,6 +99,9 @@ function M.format_iterations(improve)
         one_line(it.description)
       )
     )
+    if type(it.target_note) == 'string' then
+      table.insert(lines, '                    ' .. one_line(it.target_note))
+    end
   end
   return lines
 end

@@ -76,6 +76,7 @@ const EVALS_PARAMS = {
   maxRequests: true,
   autoRuns: true,
   target: true,
+  contextWindow: true,
   dryRun: true,
   workDoneToken: true,
 } satisfies Record<keyof RunEvalsParams, true>;
@@ -140,6 +141,7 @@ const IMPROVE_ITERATION = {
   train_total: true,
   test_passed: true,
   test_total: true,
+  target_note: true,
 } satisfies Record<keyof ImproveIteration, true>;
 
 function keys(value: unknown): string[] {
