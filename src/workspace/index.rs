@@ -218,21 +218,23 @@ impl WorkspaceIndex {
     /// The loader's registry as of now.
     #[must_use]
     pub(crate) fn registry(&self) -> Registry {
+        self.clone().into_registry()
+    }
+
+    /// The loader's registry, taking the index's readings rather than copying them: a one-off
+    /// scan has no index to keep.
+    #[must_use]
+    pub(crate) fn into_registry(self) -> Registry {
         let mut registry = Registry::default();
         registry.roots.clone_from(&self.roots);
-        for ((root_index, folder), slot) in &self.slots {
-            let root = self.roots[*root_index].clone();
-            match &slot.state {
-                Ok(metadata) => registry.add(Skill::new(
-                    metadata.clone(),
-                    slot.path.clone(),
-                    root,
-                    folder.clone(),
-                )),
+        for ((root_index, folder), slot) in self.slots {
+            let root = self.roots[root_index].clone();
+            match slot.state {
+                Ok(metadata) => registry.add(Skill::new(metadata, slot.path, root, folder)),
                 Err(refusal) => registry.refused.push(Refused {
-                    path: slot.path.clone(),
+                    path: slot.path,
                     root,
-                    refusal: refusal.clone(),
+                    refusal,
                 }),
             }
         }
@@ -253,7 +255,7 @@ impl Registry {
     /// other client's listing needs (each reading costs a parse of every file).
     #[must_use]
     pub(crate) fn scan_for(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
-        WorkspaceIndex::scan(roots, source, clients).registry()
+        WorkspaceIndex::scan(roots, source, clients).into_registry()
     }
 
     /// Adds the readings of `clients` to a registry read without them (`check` reads the files
