@@ -1311,6 +1311,48 @@ test('improve: <C-c> cancels a hung rewrite; nothing changes and the server keep
   focus_good()
 end)
 
+-- The next three entries of test/model_script.json (29-31) answer in text: one run per query,
+-- sent with Claude Code's listing.
+test('evals.target: setup checks it, and :SkillEval sends that client\'s listing and says what it did', function()
+  local ok, err = pcall(config.from_options, { evals = { target = 'claude-upload' } })
+  check(not ok and tostring(err):find('`evals.target` must be one of claude-code, codex', 1, true), '%s', err)
+  ok, err = pcall(config.from_options, { evals = { context_window = 2000 } })
+  check(not ok and tostring(err):find('set `evals.target` too', 1, true), '%s', err)
+  local saved_target, saved_window, saved_runs, saved_improve = config.target, config.context_window, config.runs, config.improve
+  local ran, failure = pcall(function()
+    config.from_options({ evals = { target = 'claude-code', context_window = 200000, runs = 1, improve = { runs = 1 } } })
+    eq(config.improve_params(), { target = 'claude-code', contextWindow = 200000, runs = 1 }, 'improve params')
+    focus_good()
+    local before = #records()
+    with_notify(function()
+      vim.cmd('SkillEval')
+      eval_report_done()
+    end)
+    local shown = lines(eval.buffer())
+    show('eval report under a target', shown)
+    -- Claude Code reads .claude/skills only: the skill under skills/ is never listed to its model.
+    eq(
+      shown[5],
+      "Claude Code does not read this skill's root (it reads .claude/skills): the model cannot load it",
+      'the target note'
+    )
+    wait_for(2000, function()
+      return #records() - before == 3
+    end, 'three model calls, got ' .. (#records() - before))
+    for _, record in ipairs(vim.list_slice(records(), before + 1)) do
+      check(
+        not tostring(record.body.system):find('Drafts release notes from merged changes', 1, true),
+        "the agent's own catalog was sent: %s",
+        record.body.system
+      )
+    end
+  end)
+  config.target, config.context_window, config.runs, config.improve = saved_target, saved_window, saved_runs, saved_improve
+  if not ran then
+    error(failure, 0)
+  end
+end)
+
 test('report lines: loaded another skill instead', function()
   local missed = {
     query = 'fill\nthe  form',

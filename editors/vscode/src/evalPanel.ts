@@ -28,9 +28,12 @@ export function panelState(evals: TriggerEvals): EvalPanelState {
     case 'done': {
       const summary = view.report?.summary;
       const run = view.report?.run;
+      const target = view.report?.target;
       const details = [
         summary ? `${summary.runs} runs (${summary.cached_runs} cached)` : undefined,
         typeof run?.model === 'string' ? `model ${run.model}` : undefined,
+        // Under a target: what the client did with the skill, or whose listing it was.
+        target ? (target.note ?? `as ${target.client} lists it`) : undefined,
       ].filter(Boolean);
       status = `${summaryLine(counts)}${details.length ? ` · ${details.join(' · ')}` : ''}`;
       break;

@@ -56,15 +56,26 @@ export async function confirmRun(question: { title: string; run: string }, text:
 }
 
 /**
- * Runs per query and whether undecided queries get more: the call's own `runs` first, else the
- * settings `skillLsp.evals.runs` and `skillLsp.evals.autoRuns` (the server's defaults when unset).
+ * Runs per query, whether undecided queries get more, and whose listing the model is sent: the
+ * call's own `runs` first, else the settings `skillLsp.evals.runs`, `skillLsp.evals.autoRuns`,
+ * `skillLsp.evals.target` and `skillLsp.evals.contextWindow` (the server's defaults when unset).
  */
-export function measuringSettings(options: { runs?: number }): { runs?: number; autoRuns?: boolean } {
+export function measuringSettings(options: { runs?: number }): {
+  runs?: number;
+  autoRuns?: boolean;
+  target?: string;
+  contextWindow?: number;
+} {
   const config = vscode.workspace.getConfiguration('skillLsp');
   const runs = options.runs ?? config.get<number>('evals.runs');
+  const target = config.get<string>('evals.target') || undefined;
+  const window = config.get<number>('evals.contextWindow');
   return {
     runs: typeof runs === 'number' && runs >= 1 ? Math.floor(runs) : undefined,
     autoRuns: config.get<boolean>('evals.autoRuns') || undefined,
+    target,
+    // The server takes a window only with a target: it is that client's budget.
+    contextWindow: target && typeof window === 'number' && window >= 1 ? Math.floor(window) : undefined,
   };
 }
 

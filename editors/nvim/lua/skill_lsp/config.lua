@@ -22,6 +22,15 @@ M.runs = nil
 --- `evals.auto_runs`, `skill-lsp eval --runs auto`).
 M.auto_runs = false
 
+--- Whose listing the model is sent (setup option `evals.target`, `skill-lsp eval --target`),
+--- and the context window that client's listing budget is figured from (`evals.context_window`);
+--- nil: the agent's own catalog, the client's default window.
+M.target = nil
+M.context_window = nil
+
+--- The clients `evals.target` takes: those that list skills to a model.
+M.eval_targets = { 'claude-code', 'codex', 'copilot', 'opencode', 'gemini' }
+
 --- What `:SkillImproveDescription` and the "Improve the description…" code action send besides
 --- the skill (setup option `evals.improve`): `iterations`, `runs`, `jobs`, `seed`,
 --- `max_requests`; an unset key takes the server's default (5 rewrites, 3 runs per query).
@@ -341,6 +350,26 @@ function M.from_options(opts)
     end
     M.auto_runs = auto_runs
   end
+  local target = opts.evals and opts.evals.target
+  if target ~= nil then
+    if not vim.tbl_contains(M.eval_targets, target) then
+      error(
+        ('skill_lsp.setup: `evals.target` must be one of %s, got %s'):format(table.concat(M.eval_targets, ', '), vim.inspect(target)),
+        3
+      )
+    end
+    M.target = target
+  end
+  local window = opts.evals and opts.evals.context_window
+  if window ~= nil then
+    if type(window) ~= 'number' or window < 1 or window ~= math.floor(window) then
+      error(('skill_lsp.setup: `evals.context_window` must be a whole number of at least 1, got %s'):format(vim.inspect(window)), 3)
+    end
+    if M.target == nil then
+      error('skill_lsp.setup: `evals.context_window` sets the budget of a target\'s listing: set `evals.target` too', 3)
+    end
+    M.context_window = window
+  end
   local improve = opts.evals and opts.evals.improve
   if improve ~= nil then
     M.improve = M.improve_options(improve)
@@ -388,10 +417,17 @@ function M.improve_options(improve)
   return vim.deepcopy(improve)
 end
 
+--- The params of skill/runEvals and skill/improveDescription that `evals.target` and
+--- `evals.context_window` set.
+--- @return table
+function M.listing_params()
+  return { target = M.target, contextWindow = M.context_window }
+end
+
 --- The params of skill/improveDescription that `M.improve` sets (camelCase, as the server reads them).
 --- @return table
 function M.improve_params()
-  local params = {}
+  local params = M.listing_params()
   for key, value in pairs(M.improve) do
     params[improve_keys[key].param] = value
   end

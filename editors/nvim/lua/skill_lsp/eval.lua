@@ -143,6 +143,11 @@ function M.format_report(report)
   if #details > 0 then
     table.insert(lines, table.concat(details, ', '))
   end
+  -- Under a target (`evals.target`): what the client did with the skill, or whose listing it was.
+  local target = type(report.target) == 'table' and report.target or nil
+  if target then
+    table.insert(lines, type(target.note) == 'string' and one_line(target.note) or ('as %s lists it'):format(target.client))
+  end
   table.insert(lines, '')
   for _, result in ipairs(results) do
     table.insert(lines, M.format_result(result))
@@ -268,13 +273,13 @@ function M.start(target)
     return
   end
   tokens = tokens + 1
-  local params = {
+  local params = vim.tbl_extend('force', config.listing_params(), {
     skill = target.skill,
     uri = target.uri,
     runs = config.runs,
     autoRuns = config.auto_runs or nil,
     workDoneToken = ('skill-lsp/evals/%d'):format(tokens),
-  }
+  })
   run.last = { skill = target.skill, uri = target.uri, client_id = client.id }
   run.client_id, run.done = client.id, 0
   run.label = skill_run.label(target)

@@ -3,8 +3,8 @@
 // directory, what "Allow for this chat" covers) instead of a modal dialog; nothing takes focus,
 // Enter and Escape deny, only a click on Allow allows.
 //
-// Runs after the evals suite against the same scripted model: its last four entries are a bash
-// call and a reply, twice.
+// Runs after the evals suite against the same scripted model: the four entries after the evals
+// suite's are a bash call and a reply, twice.
 
 import * as assert from 'assert';
 import * as vscode from 'vscode';

@@ -59,7 +59,7 @@ function assertReadable(reports: ContrastReport[], least = 20): void {
   }
 }
 
-// The scripted model's replies from the 25th on (test/fixtures/scripted-model.json): a reply with
+// The scripted model's replies from the 28th on (test/fixtures/scripted-model.json): a reply with
 // a heading, a table, a numbered list, a highlighted code block, raw HTML and a javascript: link
 // that must stay inert, and a very long path; one naming files; a command to approve and the
 // reply after it is denied; a model that never answers.

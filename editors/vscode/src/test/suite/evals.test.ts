@@ -6,9 +6,9 @@
 // Runs after the agent suite against the same scripted model (test/fixtures/scripted-model.json):
 // its entries 5 to 7 hang (the cancelled run: one run of each of the three queries), entries 8
 // to 16 all load `fix-me` (the real run: three runs of each query), entry 17 is the rewritten
-// description and 18 to 20 load `pdf-tools` (the improvement's one run of each query). The runs
-// go out four at a time, so which reply answers which query is not fixed; identical replies keep
-// the outcome so.
+// description and 18 to 20 load `pdf-tools` (the improvement's one run of each query), and 21 to
+// 23 answer in text (a run under `skillLsp.evals.target`). The runs go out four at a time, so
+// which reply answers which query is not fixed; identical replies keep the outcome so.
 
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -271,5 +271,33 @@ suite('trigger evals', () => {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     assert.strictEqual(document.getText(), original);
+  });
+
+  test("with skillLsp.evals.target the model is sent that client's listing, and the panel says what it did", async () => {
+    const api = await extensionApi();
+    await open(SKILL);
+    const config = vscode.workspace.getConfiguration('skillLsp');
+    await config.update('evals.target', 'claude-code', vscode.ConfigurationTarget.Workspace);
+    await config.update('evals.contextWindow', 200000, vscode.ConfigurationTarget.Workspace);
+    try {
+      const before = recordedCount();
+      const outcome = await runEvals({ skill: 'pdf-tools', uri: workspaceUri(SKILL).toString() }, { runs: 1, noCache: true });
+      assert.strictEqual(outcome.state, 'done', JSON.stringify(outcome));
+      // Claude Code reads .claude/skills only: this skill under skills/ is never listed to its model.
+      const target = outcome.report?.target;
+      assert.strictEqual(target?.client, 'claude-code', JSON.stringify(outcome.report));
+      assert.strictEqual(target?.presence, 'not-read');
+      assert.match(target?.note ?? '', /^Claude Code does not read this skill's root \(it reads \.claude\/skills\): the model cannot load it$/);
+      await waitFor('the three runs to be recorded', () => recordedCount() >= before + 3);
+      const lines = fs.readFileSync(env('SKILL_LSP_E2E_RECORD'), 'utf8').split('\n').filter(Boolean);
+      for (const line of lines.slice(before)) {
+        const system = String((JSON.parse(line) as { body: { system?: string } }).body.system);
+        assert.ok(!system.includes('Extract text and tables from PDF files'), `the agent's own catalog was sent: ${system}`);
+      }
+      await waitFor('the panel to say what Claude Code did', () => api.evals.rendered()?.includes("Claude Code does not read this skill's root"));
+    } finally {
+      await config.update('evals.target', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('evals.contextWindow', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });
