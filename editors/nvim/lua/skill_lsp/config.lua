@@ -306,6 +306,11 @@ local function agent_env(agent)
 end
 
 --- Turns setup() options into a partial client configuration.
+-- Whether `value` is a whole number of at least `least` (the numeric setup options).
+local function whole_at_least(value, least)
+  return type(value) == 'number' and value >= least and value == math.floor(value)
+end
+
 --- @param opts table
 --- @return table
 function M.from_options(opts)
@@ -338,7 +343,7 @@ function M.from_options(opts)
   end
   local runs = opts.evals and opts.evals.runs
   if runs ~= nil then
-    if type(runs) ~= 'number' or runs < 1 or runs ~= math.floor(runs) then
+    if not whole_at_least(runs, 1) then
       error(('skill_lsp.setup: `evals.runs` must be a whole number of at least 1, got %s'):format(vim.inspect(runs)), 3)
     end
     M.runs = runs
@@ -362,7 +367,7 @@ function M.from_options(opts)
   end
   local window = opts.evals and opts.evals.context_window
   if window ~= nil then
-    if type(window) ~= 'number' or window < 1 or window ~= math.floor(window) then
+    if not whole_at_least(window, 1) then
       error(('skill_lsp.setup: `evals.context_window` must be a whole number of at least 1, got %s'):format(vim.inspect(window)), 3)
     end
     if M.target == nil then
@@ -403,7 +408,7 @@ function M.improve_options(improve)
       table.sort(keys)
       error(('skill_lsp.setup: `evals.improve.%s` is not an option (%s)'):format(key, table.concat(keys, ', ')), 4)
     end
-    if type(value) ~= 'number' or value < known.least or value ~= math.floor(value) then
+    if not whole_at_least(value, known.least) then
       error(
         ('skill_lsp.setup: `evals.improve.%s` must be a whole number of at least %d, got %s'):format(
           key,
