@@ -701,6 +701,9 @@ fn dry_run_human(estimate: &Estimate, model: &str, price: Option<&Price>) -> Str
     let mut out = String::new();
     let range = crate::agent::eval::estimate::range;
     let _ = writeln!(out, "dry run: nothing was sent to {model}");
+    for note in &estimate.target_notes {
+        let _ = writeln!(out, "  {note}");
+    }
     let _ = writeln!(
         out,
         "  runs: {} ({} answered by the cache)",

@@ -2121,6 +2121,47 @@ fn a_description_cut_by_the_target_fails_under_it_and_passes_without_it() {
         system.contains("- docx\n") && !system.contains("Edits Word documents"),
         "{system}"
     );
+    // The dry run says so before anything is sent.
+    let dry = wire.eval(
+        dir.path(),
+        &server,
+        &[&target[..], &["--context-window", "2000", "--dry-run"]].concat(),
+    );
+    assert_eq!(dry.status.code(), Some(0), "{}", stderr(&dry));
+    let estimate = stdout_json(&dry);
+    let notes = estimate["dry_run"]["target_notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{estimate:#}");
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .starts_with("pdf: Claude Code lists this skill by name only"),
+        "{estimate:#}"
+    );
+    assert!(
+        estimate["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with(notes[0].as_str().unwrap()),
+        "the question an editor asks carries it: {estimate:#}"
+    );
+    let human = wire.eval(
+        dir.path(),
+        &server,
+        &[
+            "pdf",
+            "--target",
+            "claude-code",
+            "--context-window",
+            "2000",
+            "--dry-run",
+        ],
+    );
+    assert!(
+        stdout(&human).contains("\n  pdf: Claude Code lists this skill by name only"),
+        "{}",
+        stdout(&human)
+    );
     // Without a target there is no listing budget to set.
     let alone = wire.eval(
         dir.path(),

@@ -105,6 +105,10 @@ pub(crate) struct Estimate {
     pub rewrite_runs: usize,
     /// For `--runs auto`: the runs it may make when every query stays undecided (0 otherwise).
     pub runs_at_most: usize,
+    /// Under `--target`: per skill the client cut or dropped, `skill: what it did`, so that a
+    /// run whose skill the client never shows can be called off before it is paid for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target_notes: Vec<String>,
 }
 
 impl Estimate {
@@ -160,6 +164,7 @@ impl Estimate {
             rewrites: 0,
             rewrite_runs: 0,
             runs_at_most: 0,
+            target_notes: Vec::new(),
         }
     }
 
@@ -233,7 +238,8 @@ impl Estimate {
     }
 
     /// The estimate in one line, as the editors show it before a run: `up to 27 model requests
-    /// (9 runs, 0 cached), about 4,100 to 18,300 input tokens, 0.0140 to 0.0620 USD`.
+    /// (9 runs, 0 cached), about 4,100 to 18,300 input tokens, 0.0140 to 0.0620 USD`, then each
+    /// of [`Estimate::target_notes`] as a sentence.
     #[must_use]
     pub(crate) fn summary(&self, price: Option<&Price>) -> String {
         let mut text = format!(
@@ -263,6 +269,11 @@ impl Estimate {
             let (least, most) = self.cost(price);
             text.push_str(", ");
             text.push_str(&money_range(least, most, &price.currency));
+        }
+        // What the target does with the skill belongs in the question asked before a run.
+        for note in &self.target_notes {
+            text.push_str(". ");
+            text.push_str(note);
         }
         text
     }

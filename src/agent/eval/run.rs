@@ -306,7 +306,7 @@ impl Evaluator {
             .as_deref()
             .map(|dir| Calibration::of(&model_records(dir, self.provider.as_ref())))
             .unwrap_or_default();
-        let estimate = Estimate::new(
+        let mut estimate = Estimate::new(
             tally.total,
             tally.cached,
             &first_requests,
@@ -314,6 +314,14 @@ impl Evaluator {
             options.max_requests,
             calibration,
         );
+        estimate.target_notes = prompts
+            .iter()
+            .zip(under_test)
+            .filter_map(|(prompt, tested)| {
+                let (_, view) = prompt.target.as_ref()?;
+                Some(format!("{}: {}", tested.skill, view.note.as_deref()?))
+            })
+            .collect();
         if !options.auto_runs || options.runs >= AUTO_RUNS_CAP {
             return Ok(estimate);
         }
