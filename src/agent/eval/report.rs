@@ -238,7 +238,9 @@ pub(crate) fn wilson(successes: u32, trials: u32) -> Option<[f64; 2]> {
     let z2 = Z * Z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    Some([(centre - half).max(0.0), (centre + half).min(1.0)])
+    // The interval always holds the observed rate; at 0/n and n/n its end is that rate, which
+    // the subtraction above misses by a rounding error (2.8e-17 above 0 at 0/6).
+    Some([(centre - half).clamp(0.0, p), (centre + half).clamp(p, 1.0)])
 }
 
 /// Counts of one skill's runs: true and false positives, and the runs that should and should
@@ -559,6 +561,19 @@ mod tests {
         close(wilson(5, 6), [0.4365, 0.9699]);
         close(wilson(1, 2), [0.0945, 0.9055]);
         assert_eq!(wilson(0, 0), None);
+        // The observed rate is inside, exactly at the ends: 0/n starts at 0, n/n ends at 1.
+        for trials in 1..=100 {
+            assert_eq!(wilson(0, trials).unwrap()[0], 0.0, "0/{trials}");
+            assert_eq!(wilson(trials, trials).unwrap()[1], 1.0, "{trials}/{trials}");
+            for successes in 0..=trials {
+                let [low, high] = wilson(successes, trials).unwrap();
+                let rate = f64::from(successes) / f64::from(trials);
+                assert!(
+                    low <= rate && rate <= high,
+                    "{successes}/{trials}: {low}..{high}"
+                );
+            }
+        }
         let result = QueryResult::from_runs(&case("q", true), "pdf", &[record(Some("pdf"))], 0.5);
         close(Some(result.trigger_interval), [0.2065, 1.0]);
     }
