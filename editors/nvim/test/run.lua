@@ -1319,15 +1319,26 @@ test('evals.target: setup checks it, and :SkillEval sends that client\'s listing
   ok, err = pcall(config.from_options, { evals = { context_window = 2000 } })
   check(not ok and tostring(err):find('set `evals.target` too', 1, true), '%s', err)
   local saved_target, saved_window, saved_runs, saved_improve = config.target, config.context_window, config.runs, config.improve
+  local saved_limit = config.confirm_above_requests
   local ran, failure = pcall(function()
     config.from_options({ evals = { target = 'claude-code', context_window = 200000, runs = 1, improve = { runs = 1 } } })
     eq(config.improve_params(), { target = 'claude-code', contextWindow = 200000, runs = 1 }, 'improve params')
     focus_good()
     local before = #records()
-    with_notify(function()
-      vim.cmd('SkillEval')
-      eval_report_done()
+    -- Asked first: the estimate is of the target's listing, and says what the client does.
+    config.confirm_above_requests = 1
+    local seen = with_select(choose('Run the trigger evals'), function()
+      with_notify(function()
+        vim.cmd('SkillEval')
+        eval_report_done()
+      end)
     end)
+    eq(#seen, 1, 'questions asked')
+    check(
+      seen[1].opts.prompt:find("release-notes: Claude Code does not read this skill's root", 1, true),
+      'the estimate does not say what the target does: %s',
+      seen[1].opts.prompt
+    )
     local shown = lines(eval.buffer())
     show('eval report under a target', shown)
     -- Claude Code reads .claude/skills only: the skill under skills/ is never listed to its model.
@@ -1348,6 +1359,7 @@ test('evals.target: setup checks it, and :SkillEval sends that client\'s listing
     end
   end)
   config.target, config.context_window, config.runs, config.improve = saved_target, saved_window, saved_runs, saved_improve
+  config.confirm_above_requests = saved_limit
   if not ran then
     error(failure, 0)
   end

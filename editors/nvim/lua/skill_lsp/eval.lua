@@ -312,7 +312,9 @@ function M.start(target)
   end
   -- What the run would send, before anything is (the server's dry run): shown above the
   -- results, and asked about when it may send more requests than config.confirm_above_requests.
-  local dry = { skill = params.skill, uri = params.uri, runs = params.runs, autoRuns = params.autoRuns, dryRun = true }
+  -- The run's own params (its target and window included), without its progress token.
+  local dry = vim.tbl_extend('force', params, { dryRun = true })
+  dry.workDoneToken = nil
   skill_run.estimate_then(client, 'skill/runEvals', dry, nil, {
     go = 'Run the trigger evals',
     prompt = function(text)
