@@ -30,9 +30,20 @@ impl CheckRun {
         bytes: Vec<u8>,
         clients: ClientSet,
     ) -> rules::FileAnalysis {
-        let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let exists = |relative: &Path| skill_dir.join(relative).exists();
+        let exists = |relative: &Path| exists_beside(path, relative);
         self.engine.lint_file(path, bytes, &exists, clients)
+    }
+
+    /// [`Self::lint_and_read`], with the paths its links name answered by `exists` (relative
+    /// to the file's folder) instead of the disk.
+    pub(super) fn lint_and_read_with(
+        &self,
+        path: &Path,
+        bytes: Vec<u8>,
+        clients: ClientSet,
+        exists: &dyn Fn(&Path) -> bool,
+    ) -> rules::FileAnalysis {
+        self.engine.lint_file(path, bytes, exists, clients)
     }
 
     /// The run the arguments ask for: `--config`, or the nearest config file, and `--target`.
@@ -51,5 +62,14 @@ impl CheckRun {
             engine.targets = Some(parse_targets(targets)?);
         }
         Ok(CheckRun { engine })
+    }
+}
+
+/// Whether `relative`, a path a file's links name, exists beside the file at `path` on the disk
+/// (links followed).
+pub(super) fn exists_beside(path: &Path, relative: &Path) -> bool {
+    match path.parent() {
+        Some(folder) => folder.join(relative).exists(),
+        None => relative.exists(),
     }
 }

@@ -158,6 +158,21 @@ pub(crate) struct FileIndex {
 }
 
 impl FileIndex {
+    /// Whether the walk listed `path` as a regular file, or listed a regular file under it (it
+    /// is then a folder): either way it exists. `false` says nothing: the walk leaves out what
+    /// git ignores and does not follow links.
+    #[must_use]
+    pub(crate) fn lists(&self, path: &Path) -> bool {
+        // A path's key is a prefix of the keys of everything under it, and sorts first.
+        let key = path_order_key(path);
+        let at = self
+            .files
+            .partition_point(|(listed, _)| listed.as_slice() < key.as_slice());
+        self.files
+            .get(at)
+            .is_some_and(|(listed, _)| listed.starts_with(&key))
+    }
+
     /// The files [`skill_files`] finds under `folder`, in its order, as the walk saw them;
     /// `None` when the walk did not pass through `folder` (a SKILL.md named on the command line
     /// or reached through a link): walk it then.
@@ -503,5 +518,49 @@ mod tests {
                 Path::new("sub/kept.txt"),
             ]
         );
+    }
+
+    /// The listing says a path exists only where it does: a listed file, or a folder holding
+    /// one; never a name that merely starts a listed one, nor what the walk left out.
+    #[test]
+    fn the_listing_answers_only_for_what_it_holds() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("skills");
+        let write = |path: &str| {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x\n").unwrap();
+        };
+        write(".gitignore");
+        std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        write("a/SKILL.md");
+        write("a/scripts-old/run.sh");
+        write("a/references/deep/guide.md");
+        write("a/out.log");
+        std::fs::create_dir_all(root.join("a/empty")).unwrap();
+        let (_, index) = walk_indexed(std::slice::from_ref(&root), &|_, _| {});
+        let a = root.join("a");
+        for listed in [
+            "SKILL.md",
+            "scripts-old",
+            "scripts-old/run.sh",
+            "references",
+            "references/deep",
+            "references/deep/guide.md",
+        ] {
+            assert!(index.lists(&a.join(listed)), "{listed}");
+        }
+        for unlisted in [
+            "scripts",
+            "scripts-old/run",
+            "references/deep/guide",
+            "reference",
+            "out.log",
+            "empty",
+            "missing.md",
+        ] {
+            assert!(!index.lists(&a.join(unlisted)), "{unlisted}");
+        }
+        assert!(!FileIndex::default().lists(&a.join("SKILL.md")));
     }
 }

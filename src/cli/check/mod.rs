@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::check_run::CheckRun;
+use super::check_run::{CheckRun, exists_beside};
 use super::display_path;
 use super::format::{FileReport, Format, Summary, Totals};
 use super::spool::{Kept, Spool};
@@ -175,6 +175,9 @@ struct FirstPass {
     /// within the same memory budget (`None`: it could not be kept, and the SKILL.md is read
     /// again); its folder's other files are scanned in the second pass.
     evidence: Option<(Vec<crate::security::Evidence>, Option<Kept>)>,
+    /// The paths its links name, relative to its folder, which the first pass took to exist
+    /// without asking the disk ([`assumptions_hold`]).
+    assumed: Vec<PathBuf>,
 }
 
 /// Walks `paths` and checks the files in two passes. The first lints each file on every core
@@ -290,6 +293,11 @@ fn check_files(
             .map(|(((display, path), pass), key)| {
                 if let Some(error) = pass.error.take() {
                     return (Err(error), None);
+                }
+                if !assumptions_hold(&index, (display, path), &pass.assumed) {
+                    // A link the first pass took to exist does not: its findings were wrong,
+                    // and it is linted again with the disk's answers.
+                    pass.checked = None;
                 }
                 let folder = pass
                     .evidence
@@ -468,6 +476,7 @@ fn render(
     bytes: Vec<u8>,
     extra: Vec<Diagnostic>,
     clients: ClientSet,
+    exists: &dyn Fn(&Path) -> bool,
 ) -> Rendered {
     let rules::FileAnalysis {
         text,
@@ -475,7 +484,7 @@ fn render(
         metadata,
         mentions,
         evidence,
-    } = run.lint_and_read(display, bytes, clients);
+    } = run.lint_and_read_with(display, bytes, clients, exists);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
     let frontmatter = (is_loader_file && metadata.is_some()).then(|| frontmatter_of(&text));
     diagnostics.extend(extra);
@@ -509,14 +518,30 @@ fn first_pass(
                 error: Some(error),
                 plain: false,
                 evidence: None,
+                assumed: Vec::new(),
             };
         }
     };
     // The readings the workspace rules will likely want, taken from this parse: the file's own
     // targets' (a registry reads any other it needs again, `Registry::read_clients`).
     let clients = run.engine.listed_clients_of(display);
-    let (mut checked, metadata, mentions, evidence, frontmatter) =
-        render(run, output, (display, path), bytes, Vec::new(), clients);
+    // Each link target is taken to exist, and checked once the walk has listed every file
+    // (`assumptions_hold`): most are in that listing, which answers without the look-up of
+    // a whole path on the disk that asking now would cost.
+    let assumed = std::cell::RefCell::new(Vec::new());
+    let exists = |relative: &Path| {
+        assumed.borrow_mut().push(relative.to_path_buf());
+        true
+    };
+    let (mut checked, metadata, mentions, evidence, frontmatter) = render(
+        run,
+        output,
+        (display, path),
+        bytes,
+        Vec::new(),
+        clients,
+        &exists,
+    );
     let text = std::mem::take(&mut checked.text);
     FirstPass {
         evidence: metadata
@@ -528,6 +553,7 @@ fn first_pass(
         checked: spool.keep(text).map(|kept| (checked, kept)),
         error: None,
         plain: false,
+        assumed: assumed.into_inner(),
     }
 }
 
@@ -560,7 +586,36 @@ fn check_one(
     extra: Vec<Diagnostic>,
 ) -> Result<Checked, String> {
     let bytes = read_checked(display, path)?;
-    Ok(render(run, output, (display, path), bytes, extra, ClientSet::NONE).0)
+    let exists = |relative: &Path| exists_beside(display, relative);
+    Ok(render(
+        run,
+        output,
+        (display, path),
+        bytes,
+        extra,
+        ClientSet::NONE,
+        &exists,
+    )
+    .0)
+}
+
+/// Whether every path in `assumed`, relative to the folder of the file at `path` (named
+/// `display` in the output), exists as the first pass took it to. The walk's listing answers
+/// for a path it holds, a regular file or a folder with one in it, each of which exists; any
+/// other path, including one the walk did not list because git ignores it or a link leads
+/// there, is looked up on the disk, so the answer is always the disk's.
+fn assumptions_hold(
+    index: &FileIndex,
+    (display, path): (&Path, &Path),
+    assumed: &[PathBuf],
+) -> bool {
+    let walked = path.parent().unwrap_or(Path::new(""));
+    assumed.iter().all(|relative| {
+        let plain = relative
+            .components()
+            .all(|component| matches!(component, std::path::Component::Normal(_)));
+        (plain && index.lists(&walked.join(relative))) || exists_beside(display, relative)
+    })
 }
 
 /// The security scan of a checked skill's folder: its other files rendered, the findings on its
@@ -744,6 +799,62 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The first pass takes every link target to exist and checks after the walk: a target
+    /// the walk did not list (ignored by git, behind a link, an empty folder) is found on the
+    /// disk, and only the targets that exist nowhere are reported.
+    #[test]
+    fn links_the_walk_did_not_list_are_asked_of_the_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = dir.path().join("skills");
+        write(&skills.join(".gitignore"), b"*.log\n");
+        write(&skills.join("shared/notes.md"), b"notes\n");
+        write(&skills.join("alpha/out.log"), b"ignored, but there\n");
+        write(&skills.join("alpha/scripts-old/run.sh"), b"echo\n");
+        write(&skills.join("alpha/references/guide.md"), b"guide\n");
+        std::fs::create_dir_all(skills.join("alpha/empty")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(skills.join("shared"), skills.join("alpha/linked")).unwrap();
+        #[cfg(not(unix))]
+        write(&skills.join("alpha/linked/notes.md"), b"notes\n");
+        write(
+            &skills.join("alpha/SKILL.md"),
+            b"---\nname: alpha\ndescription: Does alpha things. Use when asked.\n---\n\
+              Read [a](references/guide.md), [b](out.log), [c](empty), [d](linked/notes.md),\n\
+              [e](scripts-old/run.sh), [f](../shared/notes.md), [g](scripts/run.sh),\n\
+              [h](references/gone.md) and [i](scripts).\n",
+        );
+        // Its one missing target starts the name of a file the walk listed.
+        write(&skills.join("beta/scripts-old/run.sh"), b"echo\n");
+        write(
+            &skills.join("beta/SKILL.md"),
+            b"---\nname: beta\ndescription: Does beta things. Use when asked.\n---\n\
+              Run [it](scripts-old/run.sh), not [that](scripts).\n",
+        );
+        let (json, _) = output_of(&skills, Format::Json, usize::MAX);
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let mut broken: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|diagnostic| diagnostic["rule"] == "broken-link")
+            .map(|diagnostic| {
+                let message = diagnostic["message"].as_str().unwrap();
+                message.split(" — ").next().unwrap().to_owned()
+            })
+            .collect();
+        broken.sort();
+        assert_eq!(
+            broken,
+            [
+                "references/gone.md does not exist in the skill folder",
+                "scripts does not exist in the skill folder",
+                "scripts does not exist in the skill folder",
+                "scripts/run.sh does not exist in the skill folder",
+            ],
+            "{json}"
+        );
     }
 
     #[test]
