@@ -145,6 +145,34 @@ fn ships(folder: &Path, path: &Path) -> bool {
         && relative != Path::new(OPENAI_YAML)
 }
 
+/// The files the walk listed under one folder ([`FileIndex::under`]).
+pub(crate) struct Listing<'a> {
+    /// Sorted by key, each key starting with the folder's.
+    files: &'a [(Vec<u8>, PathBuf)],
+    /// The length of the folder's key.
+    prefix: usize,
+}
+
+impl Listing<'_> {
+    /// Whether the walk listed `relative` (plain names only, no `.` or `..`) as a regular file
+    /// in the folder, or a regular file under it (it is then a folder): either way it exists.
+    /// `false` says nothing: the walk leaves out what git ignores and does not follow links.
+    #[must_use]
+    pub(crate) fn holds(&self, relative: &Path) -> bool {
+        // A path's key is a prefix of the keys of everything under it, and sorts first.
+        let key = path_order_key(relative);
+        fn rest(listed: &[u8], prefix: usize) -> &[u8] {
+            listed.get(prefix..).unwrap_or_default()
+        }
+        let at = self
+            .files
+            .partition_point(|(listed, _)| rest(listed, self.prefix) < key.as_slice());
+        self.files
+            .get(at)
+            .is_some_and(|(listed, _)| rest(listed, self.prefix).starts_with(&key))
+    }
+}
+
 /// Every regular file a walk of `check` passed, and every link it did not follow: a skill's
 /// files are taken from it rather than from a walk of each skill folder, which costs more than
 /// scanning the files (each walk reads the ignore files of every folder above it again).
@@ -158,19 +186,20 @@ pub(crate) struct FileIndex {
 }
 
 impl FileIndex {
-    /// Whether the walk listed `path` as a regular file, or listed a regular file under it (it
-    /// is then a folder): either way it exists. `false` says nothing: the walk leaves out what
-    /// git ignores and does not follow links.
+    /// What the walk listed under `folder`, to ask about many paths in it: one search of the
+    /// whole index, then searches of the folder's own files.
     #[must_use]
-    pub(crate) fn lists(&self, path: &Path) -> bool {
-        // A path's key is a prefix of the keys of everything under it, and sorts first.
-        let key = path_order_key(path);
-        let at = self
+    pub(crate) fn under(&self, folder: &Path) -> Listing<'_> {
+        // What lies under a folder has keys that continue the folder's, and sort together.
+        let prefix = path_order_key(folder);
+        let start = self
             .files
-            .partition_point(|(listed, _)| listed.as_slice() < key.as_slice());
-        self.files
-            .get(at)
-            .is_some_and(|(listed, _)| listed.starts_with(&key))
+            .partition_point(|(key, _)| key.as_slice() < prefix.as_slice());
+        let len = self.files[start..].partition_point(|(key, _)| key.starts_with(&prefix));
+        Listing {
+            files: &self.files[start..start + len],
+            prefix: prefix.len(),
+        }
     }
 
     /// The files [`skill_files`] finds under `folder`, in its order, as the walk saw them;
@@ -539,7 +568,7 @@ mod tests {
         write("a/out.log");
         std::fs::create_dir_all(root.join("a/empty")).unwrap();
         let (_, index) = walk_indexed(std::slice::from_ref(&root), &|_, _| {});
-        let a = root.join("a");
+        let a = index.under(&root.join("a"));
         for listed in [
             "SKILL.md",
             "scripts-old",
@@ -548,7 +577,7 @@ mod tests {
             "references/deep",
             "references/deep/guide.md",
         ] {
-            assert!(index.lists(&a.join(listed)), "{listed}");
+            assert!(a.holds(Path::new(listed)), "{listed}");
         }
         for unlisted in [
             "scripts",
@@ -559,8 +588,14 @@ mod tests {
             "empty",
             "missing.md",
         ] {
-            assert!(!index.lists(&a.join(unlisted)), "{unlisted}");
+            assert!(!a.holds(Path::new(unlisted)), "{unlisted}");
         }
-        assert!(!FileIndex::default().lists(&a.join("SKILL.md")));
+        assert!(index.under(&root).holds(Path::new("a/references/deep")));
+        assert!(!index.under(&root.join("a/empty")).holds(Path::new("x")));
+        assert!(
+            !FileIndex::default()
+                .under(&root.join("a"))
+                .holds(Path::new("SKILL.md"))
+        );
     }
 }

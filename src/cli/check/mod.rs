@@ -609,12 +609,15 @@ fn assumptions_hold(
     (display, path): (&Path, &Path),
     assumed: &[PathBuf],
 ) -> bool {
-    let walked = path.parent().unwrap_or(Path::new(""));
+    if assumed.is_empty() {
+        return true;
+    }
+    let listed = index.under(path.parent().unwrap_or(Path::new("")));
     assumed.iter().all(|relative| {
         let plain = relative
             .components()
             .all(|component| matches!(component, std::path::Component::Normal(_)));
-        (plain && index.lists(&walked.join(relative))) || exists_beside(display, relative)
+        (plain && listed.holds(relative)) || exists_beside(display, relative)
     })
 }
 
