@@ -379,7 +379,16 @@ fn check_files(
             }
         }
     }
+    drop_aside((files, first, file_keys, workspaces, index, openai));
     trouble
+}
+
+/// Frees `built` on a thread of its own: the paths, parses and registries of a large run take
+/// milliseconds to free (15 ms of 10,000 skills' 0.5 s), which the output need not wait for,
+/// nor the exit, which frees the lot at once.
+fn drop_aside<T: Send + 'static>(built: T) {
+    // When no thread can be started, the closure is dropped here, and `built` with it.
+    let _ = std::thread::Builder::new().spawn(move || drop(built));
 }
 
 /// Codex's `agents/openai.yaml` of a checked SKILL.md's folder (`file`, found by the walk):
