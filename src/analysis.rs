@@ -440,19 +440,28 @@ impl Engine {
         (errors, scan.evidence)
     }
 
-    /// Applies the config's rule levels, then the editor's, dropping rules that are off.
     /// Whether any rule of the security group is on. When the config (or the editor) turns them
     /// all off, nothing is scanned: no findings to drop, and no capabilities either.
     #[must_use]
     pub(crate) fn security_enabled(&self) -> bool {
-        rules::Rule::ALL
+        // Asked for every file of a run: the few rules set off are counted, rather than every
+        // rule looked up in both settings.
+        let mut off: Vec<rules::Rule> = [&self.config.rules, &self.client_rules]
+            .iter()
+            .flat_map(|settings| &settings.overrides)
+            .filter(|(rule, level)| level.is_none() && rule.group() == rules::Group::Security)
+            .map(|(rule, _)| *rule)
+            .collect();
+        if off.is_empty() {
+            return true;
+        }
+        off.sort_unstable();
+        off.dedup();
+        let security = rules::Rule::ALL
             .iter()
             .filter(|rule| rule.group() == rules::Group::Security)
-            .any(|rule| {
-                [&self.config.rules, &self.client_rules]
-                    .iter()
-                    .all(|settings| settings.overrides.get(rule) != Some(&None))
-            })
+            .count();
+        off.len() < security
     }
 
     /// Applies the rule levels of the config, then the editor's: a rule turned off drops its
@@ -492,6 +501,50 @@ mod tests {
             "skills".into(),
             "pdf".into(),
         )
+    }
+
+    /// The group is on while any of its rules is on in both the config and the editor's
+    /// settings, whichever of the two turns the others off.
+    #[test]
+    fn the_security_group_is_off_only_when_every_rule_of_it_is() {
+        use crate::diagnostic::Severity;
+        use rules::Rule;
+        let security: Vec<Rule> = Rule::ALL
+            .iter()
+            .copied()
+            .filter(|rule| rule.group() == rules::Group::Security)
+            .collect();
+        assert!(security.len() > 2);
+        let off = |rules: &[Rule]| {
+            rules
+                .iter()
+                .map(|rule| format!("{} = \"off\"\n", rule.as_str()))
+                .collect::<String>()
+        };
+        let engine_with = |config_off: &[Rule], editor_off: &[Rule]| {
+            let text = format!("[rules]\n{}", off(config_off));
+            let mut engine =
+                Engine::new(Config::parse(&text, Path::new("skill-lsp.toml")).unwrap());
+            for rule in editor_off {
+                engine.client_rules.overrides.insert(*rule, None);
+            }
+            engine
+        };
+        assert!(Engine::default().security_enabled());
+        assert!(!engine_with(&security, &[]).security_enabled());
+        assert!(!engine_with(&[], &security).security_enabled());
+        let (first, rest) = security.split_first().unwrap();
+        assert!(engine_with(rest, &[]).security_enabled());
+        assert!(!engine_with(rest, &[*first]).security_enabled());
+        // Set off twice is still one rule off.
+        assert!(engine_with(rest, rest).security_enabled());
+        // A level is not off, nor is another group's rule.
+        let mut engine = engine_with(rest, &[Rule::BrokenLink]);
+        engine
+            .client_rules
+            .overrides
+            .insert(*first, Some(Severity::Hint));
+        assert!(engine.security_enabled());
     }
 
     #[test]

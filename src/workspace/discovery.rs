@@ -145,6 +145,21 @@ fn ships(folder: &Path, path: &Path) -> bool {
         && relative != Path::new(OPENAI_YAML)
 }
 
+/// How many of the first items of `items` hold `within`, which holds for a run at the start
+/// and for nothing after it: found from the start, in steps that double, so a short run costs a
+/// few comparisons however long `items` is.
+fn run_length<T>(items: &[T], within: impl Fn(&T) -> bool) -> usize {
+    let mut step = 1;
+    let mut low = 0;
+    while low + step <= items.len() && within(&items[low + step - 1]) {
+        low += step;
+        step *= 2;
+    }
+    // The run ends in `low..low + step`, within `items`.
+    let high = (low + step).min(items.len());
+    low + items[low..high].partition_point(within)
+}
+
 /// The files the walk listed under one folder ([`FileIndex::under`]).
 pub(crate) struct Listing<'a> {
     /// Sorted by key, each key starting with the folder's.
@@ -195,7 +210,7 @@ impl FileIndex {
         let start = self
             .files
             .partition_point(|(key, _)| key.as_slice() < prefix.as_slice());
-        let len = self.files[start..].partition_point(|(key, _)| key.starts_with(&prefix));
+        let len = run_length(&self.files[start..], |(key, _)| key.starts_with(&prefix));
         Listing {
             files: &self.files[start..start + len],
             prefix: prefix.len(),
@@ -452,6 +467,20 @@ pub(crate) fn root_of(skill_file: &Path) -> Option<&Path> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_is_measured_whatever_its_length() {
+        for len in 0..70 {
+            for run in 0..=len {
+                let items: Vec<usize> = (0..len).collect();
+                assert_eq!(
+                    run_length(&items, |item| *item < run),
+                    run,
+                    "{run} of {len}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn path_order_keys_sort_as_paths_do() {

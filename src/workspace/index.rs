@@ -93,56 +93,66 @@ fn probe(
     Some(Slot { path, state })
 }
 
+/// Every `<root>/<folder>/SKILL.md` of `roots` that may be registered, and what it says, in
+/// loader order (root, then folder).
+fn probe_roots(
+    roots: &[PathBuf],
+    source: &dyn Source,
+    clients: ClientSet,
+) -> Vec<((usize, String), Slot)> {
+    let mut candidates = Vec::new();
+    for (root_index, root) in roots.iter().enumerate() {
+        let Ok(entries) = fs::read_dir(super::loader::fs_path(root)) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let Ok(folder) = entry.file_name().into_string() else {
+                continue;
+            };
+            // The listing's own file type (no system call on most file systems) tells a
+            // real folder; only links, and entries of unknown type, are looked up.
+            let plain = entry.file_type().ok().filter(|kind| !kind.is_symlink());
+            let is_folder = match plain {
+                Some(kind) => kind.is_dir(),
+                None => entry.path().is_dir(),
+            };
+            if is_folder {
+                candidates.push((root_index, folder, plain.is_some()));
+            }
+        }
+    }
+    // Reading and parsing each SKILL.md is independent work: thousands of skills index on
+    // every core.
+    let real_roots: Vec<Option<PathBuf>> = roots.iter().map(|root| real_root(root)).collect();
+    let mut slots: Vec<_> = candidates
+        .into_par_iter()
+        .filter_map(|(root_index, folder, plain)| {
+            let slot = probe(
+                &roots[root_index],
+                real_roots[root_index].as_deref(),
+                &folder,
+                plain.then_some(true),
+                source,
+                clients,
+            )?;
+            Some(((root_index, folder), slot))
+        })
+        .collect();
+    // A folder name is listed once per root, so no two keys are equal.
+    slots.par_sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    slots
+}
+
 impl WorkspaceIndex {
     /// Scans each root in order, reading each skill with the readings of `clients`; missing
     /// roots hold no skills.
     #[must_use]
     pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
-        let mut index = WorkspaceIndex {
+        WorkspaceIndex {
             roots: roots.to_vec(),
             clients,
-            slots: BTreeMap::new(),
-        };
-        let mut candidates = Vec::new();
-        for (root_index, root) in roots.iter().enumerate() {
-            let Ok(entries) = fs::read_dir(super::loader::fs_path(root)) else {
-                continue;
-            };
-            for entry in entries.filter_map(Result::ok) {
-                let Ok(folder) = entry.file_name().into_string() else {
-                    continue;
-                };
-                // The listing's own file type (no system call on most file systems) tells a
-                // real folder; only links, and entries of unknown type, are looked up.
-                let plain = entry.file_type().ok().filter(|kind| !kind.is_symlink());
-                let is_folder = match plain {
-                    Some(kind) => kind.is_dir(),
-                    None => entry.path().is_dir(),
-                };
-                if is_folder {
-                    candidates.push((root_index, folder, plain.is_some()));
-                }
-            }
+            slots: probe_roots(roots, source, clients).into_iter().collect(),
         }
-        // Reading and parsing each SKILL.md is independent work: thousands of skills index
-        // on every core.
-        let real_roots: Vec<Option<PathBuf>> = roots.iter().map(|root| real_root(root)).collect();
-        let slots: Vec<_> = candidates
-            .into_par_iter()
-            .filter_map(|(root_index, folder, plain)| {
-                let slot = probe(
-                    &roots[root_index],
-                    real_roots[root_index].as_deref(),
-                    &folder,
-                    plain.then_some(true),
-                    source,
-                    clients,
-                )?;
-                Some(((root_index, folder), slot))
-            })
-            .collect();
-        index.slots.extend(slots);
-        index
     }
 
     /// Whether `root` is one of this workspace's skills roots.
@@ -218,28 +228,29 @@ impl WorkspaceIndex {
     /// The loader's registry as of now.
     #[must_use]
     pub(crate) fn registry(&self) -> Registry {
-        self.clone().into_registry()
+        registry_of(&self.roots, self.slots.clone())
     }
+}
 
-    /// The loader's registry, taking the index's readings rather than copying them: a one-off
-    /// scan has no index to keep.
-    #[must_use]
-    pub(crate) fn into_registry(self) -> Registry {
-        let mut registry = Registry::default();
-        registry.roots.clone_from(&self.roots);
-        for ((root_index, folder), slot) in self.slots {
-            let root = self.roots[root_index].clone();
-            match slot.state {
-                Ok(metadata) => registry.add(Skill::new(metadata, slot.path, root, folder)),
-                Err(refusal) => registry.refused.push(Refused {
-                    path: slot.path,
-                    root,
-                    refusal,
-                }),
-            }
+/// The loader's registry of `roots` from their `slots`, in loader order.
+fn registry_of(
+    roots: &[PathBuf],
+    slots: impl IntoIterator<Item = ((usize, String), Slot)>,
+) -> Registry {
+    let mut registry = Registry::default();
+    registry.roots = roots.to_vec();
+    for ((root_index, folder), slot) in slots {
+        let root = roots[root_index].clone();
+        match slot.state {
+            Ok(metadata) => registry.add(Skill::new(metadata, slot.path, root, folder)),
+            Err(refusal) => registry.refused.push(Refused {
+                path: slot.path,
+                root,
+                refusal,
+            }),
         }
-        registry
     }
+    registry
 }
 
 impl Registry {
@@ -255,7 +266,7 @@ impl Registry {
     /// other client's listing needs (each reading costs a parse of every file).
     #[must_use]
     pub(crate) fn scan_for(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
-        WorkspaceIndex::scan(roots, source, clients).into_registry()
+        registry_of(roots, probe_roots(roots, source, clients))
     }
 
     /// Adds the readings of `clients` to a registry read without them (`check` reads the files
