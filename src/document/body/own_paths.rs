@@ -556,6 +556,13 @@ mod tests {
     }
 
     #[test]
+    fn markers_start_where_has_marker_looks() {
+        for marker in EXAMPLE_MARKERS {
+            assert!(marker.starts_with(['e', 'f']), "{marker}");
+        }
+    }
+
+    #[test]
     fn markers_are_found_as_the_definition_finds_them() {
         let parts = [
             "e.g.", "e.g", "eg", ".", ",", "for ", "for", "example", "instance", "s", ":", "jp",
