@@ -34,18 +34,6 @@ impl CheckRun {
         self.engine.lint_file(path, bytes, &exists, clients)
     }
 
-    /// [`Self::lint_and_read`], with the paths its links name answered by `exists` (relative
-    /// to the file's folder) instead of the disk.
-    pub(super) fn lint_and_read_with(
-        &self,
-        path: &Path,
-        bytes: Vec<u8>,
-        clients: ClientSet,
-        exists: &dyn Fn(&Path) -> bool,
-    ) -> rules::FileAnalysis {
-        self.engine.lint_file(path, bytes, exists, clients)
-    }
-
     /// The run the arguments ask for: `--config`, or the nearest config file, and `--target`.
     pub(super) fn new(
         config_path: Option<&Path>,

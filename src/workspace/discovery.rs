@@ -169,9 +169,11 @@ pub(crate) struct Listing<'a> {
 }
 
 impl Listing<'_> {
-    /// Whether the walk listed `relative` (plain names only, no `.` or `..`) as a regular file
-    /// in the folder, or a regular file under it (it is then a folder): either way it exists.
-    /// `false` says nothing: the walk leaves out what git ignores and does not follow links.
+    /// Whether the walk listed `relative` as a regular file in the folder, or a regular file
+    /// under it (it is then a folder): either way it exists. `false` says nothing: the walk
+    /// leaves out what git ignores and does not follow links. A path with `.` or `..` in it,
+    /// which a link may resolve elsewhere, is never held: its key keeps them, and the keys
+    /// listed under a folder hold names only.
     #[must_use]
     pub(crate) fn holds(&self, relative: &Path) -> bool {
         // A path's key is a prefix of the keys of everything under it, and sorts first.
@@ -235,17 +237,10 @@ impl FileIndex {
             }
             above = at.parent();
         }
-        // What lies under the folder has keys that continue the folder's.
-        let prefix = path_order_key(folder);
-        let start = self
-            .files
-            .partition_point(|(key, _)| key.as_slice() <= prefix.as_slice());
         let mut nested: std::collections::HashMap<&Path, bool> = std::collections::HashMap::new();
         let mut files = Vec::new();
-        for (key, path) in &self.files[start..] {
-            if !key.starts_with(&prefix) {
-                break;
-            }
+        // `folder` is a folder, so no listed file has its key: all of the run lies under it.
+        for (_, path) in self.under(folder).files {
             if !ships(folder, path) {
                 continue;
             }
@@ -616,6 +611,8 @@ mod tests {
             "out.log",
             "empty",
             "missing.md",
+            "./SKILL.md",
+            "references/../SKILL.md",
         ] {
             assert!(!a.holds(Path::new(unlisted)), "{unlisted}");
         }

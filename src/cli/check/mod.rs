@@ -493,7 +493,7 @@ fn render(
         metadata,
         mentions,
         evidence,
-    } = run.lint_and_read_with(display, bytes, clients, exists);
+    } = run.engine.lint_file(display, bytes, exists, clients);
     let is_loader_file = path.file_name().is_some_and(|name| name == "SKILL.md");
     let frontmatter = (is_loader_file && metadata.is_some()).then(|| frontmatter_of(&text));
     diagnostics.extend(extra);
@@ -622,12 +622,9 @@ fn assumptions_hold(
         return true;
     }
     let listed = index.under(path.parent().unwrap_or(Path::new("")));
-    assumed.iter().all(|relative| {
-        let plain = relative
-            .components()
-            .all(|component| matches!(component, std::path::Component::Normal(_)));
-        (plain && listed.holds(relative)) || exists_beside(display, relative)
-    })
+    assumed
+        .iter()
+        .all(|relative| listed.holds(relative) || exists_beside(display, relative))
 }
 
 /// The security scan of a checked skill's folder: its other files rendered, the findings on its
@@ -821,20 +818,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let skills = dir.path().join("skills");
         write(&skills.join(".gitignore"), b"*.log\n");
-        write(&skills.join("shared/notes.md"), b"notes\n");
+        write(&skills.join("common/notes.md"), b"notes\n");
         write(&skills.join("alpha/out.log"), b"ignored, but there\n");
         write(&skills.join("alpha/scripts-old/run.sh"), b"echo\n");
         write(&skills.join("alpha/references/guide.md"), b"guide\n");
         std::fs::create_dir_all(skills.join("alpha/empty")).unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(skills.join("shared"), skills.join("alpha/linked")).unwrap();
+        std::os::unix::fs::symlink(skills.join("common"), skills.join("alpha/linked")).unwrap();
         #[cfg(not(unix))]
         write(&skills.join("alpha/linked/notes.md"), b"notes\n");
         write(
             &skills.join("alpha/SKILL.md"),
             b"---\nname: alpha\ndescription: Does alpha things. Use when asked.\n---\n\
               Read [a](references/guide.md), [b](out.log), [c](empty), [d](linked/notes.md),\n\
-              [e](scripts-old/run.sh), [f](../shared/notes.md), [g](scripts/run.sh),\n\
+              [e](scripts-old/run.sh), [f](../common/notes.md), [g](scripts/run.sh),\n\
               [h](references/gone.md) and [i](scripts).\n",
         );
         // Its one missing target starts the name of a file the walk listed.
