@@ -65,6 +65,11 @@ impl RegistryView {
             .contains(path)
     }
 
+    /// Builds the index `unknown-mention` looks names up in, as [`NearNames::index`].
+    pub(crate) fn index_names(&self) {
+        NearNames::new(&self.registry, &self.near).index();
+    }
+
     /// [`Registry::replace_at`] on this view's registry (copied first if an analysis still
     /// holds it). Names and their order are all the index knows, so it is kept when only a
     /// description changed: typing in one skill of a large workspace does not re-index it.

@@ -166,6 +166,12 @@ impl<'r> NearNames<'r> {
         })
     }
 
+    /// Builds the index now rather than at the first look-up, for a caller that knows
+    /// look-ups will come: inside a parallel loop, the other threads would wait for it.
+    pub(crate) fn index(&self) {
+        self.variants();
+    }
+
     #[must_use]
     pub(crate) fn contains(&self, name: &str) -> bool {
         self.registry.get(name).is_some()

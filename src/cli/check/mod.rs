@@ -28,7 +28,7 @@ use crate::workspace::read::{DiskFiles, read_bytes};
 mod output;
 mod workspaces;
 use output::{Checked, Output};
-use workspaces::{Keys, Linted, Workspaces};
+use workspaces::{KeyMap, KeySet, Keys, Linted, Workspaces};
 
 pub(super) fn run(args: &CheckArgs) -> u8 {
     if args.stdin {
@@ -251,21 +251,14 @@ fn check_files(
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     manifests.sort_by_cached_key(|(display, _)| path_order_key(display));
     manifests.dedup_by(|a, b| a.0 == b.0);
-    // Equal paths are the same file found twice, so which copy comes first does not matter.
-    found.par_sort_by_cached_key(|(display, _, _)| path_order_key(display));
-    found.dedup_by(|a, b| a.0 == b.0);
-    let (files, mut first): (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>) = found
-        .into_iter()
-        .map(|(display, path, pass)| ((display, path), pass))
-        .unzip();
     let keys = Keys::new();
-    let file_keys: Vec<PathBuf> = files
+    let found_keys: Vec<PathBuf> = found
         .par_iter()
-        .map(|(display, _)| keys.key(display))
+        .map(|(display, _, _)| keys.key(display))
         .collect();
-    let mut plain = HashSet::with_capacity(file_keys.len());
-    let mut metadata = HashMap::with_capacity(file_keys.len());
-    for (key, pass) in file_keys.iter().zip(&mut first) {
+    let mut plain = KeySet::with_capacity_and_hasher(found.len(), Default::default());
+    let mut metadata = KeyMap::with_capacity_and_hasher(found.len(), Default::default());
+    for (key, (_, _, pass)) in found_keys.iter().zip(&mut found) {
         if pass.plain {
             plain.insert(key.clone().into_os_string());
         }
@@ -278,8 +271,35 @@ fn check_files(
         plain,
         metadata: Mutex::new(metadata),
     };
-    let workspaces = Workspaces::build(run, paths, &files, &file_keys, &linted, &keys);
+    // The workspaces need the files in no order, and the order of the output needs nothing of
+    // the workspaces: the registries are built on one core while the other sorts the files
+    // and checks the link targets the first pass took to exist.
+    let asks_names = found
+        .iter()
+        .any(|(_, _, pass)| pass.mentions.iter().any(|mention| !mention.in_code));
+    let (workspaces, (order, links_hold)) = rayon::join(
+        || {
+            let displays = found.iter().map(|(display, _, _)| display.as_path());
+            let workspaces = Workspaces::build(run, paths, displays, &found_keys, &linted, &keys);
+            if asks_names {
+                workspaces.index_names();
+            }
+            workspaces
+        },
+        || {
+            let mut order: Vec<usize> = (0..found.len()).collect();
+            order.par_sort_by_cached_key(|at| path_order_key(&found[*at].0));
+            let links_hold: Vec<bool> = found
+                .par_iter()
+                .map(|(display, path, pass)| {
+                    assumptions_hold(&index, (display, path), &pass.assumed)
+                })
+                .collect();
+            (order, links_hold)
+        },
+    );
     drop(linted);
+    let (files, mut first, file_keys) = in_path_order(found, found_keys, &links_hold, order);
 
     for ((chunk, passes), chunk_keys) in files
         .chunks(CHUNK)
@@ -293,11 +313,6 @@ fn check_files(
             .map(|(((display, path), pass), key)| {
                 if let Some(error) = pass.error.take() {
                     return (Err(error), None);
-                }
-                if !assumptions_hold(&index, (display, path), &pass.assumed) {
-                    // A link the first pass took to exist does not: its findings were wrong,
-                    // and it is linted again with the disk's answers.
-                    pass.checked = None;
                 }
                 let folder = pass
                     .evidence
@@ -381,6 +396,37 @@ fn check_files(
     }
     drop_aside((files, first, file_keys, workspaces, index, openai));
     trouble
+}
+
+/// The files of the first pass (`found`, with their keys) in `order`, their path order, each
+/// path once: the first copy of a file found twice stands for both. A file some of whose link
+/// targets do not exist, as `links_hold` tells, keeps no output of its first pass, which took
+/// them to exist: it is linted again in its turn with the disk's answers.
+fn in_path_order(
+    found: Vec<(PathBuf, PathBuf, FirstPass)>,
+    found_keys: Vec<PathBuf>,
+    links_hold: &[bool],
+    order: Vec<usize>,
+) -> (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>, Vec<PathBuf>) {
+    let mut slots: Vec<Option<_>> = found.into_iter().zip(found_keys).map(Some).collect();
+    let mut files: Vec<(PathBuf, PathBuf)> = Vec::with_capacity(slots.len());
+    let mut first = Vec::with_capacity(slots.len());
+    let mut keys = Vec::with_capacity(slots.len());
+    for at in order {
+        let Some(((display, path, mut pass), key)) = slots[at].take() else {
+            continue;
+        };
+        if files.last().is_some_and(|(last, _)| *last == display) {
+            continue;
+        }
+        if !links_hold[at] {
+            pass.checked = None;
+        }
+        files.push((display, path));
+        first.push(pass);
+        keys.push(key);
+    }
+    (files, first, keys)
 }
 
 /// Frees `built` on a thread of its own: the paths, parses and registries of a large run take
@@ -864,6 +910,57 @@ mod tests {
             ],
             "{json}"
         );
+    }
+
+    /// A file reached through two arguments is checked and counted once, in its place, with
+    /// the workspace findings it has however it was reached.
+    #[test]
+    fn a_file_found_twice_is_written_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = dir.path().join("skills");
+        for (folder, name) in [("alpha", "same"), ("beta", "same"), ("gamma", "gamma")] {
+            write(
+                &skills.join(folder).join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: Does {folder} things. Use when asked.\n---\nSee [x](gone.md).\n")
+                    .as_bytes(),
+            );
+        }
+        let run = CheckRun::new(None, &skills, &[]).unwrap();
+        let mut output = Output::new(Format::Json, false);
+        let paths = [
+            skills.join("beta"),
+            skills.clone(),
+            skills.join("beta/SKILL.md"),
+        ];
+        check_files(&run, &paths, &mut output, usize::MAX);
+        let json = output.pending + &output.format.tail(&output.totals, output.any);
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let findings: Vec<(String, String)> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|diagnostic| {
+                let path = diagnostic["path"].as_str().unwrap();
+                let folder = Path::new(path).parent().unwrap().file_name().unwrap();
+                let rule = diagnostic["rule"].as_str().unwrap();
+                (folder.to_string_lossy().into_owned(), rule.to_owned())
+            })
+            .collect();
+        let expected = [
+            ("alpha", "name-mismatch"),
+            ("alpha", "duplicate-name"),
+            ("alpha", "broken-link"),
+            ("beta", "name-mismatch"),
+            ("beta", "duplicate-name"),
+            ("beta", "broken-link"),
+            ("gamma", "broken-link"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(folder, rule)| ((*folder).to_owned(), (*rule).to_owned()))
+            .collect();
+        assert_eq!(findings, expected, "{json}");
+        assert_eq!(report["checked"]["files"], 3, "{json}");
     }
 
     #[test]

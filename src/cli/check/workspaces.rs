@@ -13,8 +13,8 @@ use super::*;
 pub(super) struct Linted<'a> {
     pub(super) keys: &'a Keys,
     /// The SKILL.md files the walk listed as regular files.
-    pub(super) plain: HashSet<OsString>,
-    pub(super) metadata: Mutex<HashMap<OsString, Metadata>>,
+    pub(super) plain: KeySet,
+    pub(super) metadata: Mutex<KeyMap<Metadata>>,
 }
 
 impl Source for Linted<'_> {
@@ -44,6 +44,14 @@ impl Source for Linted<'_> {
         }
     }
 }
+
+/// A map keyed by the bytes of [`Keys::key`]. Fx hashing: the keys are the run's own paths, not
+/// input an attacker picks to collide, and SipHash over each whole path was a visible part of
+/// the serial work between the two passes.
+pub(super) type KeyMap<V> = rustc_hash::FxHashMap<OsString, V>;
+
+/// A set of the bytes of [`Keys::key`] (see [`KeyMap`]).
+pub(super) type KeySet = rustc_hash::FxHashSet<OsString>;
 
 /// Paths made comparable however they were spelled: absolute and `.`-free, against the
 /// current folder read once per run (`std::path::absolute` asks the OS for it on every call,
@@ -76,20 +84,20 @@ pub(super) struct Workspaces {
     pub(super) registries: Vec<RegistryView>,
     /// By the bytes of [`Keys::key`] (see [`Linted`]): the registry-wide findings of each
     /// checked file.
-    pub(super) findings: HashMap<OsString, Vec<Diagnostic>>,
+    pub(super) findings: KeyMap<Vec<Diagnostic>>,
     /// By the bytes of [`Keys::key`]: the registries that hold each checked file, whose names
     /// its mentions must match (`unknown-mention`).
-    pub(super) members: HashMap<OsString, Vec<usize>>,
+    pub(super) members: KeyMap<Vec<usize>>,
 }
 
 impl Workspaces {
     /// Each SKILL.md belongs to one workspace: the config file's folder or a folder argument
     /// whose skills roots hold it, else the one the loader derives from its own path; each
     /// workspace's registry is the loader's, built from [`roots_for`].
-    pub(super) fn build(
+    pub(super) fn build<'f>(
         run: &CheckRun,
         paths: &[PathBuf],
-        files: &[(PathBuf, PathBuf)],
+        displays: impl Iterator<Item = &'f Path>,
         file_keys: &[PathBuf],
         source: &dyn Source,
         keys: &Keys,
@@ -111,13 +119,14 @@ impl Workspaces {
                 (workspace, roots)
             })
             .collect();
-        let checked: HashSet<&OsStr> = file_keys.iter().map(|key| key.as_os_str()).collect();
+        let checked: rustc_hash::FxHashSet<&OsStr> =
+            file_keys.iter().map(|key| key.as_os_str()).collect();
         // Workspace key -> (workspace as given, the checked SKILL.md files that brought it in).
         let mut workspaces: BTreeMap<PathBuf, (PathBuf, Vec<PathBuf>)> = BTreeMap::new();
         // Skills root as spelled -> the known workspace whose roots hold it, and its key. Two
         // spellings of one root are two entries with the same answer.
         let mut known_root: HashMap<&OsStr, Option<(PathBuf, PathBuf)>> = HashMap::new();
-        for ((display, _), file_key) in files.iter().zip(file_keys) {
+        for (display, file_key) in displays.zip(file_keys) {
             if display.file_name().is_none_or(|name| name != "SKILL.md") {
                 continue;
             }
@@ -147,8 +156,8 @@ impl Workspaces {
         }
         let mut built = Workspaces {
             registries: Vec::new(),
-            findings: HashMap::new(),
-            members: HashMap::new(),
+            findings: KeyMap::default(),
+            members: KeyMap::default(),
         };
         for (workspace, owners) in workspaces.values() {
             let roots: Vec<PathBuf> = roots_for(workspace, extra)
@@ -207,6 +216,14 @@ impl Workspaces {
             built.registries.push(RegistryView::from(registry));
         }
         built
+    }
+
+    /// Builds each registry's index of near names (`unknown-mention`) before the files are
+    /// checked against it on every core.
+    pub(super) fn index_names(&self) {
+        for registry in &self.registries {
+            registry.index_names();
+        }
     }
 
     /// The workspace findings of the checked file whose [`Keys::key`] is `path`.
