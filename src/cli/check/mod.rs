@@ -252,20 +252,30 @@ fn check_files(
     manifests.sort_by_cached_key(|(display, _)| path_order_key(display));
     manifests.dedup_by(|a, b| a.0 == b.0);
     let keys = Keys::new();
-    let found_keys: Vec<PathBuf> = found
-        .par_iter()
-        .map(|(display, _, _)| keys.key(display))
-        .collect();
-    let mut plain = KeySet::with_capacity_and_hasher(found.len(), Default::default());
-    let mut metadata = KeyMap::with_capacity_and_hasher(found.len(), Default::default());
-    for (key, (_, _, pass)) in found_keys.iter().zip(&mut found) {
-        if pass.plain {
-            plain.insert(key.clone().into_os_string());
-        }
-        if let Some(read) = pass.metadata.take() {
-            metadata.insert(key.clone().into_os_string(), read);
-        }
-    }
+    let (found_keys, taken): (Vec<PathBuf>, Vec<Option<Metadata>>) = found
+        .par_iter_mut()
+        .map(|(display, _, pass)| (keys.key(display), pass.metadata.take()))
+        .unzip();
+    // Which workspace owns each file needs only its path: found while the parses are gathered.
+    let ((plain, metadata), owners) = rayon::join(
+        || {
+            let mut plain = KeySet::with_capacity_and_hasher(found.len(), Default::default());
+            let mut metadata = KeyMap::with_capacity_and_hasher(found.len(), Default::default());
+            for ((key, (_, _, pass)), read) in found_keys.iter().zip(&found).zip(taken) {
+                if pass.plain {
+                    plain.insert(key.clone().into_os_string());
+                }
+                if let Some(read) = read {
+                    metadata.insert(key.clone().into_os_string(), read);
+                }
+            }
+            (plain, metadata)
+        },
+        || {
+            let displays = found.iter().map(|(display, _, _)| display.as_path());
+            Workspaces::owners(run, paths, displays, &found_keys, &keys)
+        },
+    );
     let linted = Linted {
         keys: &keys,
         plain,
@@ -279,8 +289,7 @@ fn check_files(
         .any(|(_, _, pass)| pass.mentions.iter().any(|mention| !mention.in_code));
     let (workspaces, (order, links_hold)) = rayon::join(
         || {
-            let displays = found.iter().map(|(display, _, _)| display.as_path());
-            let workspaces = Workspaces::build(run, paths, displays, &found_keys, &linted, &keys);
+            let workspaces = Workspaces::build(run, owners, &linted, &keys);
             if asks_names {
                 workspaces.index_names();
             }
@@ -299,18 +308,21 @@ fn check_files(
         },
     );
     drop(linted);
-    let (files, mut first, file_keys) = in_path_order(found, found_keys, &links_hold, order);
+    for ((_, _, pass), holds) in found.iter_mut().zip(links_hold) {
+        if !holds {
+            // A link the first pass took to exist does not: its findings were wrong, and it
+            // is linted again with the disk's answers.
+            pass.checked = None;
+        }
+    }
+    let (mut files, file_keys) = in_path_order(found, found_keys, &order);
 
-    for ((chunk, passes), chunk_keys) in files
-        .chunks(CHUNK)
-        .zip(first.chunks_mut(CHUNK))
-        .zip(file_keys.chunks(CHUNK))
-    {
+    for (chunk, chunk_keys) in files.chunks_mut(CHUNK).zip(file_keys.chunks(CHUNK)) {
         let done: Vec<(Result<Checked, String>, Option<FolderScan>)> = chunk
-            .par_iter()
-            .zip(passes.par_iter_mut())
+            .par_iter_mut()
             .zip(chunk_keys)
-            .map(|(((display, path), pass), key)| {
+            .map(|((display, path, pass), key)| {
+                let (display, path) = (&*display, &*path);
                 if let Some(error) = pass.error.take() {
                     return (Err(error), None);
                 }
@@ -353,7 +365,7 @@ fn check_files(
                 (check_one(run, output, display, path, extra), folder)
             })
             .collect();
-        for ((display, path), (result, folder)) in chunk.iter().zip(done) {
+        for ((display, path, _), (result, folder)) in chunk.iter().zip(done) {
             match result {
                 Ok(checked) => {
                     let skill = checked.skill;
@@ -394,39 +406,50 @@ fn check_files(
             }
         }
     }
-    drop_aside((files, first, file_keys, workspaces, index, openai));
+    drop_aside((files, file_keys, workspaces, index, openai));
     trouble
 }
 
 /// The files of the first pass (`found`, with their keys) in `order`, their path order, each
-/// path once: the first copy of a file found twice stands for both. A file some of whose link
-/// targets do not exist, as `links_hold` tells, keeps no output of its first pass, which took
-/// them to exist: it is linted again in its turn with the disk's answers.
+/// path once: the first copy of a file found twice stands for both. In place: what the first
+/// pass keeps of 10,000 files is megabytes, which copying into new vectors spent more time on
+/// (faulting their pages in) than the sort itself.
 fn in_path_order(
-    found: Vec<(PathBuf, PathBuf, FirstPass)>,
-    found_keys: Vec<PathBuf>,
-    links_hold: &[bool],
-    order: Vec<usize>,
-) -> (Vec<(PathBuf, PathBuf)>, Vec<FirstPass>, Vec<PathBuf>) {
-    let mut slots: Vec<Option<_>> = found.into_iter().zip(found_keys).map(Some).collect();
-    let mut files: Vec<(PathBuf, PathBuf)> = Vec::with_capacity(slots.len());
-    let mut first = Vec::with_capacity(slots.len());
-    let mut keys = Vec::with_capacity(slots.len());
-    for at in order {
-        let Some(((display, path, mut pass), key)) = slots[at].take() else {
-            continue;
-        };
-        if files.last().is_some_and(|(last, _)| *last == display) {
-            continue;
-        }
-        if !links_hold[at] {
-            pass.checked = None;
-        }
-        files.push((display, path));
-        first.push(pass);
-        keys.push(key);
+    mut found: Vec<(PathBuf, PathBuf, FirstPass)>,
+    mut keys: Vec<PathBuf>,
+    order: &[usize],
+) -> (Vec<(PathBuf, PathBuf, FirstPass)>, Vec<PathBuf>) {
+    permute(&mut found, order);
+    permute(&mut keys, order);
+    let repeated: Vec<bool> = std::iter::once(false)
+        .chain(found.windows(2).map(|pair| pair[0].0 == pair[1].0))
+        .collect();
+    if repeated.contains(&true) {
+        let mut at = 0..;
+        found.retain(|_| !repeated[at.next().unwrap_or_default()]);
+        let mut at = 0..;
+        keys.retain(|_| !repeated[at.next().unwrap_or_default()]);
     }
-    (files, first, keys)
+    (found, keys)
+}
+
+/// Puts `items` in `order`: afterwards `items[i]` is what was at `order[i]`, a permutation of
+/// the positions. Each cycle of the permutation is followed with swaps, so nothing is copied
+/// but the items that move.
+fn permute<T>(items: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let from = order[at];
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// Frees `built` on a thread of its own: the paths, parses and registries of a large run take
@@ -910,6 +933,35 @@ mod tests {
             ],
             "{json}"
         );
+    }
+
+    /// Every permutation of up to six items, and a long one, end as the definition says.
+    #[test]
+    fn permute_puts_each_item_where_the_order_says() {
+        fn permutations(n: usize) -> Vec<Vec<usize>> {
+            if n == 0 {
+                return vec![Vec::new()];
+            }
+            let mut all = Vec::new();
+            for shorter in permutations(n - 1) {
+                for at in 0..n {
+                    let mut longer = shorter.clone();
+                    longer.insert(at, n - 1);
+                    all.push(longer);
+                }
+            }
+            all
+        }
+        let mut orders: Vec<Vec<usize>> = (0..=6).flat_map(permutations).collect();
+        // A long one with long cycles: position i takes the item 7919 i places on.
+        orders.push((0..10_000).map(|at| (at * 7919) % 10_000).collect());
+        for order in orders {
+            let items: Vec<String> = (0..order.len()).map(|at| format!("item {at}")).collect();
+            let mut permuted = items.clone();
+            permute(&mut permuted, &order);
+            let expected: Vec<String> = order.iter().map(|from| items[*from].clone()).collect();
+            assert_eq!(permuted, expected, "{order:?}");
+        }
     }
 
     /// A file reached through two arguments is checked and counted once, in its place, with

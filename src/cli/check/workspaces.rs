@@ -90,18 +90,25 @@ pub(super) struct Workspaces {
     pub(super) members: KeyMap<Vec<usize>>,
 }
 
+/// Which workspace owns each checked SKILL.md ([`Workspaces::owners`]), found without the
+/// first pass's parses, so while they are gathered for the registries.
+pub(super) struct Owners<'f> {
+    /// Workspace key -> (workspace as given, the checked SKILL.md files that brought it in).
+    workspaces: BTreeMap<PathBuf, (PathBuf, Vec<PathBuf>)>,
+    /// The keys of every checked file.
+    checked: rustc_hash::FxHashSet<&'f OsStr>,
+}
+
 impl Workspaces {
     /// Each SKILL.md belongs to one workspace: the config file's folder or a folder argument
-    /// whose skills roots hold it, else the one the loader derives from its own path; each
-    /// workspace's registry is the loader's, built from [`roots_for`].
-    pub(super) fn build<'f>(
+    /// whose skills roots hold it, else the one the loader derives from its own path.
+    pub(super) fn owners<'f>(
         run: &CheckRun,
         paths: &[PathBuf],
         displays: impl Iterator<Item = &'f Path>,
-        file_keys: &[PathBuf],
-        source: &dyn Source,
+        file_keys: &'f [PathBuf],
         keys: &Keys,
-    ) -> Self {
+    ) -> Owners<'f> {
         let key = |path: &Path| keys.key(path);
         let extra = &run.engine.config.roots;
         let mut known: Vec<PathBuf> = Vec::new();
@@ -154,6 +161,26 @@ impl Workspaces {
                     .push(file_key.clone());
             }
         }
+        Owners {
+            workspaces,
+            checked,
+        }
+    }
+
+    /// The registry of each workspace of `owners`, the loader's, built from [`roots_for`] and
+    /// read from `source`, with its workspace findings and its members among the checked files.
+    pub(super) fn build(
+        run: &CheckRun,
+        owners: Owners<'_>,
+        source: &dyn Source,
+        keys: &Keys,
+    ) -> Self {
+        let key = |path: &Path| keys.key(path);
+        let extra = &run.engine.config.roots;
+        let Owners {
+            workspaces,
+            checked,
+        } = owners;
         let mut built = Workspaces {
             registries: Vec::new(),
             findings: KeyMap::default(),
