@@ -118,24 +118,50 @@ pub(crate) struct NearNames<'r> {
 #[derive(Debug, Default)]
 pub(crate) struct NearIndex(OnceLock<Vec<(u64, u32)>>);
 
-/// The hashes of `word` and of each of its one-character deletions.
-fn variant_hashes(word: &str) -> impl Iterator<Item = u64> + '_ {
-    let whole = std::iter::once(hash_parts(word, ""));
-    whole.chain(
-        word.char_indices()
-            .map(move |(at, ch)| hash_parts(&word[..at], &word[at + ch.len_utf8()..])),
-    )
+/// The hashes of `word` and of each of its one-character deletions, in that order.
+///
+/// A polynomial hash (`h = h * BASE + byte`, wrapping), so that the hash of a deletion comes
+/// from the hashes of what precedes and follows the deleted character in constant time: all
+/// of a word's variants cost one pass over it, where hashing each variant anew cost a pass per
+/// character. A collision only costs one more edit-distance check.
+fn variant_hashes(word: &str) -> Vec<u64> {
+    let bytes = word.as_bytes();
+    // prefix[i]: the hash of bytes[..i]. suffix[i]: the hash of bytes[i..], with
+    // power[i] = BASE^(len - i), what a prefix is multiplied by to have bytes[i..] follow it.
+    let mut prefix = Vec::with_capacity(bytes.len() + 1);
+    prefix.push(0u64);
+    for byte in bytes {
+        let last = prefix[prefix.len() - 1];
+        prefix.push(step(last, *byte));
+    }
+    let mut suffix = vec![0u64; bytes.len() + 1];
+    let mut power = vec![1u64; bytes.len() + 1];
+    for at in (0..bytes.len()).rev() {
+        power[at] = power[at + 1].wrapping_mul(BASE);
+        suffix[at] = u64::from(bytes[at])
+            .wrapping_add(1)
+            .wrapping_mul(power[at + 1])
+            .wrapping_add(suffix[at + 1]);
+    }
+    let mut hashes = Vec::with_capacity(bytes.len() + 1);
+    hashes.push(prefix[bytes.len()]);
+    for (at, ch) in word.char_indices() {
+        let end = at + ch.len_utf8();
+        hashes.push(
+            prefix[at]
+                .wrapping_mul(power[end])
+                .wrapping_add(suffix[end]),
+        );
+    }
+    hashes
 }
 
-/// FNV-1a over the bytes of `head` then `tail`: a collision only costs one more edit-distance
-/// check, and SipHash fed a byte at a time made building the index of 10,000 names a visible
-/// part of a whole `check`.
-fn hash_parts(head: &str, tail: &str) -> u64 {
-    head.bytes()
-        .chain(tail.bytes())
-        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
+/// An odd 64-bit multiplier with well-spread bits (the golden ratio's).
+const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// One byte more of a polynomial hash; bytes count from 1 so that a 0 byte still changes it.
+fn step(hash: u64, byte: u8) -> u64 {
+    hash.wrapping_mul(BASE).wrapping_add(u64::from(byte) + 1)
 }
 
 impl<'r> NearNames<'r> {
@@ -157,7 +183,9 @@ impl<'r> NearNames<'r> {
                 .enumerate()
                 .flat_map_iter(|(index, skill)| {
                     let index = u32::try_from(index).unwrap_or(u32::MAX);
-                    variant_hashes(&skill.name).map(move |hash| (hash, index))
+                    variant_hashes(&skill.name)
+                        .into_iter()
+                        .map(move |hash| (hash, index))
                 })
                 .collect();
             variants.par_sort_unstable();
@@ -184,6 +212,7 @@ impl<'r> NearNames<'r> {
         let variants = self.variants();
         let skills = &self.registry.skills;
         variant_hashes(word)
+            .into_iter()
             .flat_map(|hash| {
                 let start = variants.partition_point(|(candidate, _)| *candidate < hash);
                 variants[start..]
@@ -201,6 +230,37 @@ impl<'r> NearNames<'r> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each variant's hash is the hash of the variant itself, written out and hashed byte by
+    /// byte: the word, then the word without each of its characters in turn.
+    #[test]
+    fn variant_hashes_hash_the_variants() {
+        let whole = |text: &str| text.bytes().fold(0, step);
+        for word in [
+            "",
+            "a",
+            "ab",
+            "pdf",
+            "code-review",
+            "日本語",
+            "naïve-x",
+            "aab",
+            "a\0b",
+        ] {
+            let mut expected = vec![whole(word)];
+            for (at, ch) in word.char_indices() {
+                let variant = format!("{}{}", &word[..at], &word[at + ch.len_utf8()..]);
+                expected.push(whole(&variant));
+            }
+            assert_eq!(variant_hashes(word), expected, "{word:?}");
+        }
+        // Deleting different characters that leave the same text gives the same hash; other
+        // texts differ.
+        let hashes = variant_hashes("aab");
+        assert_eq!(hashes[1], hashes[2], "ab twice");
+        assert_ne!(hashes[1], hashes[3], "ab and aa");
+        assert_ne!(whole("\0"), whole(""), "a 0 byte counts");
+    }
 
     #[test]
     fn the_budget_counts_in_the_unit_given() {

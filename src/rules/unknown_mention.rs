@@ -75,6 +75,59 @@ mod tests {
         }
     }
 
+    /// The index finds what its definition says: among the names that share the mention or one
+    /// of its one-character deletions, or one of theirs, the nearest within the edit budget
+    /// (ties to the first name in byte order), on every short word over a small alphabet.
+    #[test]
+    fn nearest_follows_its_definition() {
+        use crate::rules::suggest::{MENTION_LENGTH, edit_budget, edit_distance};
+        fn variants(word: &str) -> Vec<String> {
+            let mut all = vec![word.to_owned()];
+            for (at, ch) in word.char_indices() {
+                all.push(format!("{}{}", &word[..at], &word[at + ch.len_utf8()..]));
+            }
+            all
+        }
+        fn words(alphabet: &[char], longest: usize) -> Vec<String> {
+            let mut all = vec![String::new()];
+            let mut last = vec![String::new()];
+            for _ in 0..longest {
+                last = last
+                    .iter()
+                    .flat_map(|word| alphabet.iter().map(move |ch| format!("{word}{ch}")))
+                    .collect();
+                all.extend(last.iter().cloned());
+            }
+            all
+        }
+        let names: Vec<String> = words(&['a', 'b', '-'], 4)
+            .into_iter()
+            .filter(|word| !word.is_empty())
+            .step_by(3)
+            .chain(["abab-ab", "ba-baba", "aaaaaa", "é-a"].map(String::from))
+            .collect();
+        let mut registry = Registry::default();
+        for name in &names {
+            registry.add(skill(name));
+        }
+        let index = NearIndex::default();
+        let near = NearNames::new(&registry, &index);
+        for word in words(&['a', 'b', '-', 'é'], 4)
+            .iter()
+            .chain(&["abab-a".to_owned()])
+        {
+            let own = variants(word);
+            let expected = names
+                .iter()
+                .filter(|name| variants(name).iter().any(|variant| own.contains(variant)))
+                .map(|name| (edit_distance(word, name), name.as_str()))
+                .filter(|(distance, _)| *distance <= edit_budget(word, MENTION_LENGTH))
+                .min()
+                .map(|(_, name)| name);
+            assert_eq!(near.nearest(word), expected, "{word:?}");
+        }
+    }
+
     #[test]
     fn unknown_mentions_suggest_a_near_name() {
         let mut registry = Registry::default();

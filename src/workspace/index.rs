@@ -121,10 +121,13 @@ fn probe_roots(
             }
         }
     }
+    // In order before they are read: sorting the slots after would move every skill's parse
+    // around. A folder name is listed once per root, so no two are equal.
+    candidates.par_sort_unstable_by(|(a_root, a, _), (b_root, b, _)| (a_root, a).cmp(&(b_root, b)));
     // Reading and parsing each SKILL.md is independent work: thousands of skills index on
-    // every core.
+    // every core, and the slots are collected in the candidates' order.
     let real_roots: Vec<Option<PathBuf>> = roots.iter().map(|root| real_root(root)).collect();
-    let mut slots: Vec<_> = candidates
+    candidates
         .into_par_iter()
         .filter_map(|(root_index, folder, plain)| {
             let slot = probe(
@@ -137,10 +140,7 @@ fn probe_roots(
             )?;
             Some(((root_index, folder), slot))
         })
-        .collect();
-    // A folder name is listed once per root, so no two keys are equal.
-    slots.par_sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-    slots
+        .collect()
 }
 
 impl WorkspaceIndex {
@@ -237,7 +237,8 @@ fn registry_of(
     roots: &[PathBuf],
     slots: impl IntoIterator<Item = ((usize, String), Slot)>,
 ) -> Registry {
-    let mut registry = Registry::default();
+    let slots = slots.into_iter();
+    let mut registry = Registry::with_capacity(slots.size_hint().0);
     registry.roots = roots.to_vec();
     for ((root_index, folder), slot) in slots {
         let root = roots[root_index].clone();

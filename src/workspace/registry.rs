@@ -81,6 +81,15 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// An empty registry with room for `skills` skills without growing.
+    pub(crate) fn with_capacity(skills: usize) -> Self {
+        Self {
+            skills: Vec::with_capacity(skills),
+            by_name: HashMap::with_capacity(skills),
+            ..Self::default()
+        }
+    }
+
     /// Registers a skill; the first skill with a name wins (design.md §5).
     pub(crate) fn add(&mut self, skill: Skill) {
         match self.by_name.get(&skill.name) {

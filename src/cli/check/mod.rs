@@ -307,7 +307,10 @@ fn check_files(
             (order, links_hold)
         },
     );
-    drop(linted);
+    let Linted {
+        plain, metadata, ..
+    } = linted;
+    drop_aside((plain, metadata));
     for ((_, _, pass), holds) in found.iter_mut().zip(links_hold) {
         if !holds {
             // A link the first pass took to exist does not: its findings were wrong, and it
