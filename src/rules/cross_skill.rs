@@ -206,23 +206,32 @@ fn selected_targets<'a>(
         .collect()
 }
 
-/// The budgeted clients selected for some skill: the listings `catalog-budget` computes.
-fn listed_of(selected: &HashMap<&Path, Vec<Client>>) -> ClientSet {
-    ClientSet::of(
-        BUDGETED
-            .into_iter()
-            .filter(|target| selected.values().any(|targets| targets.contains(target))),
-    )
-}
-
-/// The clients whose listing of `registry` the workspace rules compute, so whose readings its
-/// skills need ([`Registry::read_clients`]).
+/// The clients whose listing of `registry` the workspace rules compute (the budgeted clients
+/// selected for some skill), so whose readings its skills need ([`Registry::read_clients`]).
+/// Without a map of each skill's targets: most workspaces select no budgeted client, and then
+/// `catalog-budget` needs nothing more.
 #[must_use]
 pub(crate) fn listed_clients(
     registry: &Registry,
     targets_for: &dyn Fn(&Path) -> Vec<Client>,
 ) -> ClientSet {
-    listed_of(&selected_targets(registry, targets_for))
+    let every = ClientSet::of(BUDGETED);
+    let mut listed = ClientSet::NONE;
+    for skill in registry
+        .skills
+        .iter()
+        .chain(registry.shadowed.iter().map(|(skill, _)| skill))
+    {
+        for target in targets_for(&skill.path) {
+            if every.contains(target) {
+                listed = listed.with(target);
+            }
+        }
+        if every.without(listed).is_empty() {
+            break;
+        }
+    }
+    listed
 }
 
 /// The clients among `targets` (one file's) whose listing the workspace rules would compute:
@@ -242,8 +251,11 @@ fn catalog_budget(
     context_window: Option<u64>,
     findings: &mut Vec<(PathBuf, Diagnostic)>,
 ) {
+    let listed = listed_clients(registry, targets_for);
+    if listed.is_empty() {
+        return;
+    }
     let selected = selected_targets(registry, targets_for);
-    let listed = listed_of(&selected);
     // Looked up once per listed skill: a map, not a scan of the registry each time (thousands
     // of skills can be shortened at once).
     let skills: HashMap<&Path, &Skill> = registry

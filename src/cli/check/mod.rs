@@ -287,7 +287,7 @@ fn check_files(
     let asks_names = found
         .iter()
         .any(|(_, _, pass)| pass.mentions.iter().any(|mention| !mention.in_code));
-    let (workspaces, (order, links_hold)) = rayon::join(
+    let (workspaces, (order, broken)) = rayon::join(
         || {
             let workspaces = Workspaces::build(run, owners, &linted, &keys);
             if asks_names {
@@ -298,25 +298,27 @@ fn check_files(
         || {
             let mut order: Vec<usize> = (0..found.len()).collect();
             order.par_sort_by_cached_key(|at| path_order_key(&found[*at].0));
-            let links_hold: Vec<bool> = found
+            // In path order, each folder's search of the walk's listing starts near the last
+            // one's, whose keys are still in the cache.
+            let broken: Vec<usize> = order
                 .par_iter()
-                .map(|(display, path, pass)| {
-                    assumptions_hold(&index, (display, path), &pass.assumed)
+                .copied()
+                .filter(|at| {
+                    let (display, path, pass) = &found[*at];
+                    !assumptions_hold(&index, (display, path), &pass.assumed)
                 })
                 .collect();
-            (order, links_hold)
+            (order, broken)
         },
     );
     let Linted {
         plain, metadata, ..
     } = linted;
     drop_aside((plain, metadata));
-    for ((_, _, pass), holds) in found.iter_mut().zip(links_hold) {
-        if !holds {
-            // A link the first pass took to exist does not: its findings were wrong, and it
-            // is linted again with the disk's answers.
-            pass.checked = None;
-        }
+    for at in broken {
+        // A link the first pass took to exist does not: its findings were wrong, and it is
+        // linted again with the disk's answers.
+        found[at].2.checked = None;
     }
     let (mut files, file_keys) = in_path_order(found, found_keys, &order);
 
