@@ -155,7 +155,7 @@ impl Scratch {
         self.power.resize(bytes.len() + 1, 1);
         for at in (0..bytes.len()).rev() {
             self.power[at] = self.power[at + 1].wrapping_mul(BASE);
-            self.suffix[at] = (u64::from(bytes[at]) + 1)
+            self.suffix[at] = weight(bytes[at])
                 .wrapping_mul(self.power[at + 1])
                 .wrapping_add(self.suffix[at + 1]);
         }
@@ -209,9 +209,14 @@ fn sorted_by_bucket(pieces: Vec<Vec<(u64, u32)>>) -> Vec<(u64, u32)> {
 /// An odd 64-bit multiplier with well-spread bits (the golden ratio's).
 const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// One byte more of a polynomial hash; bytes count from 1 so that a 0 byte still changes it.
+/// One byte more of a polynomial hash.
 fn step(hash: u64, byte: u8) -> u64 {
-    hash.wrapping_mul(BASE).wrapping_add(u64::from(byte) + 1)
+    hash.wrapping_mul(BASE).wrapping_add(weight(byte))
+}
+
+/// What a byte adds to a polynomial hash: bytes count from 1, so that a 0 byte still changes it.
+fn weight(byte: u8) -> u64 {
+    u64::from(byte) + 1
 }
 
 impl<'r> NearNames<'r> {

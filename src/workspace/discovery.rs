@@ -63,15 +63,24 @@ pub(crate) fn path_order_key(path: &Path) -> Vec<u8> {
     }
 }
 
+#[cfg(any(not(unix), test))]
 const TAG_PREFIX: u8 = 1;
 const TAG_ROOT: u8 = 2;
 const TAG_CURRENT: u8 = 3;
 const TAG_PARENT: u8 = 4;
 const TAG_NAME: u8 = 5;
 
-/// [`path_order_key`] from the components [`Path::components`] gives. Windows prefixes compare
-/// by their bytes here, which may order two drives differently from `Path`.
-#[cfg_attr(unix, allow(dead_code))]
+/// One component of a [`path_order_key`]: its tag, its bytes and a 0.
+fn push_component(key: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
+    key.push(tag);
+    key.extend_from_slice(bytes);
+    key.push(0);
+}
+
+/// [`path_order_key`] from the components [`Path::components`] gives (on Unix, the definition
+/// the byte loop is tested against). Windows prefixes compare by their bytes here, which may
+/// order two drives differently from `Path`.
+#[cfg(any(not(unix), test))]
 fn components_order_key(path: &Path) -> Vec<u8> {
     use std::path::Component;
     let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
@@ -83,9 +92,7 @@ fn components_order_key(path: &Path) -> Vec<u8> {
             Component::ParentDir => (TAG_PARENT, &[][..]),
             Component::Normal(name) => (TAG_NAME, name.as_encoded_bytes()),
         };
-        key.push(tag);
-        key.extend_from_slice(bytes);
-        key.push(0);
+        push_component(&mut key, tag, bytes);
     }
     key
 }
@@ -99,21 +106,17 @@ fn unix_path_order_key(bytes: &[u8]) -> Vec<u8> {
     let mut key = Vec::with_capacity(bytes.len() + 8);
     let mut parts = bytes.split(|byte| *byte == b'/');
     if bytes.first() == Some(&b'/') {
-        key.extend_from_slice(&[TAG_ROOT, 0]);
+        push_component(&mut key, TAG_ROOT, &[]);
         parts.next();
     } else if bytes == b"." || bytes.starts_with(b"./") {
-        key.extend_from_slice(&[TAG_CURRENT, 0]);
+        push_component(&mut key, TAG_CURRENT, &[]);
         parts.next();
     }
     for part in parts {
         match part {
             b"" | b"." => {}
-            b".." => key.extend_from_slice(&[TAG_PARENT, 0]),
-            name => {
-                key.push(TAG_NAME);
-                key.extend_from_slice(name);
-                key.push(0);
-            }
+            b".." => push_component(&mut key, TAG_PARENT, &[]),
+            name => push_component(&mut key, TAG_NAME, name),
         }
     }
     key
