@@ -261,6 +261,41 @@ pub(crate) fn decode_lossy(bytes: Vec<u8>) -> String {
         .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
 }
 
+/// The wide Unicode encoding `bytes` are in, when they are UTF-16 or UTF-32 rather than UTF-8:
+/// by the byte-order mark, or without one by the zero bytes that wide encodings put beside
+/// each ASCII character (a SKILL.md starts with `---`, so its first characters are ASCII).
+/// UTF-16 text of ASCII characters is valid UTF-8 full of NUL bytes, which would otherwise read
+/// as a file without frontmatter.
+#[must_use]
+pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
+    const MARKS: [(&[u8], &str); 4] = [
+        (&[0xFF, 0xFE, 0, 0], "UTF-32LE"),
+        (&[0, 0, 0xFE, 0xFF], "UTF-32BE"),
+        (&[0xFF, 0xFE], "UTF-16LE"),
+        (&[0xFE, 0xFF], "UTF-16BE"),
+    ];
+    if let Some((_, name)) = MARKS.iter().find(|(mark, _)| bytes.starts_with(mark)) {
+        return Some(name);
+    }
+    // Without a mark: the zero bytes of the first eight bytes, when they are all ASCII or zero
+    // and follow one of the wide patterns exactly.
+    let head = bytes.get(..8)?;
+    if head.iter().any(|byte| *byte >= 0x80) {
+        return None;
+    }
+    let zero = |at: usize| head[at] == 0;
+    let pattern = |zeros: &[usize]| (0..8).all(|at| zero(at) == zeros.contains(&(at % 4)));
+    [
+        (&[1, 2, 3][..], "UTF-32LE"),
+        (&[0, 1, 2][..], "UTF-32BE"),
+        (&[1, 3][..], "UTF-16LE"),
+        (&[0, 2][..], "UTF-16BE"),
+    ]
+    .into_iter()
+    .find(|(zeros, _)| pattern(zeros))
+    .map(|(_, name)| name)
+}
+
 /// The greatest char boundary at or below `offset`.
 #[must_use]
 pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
@@ -376,6 +411,45 @@ mod tests {
             xml_escape("a <b> & \"c\" it's\u{7}\tend"),
             "a &lt;b&gt; &amp; &quot;c&quot; it's \tend"
         );
+    }
+
+    #[test]
+    fn wide_encodings_are_named_with_or_without_a_mark() {
+        let text = "---\nname: x\n";
+        let utf16le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let utf16be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let utf32le: Vec<u8> = text
+            .chars()
+            .flat_map(|c| u32::from(c).to_le_bytes())
+            .collect();
+        let utf32be: Vec<u8> = text
+            .chars()
+            .flat_map(|c| u32::from(c).to_be_bytes())
+            .collect();
+        for (bytes, name) in [
+            (utf16le, "UTF-16LE"),
+            (utf16be, "UTF-16BE"),
+            (utf32le, "UTF-32LE"),
+            (utf32be, "UTF-32BE"),
+        ] {
+            assert_eq!(wide_encoding(&bytes), Some(name));
+            let mark: &[u8] = match name {
+                "UTF-16LE" => &[0xFF, 0xFE],
+                "UTF-16BE" => &[0xFE, 0xFF],
+                "UTF-32LE" => &[0xFF, 0xFE, 0, 0],
+                _ => &[0, 0, 0xFE, 0xFF],
+            };
+            assert_eq!(wide_encoding(&[mark, &bytes].concat()), Some(name));
+        }
+        for utf8 in [
+            "---\nname: x\n",
+            "",
+            "---",
+            "\u{feff}---\nname: été\n",
+            "ab\0cd\0ef\0",
+        ] {
+            assert_eq!(wide_encoding(utf8.as_bytes()), None, "{utf8:?}");
+        }
     }
 
     #[test]

@@ -307,19 +307,23 @@ fn improve(
     let path = display_path(&skill.path).display().to_string();
     let mut applied = false;
     if args.apply && improvement.best > 0 {
-        let written = std::fs::read_to_string(&skill.path)
-            .ok()
-            .and_then(|text| {
-                crate::rules::fix::with_description(&text, &improvement.best().description)
-            })
-            .map(|text| std::fs::write(&skill.path, text));
-        match written {
-            Some(Ok(())) => applied = true,
-            Some(Err(error)) => {
+        // Through the one safe writer: a save made while the loop ran is never reverted.
+        let roots = crate::workspace::read::Roots::new(std::slice::from_ref(&skill.path));
+        let written = crate::workspace::write::hold(&skill.path, &roots).map(|held| {
+            std::str::from_utf8(&held.bytes)
+                .ok()
+                .and_then(|text| {
+                    crate::rules::fix::with_description(text, &improvement.best().description)
+                })
+                .map(|text| held.replace(text.as_bytes()))
+        });
+        match written.and_then(Option::transpose) {
+            Ok(Some(())) => applied = true,
+            Err(error) => {
                 error_line(&format!("{path}: cannot write the description: {error}"));
                 return EXIT_TROUBLE;
             }
-            None => {
+            Ok(None) => {
                 error_line(&format!(
                     "{path}: the description could not be replaced safely; the file is unchanged"
                 ));

@@ -1,7 +1,7 @@
-//! `check --fix`: apply the safe fixes until nothing changes, write atomically, never lose data.
+//! `check --fix`: apply the safe fixes until nothing changes, and write through the one safe
+//! writer (`workspace::write`): never outside the roots, never over a save made meanwhile.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -9,8 +9,9 @@ use rayon::prelude::*;
 use super::check_run::CheckRun;
 use super::display_path;
 use super::error_line;
-use crate::diagnostic::Rename;
 use crate::rules::fix::{FixOutcome, fix_all};
+use crate::workspace::read::Roots;
+use crate::workspace::write::{WriteError, hold, rename_without_replacing};
 
 pub(super) struct Fixed {
     pub fixes: usize,
@@ -23,65 +24,22 @@ pub(super) fn fix_text(run: &CheckRun, path: &Path, original: &str) -> FixOutcom
     fix_all(original, |text| run.lint(path, text.as_bytes()).1)
 }
 
-/// Writes `text` next to `path` and renames it over, keeping the file's permissions.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.skill-lsp-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        if let Ok(metadata) = fs::metadata(path) {
-            fs::set_permissions(&temp, metadata.permissions())?;
-        }
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
-}
-
-/// Renames through a temporary name, so that `skill.md` → `SKILL.md` works on case-insensitive
-/// file systems too.
-fn rename_file(rename: &Rename) -> std::io::Result<()> {
-    if rename.to.exists() && !same_file(&rename.from, &rename.to) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::AlreadyExists,
-            format!("{} already exists", rename.to.display()),
-        ));
-    }
-    let temp = rename
-        .from
-        .with_file_name(format!(".skill-lsp-rename-{}.tmp", std::process::id()));
-    fs::rename(&rename.from, &temp)?;
-    fs::rename(&temp, &rename.to).inspect_err(|_| {
-        let _ = fs::rename(&temp, &rename.from);
-    })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-pub(super) fn fix_files(run: &CheckRun, files: &[PathBuf]) -> Fixed {
+/// Fixes `files`, each written only if its real path lies inside `roots` and it did not change
+/// while it was fixed (`workspace::write`).
+pub(super) fn fix_files(run: &CheckRun, files: &[PathBuf], roots: &Roots) -> Fixed {
     let results: Vec<(usize, bool)> = files
         .par_iter()
         .map(|path| {
-            let Ok(bytes) = crate::workspace::read::read_bytes(path) else {
-                return (0, false);
+            let held = match hold(path, roots) {
+                Ok(held) => held,
+                // Not a file, unreadable or too large: `check` reports it on its own walk.
+                Err(WriteError::Io(_)) => return (0, false),
+                Err(error) => {
+                    error_line(&format!("cannot fix {}: {error}", path.display()));
+                    return (0, true);
+                }
             };
-            let Ok(original) = String::from_utf8(bytes) else {
+            let Ok(original) = std::str::from_utf8(&held.bytes) else {
                 return (0, false);
             };
             let display = display_path(path);
@@ -89,18 +47,28 @@ pub(super) fn fix_files(run: &CheckRun, files: &[PathBuf]) -> Fixed {
                 text,
                 applied: count,
                 rename,
-            } = fix_text(run, &display, &original);
-            let mut trouble = false;
+            } = fix_text(run, &display, original);
             if text != original {
-                if let Err(error) = write_atomically(path, &text) {
-                    error_line(&format!("cannot write {}: {error}", path.display()));
+                if let Err(error) = held.replace(text.as_bytes()) {
+                    error_line(&format!("cannot fix {}: {error}", path.display()));
                     return (0, true);
                 }
             }
-            if let Some(mut rename) = rename {
-                rename.from.clone_from(path);
-                rename.to = path.with_file_name("SKILL.md");
-                if let Err(error) = rename_file(&rename) {
+            let mut trouble = false;
+            if rename.is_some() {
+                // The link's own name is renamed (a folder's entries are its own), never its
+                // target's; its folder must lie inside the roots as well.
+                let folder = path.parent().unwrap_or(Path::new("."));
+                let to = path.with_file_name("SKILL.md");
+                let inside = fs::canonicalize(folder).is_ok_and(|real| roots.holds(&real));
+                let renamed = if inside {
+                    rename_without_replacing(path, &to)
+                } else {
+                    Err(std::io::Error::other(
+                        "its folder is outside the folders being checked",
+                    ))
+                };
+                if let Err(error) = renamed {
                     error_line(&format!("cannot rename {}: {error}", path.display()));
                     trouble = true;
                 }

@@ -190,6 +190,9 @@ fn client_loads(target: Client, file: &str, folder: Option<&str>) -> Option<bool
 /// not UTF-8) and the findings, sorted by position.
 #[must_use]
 pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagnostic>) {
+    if let Some(encoding) = crate::text::wide_encoding(bytes) {
+        return wide_text(bytes, encoding, context);
+    }
     match std::str::from_utf8(bytes) {
         Ok(text) => {
             let diagnostics = lint_text(text, context);
@@ -216,6 +219,23 @@ pub fn lint_bytes(bytes: &[u8], context: &FileContext<'_>) -> (String, Vec<Diagn
     }
 }
 
+/// A file in UTF-16 or UTF-32: one finding that names the encoding, instead of the findings of
+/// its text misread as UTF-8 ("no frontmatter" for the NUL bytes between the characters).
+fn wide_text(bytes: &[u8], encoding: &str, context: &FileContext<'_>) -> (String, Vec<Diagnostic>) {
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let width = text.chars().next().map_or(0, char::len_utf8);
+    let mut diagnostic = Diagnostic::new(
+        Rule::InvalidUtf8,
+        TextRange::new(0, width),
+        format!(
+            "the file is {encoding} text, not UTF-8 — every client fails to read it; save it as \
+             UTF-8"
+        ),
+    );
+    diagnostic.targets = context.targets.to_vec();
+    (text, vec![diagnostic])
+}
+
 /// Lints one SKILL.md's bytes and reads what the loader would register from it, with the
 /// readings of `clients`, parsing once.
 #[must_use]
@@ -225,8 +245,9 @@ pub(crate) fn lint_and_read(
     folder: &str,
     clients: ClientSet,
 ) -> FileAnalysis {
+    let wide = crate::text::wide_encoding(&bytes).is_some();
     match String::from_utf8(bytes) {
-        Ok(text) => {
+        Ok(text) if !wide => {
             let document = SkillDocument::parse_for_rules(&text, context.security);
             let (diagnostics, evidence) = lint_document_with_evidence(&text, &document, context);
             let metadata =
@@ -240,8 +261,10 @@ pub(crate) fn lint_and_read(
                 evidence,
             }
         }
-        Err(error) => {
-            let (text, diagnostics) = lint_bytes(error.as_bytes(), context);
+        read => {
+            let bytes =
+                read.map_or_else(std::string::FromUtf8Error::into_bytes, String::into_bytes);
+            let (text, diagnostics) = lint_bytes(&bytes, context);
             FileAnalysis {
                 text,
                 diagnostics,
@@ -436,9 +459,10 @@ mod robustness {
 
     use std::path::Path;
 
-    use super::{FileContext, lint_bytes, lint_text};
+    use super::{FileContext, lint_and_read, lint_bytes, lint_text};
     use crate::diagnostic::apply_edits;
     use crate::targets::ALL_CLIENTS;
+    use crate::targets::ClientSet;
 
     const SEEDS: &[&str] = &[
         "---\nname: pdf\ndescription: Fill forms. Use when asked.\nmetadata:\n  k: v\nallowed-tools: [Read, Grep]\n---\n# PDF\n\nRun scripts/x.py and [a](references/a.md).\n",
@@ -515,6 +539,43 @@ mod robustness {
                         .unwrap_or_else(|error| panic!("{error}: {text:?} {fix:?}"));
                     let _ = lint_text(&fixed, &context);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_text_says_its_encoding_instead_of_missing_frontmatter() {
+        let exists = |_: &Path| false;
+        let context = FileContext {
+            path: Path::new("skills/pdf/SKILL.md"),
+            targets: &ALL_CLIENTS,
+            exists: &exists,
+            security: true,
+        };
+        let skill = "---\nname: pdf\ndescription: Fills forms. Use when asked.\n---\nBody\n";
+        // Without a mark the bytes are valid UTF-8 (NUL between the characters).
+        let bare: Vec<u8> = skill.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let marked = [
+            &[0xFE, 0xFF][..],
+            &skill
+                .encode_utf16()
+                .flat_map(u16::to_be_bytes)
+                .collect::<Vec<_>>(),
+        ]
+        .concat();
+        for (bytes, encoding) in [(bare, "UTF-16LE"), (marked, "UTF-16BE")] {
+            for diagnostics in [
+                lint_bytes(&bytes, &context).1,
+                lint_and_read(bytes.clone(), &context, "pdf", ClientSet::NONE).diagnostics,
+            ] {
+                assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+                assert_eq!(diagnostics[0].rule, super::Rule::InvalidUtf8);
+                assert!(
+                    diagnostics[0].message.contains(encoding)
+                        && diagnostics[0].message.contains("save it as UTF-8"),
+                    "{}",
+                    diagnostics[0].message
+                );
             }
         }
     }

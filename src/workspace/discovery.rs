@@ -425,6 +425,16 @@ fn walk_with(
             Box::new(move |result| {
                 match result {
                     Ok(entry) => {
+                        if entry.file_type().is_some_and(|kind| kind.is_dir())
+                            && entry.file_name().to_str().is_some_and(is_skill_file_name)
+                        {
+                            // Not a skill to any client, and silence would read as "no problems".
+                            lock(errors).push(WalkError {
+                                path: entry.path().to_path_buf(),
+                                message: "a folder, not a file; no client loads a skill from it"
+                                    .to_owned(),
+                            });
+                        }
                         if let Some(seen) = seen.filter(|_| entry.depth() > 0) {
                             if entry.path_is_symlink() {
                                 lock(seen).links.push(entry.path().to_path_buf());

@@ -4,7 +4,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The most of one file that is read: far beyond any real SKILL.md, small enough to hold.
 pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -31,15 +31,12 @@ pub(crate) fn read_bytes_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> 
     let file = open_without_blocking(path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
-        return Err(not_regular());
+        return Err(not_regular(&metadata));
     }
-    if metadata.len() > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            format!("larger than {limit} bytes; not read"),
-        ));
+    if metadata.len() > limit.min(MAX_FILE_BYTES) {
+        return Err(too_large(metadata.len()));
     }
-    let size = usize::try_from(metadata.len().min(MAX_FILE_BYTES)).unwrap_or(0);
+    let size = usize::try_from(metadata.len()).unwrap_or(0);
     let mut bytes = Vec::with_capacity(size);
     if size > 0 {
         // The file as large as it was when opened: reading on until a read returns nothing
@@ -53,15 +50,74 @@ pub(crate) fn read_bytes_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> 
             .read_to_end(&mut bytes)?;
     }
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            format!(
-                "larger than {} MiB; not read",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-        ));
+        return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// The error of a file over the limit: never read in part, so never fixed or listed in part.
+pub(super) fn too_large(size: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "{} bytes, over the {} MiB limit for one file; not read",
+            crate::text::thousands(size),
+            MAX_FILE_BYTES / (1024 * 1024)
+        ),
+    )
+}
+
+/// The folders a run may read files from and write them in: the paths the user named, every
+/// link resolved (a file named directly stands for its folder), each widened to the git work
+/// tree that holds it, if any: `.claude/skills/x -> ../../.agents/skills/x` stays inside the
+/// repository when only `.claude` is named. A link found under them that resolves elsewhere
+/// (to `/proc/self/environ`, a home folder, another checkout) is neither read nor written.
+#[derive(Debug, Default)]
+pub(crate) struct Roots(Vec<PathBuf>);
+
+impl Roots {
+    #[must_use]
+    pub(crate) fn new(paths: &[PathBuf]) -> Self {
+        Self(
+            paths
+                .iter()
+                .filter_map(|path| {
+                    let folder = if path.is_dir() {
+                        path.as_path()
+                    } else {
+                        path.parent()
+                            .filter(|parent| !parent.as_os_str().is_empty())
+                            .unwrap_or(Path::new("."))
+                    };
+                    let real = fs::canonicalize(folder).ok()?;
+                    let tree = real.ancestors().find(|folder| folder.join(".git").exists());
+                    Some(tree.map_or(real.clone(), Path::to_path_buf))
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether `real`, a path with every link resolved, lies inside one of the roots.
+    #[must_use]
+    pub(crate) fn holds(&self, real: &Path) -> bool {
+        self.0.iter().any(|root| real.starts_with(root))
+    }
+
+    /// `Err` with the message for a file that resolves outside the roots; `Ok` for one inside
+    /// (or one that cannot be resolved, whose read then says why).
+    ///
+    /// # Errors
+    ///
+    /// The message naming where the link points.
+    pub(crate) fn check(&self, path: &Path) -> Result<(), String> {
+        match fs::canonicalize(path) {
+            Ok(real) if !self.holds(&real) => Err(format!(
+                "it links to {}, outside the folders being checked; not read",
+                real.display()
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The file's text, which must be UTF-8.
@@ -122,14 +178,43 @@ fn open_without_blocking(path: &Path) -> io::Result<File> {
 
 #[cfg(not(unix))]
 fn open_without_blocking(path: &Path) -> io::Result<File> {
-    if !fs::metadata(path)?.is_file() {
-        return Err(not_regular());
+    let metadata = fs::metadata(path)?;
+    if !metadata.is_file() {
+        return Err(not_regular(&metadata));
     }
     File::open(path)
 }
 
-fn not_regular() -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")
+fn not_regular(metadata: &fs::Metadata) -> io::Error {
+    let kind = if metadata.is_dir() {
+        "a folder, not a file"
+    } else {
+        special_kind(metadata)
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("not a regular file: {kind}"),
+    )
+}
+
+#[cfg(unix)]
+fn special_kind(metadata: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = metadata.file_type();
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &fs::Metadata) -> &'static str {
+    "a special file"
 }
 
 #[cfg(test)]

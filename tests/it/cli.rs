@@ -1045,9 +1045,11 @@ fn json_in(dir: &Path, args: &[&str]) -> Value {
     })
 }
 
-/// `.claude/skills/<x> -> ../../.agents/skills/<x>` for each of `names`.
+/// `.claude/skills/<x> -> ../../.agents/skills/<x>` for each of `names`, in a git work tree
+/// (links that leave the folders named and their work tree are not read).
 fn linked_layout(names: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join(".git")).unwrap();
     fs::create_dir_all(dir.path().join(".claude/skills")).unwrap();
     for name in names {
         write(

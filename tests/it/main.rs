@@ -16,6 +16,7 @@ mod cli;
 mod engine_parity;
 mod eval;
 mod faults;
+mod hostile;
 mod lsp;
 mod lsp_eval;
 mod lsp_eval_files;

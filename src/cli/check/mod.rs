@@ -23,7 +23,7 @@ use crate::workspace::discovery::{
 };
 use crate::workspace::loader::{Disk, Metadata, Source, add_readings, clean, roots_for};
 use crate::workspace::open::{Owner, owner_of};
-use crate::workspace::read::{DiskFiles, read_bytes};
+use crate::workspace::read::{DiskFiles, Roots, read_bytes};
 
 mod output;
 mod workspaces;
@@ -59,7 +59,8 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     };
     let mut trouble = false;
     if args.fix {
-        let fixed = super::fix::fix_files(&run, &discover(&paths).files);
+        let roots = Roots::new(&paths);
+        let fixed = super::fix::fix_files(&run, &discover(&paths).files, &roots);
         trouble |= fixed.trouble;
         if fixed.fixes > 0 {
             let _ = std::io::Write::write_all(
@@ -202,9 +203,22 @@ fn check_files(
     let openai: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
     let mut walk_errors = Vec::new();
     let mut index = FileIndex::default();
+    // Files reached through a link that leaves the named folders: never read, so a planted
+    // link to `/proc/self/environ` or a home folder cannot put its text into the output.
+    let roots = Roots::new(paths);
+    let outside: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
     rayon::in_place_scope(|scope| {
         (walk_errors, index) = walk_indexed(paths, &|path, is_link| {
             let (found, spool, output, manifests) = (&found, &spool, &*output, &manifests);
+            if is_link {
+                if let Err(why) = roots.check(&path) {
+                    outside
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((path, why));
+                    return;
+                }
+            }
             if is_openai_yaml(&path) {
                 openai
                     .lock()
@@ -232,12 +246,17 @@ fn check_files(
         });
     });
     let mut trouble = false;
-    for error in &walk_errors {
-        error_line(&format!(
-            "cannot read {}: {}",
-            error.path.display(),
-            error.message
-        ));
+    let mut outside = outside
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    outside.sort();
+    outside.dedup();
+    let unread = walk_errors
+        .iter()
+        .map(|error| (&error.path, &error.message))
+        .chain(outside.iter().map(|(path, why)| (path, why)));
+    for (path, why) in unread {
+        error_line(&format!("cannot read {}: {why}", path.display()));
         trouble = true;
     }
     let mut found = found

@@ -1,0 +1,319 @@
+//! A hostile repository against `check`, `check --fix` and the readers: planted links and
+//! FIFOs at the names a writer might use, files linked out of the tree, a second writer saving
+//! while `--fix` runs, files too large, in other encodings or not files at all. Nothing outside
+//! the tree may be read into the output, written or chmodded; no save may be lost; every case
+//! ends with a clear message naming the path.
+
+use crate::lsp_client::BIN;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A skill with one finding `--fix` fixes (the unquoted `: ` in its description), tagged `tag`.
+fn fixable(tag: &str) -> String {
+    format!(
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when: the user says fill\n---\n# PDF\n\n{tag}\n"
+    )
+}
+
+fn write(path: &Path, text: impl AsRef<[u8]>) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn finish(mut child: Child, what: &str) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what} hung");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("SKILL_LSP_CANARY_SECRET", "canary-secret-4417")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    finish(child, &format!("{args:?}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The process ids the next few thousand processes will likely get: the old writer named its
+/// temporary file after its own.
+fn next_pids(count: u32) -> std::ops::Range<u32> {
+    let last: u32 = fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()
+        .and_then(|text| text.trim().parse().ok())
+        .unwrap_or(1);
+    last + 1..last + 1 + count
+}
+
+#[test]
+fn links_planted_at_temporary_names_cannot_make_fix_write_or_chmod_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let canary = outside.path().join("canary");
+    fs::write(&canary, "canary").unwrap();
+    fs::set_permissions(&canary, fs::Permissions::from_mode(0o600)).unwrap();
+    let skill = dir.path().join("skills/pdf/SKILL.md");
+    write(&skill, fixable("body"));
+    fs::set_permissions(&skill, fs::Permissions::from_mode(0o755)).unwrap();
+    // Every name the old writer could pick for the next processes, and the rename's.
+    for pid in next_pids(3_000) {
+        for name in [
+            format!(".SKILL.md.skill-lsp-{pid}.tmp"),
+            format!(".skill-lsp-rename-{pid}.tmp"),
+        ] {
+            std::os::unix::fs::symlink(&canary, skill.with_file_name(name)).unwrap();
+        }
+    }
+    let output = run(dir.path(), &["check", "--fix", "skills"]);
+    assert_eq!(fs::read_to_string(&canary).unwrap(), "canary");
+    let mode = fs::metadata(&canary).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the canary was chmodded");
+    let fixed = fs::read_to_string(&skill).unwrap();
+    assert!(
+        fixed.contains("description: \"Fills PDF forms. Use when: the user says fill\""),
+        "{fixed}\n{}",
+        text(&output.stderr)
+    );
+    let mode = fs::metadata(&skill).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o755, "the fixed file keeps its permissions");
+    let left = fs::read_dir(skill.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".skill-lsp"))
+        .count();
+    assert_eq!(left, 0, "a temporary file was left behind");
+}
+
+#[test]
+fn fifos_planted_at_temporary_names_cannot_block_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/pdf/SKILL.md");
+    write(&skill, fixable("body"));
+    // Made by one process, so that the pids named stay free for `check`.
+    let pids = next_pids(3_000);
+    let made = Command::new("python3")
+        .args([
+            "-c",
+            "import os, sys\nfor pid in range(int(sys.argv[2]), int(sys.argv[3])):\n    os.mkfifo(os.path.join(sys.argv[1], f'.SKILL.md.skill-lsp-{pid}.tmp'))",
+        ])
+        .arg(skill.parent().unwrap())
+        .arg(pids.start.to_string())
+        .arg(pids.end.to_string())
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let output = run(dir.path(), &["check", "--fix", "skills"]);
+    assert!(
+        fs::read_to_string(&skill).unwrap().contains("\"Fills PDF"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn a_file_linked_out_of_the_tree_is_never_read_into_the_output_nor_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.md");
+    // Fixable, so that a writer following the link would change it.
+    fs::write(&secret, fixable("TOKEN=outside-secret-9931")).unwrap();
+    let link = dir.path().join("skills/leak/SKILL.md");
+    fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&secret, &link).unwrap();
+    let environ = dir.path().join("skills/env/SKILL.md");
+    fs::create_dir_all(environ.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", &environ).unwrap();
+    // A folder link out of the tree, as `.claude/skills/x -> ~/elsewhere/x`.
+    let elsewhere = outside.path().join("x");
+    write(&elsewhere.join("SKILL.md"), fixable("folder-secret-5521"));
+    std::os::unix::fs::symlink(&elsewhere, dir.path().join("skills/x")).unwrap();
+    let before = fs::read(elsewhere.join("SKILL.md")).unwrap();
+
+    for format in ["human", "json", "sarif", "github"] {
+        let output = run(dir.path(), &["check", "--format", format, "."]);
+        let all = text(&output.stdout) + &text(&output.stderr);
+        for leaked in [
+            "outside-secret-9931",
+            "canary-secret-4417",
+            "folder-secret-5521",
+        ] {
+            assert!(!all.contains(leaked), "{format} printed {leaked}: {all}");
+        }
+        assert_eq!(output.status.code(), Some(2), "{all}");
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains("skills/leak/SKILL.md: it links to")
+                && stderr.contains("secret.md, outside the folders being checked"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("skills/env/SKILL.md: it links to /proc/"),
+            "{stderr}"
+        );
+    }
+    let output = run(dir.path(), &["check", "--fix", "."]);
+    assert!(
+        fs::read_to_string(&secret)
+            .unwrap()
+            .contains("Use when: the user"),
+        "the file outside was fixed: {}",
+        text(&output.stderr)
+    );
+    assert_eq!(fs::read(elsewhere.join("SKILL.md")).unwrap(), before);
+}
+
+#[test]
+fn a_link_inside_the_tree_is_fixed_through_and_stays_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("common/pdf/SKILL.md");
+    write(&real, fixable("body"));
+    fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
+    let link = dir.path().join("skills/pdf/SKILL.md");
+    std::os::unix::fs::symlink("../../common/pdf/SKILL.md", &link).unwrap();
+    // Named alone, `skills` does not hold `common`: the link leaves the folders named.
+    let output = run(dir.path(), &["check", "--fix", "skills"]);
+    assert!(
+        text(&output.stderr).contains("outside the folders being checked; not written"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert_eq!(fs::read_to_string(&real).unwrap(), fixable("body"));
+    // In a git work tree, the whole tree is the user's.
+    fs::create_dir(dir.path().join(".git")).unwrap();
+    let output = run(dir.path(), &["check", "--fix", "skills"]);
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link was replaced by a copy"
+    );
+    assert!(
+        fs::read_to_string(&real).unwrap().contains("\"Fills PDF"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn fix_loses_no_save_made_while_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/pdf/SKILL.md");
+    write(&skill, fixable("save 0"));
+    let saved = Arc::new(AtomicUsize::new(0));
+    let lost = Arc::new(AtomicUsize::new(0));
+    for round in 0..100 {
+        let stop = Arc::new(AtomicBool::new(false));
+        let saver = {
+            let (stop, saved, lost, skill) =
+                (stop.clone(), saved.clone(), lost.clone(), skill.clone());
+            std::thread::spawn(move || {
+                let mut n = saved.load(Ordering::SeqCst);
+                while !stop.load(Ordering::SeqCst) {
+                    n += 1;
+                    fs::write(&skill, fixable(&format!("save {n}"))).unwrap();
+                    std::thread::sleep(Duration::from_micros(300 + (n as u64 * 37) % 900));
+                    // The save must still be there (fixed or not) until the next one.
+                    let now = fs::read_to_string(&skill).unwrap_or_default();
+                    if !now.contains(&format!("save {n}\n")) {
+                        lost.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+                saved.store(n, Ordering::SeqCst);
+            })
+        };
+        let output = run(dir.path(), &["check", "--fix", "skills"]);
+        stop.store(true, Ordering::SeqCst);
+        saver.join().unwrap();
+        let stderr = text(&output.stderr);
+        assert!(!stderr.contains("panicked"), "round {round}: {stderr}");
+    }
+    assert_eq!(
+        lost.load(Ordering::SeqCst),
+        0,
+        "saves were reverted by --fix"
+    );
+    let last = saved.load(Ordering::SeqCst);
+    assert!(
+        fs::read_to_string(&skill)
+            .unwrap()
+            .contains(&format!("save {last}\n"))
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_named_and_never_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/big/SKILL.md");
+    let mut big = fixable("big").into_bytes();
+    big.resize(64 * 1024 * 1024 + 10, b'x');
+    write(&skill, &big);
+    for args in [&["check", "--fix", "skills"][..], &["check", "skills"]] {
+        let output = run(dir.path(), args);
+        assert_eq!(
+            fs::metadata(&skill).unwrap().len(),
+            big.len() as u64,
+            "{args:?}"
+        );
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains("skills/big/SKILL.md")
+                && stderr.contains("67,108,874 bytes, over the 64 MiB limit"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+    assert!(fs::read(&skill).unwrap() == big, "the file changed");
+}
+
+#[test]
+fn things_that_are_not_utf8_files_are_named_for_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("skills/folder/SKILL.md")).unwrap();
+    let skill = "---\nname: wide\ndescription: Does things. Use when asked.\n---\nBody\n";
+    let wide: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(skill.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    write(&dir.path().join("skills/wide/SKILL.md"), &wide);
+    let bare: Vec<u8> = skill.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    write(&dir.path().join("skills/bare/SKILL.md"), &bare);
+    let output = run(dir.path(), &["check", "skills"]);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(
+        stderr.contains("skills/folder/SKILL.md: a folder, not a file"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("the file is UTF-16LE text, not UTF-8"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the file is UTF-16BE text, not UTF-8"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("missing-frontmatter"), "{stdout}");
+    assert_eq!(output.status.code(), Some(2));
+}
