@@ -25,7 +25,7 @@ pub(crate) mod settings;
 pub(crate) mod snapshot;
 pub(crate) mod state;
 
-use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tower_lsp_server::Server;
 
@@ -51,11 +51,7 @@ where
     let (server_output, from_server) = tokio::io::duplex(1 << 16);
     let (frames, outgoing) = mpsc::unbounded_channel();
     let writer = tokio::spawn(framing::write_frames(output, outgoing));
-    let reader = tokio::spawn(framing::pump_input(
-        BufReader::new(input),
-        to_server,
-        frames.clone(),
-    ));
+    let reader = tokio::spawn(framing::pump_input(input, to_server, frames.clone()));
     let (service, socket) = server::build(Some(frames.clone()));
     let relay = tokio::spawn(framing::pump_output(from_server, frames));
     let mut server = Box::pin(Server::new(server_input, server_output, socket).serve(service));

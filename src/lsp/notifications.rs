@@ -20,6 +20,12 @@ use super::settings::ClientSettings;
 pub(crate) async fn did_open(backend: &Backend, params: DidOpenTextDocumentParams) {
     let item = params.text_document;
     let uri = item.uri.clone();
+    if uri_path(&uri).is_none() {
+        // Skills are files: a document with no file behind it (`https:`, `untitled:`) has no
+        // folder, no skill and no workspace, and is not linted.
+        tracing::info!("ignoring a document that is not a file: {}", uri.as_str());
+        return;
+    }
     backend
         .lock()
         .open_document(item.uri, Buffer::new(&item.text, item.version));

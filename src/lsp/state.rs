@@ -302,6 +302,9 @@ pub(crate) struct AnalysisContext {
     /// Set when many files of the registry are analysed with this context (a workspace pull,
     /// the catalog): their workspace findings, computed by the first analysis that needs them.
     pub batch: Option<Arc<OnceLock<WorkspaceBatch>>>,
+    /// Whether the document's skill folder may be walked for the files it ships
+    /// ([`State::may_walk`]).
+    pub scan_folder: bool,
 }
 
 impl AnalysisContext {
@@ -424,10 +427,11 @@ impl State {
         let Some(Owner::Derived(folder)) = owner_of(path, known) else {
             return;
         };
-        if self
-            .workspaces
-            .iter()
-            .any(|workspace| workspace.folder == folder)
+        if !self.may_walk(&folder)
+            || self
+                .workspaces
+                .iter()
+                .any(|workspace| workspace.folder == folder)
         {
             return;
         }
@@ -436,6 +440,23 @@ impl State {
         workspace.implicit = true;
         self.changed();
         self.workspaces.push(workspace);
+    }
+
+    /// Whether a folder an opened file implies (its skill folder, the workspace derived for it)
+    /// may be walked: never the file system's root, the home folder, or a folder above one of
+    /// the editor's workspace folders. A document at `file:///SKILL.md` or `~/SKILL.md` would
+    /// otherwise have the whole disk or home folder read on every keystroke.
+    fn may_walk(&self, folder: &Path) -> bool {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        folder
+            .parent()
+            .is_some_and(|parent| !parent.as_os_str().is_empty())
+            && home.as_deref() != Some(folder)
+            && !self.workspaces.iter().any(|workspace| {
+                !workspace.implicit
+                    && workspace.folder != folder
+                    && workspace.folder.starts_with(folder)
+            })
     }
 
     pub(crate) fn analysis_context(&self, path: Option<&Path>) -> AnalysisContext {
@@ -453,6 +474,9 @@ impl State {
             open_paths: self.open_paths(),
             overlay: self.overlay(),
             batch: None,
+            scan_folder: path
+                .and_then(Path::parent)
+                .is_some_and(|folder| self.may_walk(folder)),
         }
     }
 
@@ -603,8 +627,9 @@ pub(crate) fn analyze_skill(document: &BufferText, context: &AnalysisContext) ->
     // of `check`'s human output.
     let mut diagnostics = analysis.diagnostics;
     diagnostics.retain(|diagnostic| diagnostic.suppressed.is_none());
-    // A buffer with no file behind it has no folder to scan.
-    if document.path.is_none() || !is_skill_path(&path) {
+    // A buffer with no file behind it has no folder to scan, nor has a file whose folder is
+    // the disk's root or home folder.
+    if document.path.is_none() || !is_skill_path(&path) || !context.scan_folder {
         return DocumentAnalysis {
             diagnostics,
             ..DocumentAnalysis::default()

@@ -317,3 +317,69 @@ fn things_that_are_not_utf8_files_are_named_for_what_they_are() {
     assert!(!stdout.contains("missing-frontmatter"), "{stdout}");
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// The server over stdio, as an editor drives it, fed messages no editor should send.
+mod server {
+    use crate::lsp_client::Client;
+    use serde_json::{Value, json};
+    use skill_lsp::lsp::ext::{Catalog, CatalogParams};
+
+    fn still_serving(client: &mut Client) {
+        let catalog = client.ask::<Catalog>(CatalogParams {});
+        assert!(catalog["prompt"].is_string(), "{catalog}");
+    }
+
+    #[test]
+    fn ids_it_cannot_echo_are_refused_and_the_server_goes_on() {
+        let mut client = Client::start(&[], json!({}));
+        for id in ["1.5", "1e3", "18446744073709551616", "-0.0"] {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"textDocument/hover","params":{{}}}}"#
+            );
+            client.send_raw(&crate::lsp_client::frame(body.as_bytes()));
+            let expected: Value = serde_json::from_str(id).unwrap();
+            let reply = client.wait(|m| m["error"]["code"] == -32600 && m["id"] == expected);
+            assert!(reply["error"]["message"].is_string());
+            still_serving(&mut client);
+        }
+        client.shutdown();
+    }
+
+    #[test]
+    fn a_frame_whose_length_lies_costs_that_frame_only() {
+        let mut client = Client::start(&[], json!({}));
+        let body = br#"{"jsonrpc":"2.0","id":500,"method":"skill/catalog","params":{}}"#;
+        // Overstated: the client then waits for an answer, sending nothing more but the next.
+        let mut raw = format!("Content-Length: {}\r\n\r\n", body.len() + 300).into_bytes();
+        raw.extend_from_slice(body);
+        client.send_raw(&raw);
+        still_serving(&mut client);
+        client.wait(|m| m["error"]["code"] == -32700);
+        // Understated.
+        let mut raw = format!("Content-Length: {}\r\n\r\n", body.len() - 4).into_bytes();
+        raw.extend_from_slice(body);
+        client.send_raw(&raw);
+        still_serving(&mut client);
+        client.shutdown();
+    }
+
+    #[test]
+    fn documents_that_are_not_files_are_not_indexed() {
+        let mut client = Client::start(&[], json!({}));
+        for uri in [
+            "https://example.com/skills/pdf/SKILL.md",
+            "file:///SKILL.md",
+            "untitled:Untitled-1",
+            "file:///proc/self/SKILL.md",
+        ] {
+            client.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1,
+                    "text": "---\nname: x\ndescription: y\n---\n"}}),
+            );
+            still_serving(&mut client);
+        }
+        let (_, stderr) = client.finish();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -439,13 +439,13 @@ pub fn lsp_session_invariants(data: &[u8]) {
 
 mod session {
     use serde_json::{Value, json};
-    use skill_lsp::lsp::framing::{Frame, encode, read_frame};
+    use skill_lsp::lsp::framing::{Frame, FrameReader, encode};
     use std::time::Duration;
-    use tokio::io::{AsyncWriteExt, BufReader, DuplexStream};
+    use tokio::io::{AsyncWriteExt, DuplexStream};
 
     pub struct Peer {
         writer: DuplexStream,
-        reader: BufReader<DuplexStream>,
+        reader: FrameReader<DuplexStream>,
         pub next_id: i64,
         /// Every message the server sent, in order.
         pub received: Vec<Value>,
@@ -458,7 +458,7 @@ mod session {
             tokio::spawn(skill_lsp::lsp::serve(server_input, server_output));
             Self {
                 writer,
-                reader: BufReader::new(reader),
+                reader: FrameReader::new(reader),
                 next_id: 1,
                 received: Vec::new(),
             }
@@ -492,7 +492,7 @@ mod session {
             }
             let read = async {
                 loop {
-                    let frame = read_frame(&mut self.reader).await.expect("server output");
+                    let frame = self.reader.next().await.expect("server output");
                     let Frame::Body(body) = frame else {
                         panic!("the server's output ended or was not framed: {frame:?}");
                     };
