@@ -114,7 +114,7 @@ pub(crate) fn read_reusing(
             document.root
         }
     };
-    if root.as_ref().is_some_and(repeats_a_key) {
+    if root.as_ref().is_some_and(Node::repeats_a_key) {
         return Reading::Refused(Refusal::InvalidYaml);
     }
     // Copilot's YAML ends before the line break that precedes the closing `---`, so a block
@@ -147,21 +147,6 @@ fn split(text: &str) -> Option<(TextRange, usize)> {
         }
     }
     None
-}
-
-/// Whether a mapping anywhere in the tree repeats a key.
-fn repeats_a_key(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Mapping(entries) => {
-            entries.iter().enumerate().any(|(index, entry)| {
-                entries[index + 1..].iter().any(|other| {
-                    other.key.as_str().is_some() && other.key.as_str() == entry.key.as_str()
-                })
-            }) || entries.iter().any(|entry| repeats_a_key(&entry.value))
-        }
-        NodeKind::Sequence(items) => items.iter().any(repeats_a_key),
-        _ => false,
-    }
 }
 
 fn fields(

@@ -34,7 +34,7 @@ pub(crate) fn read(text: &str) -> Reading {
         .root
         .as_ref()
         .filter(|_| document.error.is_none())
-        .filter(|root| !repeats_a_key(root))
+        .filter(|root| !root.repeats_a_key())
         .and_then(|root| {
             let name = string(&root.get("name")?.value)?;
             let description = string(&root.get("description")?.value)?;
@@ -72,21 +72,6 @@ fn matter(text: &str) -> Option<TextRange> {
         close
     };
     Some(TextRange::new(start, start + end))
-}
-
-fn repeats_a_key(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Mapping(entries) => {
-            entries.iter().enumerate().any(|(index, entry)| {
-                entry.key.as_str().is_some()
-                    && entries[index + 1..]
-                        .iter()
-                        .any(|other| other.key.as_str() == entry.key.as_str())
-            }) || entries.iter().any(|entry| repeats_a_key(&entry.value))
-        }
-        NodeKind::Sequence(items) => items.iter().any(repeats_a_key),
-        _ => false,
-    }
 }
 
 /// A string to a JavaScript YAML reader: quoted, block, or plain text that is no null, boolean,

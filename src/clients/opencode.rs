@@ -126,25 +126,10 @@ fn parse(text: &str, range: TextRange) -> Parsed {
             .join("\n");
         document = yaml::parse(&detabbed, TextRange::new(0, detabbed.len()));
     }
-    if document.error.is_some() || document.root.as_ref().is_some_and(repeats_a_key) {
+    if document.error.is_some() || document.root.as_ref().is_some_and(Node::repeats_a_key) {
         return Parsed::Broken;
     }
     Parsed::Root(document.root)
-}
-
-fn repeats_a_key(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Mapping(entries) => {
-            entries.iter().enumerate().any(|(index, entry)| {
-                entry.key.as_str().is_some()
-                    && entries[index + 1..]
-                        .iter()
-                        .any(|other| other.key.as_str() == entry.key.as_str())
-            }) || entries.iter().any(|entry| repeats_a_key(&entry.value))
-        }
-        NodeKind::Sequence(items) => items.iter().any(repeats_a_key),
-        _ => false,
-    }
 }
 
 /// OpenCode's rewrite of a frontmatter that failed to parse: a top-level `key: value` line

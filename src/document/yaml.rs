@@ -72,6 +72,25 @@ impl ScalarType {
 }
 
 impl Node {
+    /// Whether a mapping anywhere in the tree repeats a string key (what strict readers
+    /// refuse). One pass per mapping with a set, so a mapping of 80,000 keys costs 80,000
+    /// look-ups, not their pairs.
+    #[must_use]
+    pub(crate) fn repeats_a_key(&self) -> bool {
+        match &self.kind {
+            NodeKind::Mapping(entries) => {
+                let mut seen = std::collections::HashSet::with_capacity(entries.len());
+                entries
+                    .iter()
+                    .filter_map(|entry| entry.key.as_str())
+                    .any(|key| !seen.insert(key))
+                    || entries.iter().any(|entry| entry.value.repeats_a_key())
+            }
+            NodeKind::Sequence(items) => items.iter().any(Node::repeats_a_key),
+            NodeKind::Scalar { .. } | NodeKind::Alias => false,
+        }
+    }
+
     #[must_use]
     pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.kind {
@@ -602,6 +621,23 @@ mod tests {
 
     fn parse_all(text: &str) -> YamlDocument {
         parse(text, TextRange::new(0, text.len()))
+    }
+
+    #[test]
+    fn a_repeated_key_is_found_at_any_depth_and_only_then() {
+        let cases = [
+            ("a: 1\nb: 2\n", false),
+            ("a: 1\nb: 2\na: 3\n", true),
+            ("a: 1\nm:\n  x: 1\n  y: 2\n", false),
+            ("a: 1\nm:\n  x: 1\n  x: 2\n", true),
+            ("l:\n  - {p: 1, q: 2}\n  - {p: 1, p: 2}\n", true),
+            ("l:\n  - {p: 1}\n  - {p: 1}\n", false),
+            ("? [a]\n: 1\n? [a]\n: 2\n", false),
+        ];
+        for (text, repeats) in cases {
+            let root = parse_all(text).root.unwrap();
+            assert_eq!(root.repeats_a_key(), repeats, "{text}");
+        }
     }
 
     fn slice<'t>(text: &'t str, node: &Node) -> &'t str {

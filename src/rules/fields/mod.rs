@@ -27,7 +27,7 @@ use crate::targets::{Client, Effect};
 use crate::text::TextRange;
 use metadata::metadata;
 use tools::{allowed_tools_shape, hooks_shape_ok};
-use unknown::unknown_field;
+use unknown::{TopLevel, unknown_field};
 use values::yaml11;
 
 pub(super) fn check(checker: &mut Checker<'_>) {
@@ -38,6 +38,7 @@ pub(super) fn check(checker: &mut Checker<'_>) {
     let entries = root.as_mapping().unwrap_or_default();
     name::name_rules(checker, root);
     description::description_rules(checker, root);
+    let top = TopLevel::new(entries);
     for entry in entries {
         let Some(key) = entry.key.as_str() else {
             continue;
@@ -52,10 +53,10 @@ pub(super) fn check(checker: &mut Checker<'_>) {
                     .iter()
                     .any(|target| !target.knows(field))
                 {
-                    unknown_field(checker, entries, entry, key);
+                    unknown_field(checker, &top, entry, key);
                 }
             }
-            None => unknown_field(checker, entries, entry, key),
+            None => unknown_field(checker, &top, entry, key),
         }
     }
 }
