@@ -296,6 +296,45 @@ pub(crate) fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
     .map(|(_, name)| name)
 }
 
+/// Whether `c` would be obeyed rather than shown by a terminal or a reader: control characters
+/// (an escape sequence moves the cursor, recolours, clears the screen; a line break starts a
+/// line a CI runner may read as a workflow command) and the bidirectional formatting characters
+/// (they show text in another order than it is).
+#[must_use]
+pub(crate) fn hidden_meaning(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` with each character of [`hidden_meaning`] but those in `keep` written as its escape
+/// (`\u{1b}`): shown, never obeyed.
+#[must_use]
+pub(crate) fn escape_hidden<'a>(text: &'a str, keep: &[char]) -> std::borrow::Cow<'a, str> {
+    let hidden = |c: char| hidden_meaning(c) && !keep.contains(&c);
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// File text (a name, a value, a path, a line) as one line of a terminal or CI log: everything
+/// [`escape_hidden`] escapes but tabs.
+#[must_use]
+pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_hidden(text, &['\t'])
+}
+
 /// The greatest char boundary at or below `offset`.
 #[must_use]
 pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
@@ -450,6 +489,21 @@ mod tests {
         ] {
             assert_eq!(wide_encoding(utf8.as_bytes()), None, "{utf8:?}");
         }
+    }
+
+    #[test]
+    fn terminal_controls_are_shown_not_obeyed() {
+        assert_eq!(visible("plain é 日本\tx"), "plain é 日本\tx");
+        assert!(matches!(visible("plain"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            visible("a\u{1b}[2Jb\nc\rd\u{7}\u{9b}e\u{202e}f"),
+            "a\\u{1b}[2Jb\\u{a}c\\u{d}d\\u{7}\\u{9b}e\\u{202e}f"
+        );
+        assert_eq!(
+            visible("x\n::error file=a::forged"),
+            "x\\u{a}::error file=a::forged"
+        );
+        assert_eq!(escape_hidden("a\nb\u{1b}", &['\n']), "a\nb\\u{1b}");
     }
 
     #[test]

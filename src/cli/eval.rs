@@ -10,7 +10,7 @@ use std::sync::Arc;
 use clap::ValueEnum;
 
 use super::display_path;
-use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, write_stdout};
+use super::{EXIT_FINDINGS, EXIT_TROUBLE, error_line, warning_line, write_stdout};
 use crate::agent::eval::cache::cache_dir;
 use crate::agent::eval::estimate::Estimate;
 use crate::agent::eval::report::Verdict;
@@ -219,7 +219,7 @@ pub(super) fn run(args: &EvalArgs) -> u8 {
         Err(code) => return code,
     };
     for warning in &report.warnings {
-        let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {warning}");
+        warning_line(warning);
     }
     let output = match args.format {
         EvalFormat::Human => human(&report, super::format::human::use_colour()),
@@ -302,7 +302,7 @@ fn improve(
         Err(code) => return code,
     };
     for warning in &improvement.warnings {
-        let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {warning}");
+        warning_line(warning);
     }
     let path = display_path(&skill.path).display().to_string();
     let mut applied = false;
@@ -610,10 +610,6 @@ fn resolve(arg: &str, workspace: &Path, registry: &Registry) -> Result<Vec<Strin
 /// Whether a file is there: the CLI's view of the candidates of `set::find_set`.
 fn is_file(path: &Path) -> bool {
     path.is_file()
-}
-
-fn warning_line(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "skill-lsp: warning: {message}");
 }
 
 /// Why no skill of `skills` (those of `workspace`, or under an argument) can be measured: the

@@ -131,15 +131,10 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     let registry = workspace.registry(&Disk, ClientSet::ALL);
     let paths = skills_named(&registry, &args.name);
     if paths.is_empty() {
-        let _ = std::io::Write::write_all(
-            &mut std::io::stderr().lock(),
-            format!(
-                "{}\n",
-                registry
-                    .unknown_skill_error(&args.name)
-                    .trim_start_matches("Error: ")
-            )
-            .as_bytes(),
+        super::stderr_line(
+            registry
+                .unknown_skill_error(&args.name)
+                .trim_start_matches("Error: "),
         );
         return EXIT_FINDINGS;
     }

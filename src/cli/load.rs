@@ -21,10 +21,7 @@ pub(super) fn run(name: &str, root: Option<&Path>) -> u8 {
             0
         }
         Err(message) => {
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr().lock(),
-                format!("{message}\n").as_bytes(),
-            );
+            super::stderr_line(&message);
             EXIT_FINDINGS
         }
     }

@@ -240,7 +240,19 @@ fn serve() -> u8 {
 
 /// Prints `error: {message}` on stderr.
 pub(crate) fn error_line(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "skill-lsp: error: {message}");
+    stderr_line(&format!("skill-lsp: error: {message}"));
+}
+
+/// A warning on stderr, one line as [`error_line`] writes it.
+pub(crate) fn warning_line(message: &str) {
+    stderr_line(&format!("skill-lsp: warning: {message}"));
+}
+
+/// One line on stderr, whatever file text it quotes: a path or a name with a line break or an
+/// escape sequence in it is shown escaped, so it cannot redraw the terminal or start a line of
+/// its own (one a CI runner would read as a workflow command).
+pub(crate) fn stderr_line(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{}", crate::text::visible(line));
 }
 
 /// The runtime of the commands that talk to a model (`chat`, `eval`); `None` after saying

@@ -321,6 +321,49 @@ fn things_that_are_not_utf8_files_are_named_for_what_they_are() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+#[test]
+fn file_text_is_shown_on_the_terminal_and_in_ci_logs_never_obeyed() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "---\nname: esc\ndescription: \"Clears \\e[2J\\e]0;pwned\\a the screen. Use when asked.\"\n\"bad\\e[31mkey\\n::error file=x.md::forged\": 1\n---\nSee [a](missing\u{1b}[8m.md) and \u{202e}txt.exe\n";
+    write(&dir.path().join("skills/esc/SKILL.md"), hostile);
+    // A folder whose name holds a line break and a workflow command: it reaches stderr.
+    let folder = dir.path().join("skills/x\n::error file=y::forged\u{1b}[2J");
+    fs::create_dir_all(folder.join("SKILL.md")).unwrap();
+
+    let human = run(dir.path(), &["check", "skills"]);
+    let github = run(dir.path(), &["check", "--format", "github", "skills"]);
+    let json = run(dir.path(), &["check", "--format", "json", "skills"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let findings = report["diagnostics"].as_array().unwrap().len();
+    assert!(findings >= 2, "{report:#}");
+    for output in [&human, &github, &json] {
+        for stream in [&output.stdout, &output.stderr] {
+            let text = text(stream);
+            for obeyed in ['\u{1b}', '\u{7}', '\u{202e}'] {
+                assert!(
+                    !text.contains(obeyed),
+                    "{obeyed:?} reached the terminal: {text}"
+                );
+            }
+            let commands = text.lines().filter(|line| line.starts_with("::")).count();
+            let expected = if std::ptr::eq(stream, &github.stdout) {
+                findings
+            } else {
+                0
+            };
+            assert_eq!(commands, expected, "a workflow command was forged: {text}");
+        }
+    }
+    let stdout = text(&human.stdout);
+    assert!(stdout.contains("\\u{1b}[8m"), "{stdout}");
+    // The JSON carries the text as data, exactly.
+    assert!(
+        json.stdout.windows(6).any(|w| w == b"\\u001b"),
+        "{}",
+        text(&json.stdout)
+    );
+}
+
 /// A frontmatter of 80,000 `metadata` keys with one repeat and 20,000 unknown top-level keys:
 /// every finding, in `check` and in the editor. The rules that compared each key with every
 /// other took 48 s here; no time is asserted, but a quadratic step would not finish within the

@@ -367,14 +367,6 @@ fn first_line(text: &str) -> String {
 /// which then says how much is not shown.
 pub(crate) const APPROVAL_TEXT_CAP: usize = 4000;
 
-/// Whether `c` is shown escaped to the user who approves a call: control characters (a terminal
-/// escape could redraw the question) and the bidirectional formatting characters (they can
-/// display a command in another order than it runs).
-fn hidden_meaning(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
 /// `text` as it may go to a terminal: model and tool output can carry escape sequences that
 /// would hide or redraw what the user reads next (an approval question); line breaks and tabs
 /// stay.
@@ -383,17 +375,10 @@ pub(crate) fn terminal_safe(text: &str) -> String {
     escaped(text, &['\n', '\t'])
 }
 
-/// `text` with the characters of [`hidden_meaning`] escaped, but for those in `keep`.
+/// `text` with the characters of [`crate::text::hidden_meaning`] escaped, but for those in
+/// `keep`.
 fn escaped(text: &str, keep: &[char]) -> String {
-    text.chars()
-        .map(|c| {
-            if hidden_meaning(c) && !keep.contains(&c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::text::escape_hidden(text, keep).into_owned()
 }
 
 #[cfg(test)]

@@ -5,9 +5,11 @@ use std::fmt::Write;
 use super::FileReport;
 use crate::diagnostic::Severity;
 
-/// Escapes a workflow command's message.
+/// Escapes a workflow command's message: file text in it is shown, not obeyed (the log
+/// renders escape sequences), and stays on the command's line.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    crate::text::visible(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -57,7 +59,8 @@ mod tests {
 
     #[test]
     fn escapes_follow_the_workflow_command_rules() {
-        assert_eq!(escape_data("50% a\nb"), "50%25 a%0Ab");
+        assert_eq!(escape_data("50% a\nb"), "50%25 a\\u{a}b");
+        assert_eq!(escape_data("a\u{1b}[2J"), "a\\u{1b}[2J");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
     }
 }

@@ -7,6 +7,7 @@ use unicode_width::UnicodeWidthChar;
 
 use super::{FileReport, Totals};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::text::visible;
 
 /// Colour when stdout is a terminal and `NO_COLOR` is unset (or `CLICOLOR_FORCE` is set).
 #[must_use]
@@ -40,17 +41,25 @@ impl Style {
     }
 }
 
-/// Display width of `text` with tabs as four columns.
+/// Display width of `text` as [`shown`] writes it: tabs as four columns, escaped characters as
+/// their escapes.
 fn width(text: &str) -> usize {
     text.chars()
         .map(|ch| {
             if ch == '\t' {
                 4
+            } else if crate::text::hidden_meaning(ch) {
+                ch.escape_unicode().len()
             } else {
                 ch.width().unwrap_or(0)
             }
         })
         .sum()
+}
+
+/// A line of the file as the frame shows it: tabs expanded, controls escaped.
+fn shown(text: &str) -> String {
+    crate::text::visible(&text.replace('\t', "    ")).into_owned()
 }
 
 const WINDOW_BEFORE: usize = 40;
@@ -68,10 +77,6 @@ fn ceil_to_char(text: &str, mut at: usize) -> usize {
         at += 1;
     }
     at
-}
-
-fn expand_tabs(text: &str) -> String {
-    text.replace('\t', "    ")
 }
 
 fn frame(
@@ -121,7 +126,7 @@ fn frame(
         out,
         "{} {bar} {lead}{}{tail}",
         style.paint("1;34", &format!("{:>gutter$}", start_line + 1)),
-        expand_tabs(&text[shown_start..shown_end])
+        shown(&text[shown_start..shown_end])
     );
     let more = if range.end > caret_end + 2 {
         " …"
@@ -172,7 +177,7 @@ pub(super) fn file(file: &FileReport, colour: bool) -> String {
             "{}{} {}",
             style.paint(code, &heading),
             style.paint("1", ":"),
-            style.paint("1", &diagnostic.message)
+            style.paint("1", &visible(&diagnostic.message))
         );
         let start = file.position(diagnostic.range.start);
         let _ = writeln!(
@@ -180,7 +185,7 @@ pub(super) fn file(file: &FileReport, colour: bool) -> String {
             "{:gutter$}{} {}:{}:{}",
             "",
             style.paint("1;34", "-->"),
-            file.path_text(),
+            visible(&file.path_text()),
             start.line,
             start.column
         );
@@ -193,12 +198,12 @@ pub(super) fn file(file: &FileReport, colour: bool) -> String {
                 out,
                 "{:gutter$} {equals} see: {} ({})",
                 "",
-                related.path.display(),
-                related.message
+                visible(&related.path.display().to_string()),
+                visible(&related.message)
             );
         }
         if let Some(fix) = describe_fix(diagnostic) {
-            let _ = writeln!(out, "{:gutter$} {equals} {fix}", "");
+            let _ = writeln!(out, "{:gutter$} {equals} {}", "", visible(&fix));
         }
         out.push('\n');
     }
