@@ -281,14 +281,23 @@ impl Agent {
             }
             let mut results = Vec::with_capacity(calls.len());
             for (id, name, input) in calls {
-                let asking = self.approval_request(session, &name, &input);
+                // Arguments that are not a JSON object are answered with the problem, unasked
+                // and unrun; the model may call again.
+                let invalid = crate::agent::provider::input_error(&name, &input);
+                let asking = invalid
+                    .is_none()
+                    .then(|| self.approval_request(session, &name, &input))
+                    .flatten();
                 on_event(AgentEvent::ToolCall {
                     id: id.clone(),
                     name: name.clone(),
                     input: input.clone(),
                     approval: asking.clone(),
                 });
-                let output = self.call_tool(session, &name, &input, asking).await;
+                let output = match invalid {
+                    Some(problem) => ToolOutput::error(problem),
+                    None => self.call_tool(session, &name, &input, asking).await,
+                };
                 on_event(AgentEvent::ToolResult {
                     id: id.clone(),
                     name: name.clone(),

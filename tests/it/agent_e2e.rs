@@ -946,3 +946,83 @@ fn every_chat_ends_its_progress_before_it_answers() {
     }
     client.shutdown();
 }
+
+#[test]
+fn a_call_whose_arguments_are_not_json_gets_an_error_result_and_the_chat_goes_on() {
+    // OpenAI-compatible: a local model closes its turn with truncated arguments.
+    let dir = workspace();
+    let server = Server::start(vec![
+        Reply::sse(&openai_stream(
+            &[call_delta(0, "call_a", "read_file", r#"{"path": "READ"#)],
+            "tool_calls",
+        )),
+        Reply::sse(&openai_stream(
+            &[call_delta(
+                0,
+                "call_b",
+                "read_file",
+                r#"{"path": "README.md"}"#,
+            )],
+            "tool_calls",
+        )),
+        Reply::sse(&openai_stream(&[json!({"content": "Read it."})], "stop")),
+    ]);
+    let output = chat_openai(dir.path(), &server, &["read the readme", "--json"], &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Read it."), "{stdout}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let second = requests[1].json();
+    let messages = second["messages"].as_array().unwrap();
+    let call = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    // Sent back as the model wrote it, and answered with the problem.
+    assert_eq!(
+        call["tool_calls"][0]["function"]["arguments"],
+        r#"{"path": "READ"#
+    );
+    let answer = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    let answer = answer["content"].as_str().unwrap();
+    assert!(
+        answer.contains("the arguments of `read_file` are not valid JSON")
+            && answer.contains("call it again with a JSON object"),
+        "{answer}"
+    );
+    // The retry ran: the third request carries the file's text.
+    assert!(requests[2].json().to_string().contains("# Demo"));
+
+    // Anthropic: the input's last piece never closes the object.
+    let dir = workspace();
+    let broken = anthropic_stream(
+        &[json!({"tool": "load_skill", "id": "toolu_1", "input": {"name": "pdf"}})],
+        "tool_use",
+    )
+    .replace(
+        r#""partial_json":":\"pdf\"}""#,
+        r#""partial_json":":\"pdf\"""#,
+    );
+    assert!(broken.contains(r#""partial_json":":\"pdf\"""#), "{broken}");
+    let server = Server::start(vec![
+        Reply::sse(&broken),
+        Reply::sse(&anthropic_stream(&[json!({"text": "Sorry."})], "end_turn")),
+    ]);
+    let output = chat(dir.path(), &server, &["fill the form", "--json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let second = server.requests()[1].json();
+    let results = tool_results(&second);
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["is_error"], true);
+    assert!(
+        result_text(&results[0]).contains("`load_skill` are not valid JSON"),
+        "{results:?}"
+    );
+    let call = second["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "assistant")
+        .unwrap();
+    assert_eq!(call["content"][0]["input"], json!({}));
+}

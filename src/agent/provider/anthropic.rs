@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Map, Value, json};
 
-use super::decode::{Decoder, parse_event_json, parse_tool_input};
+use super::decode::{Decoder, parse_event_json, sent_input, tool_input};
 use super::http::{HttpProvider, WireFormat};
 use super::key::ApiKey;
 use super::sse::SseEvent;
@@ -105,7 +105,7 @@ fn message_json(message: &Message) -> Value {
         .map(|block| match block {
             Block::Text { text } => json!({"type": "text", "text": text}),
             Block::ToolUse { id, name, input } => {
-                json!({"type": "tool_use", "id": id, "name": name, "input": input})
+                json!({"type": "tool_use", "id": id, "name": name, "input": sent_input(input)})
             }
             Block::ToolResult {
                 tool_use_id,
@@ -131,11 +131,9 @@ enum Partial {
         name: String,
         /// The `partial_json` pieces so far.
         json: String,
-        /// Set by `content_block_stop`.
+        /// Set by `content_block_stop`: the input, or the model's text when it is not JSON
+        /// (kept until the stop reason says whether the token limit cut it).
         input: Option<Value>,
-        /// `content_block_stop` came but the input did not parse: why, kept until the stop
-        /// reason says whether the token limit cut it.
-        broken: Option<ProviderError>,
     },
     /// A block kind this client does not use (thinking, server tools): skipped.
     Other,
@@ -244,7 +242,6 @@ impl Decoder for AnthropicDecoder {
                             name,
                             json: String::new(),
                             input: None,
-                            broken: None,
                         }
                     }
                     _ => Partial::Other,
@@ -292,21 +289,20 @@ impl Decoder for AnthropicDecoder {
                     name,
                     json,
                     input,
-                    broken,
                 }) = self.blocks.get_mut(&index)
                 {
-                    match parse_tool_input(name, json) {
-                        Ok(value) => {
-                            sink(StreamEvent::ToolUse {
-                                id: id.clone(),
-                                name: name.clone(),
-                                input: value.clone(),
-                                usage: self.usage,
-                            });
-                            *input = Some(value);
-                        }
-                        Err(error) => *broken = Some(error),
+                    let value = tool_input(json);
+                    // Input that is not JSON is announced with the turn, once the stop reason
+                    // says whether the limit cut it.
+                    if value.is_object() {
+                        sink(StreamEvent::ToolUse {
+                            id: id.clone(),
+                            name: name.clone(),
+                            input: value.clone(),
+                            usage: self.usage,
+                        });
                     }
+                    *input = Some(value);
                 }
             }
             "message_delta" => {
@@ -335,10 +331,7 @@ impl Decoder for AnthropicDecoder {
     fn open_tool(&self) -> Option<&str> {
         self.blocks.values().find_map(|block| match block {
             Partial::ToolUse {
-                name,
-                input: None,
-                broken: None,
-                ..
+                name, input: None, ..
             } => Some(name.as_str()),
             _ => None,
         })
@@ -366,15 +359,13 @@ impl Decoder for AnthropicDecoder {
                     name,
                     input: Some(input),
                     ..
-                } => content.push(Block::ToolUse { id, name, input }),
+                } if input.is_object() || !hit_limit => {
+                    content.push(Block::ToolUse { id, name, input });
+                }
                 // The limit stopped the model mid-call: keep the calls it finished.
                 Partial::ToolUse { name, .. } if hit_limit => {
                     cut_tool.get_or_insert(name);
                 }
-                Partial::ToolUse {
-                    broken: Some(error),
-                    ..
-                } => return Err(error),
                 _ => {}
             }
         }
@@ -396,9 +387,9 @@ impl Decoder for AnthropicDecoder {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
-    use super::{AnthropicDecoder, request_body};
+    use super::{AnthropicDecoder, message_json, request_body};
     use crate::agent::provider::decode::end_of_stream;
     use crate::agent::provider::sse::SseParser;
     use crate::agent::provider::{
@@ -552,10 +543,28 @@ data: {"type":"message_stop"}
     }
 
     #[test]
-    fn malformed_tool_input_is_a_protocol_error() {
+    fn malformed_tool_input_is_kept_for_an_error_result() {
         let broken = STREAM.replace(r#"me\": \"pdf\"}"#, r#"me\": \"pdf\""#);
-        let (response, _) = decode(&broken);
-        assert!(matches!(response, Err(ProviderError::Protocol(_))));
+        let (response, events) = decode(&broken);
+        let response = response.unwrap();
+        let [_, Block::ToolUse { name, input, .. }, _] = response.content.as_slice() else {
+            panic!("{response:?}");
+        };
+        assert_eq!(input, &json!(r#"{"name": "pdf""#));
+        let problem = crate::agent::provider::input_error(name, input).unwrap();
+        assert!(
+            problem.contains("`load_skill` are not valid JSON (EOF"),
+            "{problem}"
+        );
+        // Not announced as a call with input, and sent back as an empty object.
+        assert!(!events.iter().any(
+            |event| matches!(event, StreamEvent::ToolUse { name, .. } if name == "load_skill")
+        ));
+        let sent = message_json(&Message {
+            role: Role::Assistant,
+            content: response.content.clone(),
+        });
+        assert_eq!(sent["content"][1]["input"], json!({}));
     }
 
     #[test]
@@ -716,11 +725,13 @@ data: {"type":"message_stop"}
                 input: json!({"pattern": "*"}),
             }]
         );
-        // Without the limit, the same broken input is an error.
-        let error = decode(&stream.replace("max_tokens", "tool_use"))
-            .0
-            .unwrap_err();
-        assert!(error.to_string().contains("write_file"), "{error}");
+        // Without the limit, the same broken input is kept, for an error result.
+        let response = decode(&stream.replace("max_tokens", "tool_use")).0.unwrap();
+        assert!(response.cut_tool.is_none());
+        assert!(matches!(
+            &response.content[1],
+            Block::ToolUse { name, input: Value::String(_), .. } if name == "write_file"
+        ));
         // A block the limit left without its stop counts as cut too.
         let unclosed = stream.replacen(
             "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",

@@ -47,14 +47,43 @@ pub(crate) fn parse_event_json(event: &SseEvent) -> Result<Value, ProviderError>
     })
 }
 
-/// Parses a tool's assembled input; an empty input means `{}`.
-pub(crate) fn parse_tool_input(name: &str, json: &str) -> Result<Value, ProviderError> {
+/// A tool's assembled input: an empty input means `{}`; input that is not JSON is kept as the
+/// string the model wrote, so that the call gets an error result naming the problem
+/// ([`input_error`]) and the conversation goes on, instead of one broken reply ending it.
+pub(crate) fn tool_input(json: &str) -> Value {
     if json.trim().is_empty() {
-        return Ok(Value::Object(serde_json::Map::new()));
+        return Value::Object(serde_json::Map::new());
     }
-    serde_json::from_str(json).map_err(|error| {
-        ProviderError::Protocol(format!(
-            "the input of tool `{name}` is not valid JSON ({error})"
-        ))
-    })
+    serde_json::from_str(json).unwrap_or_else(|_| Value::String(json.to_owned()))
+}
+
+/// Why a tool's input cannot be run: not JSON (kept as the model's text by [`tool_input`]),
+/// or JSON that is not an object. `None` for an object.
+#[must_use]
+pub(crate) fn input_error(name: &str, input: &Value) -> Option<String> {
+    match input {
+        Value::Object(_) => None,
+        Value::String(raw) => {
+            let why = serde_json::from_str::<Value>(raw)
+                .err()
+                .map_or_else(|| "not an object".to_owned(), |error| error.to_string());
+            Some(format!(
+                "the arguments of `{name}` are not valid JSON ({why}); call it again with a JSON object"
+            ))
+        }
+        _ => Some(format!(
+            "the arguments of `{name}` must be a JSON object; call it again with one"
+        )),
+    }
+}
+
+/// The input to send back to the API for a call: the object, or `{}` for input that was not
+/// one (the API accepts only objects; the call's error result says what went wrong).
+#[must_use]
+pub(crate) fn sent_input(input: &Value) -> Value {
+    if input.is_object() {
+        input.clone()
+    } else {
+        Value::Object(serde_json::Map::new())
+    }
 }

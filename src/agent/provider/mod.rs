@@ -27,6 +27,7 @@ mod transport;
 mod types;
 
 pub use decode::Decoder;
+pub(crate) use decode::input_error;
 pub use http::{HttpProvider, WireFormat};
 pub use key::ApiKey;
 pub use retry::RetryPolicy;

@@ -5,7 +5,7 @@
 use reqwest::header::HeaderMap;
 use serde_json::{Map, Value, json};
 
-use super::decode::{Decoder, parse_event_json, parse_tool_input};
+use super::decode::{Decoder, parse_event_json, tool_input};
 use super::http::{HttpProvider, WireFormat};
 use super::key::ApiKey;
 use super::sse::SseEvent;
@@ -103,7 +103,8 @@ fn push_message(message: &Message, messages: &mut Vec<Value>) {
             Block::ToolUse { id, name, input } => tool_calls.push(json!({
                 "id": id,
                 "type": "function",
-                "function": {"name": name, "arguments": input.to_string()},
+                // What the model wrote, also when it was not JSON.
+                "function": {"name": name, "arguments": input.as_str().map_or_else(|| input.to_string(), str::to_owned)},
             })),
             // The API has no error flag, so the model is told in the text.
             Block::ToolResult {
@@ -239,7 +240,10 @@ impl OpenAiDecoder {
         if call.completed || !call.announced {
             return;
         }
-        let Some(input) = input.or_else(|| parse_tool_input(&call.name, &call.arguments).ok())
+        // Arguments that are not JSON are announced with the turn, once the finish reason says
+        // whether the limit cut them.
+        let Some(input) =
+            input.or_else(|| Some(tool_input(&call.arguments)).filter(Value::is_object))
         else {
             return;
         };
@@ -347,15 +351,12 @@ impl Decoder for OpenAiDecoder {
                     "a tool call in the stream has no name".to_owned(),
                 ));
             }
-            let input = match parse_tool_input(&call.name, &call.arguments) {
-                Ok(input) => input,
+            let input = tool_input(&call.arguments);
+            if hit_limit && !input.is_object() {
                 // The limit stopped the model mid-call: keep the calls it finished.
-                Err(_) if hit_limit => {
-                    cut_tool.get_or_insert(call.name);
-                    continue;
-                }
-                Err(error) => return Err(error),
-            };
+                cut_tool.get_or_insert(call.name);
+                continue;
+            }
             content.push(Block::ToolUse {
                 id: call.id,
                 name: call.name,
@@ -531,10 +532,18 @@ data: [DONE]
                 input: json!({"pattern": "*"}),
             }]
         );
-        let error = decode(&stream.replace("length", "tool_calls"))
-            .0
-            .unwrap_err();
-        assert!(error.to_string().contains("load_skill"), "{error}");
+        // Without the limit, the broken arguments are kept for an error result, and sent
+        // back as the model wrote them.
+        let response = decode(&stream.replace("length", "tool_calls")).0.unwrap();
+        assert!(response.cut_tool.is_none());
+        assert_eq!(
+            response.content[1],
+            Block::ToolUse {
+                id: "b".into(),
+                name: "load_skill".into(),
+                input: json!("{\"na"),
+            }
+        );
     }
 
     #[test]
