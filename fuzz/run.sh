@@ -5,7 +5,7 @@
 # the invariants are the point. Usage: fuzz/run.sh TARGET [RUNS] [SECONDS]
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-TARGET=${1:?target: lint, lsp_session, sse or document}
+TARGET=${1:?target: lint, lsp_session, sse, document or framing}
 RUNS=${2:-10000000}
 SECONDS_MAX=${3:-1800}
 cd "$HERE"

@@ -4,7 +4,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
-mkdir -p "$HERE"/corpus/{lint,lsp_session,sse,document}
+mkdir -p "$HERE"/corpus/{lint,lsp_session,sse,document,framing}
 i=0
 while IFS= read -r -d '' file; do
   i=$((i + 1))
@@ -19,4 +19,10 @@ sse text 'event: content_block_delta\ndata: {"type":"content_block_delta","delta
 sse crlf 'event: message_start\r\ndata: {"a":1}\r\n\r\n: comment\r\ndata: x\r\ndata: y\r\n\r\n'
 sse done 'data: {"choices":[{"delta":{"content":"ok"}}]}\n\ndata: [DONE]'
 sse bom '\xef\xbb\xbfdata:no-space\revent:e\r\r'
+# Framing: the first byte picks the piece size; well-framed, overstated, understated, noise.
+frame() { printf '\x05%b' "$2" > "$HERE/corpus/framing/$1"; }
+frame good 'Content-Length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]'
+frame overstated 'Content-Length: 40\r\n\r\n{}Content-Length: 2\r\n\r\n{}'
+frame understated 'Content-Length: 1\r\n\r\n{}Content-Length: 2\r\n\r\n{}'
+frame noise 'x\ny\r\n\r\nContent-Type: a\r\ncontent-length:   7\r\n\r\n"\\u000a"'
 echo "seeded $i SKILL.md files into $HERE/corpus"

@@ -1,7 +1,6 @@
 //! `skill-lsp.toml` (or `.skill-lsp.toml`): lookup by walking up, and its model (design.md §2).
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -122,7 +121,7 @@ impl Config {
     /// A file that cannot be read, is not TOML, or names an unknown target, rule or severity;
     /// the error gives the file, line and column.
     pub(crate) fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = crate::workspace::read::read_text(path).map_err(|source| ConfigError::Read {
             path: path.to_path_buf(),
             source,
         })?;

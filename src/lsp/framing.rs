@@ -88,14 +88,19 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
                 self.at += 1;
             }
             let unread = &self.buf[self.at..];
-            if let Some((header_len, body)) = header_end(unread) {
+            // Only the first MAX_HEADER bytes are looked at, so that how the input arrived
+            // never changes what is read.
+            let head = &unread[..unread.len().min(MAX_HEADER)];
+            if let Some((header_len, body)) = header_end(head) {
                 let length = content_length(&String::from_utf8_lossy(&unread[..header_len]));
                 self.at += body;
                 break length;
             }
-            if unread.len() > MAX_HEADER {
-                // No header ends here: skip to the next header line, or past what was read.
-                let skip = find_header_line(&unread[1..]).map_or(unread.len(), |at| at + 1);
+            if unread.len() >= MAX_HEADER {
+                // No header ends here: skip to the next header line, or to where one could
+                // still begin.
+                let skip =
+                    find_header_line(&head[1..]).map_or(MAX_HEADER - HEADER_LINE, |at| at + 1);
                 self.at += skip;
                 return Ok(Frame::BadHeader(format!(
                     "skipped {skip} bytes that held no message header"
@@ -160,8 +165,12 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     }
 }
 
-/// Longer than any `Content-Length: N` line: the overlap kept when searching in pieces.
-const HEADER_LINE: usize = 48;
+/// Longer than any line [`find_header_line`] takes for a header (the name, at most
+/// [`MAX_PADDING`] blanks, at most [`MAX_DIGITS`] digits, a line break): the overlap kept when
+/// searching in pieces, which makes the search's answer the same however the bytes arrived.
+const HEADER_LINE: usize = 64;
+const MAX_PADDING: usize = 16;
+const MAX_DIGITS: usize = 20;
 
 /// Where the header block at the start of `bytes` ends: (end of its last line, start of the
 /// body), when its blank line has arrived.
@@ -212,7 +221,8 @@ fn find_header_line(bytes: &[u8]) -> Option<usize> {
             .take_while(|byte| byte.is_ascii_digit())
             .count();
         let after = rest.get(value + digits..).unwrap_or_default();
-        if digits > 0 && (after.starts_with(b"\r\n") || after.starts_with(b"\n")) {
+        let line_break = after.starts_with(b"\r\n") || after.starts_with(b"\n");
+        if value <= MAX_PADDING && (1..=MAX_DIGITS).contains(&digits) && line_break {
             return Some(at);
         }
     }

@@ -153,7 +153,7 @@ fn answer(
             Some(buffer.version),
         ),
         None => {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let text = crate::workspace::read::read_text(path).unwrap_or_default();
             let rope = ropey::Rope::from_str(&text);
             (uri.clone(), text, rope, None)
         }

@@ -678,7 +678,7 @@ fn analyze_openai_yaml(text: &str, path: &Path, context: &AnalysisContext) -> Ve
         .and_then(|registry| registry.skill_at(&skill_file))
         .map(|skill| skill.name.clone())
         .or_else(|| {
-            let text = std::fs::read_to_string(&skill_file).ok()?;
+            let text = crate::workspace::read::read_text(&skill_file).ok()?;
             Some(crate::workspace::loader::read_metadata(&text, "", ClientSet::NONE).name)
         })
         .filter(|name| !name.is_empty());

@@ -197,6 +197,8 @@ fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
     };
     yaml_rules(&mut inner);
     super::fields::check(&mut inner);
+    // The rewritten text parses: its comments are comments, which no safe fix may eat.
+    super::fix::keep_comments(&rewrite.text, document.yaml_range(), &mut inner.diagnostics);
     for diagnostic in inner.diagnostics {
         checker.diagnostics.push(rewrite.diagnostic(diagnostic));
     }

@@ -4,6 +4,7 @@ use crate::diagnostic::{Diagnostic, Edit, Rename, Severity, apply_edits};
 use crate::document::SkillDocument;
 use crate::document::yaml::{ScalarType, core_type, yaml11_only_type};
 use crate::rules::Group;
+use crate::text::TextRange;
 
 /// How `ch` is written inside a quoted scalar; `None` when it stands for itself.
 #[must_use]
@@ -206,6 +207,50 @@ fn safe_edits(diagnostics: &[Diagnostic]) -> (Vec<Edit>, usize, Option<Rename>) 
         count += 1;
     }
     (edits, count, rename)
+}
+
+/// Leaves no fix safe that would remove a YAML comment: a fix whose edits replace frontmatter
+/// text holding a comment (`- Read  # why` inside a list rewritten as a string, `# note` after a
+/// value that gets quoted, which would put the note into the value) is still offered in the
+/// editor, but `check --fix` and fix-all keep their hands off it.
+pub(crate) fn keep_comments(text: &str, yaml: Option<TextRange>, diagnostics: &mut [Diagnostic]) {
+    let Some(yaml) = yaml else {
+        return;
+    };
+    for fix in diagnostics
+        .iter_mut()
+        .flat_map(|diagnostic| diagnostic.fixes.iter_mut())
+        .filter(|fix| fix.safe)
+    {
+        let eats_comment = fix.edits.iter().any(|edit| {
+            let start = edit.range.start.max(yaml.start);
+            let end = edit.range.end.min(yaml.end);
+            start < end && text.get(start..end).is_some_and(holds_comment)
+        });
+        if eats_comment {
+            fix.safe = false;
+        }
+    }
+}
+
+/// Whether YAML text holds a comment: a `#` at the start of a line or after white space, outside
+/// quotes (judged line by line; a `#` inside a block scalar counts too, which errs on the side
+/// of keeping the text).
+fn holds_comment(yaml: &str) -> bool {
+    yaml.lines().any(|line| {
+        let mut quote = None;
+        let mut previous = ' ';
+        for c in line.chars() {
+            match (quote, c) {
+                (None, '#') if previous.is_whitespace() => return true,
+                (None, '"' | '\'') => quote = Some(c),
+                (Some(open), _) if c == open => quote = None,
+                _ => {}
+            }
+            previous = c;
+        }
+        false
+    })
 }
 
 /// What applying every safe fix to a text gave.

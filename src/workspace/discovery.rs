@@ -2,7 +2,7 @@
 //! `node_modules` and `target` skipped (design.md §2, "Discovery").
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use ignore::{WalkBuilder, WalkState};
 
@@ -161,16 +161,19 @@ fn read_files(files: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
 /// of their own), `agents/openai.yaml` (linted on its own) and the folders `check` skips.
 #[must_use]
 pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
-    let walker = walker(folder)
-        .filter_entry(move |entry| {
-            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-            if !is_dir || entry.depth() == 0 {
-                return true;
-            }
-            let name = entry.file_name().to_str().unwrap_or("");
-            !(SKIPPED_DIRS.contains(&name) || is_skill_folder(entry.path()))
-        })
-        .build();
+    if unreadable_above(folder).is_some() {
+        return Vec::new();
+    }
+    let keep = |entry: &ignore::DirEntry| {
+        let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+        if !is_dir || entry.depth() == 0 {
+            return true;
+        }
+        let name = entry.file_name().to_str().unwrap_or("");
+        !(SKIPPED_DIRS.contains(&name) || is_skill_folder(entry.path()))
+    };
+    // What the walk leaves out is said by the walk of `check` or the index, which meet it too.
+    let walker = walker(folder, keep, &Arc::default()).build();
     let mut files: Vec<PathBuf> = walker
         .filter_map(Result::ok)
         .filter(|entry| entry.depth() > 0 && entry.file_type().is_some_and(|kind| kind.is_file()))
@@ -314,8 +317,56 @@ impl FileIndex {
 
 /// The walk of `check` and of a skill's files: hidden files included, what git would ignore left
 /// out (with or without a repository), links not followed.
-fn walker(root: &Path) -> WalkBuilder {
+/// Why a walk must not enter `folder`, if it must not: the walker reads a folder's `.gitignore`
+/// as it enters it, to its end, so one that is a link (to `/dev/zero`, a FIFO, a file outside
+/// the repository) would be read without end or from elsewhere. Git itself does not follow a
+/// `.gitignore` that is a link. With `exclude`, `.git/info/exclude` is judged the same way
+/// (a clone never holds a `.git` folder below its root, so only the roots are asked).
+pub(crate) fn unreadable_ignore_file(folder: &Path, exclude: bool) -> Option<String> {
+    let names: &[&str] = if exclude {
+        &[".gitignore", ".git/info/exclude"]
+    } else {
+        &[".gitignore"]
+    };
+    names.iter().find_map(|name| {
+        let metadata = std::fs::symlink_metadata(folder.join(name)).ok()?;
+        if metadata.is_file() {
+            return None;
+        }
+        let what = if metadata.file_type().is_symlink() {
+            let target = std::fs::read_link(folder.join(name)).unwrap_or_default();
+            format!("a link to {}", target.display())
+        } else {
+            "not a regular file".to_owned()
+        };
+        Some(format!(
+            "its {name} is {what}, which is not read (git does not follow it either); the folder was not checked"
+        ))
+    })
+}
+
+/// The first of `root` and the folders above it whose ignore files the walker would read
+/// unsafely ([`unreadable_ignore_file`]), with why.
+pub(crate) fn unreadable_above(root: &Path) -> Option<WalkError> {
+    let real = std::fs::canonicalize(root).ok()?;
+    real.ancestors().find_map(|folder| {
+        unreadable_ignore_file(folder, true).map(|message| WalkError {
+            path: folder.to_path_buf(),
+            message,
+        })
+    })
+}
+
+/// The walker of every walk over skills: ignore files as git reads them, no links followed,
+/// `keep` deciding which entries to take, and no folder entered whose ignore files could not
+/// be read safely (each such folder goes to `refused`).
+pub(crate) fn walker(
+    root: &Path,
+    keep: impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static,
+    refused: &Arc<Mutex<Vec<WalkError>>>,
+) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
+    let refused = Arc::clone(refused);
     builder
         .hidden(false)
         .ignore(false)
@@ -323,7 +374,23 @@ fn walker(root: &Path) -> WalkBuilder {
         .git_exclude(true)
         .git_global(false)
         .require_git(false)
-        .follow_links(false);
+        .follow_links(false)
+        .filter_entry(move |entry| {
+            if !keep(entry) {
+                return false;
+            }
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            if is_dir && entry.depth() > 0 {
+                if let Some(message) = unreadable_ignore_file(entry.path(), false) {
+                    lock(&refused).push(WalkError {
+                        path: entry.path().to_path_buf(),
+                        message,
+                    });
+                    return false;
+                }
+            }
+            true
+        });
     builder
 }
 
@@ -402,23 +469,27 @@ fn walk_with(
     on_file: &(dyn Fn(PathBuf, bool) + Sync),
     seen: Option<&Mutex<Seen>>,
 ) -> Vec<WalkError> {
-    let errors = Mutex::new(Vec::new());
+    let errors = Arc::new(Mutex::new(Vec::new()));
     for path in paths {
         if path.is_file() {
             on_file(path.clone(), path.is_symlink());
             continue;
         }
-        let walker = walker(path)
+        if let Some(error) = unreadable_above(path) {
+            lock(&errors).push(error);
+            continue;
+        }
+        let keep = |entry: &ignore::DirEntry| {
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            !(is_dir
+                && entry.depth() > 0
+                && entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|name| SKIPPED_DIRS.contains(&name)))
+        };
+        let walker = walker(path, keep, &errors)
             .threads(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
-            .filter_entry(|entry| {
-                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                !(is_dir
-                    && entry.depth() > 0
-                    && entry
-                        .file_name()
-                        .to_str()
-                        .is_some_and(|name| SKIPPED_DIRS.contains(&name)))
-            })
             .build_parallel();
         walker.run(|| {
             let errors = &errors;
@@ -465,9 +536,7 @@ fn walk_with(
             })
         });
     }
-    let mut errors = errors
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut errors = std::mem::take(&mut *lock(&errors));
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     errors
 }

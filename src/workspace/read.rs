@@ -120,6 +120,27 @@ impl Roots {
     }
 }
 
+/// A stream's bytes (standard input), within the same limit as a file's: past it, an error
+/// and nothing, never the first part.
+///
+/// # Errors
+///
+/// The read's error; `FileTooLarge` past [`MAX_FILE_BYTES`].
+pub(crate) fn read_stream(stream: impl Read) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    stream.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "more than the {} MiB limit for one file; not read",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// The file's text, which must be UTF-8.
 ///
 /// # Errors

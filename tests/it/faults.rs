@@ -4,13 +4,13 @@
 //! its memory bounded and end cleanly.
 
 use crate::lsp_client;
+use crate::process::finish;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use lsp_client::{BIN, Client, lsp_uri};
 use serde_json::{Value, json};
@@ -32,21 +32,6 @@ fn mkfifo(path: &Path) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     let status = Command::new("mkfifo").arg(path).status().unwrap();
     assert!(status.success());
-}
-
-/// Waits for a child with a generous deadline: a hang is the failure being guarded against.
-fn finish(mut child: Child, what: &str) -> Output {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{what} hung");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 fn check(dir: &Path, args: &[&str]) -> Output {

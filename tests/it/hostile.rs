@@ -5,11 +5,12 @@
 //! ends with a clear message naming the path.
 
 use crate::lsp_client::BIN;
+use crate::process::finish;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -24,23 +25,6 @@ fn fixable(tag: &str) -> String {
 fn write(path: &Path, text: impl AsRef<[u8]>) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, text).unwrap();
-}
-
-/// Waits for a child, reading its output as it comes (a large report would fill the pipe),
-/// with a generous deadline: a hang is the failure being guarded against.
-fn finish(child: Child, what: &str) -> Output {
-    let pid = child.id();
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = sender.send(child.wait_with_output());
-    });
-    match receiver.recv_timeout(Duration::from_secs(120)) {
-        Ok(output) => output.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            panic!("{what} hung");
-        }
-    }
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
@@ -364,6 +348,48 @@ fn file_text_is_shown_on_the_terminal_and_in_ci_logs_never_obeyed() {
     );
 }
 
+/// A tree whose ignore files are links to endless or outside files: at the root of a git work
+/// tree, in a skill folder, and in a folder `check` walks through.
+fn endless_ignore_files(dir: &Path) {
+    write(&dir.join("skills/good/SKILL.md"), fixable("good"));
+    write(&dir.join("skills/trap/SKILL.md"), fixable("trap"));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("skills/trap/.gitignore")).unwrap();
+    write(&dir.join("other/deep/SKILL.md"), fixable("deep"));
+    std::os::unix::fs::symlink("/dev/urandom", dir.join("other/.gitignore")).unwrap();
+}
+
+#[test]
+fn ignore_files_linked_to_endless_files_are_refused_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    endless_ignore_files(dir.path());
+    let output = run(dir.path(), &["check", "."]);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("skills/trap: its .gitignore is a link to /dev/zero, which is not read")
+            && stderr.contains("other: its .gitignore is a link to /dev/urandom"),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    // The rest is checked.
+    assert!(
+        text(&output.stdout).contains("Checked 1 file"),
+        "{}",
+        text(&output.stdout)
+    );
+    // At the root of a git work tree, `.git/info/exclude` too: nothing is walked.
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("skills/good/SKILL.md"), fixable("good"));
+    fs::create_dir_all(dir.path().join(".git/info")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join(".git/info/exclude")).unwrap();
+    let output = run(dir.path(), &["check", "skills"]);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("its .git/info/exclude is a link to /dev/zero"),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
+
 /// A frontmatter of 80,000 `metadata` keys with one repeat and 20,000 unknown top-level keys:
 /// every finding, in `check` and in the editor. The rules that compared each key with every
 /// other took 48 s here; no time is asserted, but a quadratic step would not finish within the
@@ -473,6 +499,21 @@ mod server {
         assert_eq!(count(&diagnostics, "duplicate-key"), 1);
         assert_eq!(count(&diagnostics, "unknown-field"), 20_001);
         client.shutdown();
+    }
+
+    #[test]
+    fn ignore_files_linked_to_endless_files_leave_the_server_serving() {
+        let dir = tempfile::tempdir().unwrap();
+        super::endless_ignore_files(dir.path());
+        let mut client = Client::start_in(dir, json!({}), &[]);
+        let text = super::fixable("trap");
+        let uri = client.open("skills/trap/SKILL.md", &text);
+        client.diagnostics(&uri, Some(1));
+        let uri = client.open("skills/good/SKILL.md", &text);
+        client.diagnostics(&uri, Some(1));
+        still_serving(&mut client);
+        let (_, stderr) = client.finish();
+        assert!(!stderr.contains("panicked"), "{stderr}");
     }
 
     #[test]

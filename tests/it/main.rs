@@ -7,6 +7,8 @@
 mod invariants;
 #[path = "../support/lsp_client.rs"]
 mod lsp_client;
+#[path = "../support/process.rs"]
+mod process;
 #[path = "../support/scripted_server.rs"]
 mod scripted_server;
 

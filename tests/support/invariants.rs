@@ -303,6 +303,77 @@ pub fn sse_invariants(data: &[u8]) {
 }
 
 /// Byte offsets of line starts under LSP's rules (`\n`, `\r\n` and a lone `\r` end a line).
+/// Every frame `FrameReader` reads from `input` fed in pieces of `piece` bytes, to its end.
+fn frames_of(input: &[u8], piece: usize) -> Vec<skill_lsp::lsp::framing::Frame> {
+    use skill_lsp::lsp::framing::{Frame, FrameReader};
+    use tokio::io::AsyncWriteExt;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let (mut writer, reader) = tokio::io::duplex(piece.max(1));
+        let input = input.to_vec();
+        let piece = piece.max(1);
+        let feed = tokio::spawn(async move {
+            for chunk in input.chunks(piece) {
+                if writer.write_all(chunk).await.is_err() {
+                    return;
+                }
+            }
+        });
+        let mut reader = FrameReader::new(reader);
+        let mut frames = Vec::new();
+        loop {
+            let frame = reader
+                .next()
+                .await
+                .expect("an in-memory pipe does not fail");
+            if frame == Frame::End {
+                break;
+            }
+            frames.push(frame);
+        }
+        feed.await.expect("the feeder ends");
+        frames
+    })
+}
+
+/// The client's framing, whatever bytes come (a client bug, a hostile peer, a cut pipe): the
+/// reader ends, reads the same frames however the bytes arrive (whole, or in pieces of any size
+/// the first byte picks), and every body it hands on is bytes of the input; a well-framed
+/// message after the bytes and two line breaks is read whole unless the bytes left a message
+/// open that swallows it.
+pub fn framing_invariants(data: &[u8]) {
+    use skill_lsp::lsp::framing::{Frame, encode};
+    let Some((&selector, input)) = data.split_first() else {
+        return;
+    };
+    let piece = 1 + usize::from(selector) * 3;
+    let whole = frames_of(input, input.len());
+    assert_eq!(
+        frames_of(input, piece),
+        whole,
+        "pieces of {piece} bytes read otherwise than the whole of {input:?}"
+    );
+    for frame in &whole {
+        if let Frame::Body(body) = frame {
+            assert!(
+                body.is_empty() || input.windows(body.len()).any(|window| window == body),
+                "a body that is not in the input: {body:?}"
+            );
+        }
+    }
+    // After bytes that end every frame they open, a good message is read whole.
+    let closed = whole.iter().all(|frame| matches!(frame, Frame::Body(_)))
+        && !input.ends_with(b"\r")
+        && frames_of(&[input, b"\r\n\r\n"].concat(), input.len() + 4).len() == whole.len();
+    if closed {
+        let good = br#"{"jsonrpc":"2.0","method":"x"}"#;
+        let after = frames_of(&[input, b"\r\n\r\n", &encode(good)].concat(), piece);
+        assert_eq!(after.last(), Some(&Frame::Body(good.to_vec())), "{input:?}");
+    }
+}
+
 fn reference_line_starts(text: &str) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut starts = vec![0];

@@ -125,6 +125,11 @@ const TESTS: &[Step] = &[
         run: |_| cargo(&["test", "--workspace"]),
     },
     Step {
+        name: "fuzz",
+        what: "the server's frame reader under libFuzzer for a minute (cargo-fuzz)",
+        run: |_| bash("fuzz/ci.sh", &[], &[]),
+    },
+    Step {
         name: "real-model",
         what: "the agent and evals against llama-server with a real model",
         run: real_model,

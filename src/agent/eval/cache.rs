@@ -119,7 +119,7 @@ pub(super) fn model_records(dir: &Path, provider: &dyn Provider) -> Vec<RunRecor
 }
 
 fn read_entry(path: &Path) -> Option<Value> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+    serde_json::from_str(&crate::workspace::read::read_text(path).ok()?).ok()
 }
 
 /// The record of an entry written for `provider`'s model, marked as cached.

@@ -330,7 +330,7 @@ fn rewrite_prompt(ask: &RewriteAsk<'_>, problem: Option<&str>) -> String {
 /// The headings of the SKILL.md at `path`, joined with `; ` and cut at [`OUTLINE_CHARS`];
 /// empty when it cannot be read or has none.
 fn skill_outline(path: &std::path::Path) -> String {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::workspace::read::read_text(path) else {
         return String::new();
     };
     let split = crate::document::frontmatter::split(&text);

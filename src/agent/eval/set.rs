@@ -198,7 +198,7 @@ pub(crate) enum SetError {
 /// # Errors
 /// [`SetError::Io`] when it cannot be read, [`SetError::Invalid`] when it breaks a rule.
 pub(crate) fn load(path: &Path) -> Result<EvalSet, SetError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SetError::Io {
+    let text = crate::workspace::read::read_text(path).map_err(|error| SetError::Io {
         path: path.to_path_buf(),
         message: error.to_string(),
     })?;

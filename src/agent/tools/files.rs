@@ -11,9 +11,10 @@ use super::{ToolOutput, string_arg};
 
 /// Files larger than this are read in part.
 pub const READ_CAP: usize = 256 * 1024;
-/// No more than this is ever read from one file into memory (a huge file in the workspace must
-/// not exhaust the server's memory); `edit_file` refuses larger files.
-pub const FILE_CAP: u64 = 32 * 1024 * 1024;
+/// No more than this is ever read from one file into memory: the one limit of every reader
+/// (`workspace::read`). `edit_file` refuses larger files; `read_file` reads this much and says
+/// so.
+pub const FILE_CAP: u64 = crate::workspace::read::MAX_FILE_BYTES;
 /// At most this many paths from one `glob`.
 pub(crate) const GLOB_CAP: usize = 200;
 
@@ -179,11 +180,17 @@ pub fn glob(workspace: &Path, input: &Value) -> ToolOutput {
     };
     let mut found = Vec::new();
     let mut more = false;
-    // The walk does not follow symlinks, so nothing outside the workspace is listed.
-    for entry in ignore::WalkBuilder::new(&root)
-        .hidden(false)
-        .require_git(false)
-        .follow_links(false)
+    // The walk does not follow symlinks, so nothing outside the workspace is listed, nor reads
+    // an ignore file that is a link.
+    if let Some(error) = crate::workspace::discovery::unreadable_above(&root) {
+        return ToolOutput::error(format!(
+            "cannot list {}: {}",
+            error.path.display(),
+            error.message
+        ));
+    }
+    let refused = std::sync::Arc::default();
+    for entry in crate::workspace::discovery::walker(&root, |_| true, &refused)
         .build()
         .filter_map(Result::ok)
     {

@@ -101,11 +101,13 @@ fn format_of(args: &CheckArgs) -> Format {
 /// `check --stdin`: one SKILL.md's text from standard input, linted as if it were at
 /// `--stdin-filename` (its folder name, targets and links), without the workspace rules.
 fn run_stdin(args: &CheckArgs) -> u8 {
-    let mut bytes = Vec::new();
-    if let Err(error) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
-        error_line(&format!("cannot read standard input: {error}"));
-        return EXIT_TROUBLE;
-    }
+    let bytes = match crate::workspace::read::read_stream(std::io::stdin().lock()) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            error_line(&format!("cannot read standard input: {error}"));
+            return EXIT_TROUBLE;
+        }
+    };
     let path = args
         .stdin_filename
         .clone()

@@ -3,6 +3,7 @@
 //! `textDocument/references`. Rename edits the same places.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp_server::jsonrpc;
@@ -147,10 +148,10 @@ pub(crate) fn workspace_mentions(
     name: &str,
 ) -> Vec<(PathBuf, String, Mention)> {
     let mut found = Vec::new();
-    let walker = ignore::WalkBuilder::new(folder)
-        .hidden(false)
-        .require_git(false)
-        .build();
+    if crate::workspace::discovery::unreadable_above(folder).is_some() {
+        return found;
+    }
+    let walker = crate::workspace::discovery::walker(folder, |_| true, &Arc::default()).build();
     for entry in walker.filter_map(Result::ok).take(50_000) {
         let path = entry.path();
         if !entry.file_type().is_some_and(|kind| kind.is_file())
