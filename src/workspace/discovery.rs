@@ -315,8 +315,6 @@ impl FileIndex {
     }
 }
 
-/// The walk of `check` and of a skill's files: hidden files included, what git would ignore left
-/// out (with or without a repository), links not followed.
 /// Why a walk must not enter `folder`, if it must not: the walker reads a folder's `.gitignore`
 /// as it enters it, to its end, so one that is a link (to `/dev/zero`, a FIFO, a file outside
 /// the repository) would be read without end or from elsewhere. Git itself does not follow a
@@ -357,9 +355,10 @@ pub(crate) fn unreadable_above(root: &Path) -> Option<WalkError> {
     })
 }
 
-/// The walker of every walk over skills: ignore files as git reads them, no links followed,
-/// `keep` deciding which entries to take, and no folder entered whose ignore files could not
-/// be read safely (each such folder goes to `refused`).
+/// The walker of every walk over skills (`check`, a skill's files, the server's mention search,
+/// the agent's `glob`): hidden files included, what git would ignore left out (with or without
+/// a repository), links not followed, `keep` deciding which entries to take, and no folder
+/// entered whose ignore files could not be read safely (each such folder goes to `refused`).
 pub(crate) fn walker(
     root: &Path,
     keep: impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static,

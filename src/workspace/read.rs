@@ -28,7 +28,22 @@ pub(crate) fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 ///
 /// As [`read_bytes`].
 pub(crate) fn read_bytes_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = open_without_blocking(path)?;
+    read_opened(&open_without_blocking(path, true)?, limit).map(|(bytes, _)| bytes)
+}
+
+/// [`read_bytes`] of the file at `path` itself, never through a link at that name, with the
+/// metadata of the handle the bytes came from (what the one writer compares before a rename).
+///
+/// # Errors
+///
+/// As [`read_bytes`]; the open's error for a link.
+pub(crate) fn read_unfollowed(path: &Path) -> io::Result<(Vec<u8>, fs::Metadata)> {
+    read_opened(&open_without_blocking(path, false)?, u64::MAX)
+}
+
+/// The bytes of an opened file, refused unless it is a regular file within `limit` and
+/// [`MAX_FILE_BYTES`], and its metadata.
+fn read_opened(file: &File, limit: u64) -> io::Result<(Vec<u8>, fs::Metadata)> {
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(not_regular(&metadata));
@@ -41,22 +56,21 @@ pub(crate) fn read_bytes_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> 
     if size > 0 {
         // The file as large as it was when opened: reading on until a read returns nothing
         // costs a system call per file, for a file that grows while it is linted.
-        (&file).take(size as u64).read_to_end(&mut bytes)?;
+        file.take(size as u64).read_to_end(&mut bytes)?;
     }
     if bytes.len() < size || size == 0 {
         // Shorter than it said, or a size of 0 that some files report whatever they hold.
-        (&file)
-            .take(MAX_FILE_BYTES + 1 - bytes.len() as u64)
+        file.take(MAX_FILE_BYTES + 1 - bytes.len() as u64)
             .read_to_end(&mut bytes)?;
     }
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    Ok(bytes)
+    Ok((bytes, metadata))
 }
 
 /// The error of a file over the limit: never read in part, so never fixed or listed in part.
-pub(super) fn too_large(size: u64) -> io::Error {
+fn too_large(size: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::FileTooLarge,
         format!(
@@ -188,17 +202,22 @@ impl crate::plugins::Files for DiskFiles {
 /// Opens `path` for reading without waiting: opening a FIFO for reading blocks until a writer
 /// comes, so where the system allows, the file is opened non-blocking (which changes nothing
 /// for a regular file) and judged by what was opened; elsewhere it is judged before opening.
+/// Without `follow`, a link at `path` itself is not opened (`O_NOFOLLOW`).
 #[cfg(unix)]
-fn open_without_blocking(path: &Path) -> io::Result<File> {
+fn open_without_blocking(path: &Path, follow: bool) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
+    let no_follow = if follow { 0 } else { libc::O_NOFOLLOW };
     fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(libc::O_NONBLOCK | no_follow)
         .open(path)
 }
 
 #[cfg(not(unix))]
-fn open_without_blocking(path: &Path) -> io::Result<File> {
+fn open_without_blocking(path: &Path, follow: bool) -> io::Result<File> {
+    if !follow && fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "a symlink"));
+    }
     let metadata = fs::metadata(path)?;
     if !metadata.is_file() {
         return Err(not_regular(&metadata));

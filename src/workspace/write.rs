@@ -11,11 +11,11 @@
 //!   with what was read (device, inode, size, modification time and every byte): a file changed
 //!   in between is left as it is, so a save is never reverted.
 
-use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::fs;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::read::{MAX_FILE_BYTES, Roots};
+use super::read::{Roots, read_unfollowed};
 
 /// Why a file was not written.
 #[derive(Debug)]
@@ -148,45 +148,6 @@ impl Held {
         };
         Ok(Stamp::of(&metadata) == self.stamp && bytes == self.bytes)
     }
-}
-
-/// The bytes of a regular file and its metadata from the same handle, without following a
-/// link at the path itself, within the one size limit of every reader.
-fn read_unfollowed(path: &Path) -> io::Result<(Vec<u8>, fs::Metadata)> {
-    let file = open_unfollowed(path)?;
-    let metadata = file.metadata()?;
-    if !metadata.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(super::read::too_large(metadata.len()));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    (&file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(super::read::too_large(bytes.len() as u64));
-    }
-    Ok((bytes, metadata))
-}
-
-#[cfg(unix)]
-fn open_unfollowed(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_unfollowed(path: &Path) -> io::Result<File> {
-    if fs::symlink_metadata(path)?.file_type().is_symlink() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "a symlink"));
-    }
-    File::open(path)
 }
 
 /// Renames `from` to `to` in the same folder without ever replacing a file at `to`: a hard

@@ -6,12 +6,10 @@ use super::FileReport;
 use crate::diagnostic::Severity;
 
 /// Escapes a workflow command's message: file text in it is shown, not obeyed (the log
-/// renders escape sequences), and stays on the command's line.
+/// renders escape sequences), and stays on the command's line (`visible` escapes line breaks
+/// too, so only `%` is left to encode).
 fn escape_data(text: &str) -> String {
-    crate::text::visible(text)
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    crate::text::visible(text).replace('%', "%25")
 }
 
 /// Escapes a workflow command's property value.
