@@ -2,18 +2,12 @@
 //! `node_modules` and `target` skipped (design.md §2, "Discovery").
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use ignore::{WalkBuilder, WalkState};
+pub(crate) use super::walk::WalkError;
+use super::walk::{Entry, walk_tree};
 
 const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
-
-/// A file or folder the walk could not read; the walk goes on without it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct WalkError {
-    pub path: PathBuf,
-    pub message: String,
-}
 
 #[derive(Debug, Default)]
 pub(crate) struct Discovered {
@@ -161,25 +155,24 @@ fn read_files(files: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
 /// of their own), `agents/openai.yaml` (linted on its own) and the folders `check` skips.
 #[must_use]
 pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
-    if unreadable_above(folder).is_some() {
-        return Vec::new();
-    }
-    let keep = |entry: &ignore::DirEntry| {
-        let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-        if !is_dir || entry.depth() == 0 {
+    let keep = |entry: &Entry| {
+        if !entry.is_folder() || entry.depth() == 0 {
             return true;
         }
-        let name = entry.file_name().to_str().unwrap_or("");
+        let name = entry.name().unwrap_or("");
         !(SKIPPED_DIRS.contains(&name) || is_skill_folder(entry.path()))
     };
     // What the walk leaves out is said by the walk of `check` or the index, which meet it too.
-    let walker = walker(folder, keep, &Arc::default()).build();
-    let mut files: Vec<PathBuf> = walker
-        .filter_map(Result::ok)
-        .filter(|entry| entry.depth() > 0 && entry.file_type().is_some_and(|kind| kind.is_file()))
-        .map(ignore::DirEntry::into_path)
-        .filter(|path| ships(folder, path))
-        .collect();
+    let files = Mutex::new(Vec::new());
+    let _ = walk_tree(folder, &keep, &|entry| {
+        if entry.depth() > 0 && entry.is_file() && ships(folder, entry.path()) {
+            lock(&files).push(entry.into_path());
+        }
+        true
+    });
+    let mut files = files
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     files.sort();
     files
 }
@@ -315,84 +308,6 @@ impl FileIndex {
     }
 }
 
-/// Why a walk must not enter `folder`, if it must not: the walker reads a folder's `.gitignore`
-/// as it enters it, to its end, so one that is a link (to `/dev/zero`, a FIFO, a file outside
-/// the repository) would be read without end or from elsewhere. Git itself does not follow a
-/// `.gitignore` that is a link. With `exclude`, `.git/info/exclude` is judged the same way
-/// (a clone never holds a `.git` folder below its root, so only the roots are asked).
-pub(crate) fn unreadable_ignore_file(folder: &Path, exclude: bool) -> Option<String> {
-    let names: &[&str] = if exclude {
-        &[".gitignore", ".git/info/exclude"]
-    } else {
-        &[".gitignore"]
-    };
-    names.iter().find_map(|name| {
-        let metadata = std::fs::symlink_metadata(folder.join(name)).ok()?;
-        if metadata.is_file() {
-            return None;
-        }
-        let what = if metadata.file_type().is_symlink() {
-            let target = std::fs::read_link(folder.join(name)).unwrap_or_default();
-            format!("a link to {}", target.display())
-        } else {
-            "not a regular file".to_owned()
-        };
-        Some(format!(
-            "its {name} is {what}, which is not read (git does not follow it either); the folder was not checked"
-        ))
-    })
-}
-
-/// The first of `root` and the folders above it whose ignore files the walker would read
-/// unsafely ([`unreadable_ignore_file`]), with why.
-pub(crate) fn unreadable_above(root: &Path) -> Option<WalkError> {
-    let real = std::fs::canonicalize(root).ok()?;
-    real.ancestors().find_map(|folder| {
-        unreadable_ignore_file(folder, true).map(|message| WalkError {
-            path: folder.to_path_buf(),
-            message,
-        })
-    })
-}
-
-/// The walker of every walk over skills (`check`, a skill's files, the server's mention search,
-/// the agent's `glob`): hidden files included, what git would ignore left out (with or without
-/// a repository), links not followed, `keep` deciding which entries to take, and no folder
-/// entered whose ignore files could not be read safely (each such folder goes to `refused`).
-pub(crate) fn walker(
-    root: &Path,
-    keep: impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static,
-    refused: &Arc<Mutex<Vec<WalkError>>>,
-) -> WalkBuilder {
-    let mut builder = WalkBuilder::new(root);
-    let refused = Arc::clone(refused);
-    builder
-        .hidden(false)
-        .ignore(false)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .require_git(false)
-        .follow_links(false)
-        .filter_entry(move |entry| {
-            if !keep(entry) {
-                return false;
-            }
-            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-            if is_dir && entry.depth() > 0 {
-                if let Some(message) = unreadable_ignore_file(entry.path(), false) {
-                    lock(&refused).push(WalkError {
-                        path: entry.path().to_path_buf(),
-                        message,
-                    });
-                    return false;
-                }
-            }
-            true
-        });
-    builder
-}
-
 /// Walks each path: a file is taken as it is, a folder is searched recursively.
 #[must_use]
 pub(crate) fn discover(paths: &[PathBuf]) -> Discovered {
@@ -468,74 +383,54 @@ fn walk_with(
     on_file: &(dyn Fn(PathBuf, bool) + Sync),
     seen: Option<&Mutex<Seen>>,
 ) -> Vec<WalkError> {
-    let errors = Arc::new(Mutex::new(Vec::new()));
+    let errors = Mutex::new(Vec::new());
+    let keep = |entry: &Entry| {
+        !(entry.is_folder()
+            && entry.depth() > 0
+            && entry
+                .name()
+                .is_some_and(|name| SKIPPED_DIRS.contains(&name)))
+    };
+    let visit = |entry: Entry| {
+        if entry.is_folder() && entry.name().is_some_and(is_skill_file_name) {
+            // Not a skill to any client, and silence would read as "no problems".
+            lock(&errors).push(WalkError {
+                path: entry.path().to_path_buf(),
+                message: "a folder, not a file; no client loads a skill from it".to_owned(),
+            });
+        }
+        if let Some(seen) = seen.filter(|_| entry.depth() > 0) {
+            if entry.is_link() {
+                lock(seen).links.push(entry.path().to_path_buf());
+            } else if entry.is_file() {
+                lock(seen).files.push(entry.path().to_path_buf());
+            }
+        }
+        let is_candidate = !entry.is_folder()
+            && (entry.name().is_some_and(is_skill_file_name)
+                || crate::plugins::manifest_kind(entry.path()).is_some()
+                || is_openai_yaml(entry.path()));
+        if is_candidate {
+            let is_link = entry.is_link();
+            on_file(entry.into_path(), is_link);
+        } else if entry.is_link() && entry.depth() > 0 {
+            linked_skills(entry.path(), on_file);
+        }
+        true
+    };
     for path in paths {
         if path.is_file() {
             on_file(path.clone(), path.is_symlink());
             continue;
         }
-        if let Some(error) = unreadable_above(path) {
-            lock(&errors).push(error);
-            continue;
+        match walk_tree(path, &keep, &visit) {
+            Ok(found) => lock(&errors).extend(found),
+            Err(refused) => lock(&errors).push(refused),
         }
-        let keep = |entry: &ignore::DirEntry| {
-            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-            !(is_dir
-                && entry.depth() > 0
-                && entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|name| SKIPPED_DIRS.contains(&name)))
-        };
-        let walker = walker(path, keep, &errors)
-            .threads(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
-            .build_parallel();
-        walker.run(|| {
-            let errors = &errors;
-            Box::new(move |result| {
-                match result {
-                    Ok(entry) => {
-                        if entry.file_type().is_some_and(|kind| kind.is_dir())
-                            && entry.file_name().to_str().is_some_and(is_skill_file_name)
-                        {
-                            // Not a skill to any client, and silence would read as "no problems".
-                            lock(errors).push(WalkError {
-                                path: entry.path().to_path_buf(),
-                                message: "a folder, not a file; no client loads a skill from it"
-                                    .to_owned(),
-                            });
-                        }
-                        if let Some(seen) = seen.filter(|_| entry.depth() > 0) {
-                            if entry.path_is_symlink() {
-                                lock(seen).links.push(entry.path().to_path_buf());
-                            } else if entry.file_type().is_some_and(|kind| kind.is_file()) {
-                                lock(seen).files.push(entry.path().to_path_buf());
-                            }
-                        }
-                        let is_candidate = entry.file_type().is_some_and(|kind| !kind.is_dir())
-                            && (entry.file_name().to_str().is_some_and(is_skill_file_name)
-                                || crate::plugins::manifest_kind(entry.path()).is_some()
-                                || is_openai_yaml(entry.path()));
-                        if is_candidate {
-                            let is_link = entry.path_is_symlink();
-                            on_file(entry.into_path(), is_link);
-                        } else if entry.path_is_symlink() && entry.depth() > 0 {
-                            linked_skills(entry.path(), on_file);
-                        }
-                    }
-                    Err(error) => {
-                        let path = error_path(&error).unwrap_or_default();
-                        lock(errors).push(WalkError {
-                            path,
-                            message: error.to_string(),
-                        });
-                    }
-                }
-                WalkState::Continue
-            })
-        });
     }
-    let mut errors = std::mem::take(&mut *lock(&errors));
+    let mut errors = errors
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     errors
 }
@@ -570,17 +465,6 @@ fn linked_skills(link: &Path, on_file: &(dyn Fn(PathBuf, bool) + Sync)) {
                 on_file(file, true);
             }
         }
-    }
-}
-
-fn error_path(error: &ignore::Error) -> Option<PathBuf> {
-    match error {
-        ignore::Error::WithPath { path, .. } => Some(path.clone()),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            error_path(err)
-        }
-        ignore::Error::Loop { child, .. } => Some(child.clone()),
-        _ => None,
     }
 }
 

@@ -8,6 +8,7 @@ pub mod loader;
 pub(crate) mod open;
 pub(crate) mod read;
 pub(crate) mod registry;
+pub(crate) mod walk;
 pub(crate) mod write;
 
 pub(crate) use index::WorkspaceIndex;

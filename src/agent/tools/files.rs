@@ -178,37 +178,39 @@ pub fn glob(workspace: &Path, input: &Value) -> ToolOutput {
     let Ok(root) = std::fs::canonicalize(workspace) else {
         return ToolOutput::error("the workspace cannot be read");
     };
-    let mut found = Vec::new();
-    let mut more = false;
-    // The walk does not follow symlinks, so nothing outside the workspace is listed, nor reads
-    // an ignore file that is a link.
-    if let Some(error) = crate::workspace::discovery::unreadable_above(&root) {
+    // The walk does not follow links, so nothing outside the workspace is listed, and it reads
+    // no ignore file that is a link.
+    let listed = std::sync::Mutex::new((Vec::new(), false));
+    let walked = crate::workspace::walk::walk_tree(&root, &|_| true, &|entry| {
+        let Ok(relative) = entry.path().strip_prefix(&root) else {
+            return true;
+        };
+        if relative.as_os_str().is_empty()
+            || relative.starts_with(".git")
+            || !matcher.is_match(relative)
+        {
+            return true;
+        }
+        let mut listed = listed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if listed.0.len() == GLOB_CAP {
+            listed.1 = true;
+            return false;
+        }
+        listed.0.push(relative.display().to_string());
+        true
+    });
+    if let Err(error) = walked {
         return ToolOutput::error(format!(
             "cannot list {}: {}",
             error.path.display(),
             error.message
         ));
     }
-    let refused = std::sync::Arc::default();
-    for entry in crate::workspace::discovery::walker(&root, |_| true, &refused)
-        .build()
-        .filter_map(Result::ok)
-    {
-        let Ok(relative) = entry.path().strip_prefix(&root) else {
-            continue;
-        };
-        if relative.as_os_str().is_empty()
-            || relative.starts_with(".git")
-            || !matcher.is_match(relative)
-        {
-            continue;
-        }
-        if found.len() == GLOB_CAP {
-            more = true;
-            break;
-        }
-        found.push(relative.display().to_string());
-    }
+    let (mut found, more) = listed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     found.sort();
     if found.is_empty() {
         return ToolOutput::ok(format!("no files match {pattern}"));

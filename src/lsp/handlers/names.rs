@@ -3,7 +3,6 @@
 //! `textDocument/references`. Rename edits the same places.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp_server::jsonrpc;
@@ -148,17 +147,26 @@ pub(crate) fn workspace_mentions(
     name: &str,
 ) -> Vec<(PathBuf, String, Mention)> {
     let mut found = Vec::new();
-    if crate::workspace::discovery::unreadable_above(folder).is_some() {
-        return found;
-    }
-    let walker = crate::workspace::discovery::walker(folder, |_| true, &Arc::default()).build();
-    for entry in walker.filter_map(Result::ok).take(50_000) {
-        let path = entry.path();
-        if !entry.file_type().is_some_and(|kind| kind.is_file())
-            || path.extension().is_none_or(|ext| ext != "md")
-        {
-            continue;
+    // Listed first, on the walk's threads, then read here: the source is not shared with them.
+    // The walk stops after as many entries as a search is worth.
+    let listed = std::sync::Mutex::new((0, Vec::new()));
+    let _ = crate::workspace::walk::walk_tree(folder, &|_| true, &|entry| {
+        let mut listed = listed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        listed.0 += 1;
+        if entry.is_file() && entry.path().extension().is_some_and(|ext| ext == "md") {
+            listed.1.push(entry.into_path());
         }
+        listed.0 < 50_000
+    });
+    let mut listed = listed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .1;
+    listed.sort();
+    for path in &listed {
+        let path = path.as_path();
         let Ok(text) = source.read(path) else {
             continue;
         };
