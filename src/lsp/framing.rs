@@ -21,8 +21,14 @@ pub enum Frame {
     /// The header was unreadable, named a bad length, or the body was cut short by the next
     /// header; the problem is described. The reader is in step again after it.
     BadHeader(String),
+    /// A message over [`MAX_FRAME`], skipped unread: what it was (from its first bytes) and
+    /// how large, for the user, who would otherwise never learn why a file goes unchecked.
+    TooLarge(String),
     End,
 }
+
+/// How much of an oversized message is kept to say what it was.
+const TOO_LARGE_HEAD: usize = 4096;
 
 /// A header block longer than this without its blank line is not a header.
 const MAX_HEADER: usize = 8 * 1024;
@@ -126,9 +132,17 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         let refused = length > MAX_FRAME;
         let mut dropped = 0usize;
         let mut searched = 0usize;
+        let mut head = Vec::new();
         loop {
             let remaining = length - dropped;
             let have = (self.buf.len() - self.at).min(remaining);
+            if refused && head.len() < TOO_LARGE_HEAD {
+                // The body's first bytes, as they arrive: `dropped` of them are gone, and only
+                // bytes at or after `head.len()` are ever dropped before it is full.
+                let upto = (dropped + have).min(TOO_LARGE_HEAD);
+                let from = head.len() - dropped;
+                head.extend_from_slice(&self.buf[self.at + from..self.at + upto - dropped]);
+            }
             // Only new bytes are searched (less a header line's length, which may straddle).
             let from = searched.saturating_sub(HEADER_LINE);
             if let Some(at) = find_header_line(&self.buf[self.at + from..self.at + have]) {
@@ -142,9 +156,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             if have == remaining {
                 self.at += have;
                 return Ok(if refused {
-                    Frame::BadHeader(format!(
-                        "message of {length} bytes is larger than the {MAX_FRAME}-byte limit"
-                    ))
+                    Frame::TooLarge(too_large(length, &head))
                 } else {
                     Frame::Body(self.buf[self.at - have..self.at].to_vec())
                 });
@@ -163,6 +175,33 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             }
         }
     }
+}
+
+/// What an oversized message was, as far as its first bytes tell (the method, and the
+/// document it names: a client puts both before a document's text), and its size.
+fn too_large(length: usize, head: &[u8]) -> String {
+    let head = String::from_utf8_lossy(head);
+    let field = |name: &str| {
+        let key = format!("\"{name}\"");
+        let after = &head[head.find(&key)? + key.len()..];
+        let value = after
+            .trim_start()
+            .strip_prefix(':')?
+            .trim_start()
+            .strip_prefix('"')?;
+        // Up to the closing quote; an escaped quote is too rare in a method or URI to matter.
+        let value = &value[..value.find('"')?];
+        Some(crate::text::visible(value).into_owned())
+    };
+    let what = match (field("method"), field("uri")) {
+        (Some(method), Some(uri)) => format!("{method} of {uri}"),
+        (Some(method), None) => method,
+        (None, Some(uri)) => format!("a message about {uri}"),
+        (None, None) => "a message".to_owned(),
+    };
+    format!(
+        "{what} is {length} bytes, over the {MAX_FRAME}-byte limit of one message; it was skipped, so that file is not checked"
+    )
 }
 
 /// Longer than any line [`find_header_line`] takes for a header (the name, at most
@@ -320,6 +359,14 @@ where
                 tracing::warn!("bad frame header: {message}");
                 let _ = replies.send(error_response(Value::Null, -32700, &message));
             }
+            Frame::TooLarge(message) => {
+                tracing::warn!("{message}");
+                let _ = replies.send(error_response(Value::Null, -32700, &message));
+                // A notification (didOpen) gets no reply, so the user is told.
+                let shown = json!({"jsonrpc": "2.0", "method": "window/showMessage",
+                    "params": {"type": 2, "message": format!("skill-lsp: {message}")}});
+                let _ = replies.send(serde_json::to_vec(&shown).unwrap_or_default());
+            }
             Frame::Body(body) => match serde_json::from_slice::<Value>(&body) {
                 Err(error) => {
                     tracing::warn!("message is not JSON: {error}");
@@ -469,14 +516,29 @@ mod tests {
     }
 
     #[test]
-    fn an_oversized_frame_is_skipped_in_step() {
-        let mut input = format!("Content-Length: {}\r\n\r\n", MAX_FRAME + 10).into_bytes();
-        input.resize(input.len() + MAX_FRAME + 10, b'x');
+    fn an_oversized_frame_is_skipped_in_step_and_named() {
+        let open = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///w/skills/big/SKILL.md","languageId":"markdown","version":1,"text":""#;
+        let length = MAX_FRAME + 10;
+        let mut input = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+        input.extend_from_slice(open);
+        input.resize(input.len() + length - open.len(), b'x');
         input.extend_from_slice(&encode(b"[1]"));
-        let frames = frames(&input, 1 << 20);
-        assert_eq!(frames.len(), 2, "{:?}", frames.first());
-        assert!(is_bad(&frames[0]));
-        assert_eq!(frames[1], Frame::Body(b"[1]".to_vec()));
+        // However the bytes arrive (in pieces smaller than a header line, than the kept head,
+        // or much larger), the same two frames.
+        for piece in [61, 1000, 1 << 20] {
+            let frames = frames(&input, piece);
+            assert_eq!(frames.len(), 2, "{:?}", frames.first());
+            let Frame::TooLarge(message) = &frames[0] else {
+                panic!("{:?}", frames[0]);
+            };
+            assert_eq!(
+                message,
+                &format!(
+                    "textDocument/didOpen of file:///w/skills/big/SKILL.md is {length} bytes, over the {MAX_FRAME}-byte limit of one message; it was skipped, so that file is not checked"
+                )
+            );
+            assert_eq!(frames[1], Frame::Body(b"[1]".to_vec()));
+        }
     }
 
     #[test]

@@ -165,6 +165,7 @@ fn lint_assumed_closed(checker: &mut Checker<'_>) {
     };
     yaml_rules(&mut inner);
     super::fields::check(&mut inner);
+    super::fix::keep_comments(text, &assumed, &mut inner.diagnostics);
     let at_line_start = end == 0 || text[..end].ends_with(['\n', '\r']);
     let inside = |range: TextRange| range.end < end || (range.end == end && at_line_start);
     checker
@@ -197,8 +198,7 @@ fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
     };
     yaml_rules(&mut inner);
     super::fields::check(&mut inner);
-    // The rewritten text parses: its comments are comments, which no safe fix may eat.
-    super::fix::keep_comments(&rewrite.text, document.yaml_range(), &mut inner.diagnostics);
+    super::fix::keep_comments(&rewrite.text, &document, &mut inner.diagnostics);
     for diagnostic in inner.diagnostics {
         checker.diagnostics.push(rewrite.diagnostic(diagnostic));
     }

@@ -4,7 +4,6 @@ use crate::diagnostic::{Diagnostic, Edit, Rename, Severity, apply_edits};
 use crate::document::SkillDocument;
 use crate::document::yaml::{ScalarType, core_type, yaml11_only_type};
 use crate::rules::Group;
-use crate::text::TextRange;
 
 /// How `ch` is written inside a quoted scalar; `None` when it stands for itself.
 #[must_use]
@@ -213,8 +212,20 @@ fn safe_edits(diagnostics: &[Diagnostic]) -> (Vec<Edit>, usize, Option<Rename>) 
 /// text holding a comment (`- Read  # why` inside a list rewritten as a string, `# note` after a
 /// value that gets quoted, which would put the note into the value) is still offered in the
 /// editor, but `check --fix` and fix-all keep their hands off it.
-pub(crate) fn keep_comments(text: &str, yaml: Option<TextRange>, diagnostics: &mut [Diagnostic]) {
-    let Some(yaml) = yaml else {
+///
+/// A `#` is a comment only where the YAML parses: a line that does not (an unquoted `: `) is
+/// read whole by the clients that repair it, `# …` included, and its fix keeps it so. The
+/// readings that lint past such a line or an unclosed block call this on their own parse.
+pub(crate) fn keep_comments(
+    text: &str,
+    document: &crate::document::SkillDocument,
+    diagnostics: &mut [Diagnostic],
+) {
+    let parsed = document
+        .yaml
+        .as_ref()
+        .is_some_and(|yaml| yaml.error.is_none());
+    let Some(yaml) = document.yaml_range().filter(|_| parsed) else {
         return;
     };
     for fix in diagnostics

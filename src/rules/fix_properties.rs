@@ -301,3 +301,44 @@ proptest! {
         prop_assert_eq!(body(&fixed), body(&text));
     }
 }
+
+/// The readings that lint past what does not parse (an unclosed block, read as if closed; a
+/// line with an unquoted `: `, read as its fix would write it) keep comments as the plain
+/// reading does: a fix whose edits would replace one is offered, but not as safe (the editor's
+/// fix-all and `--fix` apply safe fixes only).
+#[test]
+fn fixes_on_the_tolerant_readings_keep_comments() {
+    let exists = |_: &Path| true;
+    let context = FileContext {
+        path: Path::new("skills/pdf/SKILL.md"),
+        targets: &[crate::targets::Client::AgentSkills],
+        exists: &exists,
+        security: true,
+    };
+    let tools = "allowed-tools:\n  - Read  # c1\n  - Grep # c2\n";
+    // The tools before the last key: a fix that reaches the invented closing line is left out.
+    let unclosed = format!(
+        "---\nname: pdf\n{tools}description: Extracts text from PDF files. Use when the user asks about PDFs.\n"
+    );
+    let broken_line = format!(
+        "---\nname: pdf\ndescription: Extracts text: from PDF files. Use when the user asks about PDFs.\n{tools}---\nBody.\n"
+    );
+    for text in [unclosed, broken_line] {
+        for fix in lint_text(&text, &context)
+            .iter()
+            .flat_map(|diagnostic| &diagnostic.fixes)
+            .filter(|fix| fix.safe)
+        {
+            for edit in &fix.edits {
+                let replaced = &text[edit.range.start..edit.range.end];
+                assert!(!replaced.contains("# c"), "{text:?}: {fix:?}");
+            }
+        }
+        let fixed = fix_all(&text, |text: &str| lint_text(text, &context)).text;
+        assert_eq!(
+            comments(&fixed),
+            ["# c1", "# c2"],
+            "{text:?}\n->\n{fixed:?}"
+        );
+    }
+}

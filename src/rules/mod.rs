@@ -331,17 +331,7 @@ fn lint_document_with_evidence(
         diagnostic.targets = context.targets.to_vec();
         diagnostic
     }));
-    // A `#` is a comment only where the YAML parses: a line that does not (an unquoted `: `) is
-    // read whole by the clients that repair it, `# …` included, and its fix keeps it so.
-    let parsed = document
-        .yaml
-        .as_ref()
-        .is_some_and(|yaml| yaml.error.is_none());
-    fix::keep_comments(
-        text,
-        document.yaml_range().filter(|_| parsed),
-        &mut diagnostics,
-    );
+    fix::keep_comments(text, document, &mut diagnostics);
     sort(&mut diagnostics);
     (diagnostics, security.evidence)
 }

@@ -111,6 +111,12 @@ impl Roots {
         )
     }
 
+    /// `folder` alone, not widened: the agent's workspace, outside which its tools never write.
+    #[must_use]
+    pub(crate) fn only(folder: &Path) -> Self {
+        Self(fs::canonicalize(folder).into_iter().collect())
+    }
+
     /// Whether `real`, a path with every link resolved, lies inside one of the roots.
     #[must_use]
     pub(crate) fn holds(&self, real: &Path) -> bool {

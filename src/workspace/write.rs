@@ -1,5 +1,6 @@
 //! The one way skill-lsp changes a file it did not create (`check --fix`, `eval --improve
-//! --apply`): the file is held as it was read, and replaced only if it is still exactly that.
+//! --apply`, the agent's `write_file` and `edit_file`): the file is held as it was read, and
+//! replaced only if it is still exactly that.
 //!
 //! A repository may be hostile and an editor may save while a fix runs, so:
 //! - only a file whose real path lies inside the roots the user named is read for writing, and

@@ -481,6 +481,32 @@ mod server {
         client.shutdown();
     }
 
+    /// A document over the one size limit is never read in, and the user is told which and
+    /// why: a didOpen gets no reply, so a parse error alone would say nothing.
+    #[test]
+    fn a_document_over_the_limit_is_named_and_the_server_goes_on() {
+        let mut client = Client::start(&[], json!({}));
+        let uri = client.uri("skills/big/SKILL.md");
+        let head = format!(
+            r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":{{"uri":"{uri}","languageId":"markdown","version":1,"text":""#
+        );
+        let mut body = head.into_bytes();
+        body.resize(64 * 1024 * 1024 + 100, b'x');
+        body.extend_from_slice(br#""}}}"#);
+        client.send_raw(&crate::lsp_client::frame(&body));
+        let shown = client.wait(|m| m["method"] == "window/showMessage");
+        let message = shown["params"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!(
+                "textDocument/didOpen of {uri} is {} bytes",
+                body.len()
+            )) && message.contains("not checked"),
+            "{message}"
+        );
+        still_serving(&mut client);
+        client.shutdown();
+    }
+
     #[test]
     fn a_frontmatter_of_100000_keys_is_linted_on_open_and_on_each_edit() {
         let mut client = Client::start(&[], json!({}));

@@ -54,7 +54,12 @@ pub(crate) fn tool_input(json: &str) -> Value {
     if json.trim().is_empty() {
         return Value::Object(serde_json::Map::new());
     }
-    serde_json::from_str(json).unwrap_or_else(|_| Value::String(json.to_owned()))
+    // Anything but an object is kept as written, so that the error result can say what it
+    // was: a JSON string parsed here would read as text that is not JSON.
+    match serde_json::from_str(json) {
+        Ok(object @ Value::Object(_)) => object,
+        _ => Value::String(json.to_owned()),
+    }
 }
 
 /// Why a tool's input cannot be run: not JSON (kept as the model's text by [`tool_input`]),
@@ -63,14 +68,23 @@ pub(crate) fn tool_input(json: &str) -> Value {
 pub(crate) fn input_error(name: &str, input: &Value) -> Option<String> {
     match input {
         Value::Object(_) => None,
-        Value::String(raw) => {
-            let why = serde_json::from_str::<Value>(raw)
-                .err()
-                .map_or_else(|| "not an object".to_owned(), |error| error.to_string());
-            Some(format!(
+        Value::String(raw) => match serde_json::from_str::<Value>(raw) {
+            Err(why) => Some(format!(
                 "the arguments of `{name}` are not valid JSON ({why}); call it again with a JSON object"
-            ))
-        }
+            )),
+            Ok(value) => {
+                let kind = match value {
+                    Value::String(_) => "a string",
+                    Value::Number(_) => "a number",
+                    Value::Array(_) => "an array",
+                    Value::Bool(_) => "a boolean",
+                    _ => "null",
+                };
+                Some(format!(
+                    "the arguments of `{name}` must be a JSON object, not {kind}; call it again with one"
+                ))
+            }
+        },
         _ => Some(format!(
             "the arguments of `{name}` must be a JSON object; call it again with one"
         )),
@@ -85,5 +99,28 @@ pub(crate) fn sent_input(input: &Value) -> Value {
         input.clone()
     } else {
         Value::Object(serde_json::Map::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Whatever a model sends instead of an object is named for what it is: text that is not
+    /// JSON, or JSON of the wrong kind (a JSON string is not mistaken for broken JSON).
+    #[test]
+    fn arguments_that_are_not_an_object_are_named_for_what_they_are() {
+        let error = |raw: &str| input_error("bash", &tool_input(raw)).unwrap();
+        assert!(error(r#"{"command": "ls""#).contains("are not valid JSON (EOF"));
+        assert!(error(r#""ls -la""#).contains("must be a JSON object, not a string"));
+        assert!(error("[1, 2]").contains("not an array"));
+        assert!(error("5").contains("not a number"));
+        assert!(error("null").contains("not null"));
+        assert_eq!(tool_input(r#"{"a": 1}"#), json!({"a": 1}));
+        assert_eq!(tool_input("  "), json!({}));
+        assert_eq!(input_error("bash", &json!({"a": 1})), None);
+        assert_eq!(sent_input(&tool_input("5")), json!({}));
     }
 }

@@ -1,7 +1,7 @@
 //! `read_file`, `write_file`, `edit_file` and `glob`, all confined by `sandbox::resolve` (the path)
 //! and `sandbox::open` (what was actually opened).
 
-use std::io::{Read, Seek, Write};
+use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
@@ -36,7 +36,7 @@ pub fn read_file(workspace: &Path, input: &Value) -> ToolOutput {
         return ToolOutput::error(format!("{shown} is a folder; use glob to list it"));
     }
     let file = match open(workspace, &path, Access::Read) {
-        Ok(file) => file,
+        Ok((file, _)) => file,
         Err(reason) => return ToolOutput::error(reason),
     };
     let cut_short = file.metadata().is_ok_and(|meta| meta.len() > FILE_CAP);
@@ -89,17 +89,47 @@ pub fn write_file(workspace: &Path, input: &Value) -> ToolOutput {
     };
     let shown = display(workspace, &path);
     // The folders are created and the file opened (not truncated) by `open`, which checks that
-    // it is inside; only then is it truncated and written.
-    let mut file = match open(workspace, &path, Access::Write) {
-        Ok(file) => file,
+    // it is inside; the one writer then replaces it whole.
+    let real = match open(workspace, &path, Access::Write) {
+        Ok((_, real)) => real,
         Err(reason) => return ToolOutput::error(reason),
     };
-    match file
-        .set_len(0)
-        .and_then(|()| file.write_all(content.as_bytes()))
-    {
+    match replace(workspace, &real, &shown, |_| Ok(content.to_owned())) {
         Ok(()) => ToolOutput::ok(format!("wrote {shown} ({} bytes)", content.len())),
-        Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
+        Err(reason) => ToolOutput::error(reason),
+    }
+}
+
+/// Replaces the file at `real` (checked to be inside the workspace) with what `edit` makes of
+/// its text, through the one writer: a crash or a full disk leaves the old file whole, and a
+/// save made by another program meanwhile is kept, not overwritten.
+fn replace(
+    workspace: &Path,
+    real: &Path,
+    shown: &str,
+    edit: impl FnOnce(&str) -> Result<String, String>,
+) -> Result<(), String> {
+    use crate::workspace::write::{WriteError, hold};
+    let roots = crate::workspace::read::Roots::only(workspace);
+    let held = match hold(real, &roots) {
+        Ok(held) => held,
+        Err(WriteError::Io(error)) if error.kind() == std::io::ErrorKind::FileTooLarge => {
+            return Err(format!(
+                "{shown} is larger than {FILE_CAP} bytes; it cannot be changed"
+            ));
+        }
+        Err(error) => return Err(format!("cannot read {shown}: {error}")),
+    };
+    let Ok(text) = std::str::from_utf8(&held.bytes) else {
+        return Err(format!("{shown} is not a UTF-8 text file"));
+    };
+    let edited = edit(text)?;
+    match held.replace(edited.as_bytes()) {
+        Ok(()) => Ok(()),
+        Err(WriteError::Changed) => Err(format!(
+            "{shown} changed on disk while it was being written (another program saved it); nothing was written, read it again"
+        )),
+        Err(error) => Err(format!("cannot write {shown}: {error}")),
     }
 }
 
@@ -123,38 +153,24 @@ pub fn edit_file(workspace: &Path, input: &Value) -> ToolOutput {
         Err(reason) => return ToolOutput::error(reason),
     };
     let shown = display(workspace, &path);
-    // One descriptor, checked to be inside, for both the read and the write.
-    let mut file = match open(workspace, &path, Access::Edit) {
-        Ok(file) => file,
+    let real = match open(workspace, &path, Access::Edit) {
+        Ok((_, real)) => real,
         Err(reason) => return ToolOutput::error(reason),
     };
-    if file.metadata().is_ok_and(|meta| meta.len() > FILE_CAP) {
-        return ToolOutput::error(format!(
-            "{shown} is larger than {FILE_CAP} bytes; edit_file cannot change it"
-        ));
-    }
-    let mut text = String::new();
-    if let Err(error) = (&mut file).take(FILE_CAP).read_to_string(&mut text) {
-        return ToolOutput::error(format!("cannot read {shown}: {error}"));
-    }
-    match text.matches(old).count() {
-        0 => ToolOutput::error(format!(
-            "old_string does not occur in {shown}; read the file and copy the text exactly"
-        )),
-        1 => {
-            let edited = text.replacen(old, new, 1);
-            let written = file
-                .rewind()
-                .and_then(|()| file.set_len(0))
-                .and_then(|()| file.write_all(edited.as_bytes()));
-            match written {
-                Ok(()) => ToolOutput::ok(format!("edited {shown}")),
-                Err(error) => ToolOutput::error(format!("cannot write {shown}: {error}")),
-            }
+    let edited = replace(workspace, &real, &shown, |text| {
+        match text.matches(old).count() {
+            0 => Err(format!(
+                "old_string does not occur in {shown}; read the file and copy the text exactly"
+            )),
+            1 => Ok(text.replacen(old, new, 1)),
+            count => Err(format!(
+                "old_string occurs {count} times in {shown}; include more surrounding text so it occurs once"
+            )),
         }
-        count => ToolOutput::error(format!(
-            "old_string occurs {count} times in {shown}; include more surrounding text so it occurs once"
-        )),
+    });
+    match edited {
+        Ok(()) => ToolOutput::ok(format!("edited {shown}")),
+        Err(reason) => ToolOutput::error(reason),
     }
 }
 
@@ -262,6 +278,42 @@ mod tests {
             read_file(dir.path(), &json!({}))
                 .content
                 .contains("missing or non-string argument `path`")
+        );
+    }
+
+    /// Both write tools go through the one writer: the file is replaced whole, keeps its
+    /// permissions, a link to a file inside the workspace stays a link, and no temporary file
+    /// is left behind.
+    #[cfg(unix)]
+    #[test]
+    fn writes_replace_the_file_whole_and_keep_what_it_was() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = workspace();
+        let real = dir.path().join("docs/a.md");
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+        std::os::unix::fs::symlink("docs/a.md", dir.path().join("link.md")).unwrap();
+        let edited = edit_file(
+            dir.path(),
+            &json!({"path": "link.md", "old_string": "a", "new_string": "b"}),
+        );
+        assert!(!edited.is_error, "{edited:?}");
+        let written = write_file(dir.path(), &json!({"path": "link.md", "content": "c\n"}));
+        assert!(!written.is_error, "{written:?}");
+        assert!(dir.path().join("link.md").is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "c\n");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        let mut names: Vec<_> = std::fs::read_dir(dir.path().join("docs"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.md"]);
+        let created = write_file(dir.path(), &json!({"path": "new/b.md", "content": "new"}));
+        assert!(!created.is_error, "{created:?}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("new/b.md")).unwrap(),
+            "new"
         );
     }
 

@@ -191,12 +191,12 @@ fn regular_file(meta: &std::fs::Metadata, shown: &str) -> Result<(), String> {
 }
 
 /// Opens `path` (from [`resolve`]) for `access`, checking that the opened file lies inside the
-/// workspace and is a regular file.
+/// workspace and is a regular file; with the file, its real path.
 ///
 /// # Errors
 /// A message for the model: the file cannot be opened, is not a regular file, or turned out to
 /// be outside the workspace (a symlink swapped in after [`resolve`]); nothing was written.
-pub fn open(workspace: &Path, path: &Path, access: Access) -> Result<File, String> {
+pub fn open(workspace: &Path, path: &Path, access: Access) -> Result<(File, PathBuf), String> {
     let root = workspace_root(workspace)?;
     let shown = display(workspace, path);
     match access {
@@ -209,12 +209,12 @@ pub fn open(workspace: &Path, path: &Path, access: Access) -> Result<File, Strin
                 .write(access == Access::Edit)
                 .open(path)
                 .map_err(|error| format!("cannot open {shown}: {error}"))?;
-            check_opened(&root, &file, path, &shown)?;
+            let real = check_opened(&root, &file, path, &shown)?;
             let meta = file
                 .metadata()
                 .map_err(|error| format!("cannot read {shown}: {error}"))?;
             regular_file(&meta, &shown)?;
-            Ok(file)
+            Ok((file, real))
         }
         Access::Write => open_for_write(&root, path, &shown),
     }
@@ -223,7 +223,7 @@ pub fn open(workspace: &Path, path: &Path, access: Access) -> Result<File, Strin
 /// The folders of `path` are opened one by one from the workspace root, each through the checked
 /// descriptor of the one before and created when missing; the file itself is then opened or
 /// created through the last folder's descriptor.
-fn open_for_write(root: &Path, path: &Path, shown: &str) -> Result<File, String> {
+fn open_for_write(root: &Path, path: &Path, shown: &str) -> Result<(File, PathBuf), String> {
     let relative = path
         .strip_prefix(root)
         .map_err(|_| format!("{shown} is outside the workspace"))?;
@@ -270,12 +270,12 @@ fn open_for_write(root: &Path, path: &Path, shown: &str) -> Result<File, String>
         }
         match OpenOptions::new().write(true).open(&target) {
             Ok(file) => {
-                check_opened(root, &file, &target, shown)?;
+                let real = check_opened(root, &file, &target, shown)?;
                 let meta = file
                     .metadata()
                     .map_err(|error| format!("cannot write {shown}: {error}"))?;
                 regular_file(&meta, shown)?;
-                return Ok(file);
+                return Ok((file, real));
             }
             Err(error) if error.kind() == ErrorKind::NotFound => {}
             Err(error) => return Err(format!("cannot write {shown}: {error}")),
@@ -287,8 +287,8 @@ fn open_for_write(root: &Path, path: &Path, shown: &str) -> Result<File, String>
             .open(&target)
         {
             Ok(file) => {
-                check_opened(root, &file, &target, shown)?;
-                return Ok(file);
+                let real = check_opened(root, &file, &target, shown)?;
+                return Ok((file, real));
             }
             Err(error) if error.kind() == ErrorKind::AlreadyExists => {}
             Err(error) => return Err(format!("cannot write {shown}: {error}")),
