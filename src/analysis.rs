@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
@@ -19,7 +19,7 @@ use crate::document::mentions::Mention;
 use crate::plugins::{Files, ManifestContext, Profile};
 use crate::rules::suggest::{NearIndex, NearNames};
 use crate::rules::{self, FileAnalysis, FileContext, RuleSettings};
-use crate::targets::{Client, ClientSet, default_targets_for};
+use crate::targets::{Client, ClientSet, Home};
 use crate::workspace::{Registry, Skill};
 
 /// A registry as the engine analyses files against it: the registry, shared, with the index
@@ -140,6 +140,8 @@ pub(crate) struct Engine {
     pub context_window: Option<u64>,
     /// The extra checks of `claude plugin validate --profile` for plugin manifests.
     pub plugin_profile: Option<Profile>,
+    /// Which folders are plugin roots, as the disk answered ([`Engine::home_of`]).
+    plugin_roots: Arc<Mutex<HashMap<PathBuf, bool>>>,
 }
 
 impl Engine {
@@ -154,10 +156,59 @@ impl Engine {
     /// The selected targets for the SKILL.md at `path`.
     #[must_use]
     pub(crate) fn targets_for(&self, path: &Path) -> Vec<Client> {
-        self.targets
-            .clone()
-            .or_else(|| self.config.targets.clone())
-            .unwrap_or_else(|| default_targets_for(path))
+        self.reading_for(path).0
+    }
+
+    /// The targets for the SKILL.md at `path` and which of them are validators judged for
+    /// portability only: the targets chosen (`--target`, the editor's, the config's), which
+    /// are all taken at their word, or else those of where the skill lives ([`Home`]).
+    #[must_use]
+    pub(crate) fn reading_for(&self, path: &Path) -> (Vec<Client>, ClientSet) {
+        match self.targets.clone().or_else(|| self.config.targets.clone()) {
+            Some(chosen) => (chosen, ClientSet::NONE),
+            None => self.home_of(path).readers(),
+        }
+    }
+
+    /// Whom the SKILL.md at `path` is checked for, as a summary groups skills: `plugin skills
+    /// for Claude Code`, `portable skills for Claude Code, Codex, … (skills-ref for
+    /// portability)`, or `skills for the chosen targets: …`.
+    #[must_use]
+    pub(crate) fn checked_for(&self, path: &Path) -> String {
+        let (targets, advisory) = self.reading_for(path);
+        let names = |advised: bool| {
+            let names: Vec<&str> = targets
+                .iter()
+                .filter(|target| advisory.contains(**target) == advised)
+                .map(|target| target.display())
+                .collect();
+            crate::targets::join_names(&names)
+        };
+        let whom = if advisory.is_empty() {
+            names(false)
+        } else {
+            format!("{} ({} for portability)", names(false), names(true))
+        };
+        if self.targets.is_some() || self.config.targets.is_some() {
+            format!("skills for the chosen targets: {whom}")
+        } else {
+            format!("{} for {whom}", self.home_of(path).describe())
+        }
+    }
+
+    /// Where the SKILL.md at `path` lives; whether a folder is a plugin's root is asked of the
+    /// disk once per folder.
+    #[must_use]
+    pub(crate) fn home_of(&self, path: &Path) -> Home {
+        Home::of(path, &|root| {
+            let mut known = self
+                .plugin_roots
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            *known
+                .entry(root.to_path_buf())
+                .or_insert_with(|| crate::plugins::is_plugin_root(root))
+        })
     }
 
     /// The findings of one plugin manifest (`.claude-plugin/plugin.json` or `marketplace.json`),
@@ -193,10 +244,11 @@ impl Engine {
         exists: &dyn Fn(&Path) -> bool,
         clients: ClientSet,
     ) -> FileAnalysis {
-        let targets = self.targets_for(path);
+        let (targets, advisory) = self.reading_for(path);
         let context = FileContext {
             path,
             targets: &targets,
+            advisory,
             exists,
             security: self.security_enabled(),
         };

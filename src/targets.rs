@@ -90,7 +90,7 @@ impl fmt::Display for Client {
 pub struct ClientSet(u8);
 
 impl ClientSet {
-    pub(crate) const NONE: ClientSet = ClientSet(0);
+    pub const NONE: ClientSet = ClientSet(0);
     pub(crate) const ALL: ClientSet = ClientSet((1 << ALL_CLIENTS.len()) - 1);
 
     #[must_use]
@@ -120,29 +120,124 @@ impl ClientSet {
     }
 }
 
-/// The targets that own the folder a skill sits in (design.md §4, "Which targets").
+/// The clients that scan a project's client folder `<name>/skills`, as measured against each
+/// client (`clients`, `tests/clients`): Claude Code reads `.claude/skills`; Codex
+/// `.agents/skills` and `.codex/skills`; Copilot `.github/skills`, `.agents/skills` and
+/// `.claude/skills`; OpenCode `.claude/skills`, `.agents/skills` and `.opencode/skills`; Gemini
+/// CLI `.gemini/skills` and `.agents/skills` (each client's own order is in
+/// `workspace::catalog`). `.agents/skills` is also the open specification's own folder.
 #[must_use]
-pub(crate) fn default_targets_for(path: &Path) -> Vec<Client> {
-    let components: Vec<&str> = path
-        .components()
-        .filter_map(|component| component.as_os_str().to_str())
-        .collect();
-    for pair in components.windows(2).rev() {
-        if pair[1] != "skills" {
-            continue;
-        }
-        let owner = match pair[0] {
-            ".claude" => Client::ClaudeCode,
-            ".codex" => Client::Codex,
-            ".github" => Client::Copilot,
-            ".opencode" => Client::OpenCode,
-            ".gemini" => Client::Gemini,
-            _ => continue,
-        };
-        return vec![owner];
-    }
-    vec![Client::AgentSkills]
+pub(crate) fn folder_readers(name: &str) -> Option<&'static [Client]> {
+    Some(match name {
+        ".claude" => &[Client::ClaudeCode, Client::Copilot, Client::OpenCode],
+        ".agents" => &[
+            Client::AgentSkills,
+            Client::Codex,
+            Client::Copilot,
+            Client::OpenCode,
+            Client::Gemini,
+        ],
+        ".codex" => &[Client::Codex],
+        ".github" => &[Client::Copilot],
+        ".opencode" => &[Client::OpenCode],
+        ".gemini" => &[Client::Gemini],
+        _ => return None,
+    })
 }
+
+/// The validators: a skill they reject still loads in every client, so their verdict is a
+/// portability question (publishing to a registry, uploading) unless a user chose them.
+pub(crate) const VALIDATORS: [Client; 2] = [Client::AgentSkills, Client::ClaudeUpload];
+
+/// Where a SKILL.md lives, which says who reads it when no target was chosen (design.md §4,
+/// "Which targets").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Home {
+    /// A Claude Code plugin's skill: Claude Code reads it, once the plugin is installed.
+    Plugin,
+    /// A project's client folder (`.claude`, `.agents`, …, holding `skills`): the clients
+    /// that scan it.
+    ClientFolder(&'static str),
+    /// Anywhere else, such as a collection's top-level `skills/`: a skill to be installed in
+    /// any client, judged for portability.
+    Portable,
+}
+
+impl Home {
+    /// Where the SKILL.md at `path` lives; `is_plugin` says whether a folder is a plugin's root
+    /// (the folder above a `skills/` folder), which takes the file system to answer.
+    #[must_use]
+    pub(crate) fn of(path: &Path, is_plugin: &dyn Fn(&Path) -> bool) -> Self {
+        let components: Vec<&str> = path
+            .components()
+            .filter_map(|component| component.as_os_str().to_str())
+            .collect();
+        for pair in components.windows(2).rev() {
+            if pair[1] != "skills" {
+                continue;
+            }
+            if let Some(name) = CLIENT_FOLDERS.iter().find(|name| **name == pair[0]) {
+                return Self::ClientFolder(name);
+            }
+        }
+        let skills_root = path.parent().and_then(Path::parent);
+        let plugin_root = skills_root
+            .filter(|root| root.file_name().is_some_and(|name| name == "skills"))
+            .and_then(Path::parent);
+        match plugin_root {
+            Some(root) if is_plugin(root) => Self::Plugin,
+            _ => Self::Portable,
+        }
+    }
+
+    /// The clients a skill living here is checked for, and which of them are validators whose
+    /// rejection is a portability warning rather than an error.
+    #[must_use]
+    pub(crate) fn readers(self) -> (Vec<Client>, ClientSet) {
+        match self {
+            Self::Plugin => (vec![Client::ClaudeCode], ClientSet::NONE),
+            Self::ClientFolder(name) => {
+                let readers = folder_readers(name).unwrap_or(&[]).to_vec();
+                let advisory = ClientSet::of(
+                    readers
+                        .iter()
+                        .copied()
+                        .filter(|client| VALIDATORS.contains(client)),
+                );
+                (readers, advisory)
+            }
+            // The upload's own limits are left to those who upload (`--target claude-upload`).
+            Self::Portable => (
+                ALL_CLIENTS
+                    .into_iter()
+                    .filter(|client| *client != Client::ClaudeUpload)
+                    .collect(),
+                ClientSet::of([Client::AgentSkills]),
+            ),
+        }
+    }
+
+    /// How a group of skills living here is named in a summary: `plugin skills`,
+    /// `.claude/skills skills`, `portable skills`.
+    #[must_use]
+    pub(crate) fn describe(self) -> String {
+        match self {
+            Self::Plugin => "plugin skills".to_owned(),
+            Self::ClientFolder(name) => format!("{name}/skills skills"),
+            Self::Portable => "portable skills".to_owned(),
+        }
+    }
+}
+
+/// The client folders whose `skills` folder a project's clients scan ([`folder_readers`]).
+const CLIENT_FOLDERS: [&str; 6] = [
+    ".claude",
+    ".agents",
+    ".codex",
+    ".github",
+    ".opencode",
+    ".gemini",
+];
 
 /// What a finding does to one client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -210,19 +305,53 @@ pub(crate) fn join_names(names: &[&str]) -> String {
 pub(crate) fn consequence(effects: &[(Client, Effect)]) -> String {
     let mut groups: Vec<(Effect, Vec<&str>)> = Vec::new();
     let mut ordered: Vec<&(Client, Effect)> = effects.iter().collect();
-    // Hurt clients first, in a stable order.
-    ordered.sort_by_key(|(target, effect)| (!effect.affects(), !effect.is_breaking(), *target));
+    // Hurt clients first, then those with something to say, then those that ignore the field,
+    // and those that simply load the skill last; in a stable order within each.
+    let rank = |effect: &Effect| match effect {
+        Effect::Skip | Effect::Reject | Effect::Misread => 0,
+        Effect::Degrade(..) => 1,
+        Effect::Fine(..) => 2,
+        Effect::Ignore => 3,
+        Effect::Load => 4,
+    };
+    ordered.sort_by_key(|(target, effect)| (rank(effect), *target));
     for (target, effect) in ordered {
         match groups.iter_mut().find(|(existing, _)| existing == effect) {
             Some((_, names)) => names.push(target.display()),
             None => groups.push((*effect, vec![target.display()])),
         }
     }
+    let last = groups.len().saturating_sub(1);
     groups
         .iter()
-        .map(|(effect, names)| format!("{} {}", join_names(names), effect.phrase(names.len() > 1)))
+        .enumerate()
+        .map(|(at, (effect, names))| {
+            // Several clients that simply load it, after those with more to say, are "the
+            // others": naming five clients that see nothing wrong buries the one that does.
+            if at == last && at > 0 && *effect == Effect::Load && names.len() > 1 {
+                "the others load it".to_owned()
+            } else {
+                format!("{} {}", join_names(names), effect.phrase(names.len() > 1))
+            }
+        })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// What closes a message that only validators nobody chose object to: when their verdict
+/// matters. Empty otherwise.
+#[must_use]
+pub(crate) fn portability_note(effects: &[(Client, Effect)], advisory: ClientSet) -> &'static str {
+    let breaks = |advised: bool| {
+        effects
+            .iter()
+            .any(|(client, effect)| effect.is_breaking() && advisory.contains(*client) == advised)
+    };
+    if breaks(true) && !breaks(false) {
+        " (only a validator objects: this matters when publishing to a registry)"
+    } else {
+        ""
+    }
 }
 
 #[cfg(test)]
@@ -246,22 +375,45 @@ mod tests {
     }
 
     #[test]
-    fn folders_pick_their_owner() {
+    fn a_skill_is_read_by_the_clients_of_where_it_lives() {
+        let no_plugin = |_: &Path| false;
+        let home = |path: &str| Home::of(Path::new(path), &no_plugin);
         assert_eq!(
-            default_targets_for(Path::new("repo/.claude/skills/pdf/SKILL.md")),
-            vec![Client::ClaudeCode]
+            home("repo/.claude/skills/pdf/SKILL.md"),
+            Home::ClientFolder(".claude")
         );
         assert_eq!(
-            default_targets_for(Path::new(".github/skills/x/SKILL.md")),
-            vec![Client::Copilot]
+            home("repo/.claude/skills/pdf/SKILL.md").readers(),
+            (
+                vec![Client::ClaudeCode, Client::Copilot, Client::OpenCode],
+                ClientSet::NONE
+            )
         );
         assert_eq!(
-            default_targets_for(Path::new("skills/pdf/SKILL.md")),
-            vec![Client::AgentSkills]
+            home(".agents/skills/pdf/SKILL.md").readers().1,
+            ClientSet::of([Client::AgentSkills])
         );
         assert_eq!(
-            default_targets_for(Path::new(".agents/skills/pdf/SKILL.md")),
-            vec![Client::AgentSkills]
+            home(".github/skills/x/SKILL.md"),
+            Home::ClientFolder(".github")
+        );
+        assert_eq!(home("skills/pdf/SKILL.md"), Home::Portable);
+        let (portable, advisory) = Home::Portable.readers();
+        assert!(!portable.contains(&Client::ClaudeUpload) && portable.len() == 6);
+        assert_eq!(advisory, ClientSet::of([Client::AgentSkills]));
+        // A plugin: the folder above `skills/` is a plugin root.
+        let plugin = |root: &Path| root.ends_with("plugins/deploy");
+        assert_eq!(
+            Home::of(Path::new("m/plugins/deploy/skills/x/SKILL.md"), &plugin),
+            Home::Plugin
+        );
+        assert_eq!(
+            Home::of(Path::new("m/plugins/deploy/other/x/SKILL.md"), &plugin),
+            Home::Portable
+        );
+        assert_eq!(
+            Home::Plugin.readers(),
+            (vec![Client::ClaudeCode], ClientSet::NONE)
         );
     }
 
@@ -277,5 +429,28 @@ mod tests {
             text,
             "skills-ref rejects it; Codex and Copilot skip this skill; Claude Code loads it"
         );
+        let text = consequence(&[
+            (Client::ClaudeCode, Effect::Load),
+            (Client::Codex, Effect::Load),
+            (Client::Gemini, Effect::Load),
+            (Client::Copilot, Effect::Skip),
+        ]);
+        assert_eq!(text, "Copilot skips this skill; the others load it");
+    }
+
+    #[test]
+    fn only_validators_nobody_chose_make_a_portability_note() {
+        let advisory = ClientSet::of([Client::AgentSkills]);
+        let rejected = [
+            (Client::AgentSkills, Effect::Reject),
+            (Client::ClaudeCode, Effect::Load),
+        ];
+        assert!(portability_note(&rejected, advisory).contains("registry"));
+        assert_eq!(portability_note(&rejected, ClientSet::NONE), "");
+        let skipped = [
+            (Client::AgentSkills, Effect::Reject),
+            (Client::Copilot, Effect::Skip),
+        ];
+        assert_eq!(portability_note(&skipped, advisory), "");
     }
 }

@@ -107,6 +107,10 @@ pub(crate) struct CheckArgs {
     /// Fail on warnings too.
     #[arg(long)]
     pub strict: bool,
+    /// Print how many findings each rule made (and how many `--fix` would fix) instead of the
+    /// findings themselves.
+    #[arg(long)]
+    pub statistics: bool,
     /// Use this config file instead of looking for skill-lsp.toml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

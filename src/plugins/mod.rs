@@ -68,6 +68,23 @@ pub fn root_of(manifest: &Path) -> PathBuf {
     }
 }
 
+/// Whether `folder`, the folder above a `skills/` folder, is a Claude Code plugin's root: it
+/// holds `.claude-plugin/` (a plugin.json, or a marketplace.json whose plugin is the folder
+/// itself), or a marketplace up to three folders above lists it (`plugins/<name>`,
+/// `external_plugins/<name>`; a marketplace entry may stand without a plugin.json).
+#[must_use]
+pub fn is_plugin_root(folder: &Path) -> bool {
+    let has = |folder: &Path, file: &str| folder.join(MANIFEST_FOLDER).join(file).is_file();
+    if has(folder, "plugin.json") || has(folder, "marketplace.json") {
+        return true;
+    }
+    folder
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .any(|above| has(above, "marketplace.json"))
+}
+
 /// An extra set of checks on top of `claude plugin validate`'s own, as its `--profile` selects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {

@@ -353,6 +353,7 @@ mod tests {
         let context = FileContext {
             path: Path::new("repo/skills/pdf/SKILL.md"),
             targets,
+            advisory: crate::targets::ClientSet::NONE,
             exists: &exists,
             security: true,
         };

@@ -120,17 +120,30 @@ fn duplicate_names(
                     winner.path.display()
                 )
             };
-            let mut diagnostic = Diagnostic::new(
-                Rule::DuplicateName,
-                name_range(this),
-                format!(
-                    "the skill name '{}' is also used by {} — {} {} both, and an agent can load only one of them; {keeps}",
-                    this.name,
-                    first.path.display(),
-                    join_names(&names),
-                    if names.len() > 1 { "list" } else { "lists" },
-                ),
+            // Copies of one skill (a sync tool writing it to each client's folder): whichever
+            // is loaded is the same skill, and the cost is a repeated catalog line.
+            let copies = others
+                .iter()
+                .all(|(other, _)| other.description == this.description);
+            let (name, other) = (&this.name, first.path.display());
+            let listers = format!(
+                "{} {}",
+                join_names(&names),
+                if names.len() > 1 { "list" } else { "lists" }
             );
+            let message = if copies {
+                format!(
+                    "the skill '{name}' is also at {other}, with the same description — {listers} it twice, and the catalog repeats it; keep one copy where these clients look"
+                )
+            } else {
+                format!(
+                    "the skill name '{name}' is also used by {other} — {listers} both, and an agent can load only one of them; {keeps}"
+                )
+            };
+            let mut diagnostic = Diagnostic::new(Rule::DuplicateName, name_range(this), message);
+            if copies {
+                diagnostic.severity = crate::diagnostic::Severity::Warning;
+            }
             diagnostic.targets = affected;
             for (other, _) in &others {
                 diagnostic.related.push(Related {
@@ -482,7 +495,7 @@ mod tests {
         registry.add(skill("pdf", "pdf", ".codex/skills", "b".into()));
         // Each copy checked for the client that owns its folder: Claude Code never reads
         // `.codex/skills`, Codex never reads `.claude/skills`.
-        let by_folder = |path: &Path| crate::targets::default_targets_for(path);
+        let by_folder = |path: &Path| crate::targets::Home::of(path, &|_| false).readers().0;
         assert!(check(&registry, &by_folder, None).is_empty());
         // Copilot reads `.claude/skills` and `.agents/skills`.
         let mut registry = Registry::default();
@@ -498,6 +511,22 @@ mod tests {
         registry.add(skill("pdf", "pdf", "skills", "a".into()));
         registry.add(skill("pdf", "pdf", ".agents/skills", "b".into()));
         assert!(check(&registry, &|_| vec![Client::AgentSkills], None).is_empty());
+        // Copies of one skill in two folders Copilot reads: a repeated catalog line, not two
+        // skills competing for a name.
+        let mut registry = Registry::default();
+        registry.add(skill("pdf", "pdf", ".github/skills", "same".into()));
+        registry.add(skill("pdf", "pdf", ".claude/skills", "same".into()));
+        let findings = check(&registry, &|_| vec![Client::Copilot], None);
+        assert_eq!(findings.len(), 2);
+        assert_eq!(findings[0].1.severity, crate::diagnostic::Severity::Warning);
+        assert!(
+            findings[0]
+                .1
+                .message
+                .contains("with the same description — Copilot lists it twice"),
+            "{}",
+            findings[0].1.message
+        );
     }
 
     #[test]

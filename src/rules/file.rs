@@ -1070,7 +1070,7 @@ mod tests {
             assert_eq!(found[0].0, ":");
             assert!(
                 found[0].1.ends_with(
-                    "— skills-ref rejects it; Claude Code loads it; Codex reads it anyway and lists the skill"
+                    "— skills-ref rejects it; Codex reads it anyway and lists the skill; Claude Code loads it"
                 ),
                 "{}",
                 found[0].1

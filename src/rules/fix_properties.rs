@@ -262,6 +262,7 @@ proptest! {
         let context = FileContext {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_CLIENTS,
+            advisory: crate::targets::ClientSet::NONE,
             exists: &exists,
             security: true,
         };
@@ -312,6 +313,7 @@ fn fixes_on_the_tolerant_readings_keep_comments() {
     let context = FileContext {
         path: Path::new("skills/pdf/SKILL.md"),
         targets: &[crate::targets::Client::AgentSkills],
+        advisory: crate::targets::ClientSet::NONE,
         exists: &exists,
         security: true,
     };

@@ -44,6 +44,8 @@ pub struct FileContext<'a> {
     pub path: &'a Path,
     /// The selected targets.
     pub targets: &'a [Client],
+    /// The validators among them that nobody chose: their rejection is a portability warning.
+    pub advisory: ClientSet,
     /// Whether a path relative to the skill folder exists (for `broken-link`).
     pub exists: &'a dyn Fn(&Path) -> bool,
     /// Whether any security rule is on: with all of them off, the file is not scanned at all.
@@ -65,10 +67,18 @@ impl FileContext<'_> {
 /// The severity a finding gets from what it does to the selected targets (design.md §4): an
 /// error when any of them skips, rejects or misreads the skill, whatever the rule's default; when
 /// they only load it degraded, an error-by-default rule drops to a warning, and warning, info and
-/// hint rules keep their default.
+/// hint rules keep their default. A validator nobody chose (`advisory`) that rejects the skill
+/// makes no error: every client still loads it.
 #[must_use]
-pub(crate) fn severity_for(rule: Rule, effects: &[(Client, Effect)]) -> Severity {
-    if effects.iter().any(|(_, effect)| effect.is_breaking()) {
+pub(crate) fn severity_for(
+    rule: Rule,
+    effects: &[(Client, Effect)],
+    advisory: ClientSet,
+) -> Severity {
+    if effects
+        .iter()
+        .any(|(client, effect)| effect.is_breaking() && !advisory.contains(*client))
+    {
         Severity::Error
     } else if rule.default_severity() == Severity::Error {
         Severity::Warning
@@ -129,11 +139,17 @@ impl Checker<'_> {
         if !effects.iter().any(|(_, effect)| effect.affects()) {
             return;
         }
-        let severity = severity_for(rule, &effects);
+        let advisory = self.context.advisory;
+        let severity = severity_for(rule, &effects, advisory);
         let mut diagnostic = Diagnostic::new(
             rule,
             range,
-            format!("{} — {}", message.into(), consequence(&effects)),
+            format!(
+                "{} — {}{}",
+                message.into(),
+                consequence(&effects),
+                crate::targets::portability_note(&effects, advisory)
+            ),
         );
         diagnostic.severity = severity;
         diagnostic.targets = effects
@@ -372,6 +388,7 @@ pub(crate) mod test_support {
         let context = FileContext {
             path: Path::new(path),
             targets,
+            advisory: crate::targets::ClientSet::NONE,
             exists: &exists,
             security: true,
         };
@@ -524,6 +541,7 @@ mod robustness {
             let context = FileContext {
                 path: Path::new("skills/pdf/SKILL.md"),
                 targets: &targets,
+                advisory: crate::targets::ClientSet::NONE,
                 exists: &exists,
                 security: true,
             };
@@ -550,6 +568,7 @@ mod robustness {
         let context = FileContext {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_CLIENTS,
+            advisory: crate::targets::ClientSet::NONE,
             exists: &exists,
             security: true,
         };
@@ -587,6 +606,7 @@ mod robustness {
         let context = FileContext {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_CLIENTS,
+            advisory: crate::targets::ClientSet::NONE,
             exists: &exists,
             security: true,
         };
@@ -656,7 +676,11 @@ mod severity {
                 Severity::Error,
             ),
         ] {
-            assert_eq!(severity_for(rule, &effects), expected, "{rule}");
+            assert_eq!(
+                severity_for(rule, &effects, crate::targets::ClientSet::NONE),
+                expected,
+                "{rule}"
+            );
         }
     }
 }

@@ -26,13 +26,9 @@ pub(crate) const DEFAULT_ROOTS: [&str; 7] = [
     ".gemini/skills",
 ];
 
-/// Which clients scan a default root of a project, as measured against each client
-/// (`clients`, `tests/clients`): Claude Code reads `.claude/skills`; Codex `.agents/skills` and
-/// `.codex/skills`; Copilot `.github/skills`, `.agents/skills` and `.claude/skills`; OpenCode
-/// `.claude/skills`, `.agents/skills` and `.opencode/skills`; Gemini CLI `.gemini/skills` and
-/// `.agents/skills` (each client's own order is in `workspace::catalog`). `None` for a root no
-/// client owns (`skills/`, a config root, a folder given as a root): every selected target is
-/// taken to read it, since that is why it was selected.
+/// Which clients scan a default root of a project ([`crate::targets::folder_readers`]). `None`
+/// for a root no client owns (`skills/`, a config root, a folder given as a root): every
+/// selected target is taken to read it, since that is why it was selected.
 #[must_use]
 pub(crate) fn root_readers(root: &Path) -> Option<&'static [Client]> {
     let mut parts = root
@@ -42,21 +38,7 @@ pub(crate) fn root_readers(root: &Path) -> Option<&'static [Client]> {
     if parts.next() != Some("skills") {
         return None;
     }
-    Some(match parts.next()? {
-        ".claude" => &[Client::ClaudeCode, Client::Copilot, Client::OpenCode],
-        ".agents" => &[
-            Client::AgentSkills,
-            Client::Codex,
-            Client::Copilot,
-            Client::OpenCode,
-            Client::Gemini,
-        ],
-        ".codex" => &[Client::Codex],
-        ".github" => &[Client::Copilot],
-        ".opencode" => &[Client::OpenCode],
-        ".gemini" => &[Client::Gemini],
-        _ => return None,
-    })
+    crate::targets::folder_readers(parts.next()?)
 }
 
 /// Whether `target` reads the skills under `root`, one of a registry's roots: the roots it

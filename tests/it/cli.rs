@@ -150,7 +150,8 @@ fn json_shape_follows_spec_section_3() {
     assert_eq!(value["version"], 1);
     assert_eq!(first["path"], "tests/fixtures/name-mismatch/pdf/SKILL.md");
     assert_eq!(first["rule"], "name-mismatch");
-    assert_eq!(first["severity"], "error");
+    // A portable skill: only the specification's validator objects.
+    assert_eq!(first["severity"], "warning");
     assert_eq!(
         first["range"],
         serde_json::json!({"start": {"line": 2, "column": 7}, "end": {"line": 2, "column": 16}})
@@ -374,7 +375,10 @@ fn github_lines() {
         );
         assert!(!message.contains('\n'));
     }
-    assert!(lines.contains(&"::error file=tests/fixtures/name-mismatch/pdf/SKILL.md,line=2,col=7,endLine=2,endColumn=16,title=name-mismatch::name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it"));
+    assert!(
+        lines.contains(&"::warning file=tests/fixtures/name-mismatch/pdf/SKILL.md,line=2,col=7,endLine=2,endColumn=16,title=name-mismatch::name 'pdf-tools' does not match its folder 'pdf' — skills-ref rejects it; Copilot and OpenCode read it anyway and list the skill; the others load it (only a validator objects: this matters when publishing to a registry)"),
+        "{lines:#?}"
+    );
     // Security findings are titled together.
     assert!(
         lines.iter().any(
@@ -753,7 +757,7 @@ fn config_file_is_found_and_applied() {
         rules(&before),
         vec![
             ("description-trigger".into(), "hint".into()),
-            ("unknown-field".into(), "error".into())
+            ("unknown-field".into(), "warning".into())
         ]
     );
     write(
@@ -947,7 +951,8 @@ fn stdin_is_linted_as_the_named_file() {
         "skills/pdf/SKILL.md",
         b"---\nname: pdf-tools\ndescription: Fills forms. Use when asked.\n---\nBody\n",
     );
-    assert_eq!(output.status.code(), Some(1));
+    // Only the specification's validator objects to a portable skill's name: a warning.
+    assert_eq!(output.status.code(), Some(0));
     let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value["checked"]["files"], 1);
     assert_eq!(value["diagnostics"][0]["path"], "skills/pdf/SKILL.md");
@@ -1097,7 +1102,11 @@ fn symlinked_skill_folders_are_checked_for_the_client_that_sees_them() {
             .iter()
             .find(|(p, rule, _)| *p == path && rule == "symlink-escape")
             .unwrap_or_else(|| panic!("{path}: {found:#?}"));
-        assert_eq!(escape.2, ["claude-code"], "judged for Claude Code");
+        assert_eq!(
+            escape.2,
+            ["claude-code", "copilot", "opencode"],
+            "judged for the clients that read .claude/skills"
+        );
     }
     let message = report["diagnostics"][0]["message"].as_str().unwrap();
     assert!(
@@ -1427,4 +1436,50 @@ fn a_long_line_and_a_long_span_are_cut_around_the_finding() {
         "the underline says the span goes on: {}",
         frame[1]
     );
+}
+
+/// Where a skill lives says whom it is checked for: a plugin's skill for Claude Code (which
+/// reads `disable-model-invocation` and does not care what the spec's validator says), a
+/// portable collection's for every client, with the validator's verdict a warning. The summary
+/// says so, and `--statistics` counts findings by rule instead of listing them.
+#[test]
+fn a_plugin_skill_is_checked_for_claude_code_and_the_summary_says_for_whom() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = "---\nname: x\ndescription: Deploys the app. Use when the user asks to deploy.\ndisable-model-invocation: true\n---\nBody\n";
+    write(
+        &dir.path().join("deploy/.claude-plugin/plugin.json"),
+        "{\"name\": \"deploy\", \"version\": \"1.0.0\", \"description\": \"Deploys.\", \"author\": {\"name\": \"A\"}}\n",
+    );
+    write(&dir.path().join("deploy/skills/x/SKILL.md"), skill);
+    write(&dir.path().join("skills/x/SKILL.md"), skill);
+    let report = json_in(dir.path(), &["check", "--format", "json"]);
+    let found: Vec<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {} {}", d["path"], d["rule"], d["severity"]))
+        .collect();
+    assert_eq!(
+        found,
+        [r#""skills/x/SKILL.md" "unknown-field" "warning""#],
+        "{report:#}"
+    );
+    let human = run_in(dir.path(), &["check"]);
+    assert_eq!(human.status.code(), Some(0));
+    assert!(
+        stdout(&human).contains("Checked for: 1 plugin skill for Claude Code; 1 portable skill for Claude Code, Codex, Copilot, OpenCode and Gemini CLI (skills-ref for portability)."),
+        "{}",
+        stdout(&human)
+    );
+    // Chosen targets win, and are taken at their word.
+    let chosen = run_in(dir.path(), &["check", "--target", "agentskills"]);
+    assert_eq!(chosen.status.code(), Some(1), "{}", stdout(&chosen));
+    assert!(stdout(&chosen).contains("Checked for: 2 skills for the chosen targets: skills-ref."));
+    let statistics = run_in(
+        dir.path(),
+        &["check", "--target", "agentskills", "--statistics"],
+    );
+    let text = stdout(&statistics);
+    assert!(text.starts_with("2  unknown-field\n"), "{text}");
+    assert!(!text.contains("error["), "{text}");
 }

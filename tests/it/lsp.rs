@@ -1384,6 +1384,25 @@ fn check_fixture_quick_fixes(
                 }
                 continue;
             }
+            // A field some client reads is never moved under metadata, where none would read
+            // it; such a finding may have no fix at all.
+            let read_by_a_client = rule == "unknown-field"
+                && diagnostic["message"]
+                    .as_str()
+                    .is_some_and(|message| message.contains(" here: only "));
+            if read_by_a_client {
+                if let Some(action) = actions.iter().find(|action| {
+                    action["title"]
+                        .as_str()
+                        .is_some_and(|title| title.starts_with("Move"))
+                }) {
+                    failures.push(format!(
+                        "{at}: '{}' would hide the field from the client that reads it",
+                        action["title"]
+                    ));
+                }
+                continue;
+            }
             if actions.is_empty() {
                 failures.push(format!(
                     "{at}: no quick fix for a fixable rule ({diagnostic})"
@@ -1590,21 +1609,42 @@ fn configuration_changes_targets_and_severities() {
     let mut client = Client::start(&[], json!({}));
     let text = "---\nname: pdf\ndescription: Fills forms. Use when asked.\nversion: 1\n---\nBody\n";
     let uri = client.open("skills/pdf/SKILL.md", text);
+    // A portable skill: only the specification's validator objects, and nobody chose it.
     let before = client.diagnostics(&uri, Some(1));
     assert_eq!(before[0]["code"], "unknown-field");
-    assert_eq!(before[0]["severity"], 1);
+    assert_eq!(before[0]["severity"], 2);
+    assert!(
+        before[0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("(only a validator objects: this matters when publishing to a registry)"),
+        "{}",
+        before[0]["message"]
+    );
+    // Chosen, the validator is taken at its word.
+    client.tell::<lsp::notification::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
+        settings: json!({"skillLsp": {"targets": ["agentskills"]}}),
+    });
+    client.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"][0]["severity"] == 1
+    });
     client.tell::<lsp::notification::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
         settings: json!({"skillLsp": {"targets": ["codex"]}}),
     });
     let after = client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["diagnostics"][0]["severity"] == 2
+            && m["params"]["diagnostics"][0]["message"]
+                .as_str()
+                .is_some_and(|message| message.ends_with("Codex ignores it"))
     });
     assert!(
         after["params"]["diagnostics"][0]["message"]
             .as_str()
             .unwrap()
-            .ends_with("Codex ignores it")
+            .ends_with("Codex ignores it"),
+        "{after}"
     );
     client.tell::<lsp::notification::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
         settings: json!({"skillLsp": {"targets": ["codex"], "rules": {"unknown-field": "off"}}}),

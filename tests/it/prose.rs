@@ -35,6 +35,7 @@ fn problems(path: &Path, bytes: &[u8], out: &mut Vec<String>) {
         let context = FileContext {
             path,
             targets: &[target],
+            advisory: skill_lsp::targets::ClientSet::NONE,
             exists: &exists,
             security: true,
         };

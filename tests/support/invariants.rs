@@ -152,6 +152,7 @@ pub fn lint_invariants(data: &[u8]) {
     let context = FileContext {
         path: Path::new("skills/pdf/SKILL.md"),
         targets: &targets,
+        advisory: skill_lsp::targets::ClientSet::NONE,
         exists: &exists,
         security: true,
     };

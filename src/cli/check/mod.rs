@@ -77,6 +77,7 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
     run.engine.context_window = args.context_window;
     run.engine.plugin_profile = plugin_profile(args);
     let mut output = Output::new(format_of(args), args.strict);
+    output.totals.statistics = args.statistics;
     trouble |= check_files(&run, &paths, &mut output, KEPT_IN_MEMORY);
     output.finish(trouble)
 }
@@ -594,6 +595,7 @@ fn render(
     diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
     checked.skill = is_loader_file && metadata.is_some();
+    checked.checked_for = Some(run.engine.checked_for(display));
     (
         checked,
         metadata.filter(|_| is_loader_file),
@@ -678,6 +680,7 @@ fn render_workspace_findings(
     let text = crate::text::decode_lossy(bytes);
     let mut checked = Checked::new(output, display, text, extra);
     checked.skill = first.skill;
+    checked.checked_for.clone_from(&first.checked_for);
     Ok(checked)
 }
 

@@ -15,6 +15,10 @@ pub(super) struct Checked {
     pub(super) part_of_skill: bool,
     /// Holds findings an allow comment suppressed (listed by JSON only).
     pub(super) suppressed: bool,
+    /// Each finding's rule, and whether `--fix` applies its fix.
+    pub(super) rules: Vec<(&'static str, bool)>,
+    /// Whom a skill was checked for, said in the human summary.
+    pub(super) checked_for: Option<String>,
 }
 
 impl Checked {
@@ -40,7 +44,9 @@ impl Checked {
         }
         for diagnostic in diagnostics.iter().filter(|d| d.suppressed.is_none()) {
             checked.summary.add(diagnostic.severity);
-            checked.fixable += usize::from(diagnostic.fixes.first().is_some_and(|fix| fix.safe));
+            let fixable = diagnostic.fixes.first().is_some_and(|fix| fix.safe);
+            checked.fixable += usize::from(fixable);
+            checked.rules.push((diagnostic.rule.as_str(), fixable));
             checked.failed |= diagnostic.severity == Severity::Error;
             checked.failed_strict |= diagnostic.severity == Severity::Warning;
         }
@@ -81,8 +87,16 @@ impl Output {
         self.totals.skills_checked += usize::from(checked.skill);
         self.totals.summary.merge(checked.summary);
         self.totals.fixable += checked.fixable;
+        for (rule, fixable) in checked.rules {
+            let counts = self.totals.by_rule.entry(rule).or_default();
+            counts.0 += 1;
+            counts.1 += usize::from(fixable);
+        }
+        if let Some(whom) = checked.checked_for.filter(|_| checked.skill) {
+            *self.totals.checked_for.entry(whom).or_default() += 1;
+        }
         self.failed |= checked.failed || (self.strict && checked.failed_strict);
-        if !checked.text.is_empty() {
+        if !checked.text.is_empty() && !self.totals.statistics {
             self.pending.push_str(self.format.separator(!self.any));
             self.pending.push_str(&checked.text);
             self.any = true;

@@ -210,10 +210,48 @@ pub(super) fn file(file: &FileReport, colour: bool) -> String {
     out
 }
 
-/// The closing summary line.
+/// Past this many findings, the summary also counts them by rule.
+const RULE_SUMMARY_FROM: usize = 20;
+
+/// The closing summary: findings by rule (with `--statistics`, or after a long list), whom the
+/// skills were checked for, and the totals line.
 pub(super) fn tail(totals: &Totals, _colour: bool) -> String {
     let summary = totals.summary;
     let mut out = String::new();
+    let findings: usize = totals.by_rule.values().map(|(count, _)| count).sum();
+    if totals.statistics || findings >= RULE_SUMMARY_FROM {
+        let mut rules: Vec<(&&str, &(usize, usize))> = totals.by_rule.iter().collect();
+        rules.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
+        let width = rules
+            .first()
+            .map_or(1, |(_, (count, _))| count.to_string().len());
+        if !totals.statistics {
+            out.push_str("Findings by rule:\n");
+        }
+        for (rule, (count, fixable)) in rules {
+            let _ = write!(out, "{count:>width$}  {rule}");
+            if *fixable > 0 {
+                let _ = write!(out, " ({fixable} fixable)");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    if !totals.checked_for.is_empty() {
+        let groups: Vec<String> = totals
+            .checked_for
+            .iter()
+            .map(|(whom, count)| {
+                let whom = if *count == 1 {
+                    whom.replacen("skills", "skill", 1)
+                } else {
+                    whom.clone()
+                };
+                format!("{count} {whom}")
+            })
+            .collect();
+        let _ = writeln!(out, "Checked for: {}.", groups.join("; "));
+    }
     let mut counts = Vec::new();
     for (count, singular, plural) in [
         (summary.errors, "error", "errors"),

@@ -106,6 +106,12 @@ pub(crate) struct Totals {
     pub skills_checked: usize,
     /// What each checked skill can do (`--format json`): the SKILL.md and its evidence.
     pub capabilities: Vec<(PathBuf, Vec<crate::security::Evidence>)>,
+    /// Findings per rule, and how many of them `--fix` applies.
+    pub by_rule: std::collections::BTreeMap<&'static str, (usize, usize)>,
+    /// Skills per whom they were checked for ([`crate::analysis::Engine::checked_for`]).
+    pub checked_for: std::collections::BTreeMap<String, usize>,
+    /// `--statistics`: the per-rule counts stand for the findings.
+    pub statistics: bool,
 }
 
 /// The output formats of `check`.

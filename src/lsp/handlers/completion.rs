@@ -118,17 +118,15 @@ fn foreign_detail(field: &field_table::Field, targets: &[Client]) -> String {
         .iter()
         .map(|target| target.display())
         .collect();
+    // Said of the targets that reject it; the readers are named already, and the rest ignore it.
     let effects: Vec<(Client, Effect)> = targets
         .iter()
-        .map(|&target| {
-            let effect = if target.rejects_unknown_fields() {
-                Effect::Reject
-            } else {
-                Effect::Ignore
-            };
-            (target, effect)
-        })
+        .filter(|target| !target.knows(field.name) && target.rejects_unknown_fields())
+        .map(|&target| (target, Effect::Reject))
         .collect();
+    if effects.is_empty() {
+        return format!("{} only — the others ignore it", join_names(&readers));
+    }
     format!("{} only — {}", join_names(&readers), consequence(&effects))
 }
 
@@ -187,7 +185,11 @@ fn keys(
     let range = snapshot.range(start, word_end);
     let mut items = Vec::new();
     for (position, field) in field_table::FIELDS.iter().enumerate() {
-        let known = targets.iter().any(|target| target.knows(field.name));
+        // Known when some target reads it and none would reject it.
+        let known = targets.iter().any(|target| target.knows(field.name))
+            && targets
+                .iter()
+                .all(|target| target.knows(field.name) || !target.rejects_unknown_fields());
         if present.contains(&field.name) || field.readers.is_empty() {
             continue;
         }

@@ -758,3 +758,57 @@ fn skills_ref_claims_match_skills_ref() {
         "#]],
     );
 }
+
+/// Where the skill lives decides who reads it: a field one of its clients reads is not
+/// reported for the others, which pass over it and lose nothing; no fix moves such a field
+/// under `metadata` (where no client reads it); and a validator nobody chose makes a warning,
+/// not an error, since every client still loads the skill.
+#[test]
+fn fields_some_reader_uses_are_neither_noise_nor_moved_away() {
+    use crate::targets::{ClientSet, Home};
+    let text = fm(
+        "name: pdf\ndescription: Use when asked.\nargument-hint: <file>\ndisable-model-invocation: true\nversion: 2\n",
+    );
+    let (readers, _) = Home::ClientFolder(".claude").readers();
+    let found = lint_as(&text, ".claude/skills/pdf/SKILL.md", &readers);
+    let unknown: Vec<&str> = found
+        .iter()
+        .filter(|d| d.rule == Rule::UnknownField)
+        .map(|d| &text[d.range.as_range()])
+        .collect();
+    assert_eq!(unknown, ["version"], "{found:#?}");
+    // The spec's validator rejects all three; only `version` may move under metadata.
+    let found = lint_as(&text, "skills/pdf/SKILL.md", AS);
+    for diagnostic in found.iter().filter(|d| d.rule == Rule::UnknownField) {
+        let key = &text[diagnostic.range.as_range()];
+        let moves = diagnostic
+            .fixes
+            .iter()
+            .any(|fix| fix.title.starts_with("Move"));
+        assert_eq!(moves, key == "version", "{key}: {:?}", diagnostic.fixes);
+    }
+    // Portable: the validator is advisory, so a warning with a note saying when it matters.
+    let (readers, advisory) = Home::Portable.readers();
+    assert_eq!(advisory, ClientSet::of([Client::AgentSkills]));
+    let context_exists = |_: &std::path::Path| true;
+    let context = crate::rules::FileContext {
+        path: std::path::Path::new("skills/pdf/SKILL.md"),
+        targets: &readers,
+        advisory,
+        exists: &context_exists,
+        security: false,
+    };
+    let found = crate::rules::lint_text(&text, &context);
+    let version = found
+        .iter()
+        .find(|d| d.rule == Rule::UnknownField && &text[d.range.as_range()] == "version")
+        .unwrap();
+    assert_eq!(version.severity, Severity::Warning);
+    assert!(
+        version
+            .message
+            .ends_with("(only a validator objects: this matters when publishing to a registry)"),
+        "{}",
+        version.message
+    );
+}

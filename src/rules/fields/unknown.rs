@@ -79,6 +79,9 @@ pub(super) fn unknown_field(
         ),
     };
     let key_owned = key.to_owned();
+    // A field one of the clients reading this skill uses is written for that client; the
+    // others passing over it lose nothing.
+    let read_here = targets.iter().any(|target| target.knows(key));
     checker.report(
         Rule::UnknownField,
         entry.key.range,
@@ -88,7 +91,7 @@ pub(super) fn unknown_field(
                 Effect::Fine("reads it", "read it")
             } else if target.rejects_unknown_fields() {
                 Effect::Reject
-            } else if crate::field_table::is_standard_field(&key_owned) {
+            } else if read_here || crate::field_table::is_standard_field(&key_owned) {
                 // Optional fields of the open standard: clients that do not use them skip them
                 // by design, and the skill works the same.
                 Effect::Ignore
@@ -107,6 +110,11 @@ fn move_to_metadata(
     entry: &Entry,
     key: &str,
 ) -> Option<Fix> {
+    // Under metadata no client reads it: a field some client reads (`disable-model-invocation`,
+    // `context`, `allowed-tools`) would stop working there.
+    if !crate::field_table::readers(key).is_empty() {
+        return None;
+    }
     let text = checker.text;
     let NodeKind::Scalar { value, .. } = &entry.value.kind else {
         return None;
