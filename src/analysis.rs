@@ -249,6 +249,7 @@ impl Engine {
             path,
             targets: &targets,
             advisory,
+            home: self.home_of(path),
             exists,
             security: self.security_enabled(),
         };

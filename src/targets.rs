@@ -152,7 +152,7 @@ pub(crate) const VALIDATORS: [Client; 2] = [Client::AgentSkills, Client::ClaudeU
 /// Where a SKILL.md lives, which says who reads it when no target was chosen (design.md §4,
 /// "Which targets").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) enum Home {
+pub enum Home {
     /// A Claude Code plugin's skill: Claude Code reads it, once the plugin is installed.
     Plugin,
     /// A project's client folder (`.claude`, `.agents`, …, holding `skills`): the clients

@@ -155,14 +155,19 @@ fn links(checker: &mut Checker<'_>) {
         let target = reference.target.replace('\\', "/");
         match inside_skill(&target) {
             None => {
-                checker.report_all(
-                    Rule::LinkEscapesSkill,
-                    reference.range,
-                    format!("{} points outside the skill folder", reference.target),
-                    "installers copy only the skill folder, so the file will be missing",
-                    Vec::new(),
-                );
-                if !disk.exists(Path::new(&target)) {
+                let exists = disk.exists(Path::new(&target));
+                // Only where the skill is copied away from its repository is a link out of its
+                // folder lost; one that exists nowhere is a broken link, and said once.
+                if exists && leaves_what_is_copied(checker.context, &target) {
+                    checker.report_all(
+                        Rule::LinkEscapesSkill,
+                        reference.range,
+                        format!("{} points outside the skill folder", reference.target),
+                        "installers copy only the skill folder, so the file will be missing",
+                        Vec::new(),
+                    );
+                }
+                if !exists {
                     checker.report_all(
                         Rule::BrokenLink,
                         reference.range,
@@ -190,6 +195,22 @@ fn links(checker: &mut Checker<'_>) {
                     Vec::new(),
                 );
             }
+        }
+    }
+}
+
+/// Whether a link that climbs out of the skill folder reaches past what is installed with it:
+/// nothing in a project's client folder, whose skills are used where they are; the plugin's
+/// folder for a plugin's skill (Claude Code installs a plugin whole); the skill folder anywhere
+/// else.
+fn leaves_what_is_copied(context: &crate::rules::FileContext<'_>, target: &str) -> bool {
+    match context.home {
+        crate::targets::Home::ClientFolder(_) => false,
+        crate::targets::Home::Portable => true,
+        // `<plugin>/skills/<skill>/SKILL.md`: two levels up is the plugin's root.
+        crate::targets::Home::Plugin => {
+            let inside_plugin = Path::new("skills/skill").join(target);
+            inside_skill(&inside_plugin.to_string_lossy()).is_none()
         }
     }
 }
@@ -253,8 +274,8 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
             "Create the file or correct the path.",
         ),
         Rule::LinkEscapesSkill => RuleDoc::new(
-            "A relative link leaves the skill folder (`../`).",
-            "Installers copy only the skill folder; files outside it are missing wherever the skill is installed.",
+            "A relative link leaves what is installed with the skill (`../`) to a file that exists: the skill folder for a portable skill, the plugin's folder for a plugin's skill. Not reported in a project's client folder (`.claude/skills`, …), whose skills are used where they are; a link that exists nowhere is `broken-link` instead.",
+            "Installers copy only the skill folder (Claude Code copies a plugin whole); files outside it are missing wherever the skill is installed.",
             "`[shared](../common/notes.md)`",
             "Copy the file into the skill folder and link it there.",
         ),
@@ -336,6 +357,15 @@ mod tests {
     /// Lints `body` as `repo/skills/pdf/SKILL.md` of a tree holding `files` (paths from the
     /// skill folder, `../` for the folders above it).
     fn lint_tree(body: &str, files: &[&str], targets: &[Client]) -> Vec<(Rule, String, String)> {
+        lint_tree_at(crate::targets::Home::Portable, body, files, targets)
+    }
+
+    fn lint_tree_at(
+        home: crate::targets::Home,
+        body: &str,
+        files: &[&str],
+        targets: &[Client],
+    ) -> Vec<(Rule, String, String)> {
         let text = format!("{HEAD}{body}");
         let exists = |relative: &Path| {
             let mut normal: Vec<String> = Vec::new();
@@ -354,6 +384,7 @@ mod tests {
             path: Path::new("repo/skills/pdf/SKILL.md"),
             targets,
             advisory: crate::targets::ClientSet::NONE,
+            home,
             exists: &exists,
             security: true,
         };
@@ -378,15 +409,50 @@ mod tests {
             &["../common.md"],
             AS,
         );
+        // A link that exists nowhere is broken, and said once.
         assert_eq!(
             rules_and_texts(&found),
             vec![
                 (Rule::LinkEscapesSkill, "../common.md"),
                 (Rule::BrokenLink, "../gone.md"),
-                (Rule::LinkEscapesSkill, "../gone.md"),
             ]
         );
         assert!(found[1].2.contains("in the skill folder or outside it"));
+    }
+
+    /// A link out of the skill folder is lost only where the skill is copied away: never in a
+    /// project's client folder (used in place), past the plugin's folder for a plugin's skill
+    /// (installed whole), past the skill folder anywhere else.
+    #[test]
+    fn a_link_out_of_the_skill_matters_only_where_the_skill_is_copied() {
+        use crate::targets::Home;
+        let body =
+            "[common](../common.md), [shared](../../shared/notes.md), [repo](../../../README.md)\n";
+        let files = [
+            "../common.md",
+            "../../shared/notes.md",
+            "../../../README.md",
+        ];
+        let escapes = |home| {
+            let found = lint_tree_at(home, body, &files, AS);
+            rules_and_texts(&found)
+                .into_iter()
+                .map(|(rule, text)| {
+                    assert_eq!(rule, Rule::LinkEscapesSkill);
+                    text.to_owned()
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            escapes(Home::Portable),
+            [
+                "../common.md",
+                "../../shared/notes.md",
+                "../../../README.md"
+            ]
+        );
+        assert_eq!(escapes(Home::Plugin), ["../../../README.md"]);
+        assert!(escapes(Home::ClientFolder(".claude")).is_empty());
     }
 
     #[test]

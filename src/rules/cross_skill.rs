@@ -318,10 +318,11 @@ fn catalog_budget(
             // Through the map of paths, as the listed skills below: `Registry::skill_at` scans
             // the registry, once per over-budget skill.
             for item in over_budget() {
-                let Some(skill) = skills.get(item.path.as_path()).copied().filter(|_| {
-                    selected
-                        .get(item.path.as_path())
-                        .is_some_and(|targets| targets.contains(&target))
+                let Some(skill) = skills.get(item.path.as_path()).copied().filter(|skill| {
+                    installed_together(skill)
+                        && selected
+                            .get(item.path.as_path())
+                            .is_some_and(|targets| targets.contains(&target))
                 }) else {
                     continue;
                 };
@@ -347,6 +348,11 @@ fn catalog_budget(
             let Some(skill) = skills.get(item.path.as_path()).copied() else {
                 continue;
             };
+            // A description's own cap holds wherever the skill is installed; what the size of the
+            // whole listing costs, only where the skills are installed together.
+            if !matches!(item.fate, Fate::Capped) && !installed_together(skill) {
+                continue;
+            }
             let shown = item.description.chars().count();
             let (action, why) = match item.fate {
                 Fate::Capped if target == Client::Codex => (
@@ -407,6 +413,13 @@ fn catalog_budget(
             findings.push((skill.path.clone(), diagnostic));
         }
     }
+}
+
+/// Whether a skill is used together with the others of its registry: it sits in a project's
+/// client folder. A collection's `skills/` or a marketplace is picked from, skill by skill or
+/// plugin by plugin, so the length of its whole listing says nothing about any client's.
+fn installed_together(skill: &Skill) -> bool {
+    root_readers(&skill.root).is_some()
 }
 
 /// What `skill-lsp rules` says of the rules checked here.
@@ -578,5 +591,32 @@ mod tests {
             "{}",
             crowded_codex[0].1.message
         );
+        // The same 60 skills as a collection's `skills/`: nobody installs all of them at once,
+        // so the listing's length is no finding; a description's own cap still is.
+        let mut registry = Registry::default();
+        registry.roots = vec![PathBuf::from("skills")];
+        for index in 0..60 {
+            registry.add(skill(
+                &format!("s{index}"),
+                &format!("s{index}"),
+                "skills",
+                "z".repeat(400),
+            ));
+        }
+        let targets = |_: &Path| vec![Client::Codex, Client::ClaudeCode, Client::Copilot];
+        assert!(check(&registry, &targets, None).is_empty());
+        let mut registry = Registry::default();
+        registry.roots = vec![PathBuf::from("skills")];
+        registry.add(skill("big", "big", "skills", "x".repeat(2_000)));
+        registry.add(skill("small", "small", "skills", "y".repeat(20)));
+        let collection = check(&registry, &targets, None);
+        assert!(!collection.is_empty());
+        for (path, finding) in &collection {
+            assert!(
+                path.ends_with("big/SKILL.md"),
+                "{path:?}: {}",
+                finding.message
+            );
+        }
     }
 }

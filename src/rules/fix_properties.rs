@@ -263,6 +263,7 @@ proptest! {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_CLIENTS,
             advisory: crate::targets::ClientSet::NONE,
+            home: crate::targets::Home::Portable,
             exists: &exists,
             security: true,
         };
@@ -314,6 +315,7 @@ fn fixes_on_the_tolerant_readings_keep_comments() {
         path: Path::new("skills/pdf/SKILL.md"),
         targets: &[crate::targets::Client::AgentSkills],
         advisory: crate::targets::ClientSet::NONE,
+        home: crate::targets::Home::Portable,
         exists: &exists,
         security: true,
     };

@@ -46,6 +46,8 @@ pub struct FileContext<'a> {
     pub targets: &'a [Client],
     /// The validators among them that nobody chose: their rejection is a portability warning.
     pub advisory: ClientSet,
+    /// Where the skill lives: whether it is used in place or copied away to be installed.
+    pub home: crate::targets::Home,
     /// Whether a path relative to the skill folder exists (for `broken-link`).
     pub exists: &'a dyn Fn(&Path) -> bool,
     /// Whether any security rule is on: with all of them off, the file is not scanned at all.
@@ -75,11 +77,21 @@ pub(crate) fn severity_for(
     effects: &[(Client, Effect)],
     advisory: ClientSet,
 ) -> Severity {
+    let only_advised = effects
+        .iter()
+        .filter(|(_, effect)| effect.affects())
+        .all(|(client, _)| advisory.contains(*client));
     if effects
         .iter()
         .any(|(client, effect)| effect.is_breaking() && !advisory.contains(*client))
     {
         Severity::Error
+    } else if only_advised
+        && !effects.iter().any(|(_, effect)| effect.is_breaking())
+        && rule.default_severity() == Severity::Warning
+    {
+        // Only a validator nobody chose would read it less well; no client loads it worse.
+        Severity::Info
     } else if rule.default_severity() == Severity::Error {
         Severity::Warning
     } else {
@@ -389,6 +401,7 @@ pub(crate) mod test_support {
             path: Path::new(path),
             targets,
             advisory: crate::targets::ClientSet::NONE,
+            home: crate::targets::Home::Portable,
             exists: &exists,
             security: true,
         };
@@ -542,6 +555,7 @@ mod robustness {
                 path: Path::new("skills/pdf/SKILL.md"),
                 targets: &targets,
                 advisory: crate::targets::ClientSet::NONE,
+                home: crate::targets::Home::Portable,
                 exists: &exists,
                 security: true,
             };
@@ -569,6 +583,7 @@ mod robustness {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_CLIENTS,
             advisory: crate::targets::ClientSet::NONE,
+            home: crate::targets::Home::Portable,
             exists: &exists,
             security: true,
         };
@@ -607,6 +622,7 @@ mod robustness {
             path: Path::new("skills/pdf/SKILL.md"),
             targets: &ALL_CLIENTS,
             advisory: crate::targets::ClientSet::NONE,
+            home: crate::targets::Home::Portable,
             exists: &exists,
             security: true,
         };

@@ -114,41 +114,96 @@ impl Held {
     /// the I/O error of creating, writing or renaming the temporary file otherwise. On any error
     /// the temporary file is removed and the original is untouched.
     pub(crate) fn replace(&self, text: &[u8]) -> Result<(), WriteError> {
-        let folder = self
+        let parent = self
             .real
             .parent()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
-        let name = self
+        let file_name = self
             .real
             .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+        // Everything below happens in the folder as opened now, checked to be the one the file
+        // was read from: a folder on the way swapped for a link meanwhile cannot move the
+        // temporary file, the comparison or the rename elsewhere.
+        let (_folder, through) = open_folder(parent)?;
+        let target = through.join(file_name);
+        let name = file_name.to_string_lossy();
         // tempfile opens with O_CREAT | O_EXCL and a random name, retrying on a clash.
         let mut temp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".skill-lsp")
             .rand_bytes(10)
-            .tempfile_in(folder)?;
+            .tempfile_in(&through)?;
         temp.write_all(text)?;
         // On the handle (fchmod), never by path: the path could name something else by now.
         temp.as_file().set_permissions(self.permissions.clone())?;
         temp.as_file().sync_all()?;
-        if !self.unchanged()? {
+        if !self.unchanged(&target)? {
             return Err(WriteError::Changed);
         }
-        temp.persist(&self.real).map_err(|error| error.error)?;
+        temp.persist(&target).map_err(|error| error.error)?;
         Ok(())
     }
 
-    /// Whether the file at the real path is still the one read, byte for byte.
-    fn unchanged(&self) -> io::Result<bool> {
-        let (bytes, metadata) = match read_unfollowed(&self.real) {
+    /// Whether the file at `target` (the real path, through the opened folder) is still the
+    /// one read, byte for byte.
+    fn unchanged(&self, target: &Path) -> io::Result<bool> {
+        let (bytes, metadata) = match read_unfollowed(target) {
             Ok(read) => read,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(false),
             Err(error) => return Err(error),
         };
         Ok(Stamp::of(&metadata) == self.stamp && bytes == self.bytes)
     }
+}
+
+/// The folder at `path` opened, and a path that reaches inside that very folder whatever
+/// happens to `path` meanwhile (`/proc/self/fd/N`; without procfs, `path` itself). Refused as
+/// changed when the folder opened is not the one `path`, a real path, named.
+///
+/// # Errors
+///
+/// The open's error; [`WriteError::Changed`] for a folder that resolves elsewhere.
+pub(crate) fn open_folder(path: &Path) -> Result<(fs::File, PathBuf), WriteError> {
+    let folder = fs::File::open(path)?;
+    match real_path_of(&folder) {
+        Some(real) if real != path => Err(WriteError::Changed),
+        Some(_) => {
+            let through = beneath(&folder, path);
+            Ok((folder, through))
+        }
+        None => Ok((folder, path.to_path_buf())),
+    }
+}
+
+/// The real path of an open file or folder: the target of `/proc/self/fd/N`, or `None`
+/// without procfs.
+pub(crate) fn real_path_of(file: &fs::File) -> Option<PathBuf> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::fd::AsRawFd;
+        fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = file;
+        None
+    }
+}
+
+/// A path that reaches inside the folder open as `folder` however its own path changes:
+/// `/proc/self/fd/N`. Without procfs, `real`, the folder's checked real path.
+pub(crate) fn beneath(folder: &fs::File, real: &Path) -> PathBuf {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::fd::AsRawFd;
+        let through = PathBuf::from(format!("/proc/self/fd/{}", folder.as_raw_fd()));
+        if through.is_dir() {
+            return through;
+        }
+    }
+    let _ = folder;
+    real.to_path_buf()
 }
 
 /// Renames `from` to `to` in the same folder without ever replacing a file at `to`: a hard

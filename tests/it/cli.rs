@@ -769,10 +769,8 @@ fn config_file_is_found_and_applied() {
         &["check", "--format", "json"],
     )))
     .unwrap();
-    assert_eq!(
-        rules(&after),
-        vec![("unknown-field".into(), "warning".into())]
-    );
+    // Codex ignores `version`, as every client does: information, not a warning.
+    assert_eq!(rules(&after), vec![("unknown-field".into(), "info".into())]);
     write(&dir.path().join("bad.toml"), "targets = 3\n");
     let bad = run_in(dir.path(), &["check", "--config", "bad.toml"]);
     assert_eq!(bad.status.code(), Some(2));

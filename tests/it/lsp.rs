@@ -1634,7 +1634,7 @@ fn configuration_changes_targets_and_severities() {
     });
     let after = client.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
-            && m["params"]["diagnostics"][0]["severity"] == 2
+            && m["params"]["diagnostics"][0]["severity"] == 3
             && m["params"]["diagnostics"][0]["message"]
                 .as_str()
                 .is_some_and(|message| message.ends_with("Codex ignores it"))

@@ -36,6 +36,7 @@ fn problems(path: &Path, bytes: &[u8], out: &mut Vec<String>) {
             path,
             targets: &[target],
             advisory: skill_lsp::targets::ClientSet::NONE,
+            home: skill_lsp::targets::Home::Portable,
             exists: &exists,
             security: true,
         };

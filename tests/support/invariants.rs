@@ -153,6 +153,7 @@ pub fn lint_invariants(data: &[u8]) {
         path: Path::new("skills/pdf/SKILL.md"),
         targets: &targets,
         advisory: skill_lsp::targets::ClientSet::NONE,
+        home: skill_lsp::targets::Home::Portable,
         exists: &exists,
         security: true,
     };

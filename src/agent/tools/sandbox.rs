@@ -10,6 +10,7 @@
 //! and new files and folders are created through an already checked folder descriptor, never
 //! through a path that could have changed. Nothing is truncated or written before that check.
 
+use crate::workspace::write::real_path_of;
 use std::fs::{File, OpenOptions};
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
@@ -132,33 +133,10 @@ pub enum Access {
     Write,
 }
 
-/// The real path of an open file: the target of `/proc/self/fd/N`, or `None` without procfs.
-fn real_path_of(file: &File) -> Option<PathBuf> {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
-        use std::os::fd::AsRawFd;
-        std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
-    }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    {
-        let _ = file;
-        None
-    }
-}
-
 /// A path that reaches `name` inside the folder open as `dir`, whatever happens to the folder's
-/// own path meanwhile: `/proc/self/fd/N/name`. Without procfs, the folder's checked real path.
+/// own path meanwhile.
 fn beneath(dir: &File, dir_real: &Path, name: &std::ffi::OsStr) -> PathBuf {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
-        use std::os::fd::AsRawFd;
-        let through = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
-        if through.is_dir() {
-            return through.join(name);
-        }
-    }
-    let _ = dir;
-    dir_real.join(name)
+    crate::workspace::write::beneath(dir, dir_real).join(name)
 }
 
 /// Checks that `file`, just opened at `path`, really lies inside `root`; returns its real path.

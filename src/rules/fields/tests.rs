@@ -118,9 +118,9 @@ fn field_value_enums_and_booleans() {
         &[Client::Codex],
         &text,
         expect![[r#"
-            unknown-field 4:1-4:8 warning: unknown field 'context' here: only Claude Code and Copilot read it — Codex ignores it
-            unknown-field 5:1-5:7 warning: unknown field 'effort' here: only Claude Code reads it — Codex ignores it
-            unknown-field 6:1-6:15 warning: unknown field 'user-invocable' here: only Claude Code and Copilot read it — Codex ignores it
+            unknown-field 4:1-4:8 info: unknown field 'context' here: only Claude Code and Copilot read it — Codex ignores it
+            unknown-field 5:1-5:7 info: unknown field 'effort' here: only Claude Code reads it — Codex ignores it
+            unknown-field 6:1-6:15 info: unknown field 'user-invocable' here: only Claude Code and Copilot read it — Codex ignores it
         "#]],
     );
 }
@@ -342,7 +342,7 @@ fn unknown_fields_suggest_and_move() {
         &[Client::Codex],
         &text,
         expect![[r#"
-            unknown-field 4:1-4:8 warning: unknown field 'version'; put custom data under metadata — Codex ignores it
+            unknown-field 4:1-4:8 info: unknown field 'version'; put custom data under metadata — Codex ignores it
         "#]],
     );
     check(
@@ -410,15 +410,15 @@ fn client_fields_are_unknown_to_the_targets_that_do_not_read_them() {
         "unknown field 'argument-hint' here: only Claude Code and Copilot read it — claude.ai upload rejects it"
     );
     assert!(first(&hint, Rule::UnknownField, &[Client::Copilot]).is_none());
-    // Clients that ignore unknown keys: a warning for another client's field, nothing for
-    // the open standard's optional fields.
+    // Clients that ignore unknown keys: information for another client's field (it does
+    // nothing here, and breaks nothing), nothing for the open standard's optional fields.
     let codex = first(
         &fm("name: pdf\ndescription: Use when asked.\ndisable-model-invocation: true\n"),
         Rule::UnknownField,
         &[Client::Codex],
     )
     .unwrap();
-    assert_eq!(codex.1, Severity::Warning);
+    assert_eq!(codex.1, Severity::Info);
     assert!(codex.2.ends_with("— Codex ignores it"), "{}", codex.2);
     let standard = fm(
         "name: pdf\ndescription: Use when asked.\nlicense: MIT\ncompatibility: Python 3\nallowed-tools: Read\n",
@@ -795,6 +795,7 @@ fn fields_some_reader_uses_are_neither_noise_nor_moved_away() {
         path: std::path::Path::new("skills/pdf/SKILL.md"),
         targets: &readers,
         advisory,
+        home: crate::targets::Home::Portable,
         exists: &context_exists,
         security: false,
     };

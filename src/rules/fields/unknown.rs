@@ -82,6 +82,7 @@ pub(super) fn unknown_field(
     // A field one of the clients reading this skill uses is written for that client; the
     // others passing over it lose nothing.
     let read_here = targets.iter().any(|target| target.knows(key));
+    let reported_at = checker.diagnostics.len();
     checker.report(
         Rule::UnknownField,
         entry.key.range,
@@ -101,6 +102,13 @@ pub(super) fn unknown_field(
         },
         fixes,
     );
+    // Custom data no client reads, and no client rejects: it does nothing, which is worth
+    // knowing but no warning (a near miss of a real field is one).
+    if suggestion.is_none() && !targets.iter().any(|target| target.rejects_unknown_fields()) {
+        if let Some(diagnostic) = checker.diagnostics.get_mut(reported_at) {
+            diagnostic.severity = crate::diagnostic::Severity::Info;
+        }
+    }
 }
 
 /// Moves a scalar top-level entry under `metadata:` as a string.
