@@ -17,6 +17,11 @@ pub(crate) const FILE_NAMES: [&str; 2] = ["skill-lsp.toml", ".skill-lsp.toml"];
 struct RawConfig {
     targets: Option<Vec<String>>,
     roots: Option<Vec<PathBuf>>,
+    /// Replaces the default exclusions.
+    exclude: Option<Vec<String>>,
+    /// Adds to them.
+    #[serde(rename = "extend-exclude")]
+    extend_exclude: Option<Vec<String>>,
     #[serde(default)]
     rules: BTreeMap<String, String>,
     #[serde(default)]
@@ -73,6 +78,8 @@ pub(crate) struct Config {
     pub targets: Option<Vec<Client>>,
     /// Extra skills roots, relative to the config file's folder.
     pub roots: Vec<PathBuf>,
+    /// What a walk leaves out (`exclude`, `extend-exclude`, `--exclude`).
+    pub exclude: crate::exclude::Excludes,
     pub rules: RuleSettings,
     pub agent: AgentConfig,
 }
@@ -195,10 +202,26 @@ impl Config {
                 }
             })
             .collect();
+        let exclude = match &raw.exclude {
+            Some(patterns) => crate::exclude::Excludes::new(base, patterns),
+            None => Ok(crate::exclude::Excludes::default()),
+        }
+        .and_then(|excludes| {
+            excludes.extended(base, raw.extend_exclude.as_deref().unwrap_or_default())
+        })
+        .map_err(|message| {
+            let key = if raw.exclude.is_some() {
+                "exclude"
+            } else {
+                "extend-exclude"
+            };
+            invalid(locate(key), message)
+        })?;
         Ok(Config {
             path: Some(path.to_path_buf()),
             targets,
             roots,
+            exclude,
             rules,
             agent: raw.agent,
         })

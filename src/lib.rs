@@ -15,6 +15,7 @@ pub(crate) mod clients;
 mod config;
 pub mod diagnostic;
 mod document;
+mod exclude;
 mod field_table;
 pub mod lsp;
 pub mod plugins;

@@ -59,6 +59,7 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
         args.paths.clone()
     };
     let mut roots = Vec::new();
+    let mut excludes = None;
     for path in &paths {
         let workspace = match Workspace::open(path) {
             Ok(workspace) => workspace,
@@ -67,6 +68,8 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
                 return EXIT_TROUBLE;
             }
         };
+        // The first workspace's exclusions, as `check` takes the first path's config.
+        excludes.get_or_insert_with(|| workspace.config.exclude.clone());
         for root in workspace.roots() {
             if !roots.contains(&root) {
                 roots.push(root);
@@ -86,7 +89,12 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
         }
     };
     // Only the chosen client's reading: the others' would be read for nothing.
-    let registry = Registry::scan_for(&roots, &Disk, ClientSet::of(target));
+    let registry = Registry::scan_excluding(
+        &roots,
+        &Disk,
+        ClientSet::of(target),
+        &excludes.unwrap_or_default(),
+    );
     let client = target.map(|target| {
         (
             target,

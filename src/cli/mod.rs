@@ -107,6 +107,10 @@ pub(crate) struct CheckArgs {
     /// Fail on warnings too.
     #[arg(long)]
     pub strict: bool,
+    /// Leave out paths matching this gitignore-style pattern, relative to the current folder
+    /// (repeatable; added to the config's `exclude` and `extend-exclude`).
+    #[arg(long, value_name = "PATTERN")]
+    pub exclude: Vec<String>,
     /// Print how many findings each rule made (and how many `--fix` would fix) instead of the
     /// findings themselves.
     #[arg(long)]

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 pub(crate) use super::walk::WalkError;
 use super::walk::{Entry, walk_tree};
+use crate::exclude::Excludes;
 
 const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 
@@ -310,11 +311,11 @@ impl FileIndex {
 
 /// Walks each path: a file is taken as it is, a folder is searched recursively.
 #[must_use]
-pub(crate) fn discover(paths: &[PathBuf]) -> Discovered {
+pub(crate) fn discover(paths: &[PathBuf], excludes: &Excludes) -> Discovered {
     let files = Mutex::new(Vec::new());
     // Walk errors are not reported here (`check --fix` skips what it cannot read). Plugin
     // manifests have no fixes, so `--fix` is handed SKILL.md files only.
-    let _ = walk(paths, &|path, _| {
+    let _ = walk_with(paths, excludes, &|path, _| {
         if crate::plugins::manifest_kind(&path).is_none() && !is_openai_yaml(&path) {
             lock(&files).push(path);
         }
@@ -335,21 +336,18 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Walks each path and hands every SKILL.md and every plugin manifest
 /// (`.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`), and whether it is itself a
-/// symlink, to `on_file`
-/// on the walker's own threads, so that
-/// reading and linting overlap the walk. Returns what could not be read, sorted. A file may be
-/// visited twice when two paths overlap; callers that care deduplicate.
-pub(crate) fn walk(paths: &[PathBuf], on_file: &(dyn Fn(PathBuf, bool) + Sync)) -> Vec<WalkError> {
-    walk_with(paths, on_file, None)
-}
-
-/// [`walk`], which also lists every file it passes for [`FileIndex::skill_files`].
+/// symlink, to `on_file` on the walker's own threads, so that reading and linting overlap the
+/// walk; what `excludes` leaves out is not entered or handed on (a path named is taken as it
+/// is). Returns what could not be read, sorted, and every file it passed for
+/// [`FileIndex::skill_files`]. A file may be visited twice when two paths overlap; callers that
+/// care deduplicate.
 pub(crate) fn walk_indexed(
     paths: &[PathBuf],
+    excludes: &Excludes,
     on_file: &(dyn Fn(PathBuf, bool) + Sync),
 ) -> (Vec<WalkError>, FileIndex) {
     let seen = Mutex::new(Seen::default());
-    let errors = walk_with(paths, on_file, Some(&seen));
+    let errors = walk_seeing(paths, excludes, on_file, Some(&seen));
     let seen = seen
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -380,16 +378,22 @@ struct Seen {
 
 fn walk_with(
     paths: &[PathBuf],
+    excludes: &Excludes,
+    on_file: &(dyn Fn(PathBuf, bool) + Sync),
+) -> Vec<WalkError> {
+    walk_seeing(paths, excludes, on_file, None)
+}
+
+fn walk_seeing(
+    paths: &[PathBuf],
+    excludes: &Excludes,
     on_file: &(dyn Fn(PathBuf, bool) + Sync),
     seen: Option<&Mutex<Seen>>,
 ) -> Vec<WalkError> {
     let errors = Mutex::new(Vec::new());
+    // Folders are asked as the walk meets them; files only when they are candidates.
     let keep = |entry: &Entry| {
-        !(entry.is_folder()
-            && entry.depth() > 0
-            && entry
-                .name()
-                .is_some_and(|name| SKIPPED_DIRS.contains(&name)))
+        !(entry.is_folder() && entry.depth() > 0 && excludes.excludes(entry.path(), true))
     };
     let visit = |entry: Entry| {
         if entry.is_folder() && entry.name().is_some_and(is_skill_file_name) {
@@ -411,8 +415,10 @@ fn walk_with(
                 || crate::plugins::manifest_kind(entry.path()).is_some()
                 || is_openai_yaml(entry.path()));
         if is_candidate {
-            let is_link = entry.is_link();
-            on_file(entry.into_path(), is_link);
+            if !excludes.excludes(entry.path(), false) {
+                let is_link = entry.is_link();
+                on_file(entry.into_path(), is_link);
+            }
         } else if entry.is_link() && entry.depth() > 0 {
             linked_skills(entry.path(), on_file);
         }
@@ -596,9 +602,13 @@ mod tests {
         }
         let skills = root.join("skills");
         let found = Mutex::new(Vec::new());
-        let (_, index) = walk_indexed(std::slice::from_ref(&skills), &|path, _| {
-            lock(&found).push(path);
-        });
+        let (_, index) = walk_indexed(
+            std::slice::from_ref(&skills),
+            &Excludes::default(),
+            &|path, _| {
+                lock(&found).push(path);
+            },
+        );
         let mut folders: Vec<PathBuf> = lock(&found)
             .iter()
             .filter(|path| path.ends_with("SKILL.md"))
@@ -648,7 +658,11 @@ mod tests {
         write("a/references/deep/guide.md");
         write("a/out.log");
         std::fs::create_dir_all(root.join("a/empty")).unwrap();
-        let (_, index) = walk_indexed(std::slice::from_ref(&root), &|_, _| {});
+        let (_, index) = walk_indexed(
+            std::slice::from_ref(&root),
+            &Excludes::default(),
+            &|_, _| {},
+        );
         let a = index.under(&root.join("a"));
         for listed in [
             "SKILL.md",

@@ -1,6 +1,7 @@
 //! A live index of a workspace's skills: the loader's registry kept up to date one SKILL.md at a
 //! time, so an editor can follow file events and unsaved buffers without rescanning.
 
+use crate::exclude::Excludes;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,8 @@ pub(crate) struct WorkspaceIndex {
     roots: Vec<PathBuf>,
     /// The clients whose own readings each skill is read with.
     clients: ClientSet,
+    /// The skill folders left out (`exclude`, `extend-exclude`).
+    excludes: Excludes,
     slots: BTreeMap<(usize, String), Slot>,
 }
 
@@ -99,6 +102,7 @@ fn probe_roots(
     roots: &[PathBuf],
     source: &dyn Source,
     clients: ClientSet,
+    excludes: &Excludes,
 ) -> Vec<((usize, String), Slot)> {
     let mut candidates = Vec::new();
     for (root_index, root) in roots.iter().enumerate() {
@@ -116,7 +120,7 @@ fn probe_roots(
                 Some(kind) => kind.is_dir(),
                 None => entry.path().is_dir(),
             };
-            if is_folder {
+            if is_folder && !excludes.excludes(&root.join(&folder), true) {
                 candidates.push((root_index, folder, plain.is_some()));
             }
         }
@@ -147,11 +151,19 @@ impl WorkspaceIndex {
     /// Scans each root in order, reading each skill with the readings of `clients`; missing
     /// roots hold no skills.
     #[must_use]
-    pub(crate) fn scan(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
+    pub(crate) fn scan(
+        roots: &[PathBuf],
+        source: &dyn Source,
+        clients: ClientSet,
+        excludes: &Excludes,
+    ) -> Self {
         WorkspaceIndex {
             roots: roots.to_vec(),
             clients,
-            slots: probe_roots(roots, source, clients).into_iter().collect(),
+            excludes: excludes.clone(),
+            slots: probe_roots(roots, source, clients, excludes)
+                .into_iter()
+                .collect(),
         }
     }
 
@@ -178,6 +190,9 @@ impl WorkspaceIndex {
     /// belong here, else whether what the loader registers changed (a body edit does not).
     pub(crate) fn refresh(&mut self, path: &Path, source: &dyn Source) -> Option<bool> {
         let (root_index, folder) = self.locate(path)?;
+        let excluded = self
+            .excludes
+            .excludes(&self.roots[root_index].join(&folder), true);
         let slot = probe(
             &self.roots[root_index],
             real_root(&self.roots[root_index]).as_deref(),
@@ -186,6 +201,7 @@ impl WorkspaceIndex {
             source,
             self.clients,
         );
+        let slot = slot.filter(|_| !excluded);
         let key = (root_index, folder);
         let changed = self.slots.get(&key) != slot.as_ref();
         match slot {
@@ -200,8 +216,12 @@ impl WorkspaceIndex {
         for (root_index, root) in self.roots.clone().iter().enumerate() {
             if path == root || root.starts_with(path) {
                 self.slots.retain(|(index, _), _| *index != root_index);
-                let rescanned =
-                    WorkspaceIndex::scan(std::slice::from_ref(root), source, self.clients);
+                let rescanned = WorkspaceIndex::scan(
+                    std::slice::from_ref(root),
+                    source,
+                    self.clients,
+                    &self.excludes,
+                );
                 for ((_, folder), slot) in rescanned.slots {
                     self.slots.insert((root_index, folder), slot);
                 }
@@ -267,7 +287,18 @@ impl Registry {
     /// other client's listing needs (each reading costs a parse of every file).
     #[must_use]
     pub(crate) fn scan_for(roots: &[PathBuf], source: &dyn Source, clients: ClientSet) -> Self {
-        registry_of(roots, probe_roots(roots, source, clients))
+        Self::scan_excluding(roots, source, clients, &Excludes::default())
+    }
+
+    /// [`Registry::scan_for`], leaving out the skill folders `excludes` matches.
+    #[must_use]
+    pub(crate) fn scan_excluding(
+        roots: &[PathBuf],
+        source: &dyn Source,
+        clients: ClientSet,
+        excludes: &Excludes,
+    ) -> Self {
+        registry_of(roots, probe_roots(roots, source, clients, excludes))
     }
 
     /// Adds the readings of `clients` to a registry read without them (`check` reads the files
@@ -339,7 +370,7 @@ mod tests {
             "---\nname: a\ndescription: A.\n---\n",
         );
         let roots = vec![skills.clone(), claude.clone()];
-        let mut index = WorkspaceIndex::scan(&roots, &Disk, ClientSet::ALL);
+        let mut index = WorkspaceIndex::scan(&roots, &Disk, ClientSet::ALL, &Excludes::default());
         assert_eq!(
             index.registry().names(),
             vec!["b", "a"],

@@ -83,13 +83,13 @@ impl Workspace {
     /// The loader's registry, with the readings of `clients` beside its own.
     #[must_use]
     pub(crate) fn registry(&self, source: &dyn Source, clients: ClientSet) -> Registry {
-        Registry::scan_for(&self.roots(), source, clients)
+        Registry::scan_excluding(&self.roots(), source, clients, &self.config.exclude)
     }
 
     /// The registry kept live, one SKILL.md at a time.
     #[must_use]
     pub(crate) fn index(&self, source: &dyn Source, clients: ClientSet) -> WorkspaceIndex {
-        WorkspaceIndex::scan(&self.roots(), source, clients)
+        WorkspaceIndex::scan(&self.roots(), source, clients, &self.config.exclude)
     }
 }
 

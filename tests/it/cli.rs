@@ -1481,3 +1481,46 @@ fn a_plugin_skill_is_checked_for_claude_code_and_the_summary_says_for_whom() {
     assert!(text.starts_with("2  unknown-field\n"), "{text}");
     assert!(!text.contains("error["), "{text}");
 }
+
+/// `exclude` replaces the default exclusions, `extend-exclude` and `--exclude` add to them, all
+/// gitignore-style; `check` does not walk into what they leave out and `catalog` does not list
+/// it.
+#[test]
+fn excluded_paths_are_neither_checked_nor_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = "---\nname: x\n";
+    write(&dir.path().join("tests/fixtures/bad/SKILL.md"), broken);
+    write(&dir.path().join("node_modules/pkg/SKILL.md"), broken);
+    write(&dir.path().join(".claude/skills/pdf/SKILL.md"), GOOD);
+    write(
+        &dir.path().join(".claude/skills/old/SKILL.md"),
+        GOOD.replace("name: pdf", "name: old"),
+    );
+    let files = |args: &[&str]| {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend_from_slice(args);
+        json_in(dir.path(), &all)["checked"]["files"].clone()
+    };
+    // By default node_modules is left out; the fixture is not.
+    assert_eq!(files(&[]), 3);
+    write(
+        &dir.path().join("skill-lsp.toml"),
+        "extend-exclude = [\"tests/fixtures/\", \".claude/skills/old\"]\n",
+    );
+    assert_eq!(files(&[]), 1);
+    assert_eq!(files(&["--exclude", ".claude/skills/pdf/"]), 0);
+    let catalog = run_in(dir.path(), &["catalog"]);
+    let listed = stdout(&catalog);
+    assert!(listed.contains("pdf") && !listed.contains("old"), "{listed}");
+    // `exclude` replaces the defaults: node_modules is walked again.
+    write(&dir.path().join("skill-lsp.toml"), "exclude = []\n");
+    assert_eq!(files(&[]), 4);
+    write(&dir.path().join("skill-lsp.toml"), "exclude = [\"[z-a]\"]\n");
+    let bad = run_in(dir.path(), &["check"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("skill-lsp.toml:1:1: bad exclude pattern '[z-a]'"),
+        "{}",
+        stderr(&bad)
+    );
+}

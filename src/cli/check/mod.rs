@@ -57,10 +57,25 @@ pub(super) fn run(args: &CheckArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
+    if !args.exclude.is_empty() {
+        let extended =
+            std::mem::take(&mut run.engine.config.exclude).extended(Path::new("."), &args.exclude);
+        match extended {
+            Ok(excludes) => run.engine.config.exclude = excludes,
+            Err(message) => {
+                error_line(&format!("--exclude: {message}"));
+                return EXIT_TROUBLE;
+            }
+        }
+    }
     let mut trouble = false;
     if args.fix {
         let roots = Roots::new(&paths);
-        let fixed = super::fix::fix_files(&run, &discover(&paths).files, &roots);
+        let fixed = super::fix::fix_files(
+            &run,
+            &discover(&paths, &run.engine.config.exclude).files,
+            &roots,
+        );
         trouble |= fixed.trouble;
         if fixed.fixes > 0 {
             let _ = std::io::Write::write_all(
@@ -211,7 +226,7 @@ fn check_files(
     let roots = Roots::new(paths);
     let outside: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
     rayon::in_place_scope(|scope| {
-        (walk_errors, index) = walk_indexed(paths, &|path, is_link| {
+        (walk_errors, index) = walk_indexed(paths, &run.engine.config.exclude, &|path, is_link| {
             let (found, spool, output, manifests) = (&found, &spool, &*output, &manifests);
             if is_link {
                 if let Err(why) = roots.check(&path) {
