@@ -126,7 +126,11 @@ impl Checker<'_> {
         if let Some(name) =
             name.and_then(|name| name.value.as_str().map(|text| (text, name.value.range)))
         {
-            self.brand(name.0, name.1);
+            // A plugin of Anthropic's own marketplace may use its names, as the marketplace's
+            // entries may: Claude Code installs it from there.
+            if !self.listed_by_first_party_marketplace() {
+                self.brand(name.0, name.1);
+            }
             if !is_kebab(name.0) {
                 self.push(
                     Rule::PluginNameKebab,
@@ -512,6 +516,24 @@ impl Checker<'_> {
                 WARNS,
             );
         }
+    }
+
+    /// Whether a marketplace at or up to three folders above the plugin's root is one of
+    /// Anthropic's own ([`FIRST_PARTY_MARKETPLACES`]).
+    fn listed_by_first_party_marketplace(&self) -> bool {
+        let plugin_root = super::root_of(self.context.path);
+        plugin_root.ancestors().take(4).any(|folder| {
+            let manifest = folder.join(super::MANIFEST_FOLDER).join("marketplace.json");
+            self.context
+                .files
+                .read(&manifest)
+                .and_then(|text| super::json::parse(&text).ok())
+                .and_then(|root| {
+                    root.get("name")
+                        .and_then(|name| name.value.as_str().map(str::to_lowercase))
+                })
+                .is_some_and(|name| FIRST_PARTY_MARKETPLACES.contains(&name.as_str()))
+        })
     }
 
     /// A plugin name that passes for, or reads as, one of Anthropic's own.
@@ -1721,6 +1743,30 @@ mod tests {
         ] {
             assert!(!impersonates(name), "{name}");
         }
+    }
+
+    /// A plugin Anthropic's own marketplace lists may carry its names, in plugin.json as in
+    /// the marketplace's entry; a third party's may not.
+    #[test]
+    fn a_first_party_marketplaces_plugin_may_use_anthropics_names() {
+        let text = r#"{"name":"claude-code-setup","version":"1.0.0","description":"d","author":{"name":"a"}}"#;
+        let path = "m/plugins/claude-code-setup/.claude-plugin/plugin.json";
+        let reserved = |files: &Fake| {
+            lint(path, text, files, None)
+                .iter()
+                .any(|(rule, _)| *rule == Rule::PluginNameReserved)
+        };
+        assert!(reserved(&Fake::default()));
+        let third_party = Fake::default().file(
+            "m/.claude-plugin/marketplace.json",
+            r#"{"name":"my-market","owner":{"name":"a"},"plugins":[]}"#,
+        );
+        assert!(reserved(&third_party));
+        let first_party = Fake::default().file(
+            "m/.claude-plugin/marketplace.json",
+            r#"{"name":"claude-plugins-official","owner":{"name":"a"},"plugins":[]}"#,
+        );
+        assert!(!reserved(&first_party));
     }
 
     #[test]

@@ -120,30 +120,23 @@ fn duplicate_names(
                     winner.path.display()
                 )
             };
-            // Copies of one skill (a sync tool writing it to each client's folder): whichever
-            // is loaded is the same skill, and the cost is a repeated catalog line.
-            let copies = others
+            // Copies of one skill (a sync tool writing it to each client's folder): whichever a
+            // client keeps is the same skill, so nothing is lost (clients keep one of two
+            // entries of one name; where one lists both, the lines are the same).
+            if others
                 .iter()
-                .all(|(other, _)| other.description == this.description);
-            let (name, other) = (&this.name, first.path.display());
-            let listers = format!(
-                "{} {}",
-                join_names(&names),
-                if names.len() > 1 { "list" } else { "lists" }
-            );
-            let message = if copies {
-                format!(
-                    "the skill '{name}' is also at {other}, with the same description — {listers} it twice, and the catalog repeats it; keep one copy where these clients look"
-                )
-            } else {
-                format!(
-                    "the skill name '{name}' is also used by {other} — {listers} both, and an agent can load only one of them; {keeps}"
-                )
-            };
-            let mut diagnostic = Diagnostic::new(Rule::DuplicateName, name_range(this), message);
-            if copies {
-                diagnostic.severity = crate::diagnostic::Severity::Warning;
+                .all(|(other, _)| other.description == this.description)
+            {
+                continue;
             }
+            let message = format!(
+                "the skill name '{}' is also used by {} — {} {} both, and an agent can load only one of them; {keeps}",
+                this.name,
+                first.path.display(),
+                join_names(&names),
+                if names.len() > 1 { "see" } else { "sees" },
+            );
+            let mut diagnostic = Diagnostic::new(Rule::DuplicateName, name_range(this), message);
             diagnostic.targets = affected;
             for (other, _) in &others {
                 diagnostic.related.push(Related {
@@ -517,29 +510,18 @@ mod tests {
         let findings = check(&registry, &|_| vec![Client::Copilot], None);
         assert_eq!(findings.len(), 2);
         assert_eq!(findings[0].1.targets, vec![Client::Copilot]);
-        assert!(findings[0].1.message.contains("Copilot lists both"));
+        assert!(findings[0].1.message.contains("Copilot sees both"));
         assert!(check(&registry, &|_| vec![Client::ClaudeCode], None).is_empty());
         // A published `skills/` copy next to the installed `.agents/skills` one.
         let mut registry = Registry::default();
         registry.add(skill("pdf", "pdf", "skills", "a".into()));
         registry.add(skill("pdf", "pdf", ".agents/skills", "b".into()));
         assert!(check(&registry, &|_| vec![Client::AgentSkills], None).is_empty());
-        // Copies of one skill in two folders Copilot reads: a repeated catalog line, not two
-        // skills competing for a name.
+        // Copies of one skill in two folders Copilot reads: whichever it keeps is the same.
         let mut registry = Registry::default();
         registry.add(skill("pdf", "pdf", ".github/skills", "same".into()));
         registry.add(skill("pdf", "pdf", ".claude/skills", "same".into()));
-        let findings = check(&registry, &|_| vec![Client::Copilot], None);
-        assert_eq!(findings.len(), 2);
-        assert_eq!(findings[0].1.severity, crate::diagnostic::Severity::Warning);
-        assert!(
-            findings[0]
-                .1
-                .message
-                .contains("with the same description — Copilot lists it twice"),
-            "{}",
-            findings[0].1.message
-        );
+        assert!(check(&registry, &|_| vec![Client::Copilot], None).is_empty());
     }
 
     #[test]

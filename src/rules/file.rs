@@ -189,8 +189,10 @@ fn lint_rewritten(checker: &mut Checker<'_>, rewrite: &Rewrite) {
     let parsed = SkillDocument::parse_frontmatter(&rewrite.text);
     // An unclosed block is read as closed here too (see `lint_assumed_closed`).
     let document = parsed.assume_closed(&rewrite.text).unwrap_or(parsed);
+    // The clients are asked about the repaired text too: whether one skips the file for a
+    // field is this finding's doing only if the colon is not already why it skips it.
     let mut inner = Checker {
-        file: checker.file,
+        file: &rewrite.text,
         text: &rewrite.text,
         document: &document,
         context: checker.context,

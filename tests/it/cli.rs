@@ -1188,10 +1188,11 @@ fn config_roots_join_the_workspace_registry() {
         &dir.path().join("skill-lsp.toml"),
         "roots = [\"vendor/skills\"]\n",
     );
-    for root in ["skills", "vendor/skills"] {
+    // Two different skills of one name (copies would be no finding).
+    for (root, what) in [("skills", "Fills PDF forms"), ("vendor/skills", "Merges PDFs")] {
         write(
             &dir.path().join(format!("{root}/pdf/SKILL.md")),
-            "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\n---\nBody\n",
+            format!("---\nname: pdf\ndescription: {what}. Use when asked.\n---\nBody\n"),
         );
     }
     for args in [
@@ -1511,11 +1512,17 @@ fn excluded_paths_are_neither_checked_nor_listed() {
     assert_eq!(files(&["--exclude", ".claude/skills/pdf/"]), 0);
     let catalog = run_in(dir.path(), &["catalog"]);
     let listed = stdout(&catalog);
-    assert!(listed.contains("pdf") && !listed.contains("old"), "{listed}");
+    assert!(
+        listed.contains("pdf") && !listed.contains("old"),
+        "{listed}"
+    );
     // `exclude` replaces the defaults: node_modules is walked again.
     write(&dir.path().join("skill-lsp.toml"), "exclude = []\n");
     assert_eq!(files(&[]), 4);
-    write(&dir.path().join("skill-lsp.toml"), "exclude = [\"[z-a]\"]\n");
+    write(
+        &dir.path().join("skill-lsp.toml"),
+        "exclude = [\"[z-a]\"]\n",
+    );
     let bad = run_in(dir.path(), &["check"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(

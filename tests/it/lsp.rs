@@ -1552,10 +1552,10 @@ fn watched_file_events_update_workspace_rules() {
     let text_a = "---\nname: a\ndescription: A. Use when asked.\n---\nBody\n";
     let uri_a = client.open("skills/a/SKILL.md", text_a);
     assert!(client.diagnostics(&uri_a, Some(1)).is_empty());
-    // Another skill with the same name appears on disk.
+    // Another skill with the same name (not a copy) appears on disk.
     let other = client.path("skills/z/SKILL.md");
     fs::create_dir_all(other.parent().unwrap()).unwrap();
-    fs::write(&other, text_a).unwrap();
+    fs::write(&other, text_a.replace("A. Use", "Z. Use")).unwrap();
     client.tell::<lsp::notification::DidChangeWatchedFiles>(watched(&[(
         &uri(&other),
         lsp::FileChangeType::CREATED,

@@ -1077,9 +1077,12 @@ mod tests {
             &skills.join("twin/SKILL.md"),
             skill("twin", "Body.").as_bytes(),
         );
+        // Another skill of that name, not a copy (a copy would be no finding).
         write(
             &skills.join("twin-copy/SKILL.md"),
-            skill("twin", "Body [x](nope.md).").as_bytes(),
+            skill("twin", "Body [x](nope.md).")
+                .replace("Does twin things", "Does other things")
+                .as_bytes(),
         );
         write(
             &skills.join("clean/SKILL.md"),

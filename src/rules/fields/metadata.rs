@@ -60,7 +60,12 @@ pub(super) fn metadata(checker: &mut Checker<'_>, value: &Node) {
             }
             NodeKind::Scalar { .. } if !inner.is_string() => {
                 let written = checker.text[inner.range.as_range()].to_owned();
-                if written.is_empty() {
+                // `true` is a boolean to every YAML reader, and tools that read metadata (an
+                // installer's `internal: true`) test for the boolean: quoting it would change
+                // what they do. Numbers are the ones readers turn into different text.
+                if written.is_empty()
+                    || inner.scalar_type() == Some(crate::document::ScalarType::Bool)
+                {
                     continue;
                 }
                 let fix = Fix::new(

@@ -813,3 +813,54 @@ fn fields_some_reader_uses_are_neither_noise_nor_moved_away() {
         version.message
     );
 }
+
+/// Three classes the corpus showed: a metadata boolean is no YAML 1.1 trap (tools test for the
+/// boolean, and quoting it would change what they do); a key whose value could not be the
+/// near-miss field's is not offered as its misspelling; a field finding judged past a repaired
+/// colon does not inherit the colon's skip.
+#[test]
+fn metadata_booleans_house_keys_and_repaired_colons_are_judged_for_what_they_are() {
+    let text = fm(
+        "name: pdf\ndescription: Use when asked.\nmetadata:\n  internal: true\n  version: 1.10\n",
+    );
+    let found = lint_as(&text, "skills/pdf/SKILL.md", AS);
+    let yaml11: Vec<&str> = found
+        .iter()
+        .filter(|d| d.rule == Rule::Yaml11Type)
+        .map(|d| &text[d.range.as_range()])
+        .collect();
+    assert_eq!(yaml11, ["1.10"]);
+
+    let text =
+        fm("name: pdf\ndescription: Use when asked.\nagents:\n  reviewer: checks the output\n");
+    let found = lint_as(&text, "skills/pdf/SKILL.md", CC);
+    let unknown = found.iter().find(|d| d.rule == Rule::UnknownField).unwrap();
+    assert!(
+        !unknown.message.contains("did you mean"),
+        "{}",
+        unknown.message
+    );
+    assert_eq!(unknown.severity, Severity::Info);
+    let text = fm("name: pdf\ndescription: Use when asked.\nagentt: Explore\n");
+    let found = lint_as(&text, "skills/pdf/SKILL.md", CC);
+    assert!(
+        found
+            .iter()
+            .any(|d| d.message.contains("did you mean 'agent'"))
+    );
+
+    // Copilot skips the file for its colon; once that is repaired it lists the skill, so the
+    // name finding is not an error of Copilot's.
+    let text = "---\nname: pdf-tools\ndescription: Use when: asked.\n---\nBody\n";
+    let found = lint_as(text, "skills/pdf/SKILL.md", &[Client::Copilot]);
+    let colon = found
+        .iter()
+        .find(|d| d.rule == Rule::UnquotedColon)
+        .unwrap();
+    assert_eq!(colon.severity, Severity::Error);
+    let name = found.iter().find(|d| d.rule == Rule::NameMismatch);
+    assert!(
+        name.is_none_or(|d| d.severity != Severity::Error),
+        "{name:?}"
+    );
+}

@@ -32,8 +32,18 @@ pub(super) fn unknown_field(
 ) {
     let targets = checker.context.targets;
     let readers = crate::field_table::readers(key);
+    // A near miss whose value could not be the field's (a mapping for a string field, like a
+    // house convention's `agents:` for `agent`) is another key, not a misspelling.
+    let fits = |field: &str| {
+        let kind = crate::field_table::lookup(field).map_or("", |known| known.kind);
+        match &entry.value.kind {
+            NodeKind::Mapping(_) => kind.contains("mapping"),
+            NodeKind::Sequence(_) => kind.contains("list"),
+            _ => !kind.starts_with("mapping"),
+        }
+    };
     let suggestion = if readers.is_empty() {
-        near_miss(key, targets)
+        near_miss(key, targets).filter(|field| fits(field))
     } else {
         None
     };
