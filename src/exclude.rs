@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 /// Left out unless `exclude` says otherwise: folders of other tools' packages and builds, which
-/// hold copies of skills (test fixtures, installed dependencies) rather than the project's own.
-pub(crate) const DEFAULT_EXCLUDE: [&str; 8] = [
+/// hold copies of skills (installed dependencies) rather than the project's own.
+/// Test fixtures are left out too: they hold broken skills on purpose, and a path named on the
+/// command line is checked all the same.
+pub(crate) const DEFAULT_EXCLUDE: [&str; 11] = [
     ".git",
     "node_modules",
     "target",
@@ -17,6 +19,9 @@ pub(crate) const DEFAULT_EXCLUDE: [&str; 8] = [
     ".tox",
     "__pycache__",
     "site-packages",
+    "fixtures",
+    "__fixtures__",
+    "testdata",
 ];
 
 /// One set of patterns and the folder they are relative to.
@@ -91,6 +96,21 @@ impl Excludes {
     /// Whether `path` (a folder when `is_folder`) or a folder above it is left out.
     #[must_use]
     pub(crate) fn excludes(&self, path: &Path, is_folder: bool) -> bool {
+        self.test(path, is_folder, true)
+    }
+
+    /// Whether a pattern matches `path` itself: for a walk, which asks of each folder as it
+    /// enters it, so that nothing above the folders it was given (a path named on the command
+    /// line) leaves anything out.
+    #[must_use]
+    pub(crate) fn matches(&self, path: &Path, is_folder: bool) -> bool {
+        self.test(path, is_folder, false)
+    }
+
+    fn test(&self, path: &Path, is_folder: bool, parents: bool) -> bool {
+        // The defaults hold at any depth but never reach above what a run was given: a project
+        // that itself sits in a folder named `target` or `fixtures` is still a project.
+        let default_base = Path::new("/");
         if self.sets.is_empty() {
             return false;
         }
@@ -104,10 +124,13 @@ impl Excludes {
         self.sets.iter().any(|set| {
             absolute.strip_prefix(&set.base).is_ok_and(|relative| {
                 !relative.as_os_str().is_empty()
-                    && set
-                        .matcher
-                        .matched_path_or_any_parents(relative, is_folder)
-                        .is_ignore()
+                    && if parents && set.base != default_base {
+                        set.matcher
+                            .matched_path_or_any_parents(relative, is_folder)
+                            .is_ignore()
+                    } else {
+                        set.matcher.matched(relative, is_folder).is_ignore()
+                    }
             })
         })
     }
@@ -170,7 +193,11 @@ mod tests {
         assert!(!more.excludes(&at("old/SKILL.md"), false));
         assert!(Excludes::new(&base, &["[z-a]".to_owned()]).is_err());
         let defaults = Excludes::default();
-        assert!(defaults.excludes(Path::new("x/node_modules/pkg/SKILL.md"), false));
+        // The defaults name folders at any depth, asked of each folder as it is met; what
+        // lies above a path is never judged by them.
+        assert!(defaults.excludes(Path::new("x/node_modules"), true));
         assert!(defaults.excludes(Path::new(".venv"), true));
+        assert!(!defaults.excludes(Path::new("/work/target/project/skills/x"), true));
+        assert!(!defaults.excludes(Path::new("fixtures/skills/x/SKILL.md"), false));
     }
 }

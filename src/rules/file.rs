@@ -300,13 +300,34 @@ fn missing_frontmatter(checker: &mut Checker<'_>) {
         false,
         vec![Edit::insert(document.split.body.start, skeleton)],
     );
+    // A SKILL.md with no frontmatter in no folder clients take skills from (no `skills/` above
+    // it, no client folder, no plugin) is as likely a template or a fragment a build merges into
+    // a skill as a skill: said, but no error until it is put where a client looks.
+    let loose = checker.context.home == crate::targets::Home::Portable
+        && !checker
+            .context
+            .path
+            .ancestors()
+            .skip(1)
+            .any(|folder| folder.file_name().is_some_and(|name| name == "skills"));
+    let reported_at = checker.diagnostics.len();
+    let message = if loose {
+        "the file has no frontmatter block ('---' on line 1, name and description, '---'); it sits in no skills folder, so if it is a template or a fragment rather than a skill, exclude it"
+    } else {
+        "the file has no frontmatter block ('---' on line 1, name and description, '---')"
+    };
     checker.report(
         Rule::MissingFrontmatter,
         first_line,
-        "the file has no frontmatter block ('---' on line 1, name and description, '---')",
+        message,
         unreadable_frontmatter,
         vec![fix],
     );
+    if loose {
+        if let Some(diagnostic) = checker.diagnostics.get_mut(reported_at) {
+            diagnostic.severity = crate::diagnostic::Severity::Warning;
+        }
+    }
 }
 
 /// Moves the frontmatter block above the text that precedes it.

@@ -393,7 +393,7 @@ fn walk_seeing(
     let errors = Mutex::new(Vec::new());
     // Folders are asked as the walk meets them; files only when they are candidates.
     let keep = |entry: &Entry| {
-        !(entry.is_folder() && entry.depth() > 0 && excludes.excludes(entry.path(), true))
+        !(entry.is_folder() && entry.depth() > 0 && excludes.matches(entry.path(), true))
     };
     let visit = |entry: Entry| {
         if entry.is_folder() && entry.name().is_some_and(is_skill_file_name) {
@@ -415,7 +415,7 @@ fn walk_seeing(
                 || crate::plugins::manifest_kind(entry.path()).is_some()
                 || is_openai_yaml(entry.path()));
         if is_candidate {
-            if !excludes.excludes(entry.path(), false) {
+            if entry.depth() == 0 || !excludes.matches(entry.path(), false) {
                 let is_link = entry.is_link();
                 on_file(entry.into_path(), is_link);
             }

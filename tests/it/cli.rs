@@ -1189,7 +1189,10 @@ fn config_roots_join_the_workspace_registry() {
         "roots = [\"vendor/skills\"]\n",
     );
     // Two different skills of one name (copies would be no finding).
-    for (root, what) in [("skills", "Fills PDF forms"), ("vendor/skills", "Merges PDFs")] {
+    for (root, what) in [
+        ("skills", "Fills PDF forms"),
+        ("vendor/skills", "Merges PDFs"),
+    ] {
         write(
             &dir.path().join(format!("{root}/pdf/SKILL.md")),
             format!("---\nname: pdf\ndescription: {what}. Use when asked.\n---\nBody\n"),
@@ -1502,11 +1505,11 @@ fn excluded_paths_are_neither_checked_nor_listed() {
         all.extend_from_slice(args);
         json_in(dir.path(), &all)["checked"]["files"].clone()
     };
-    // By default node_modules is left out; the fixture is not.
-    assert_eq!(files(&[]), 3);
+    // By default node_modules and test fixtures are left out.
+    assert_eq!(files(&[]), 2);
     write(
         &dir.path().join("skill-lsp.toml"),
-        "extend-exclude = [\"tests/fixtures/\", \".claude/skills/old\"]\n",
+        "extend-exclude = [\".claude/skills/old\"]\n",
     );
     assert_eq!(files(&[]), 1);
     assert_eq!(files(&["--exclude", ".claude/skills/pdf/"]), 0);

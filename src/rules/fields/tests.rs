@@ -864,3 +864,24 @@ fn metadata_booleans_house_keys_and_repaired_colons_are_judged_for_what_they_are
         "{name:?}"
     );
 }
+
+/// A SKILL.md without frontmatter in no skills folder (a template, a fragment a build merges)
+/// is said as a warning; in a skills folder, where clients look, it is the error it always was.
+#[test]
+fn a_loose_file_without_frontmatter_is_a_warning() {
+    let text = "<!-- fragment: merged into the real skill by the build -->\n# Steps\n";
+    let severity = |path: &str| {
+        lint_as(text, path, &[Client::Codex])
+            .into_iter()
+            .find(|d| d.rule == Rule::MissingFrontmatter)
+            .map(|d| (d.severity, d.message.contains("exclude it")))
+    };
+    assert_eq!(
+        severity("flavors/web/pdf/SKILL.md"),
+        Some((Severity::Warning, true))
+    );
+    assert_eq!(
+        severity("repo/skills/pdf/SKILL.md"),
+        Some((Severity::Error, false))
+    );
+}
