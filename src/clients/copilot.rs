@@ -209,6 +209,13 @@ fn fields(
             }
         }
     }
+    // A hint written as a YAML list (`[file]`) or mapping makes Copilot refuse the skill, as a
+    // switch that is not a boolean does.
+    if field("argument-hint")
+        .is_some_and(|hint| matches!(hint.kind, NodeKind::Sequence(_) | NodeKind::Mapping(_)))
+    {
+        return Err(Refusal::InvalidType("argument-hint"));
+    }
     if let Some(tools) = field("allowed-tools") {
         let fine = match &tools.kind {
             NodeKind::Sequence(items) => items.iter().all(|item| string(item).is_some()),

@@ -203,9 +203,13 @@ fn client_loads(target: Client, file: &str, folder: Option<&str>) -> Option<bool
             copilot::Reading::Loaded { .. } => true,
             copilot::Reading::Refused(_) => false,
         }),
+        // OpenCode loads a skill without a description but does not list it.
         Client::OpenCode => Some(matches!(
             opencode::read(file),
-            opencode::Reading::Loaded { .. }
+            opencode::Reading::Loaded {
+                description: Some(_),
+                ..
+            }
         )),
         Client::Gemini => Some(gemini::read(file).0.is_some()),
         _ => None,

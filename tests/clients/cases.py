@@ -58,6 +58,7 @@ def tricky() -> dict:
             skill("c33-bool-desc", "---\nname: c33-bool-desc\ndescription: true\n---\nb\n"),
             skill("c34-indented-body", "---\ndescription:\n---\n\n   #   Indented heading\n"),
             skill("c35-cjk", "---\nname: c35-cjk\ndescription: 用于处理中文文档的技能\n---\nb\n"),
+            skill("c47-arghint-list", "---\nname: c47-arghint-list\ndescription: hint as a list\nargument-hint:\n  - file\n---\nb\n"),
             skill("c36-open-dashes", "---   \nname: c36-open-dashes\ndescription: spaces after the opening dashes\n---\nb\n"),
             skill("c37-no-close", "---\nname: c37-no-close\ndescription: never closed\n"),
             skill("c38-name-own", "---\nname: loop\ndescription: named like a client skill\n---\nb\n"),

@@ -885,3 +885,29 @@ fn a_loose_file_without_frontmatter_is_a_warning() {
         Some((Severity::Error, false))
     );
 }
+
+/// Copilot refuses a skill whose `argument-hint` is a YAML list (seen with the real client),
+/// and OpenCode does not list a skill without a description: the messages say so.
+#[test]
+fn client_readings_decide_what_a_message_claims() {
+    let text = fm("name: pdf\ndescription: Use when asked.\nargument-hint:\n  - file\n");
+    let found = lint_as(&text, ".github/skills/pdf/SKILL.md", &[Client::Copilot]);
+    let hint = found.iter().find(|d| d.rule == Rule::FieldType).unwrap();
+    assert!(
+        hint.message.ends_with("Copilot skips this skill"),
+        "{}",
+        hint.message
+    );
+    assert_eq!(hint.severity, Severity::Error);
+    let text = fm("name: pdf\n");
+    let found = lint_as(&text, ".opencode/skills/pdf/SKILL.md", &[Client::OpenCode]);
+    let missing = found
+        .iter()
+        .find(|d| d.rule == Rule::MissingDescription)
+        .unwrap();
+    assert!(
+        !missing.message.contains("lists the skill"),
+        "{}",
+        missing.message
+    );
+}
