@@ -30,7 +30,88 @@ const TRIGGERS: &[&str] = &[
     "if the user",
     "if you need",
     "for tasks",
+    // Chinese: "use when the user …", "(use) when …", "applies to", "used for".
+    "当用户",
+    "时使用",
+    "时调用",
+    "时触发",
+    "适用于",
+    "用于",
+    "使用场景",
+    "触发",
+    // Japanese: "use when …", "in the case of …", "trigger".
+    "に使用",
+    "ときに",
+    "場合に",
+    "際に",
+    "トリガー",
+    // Korean: "use when …", "in the case of …", "trigger".
+    "때 사용",
+    "사용할 때",
+    "경우 사용",
+    "경우에 사용",
+    "트리거",
+    // Spanish and Portuguese.
+    "cuando el usuario",
+    "usar cuando",
+    "usa cuando",
+    "úsalo",
+    "utiliza cuando",
+    "utilizar cuando",
+    "usar para",
+    "quando o usuário",
+    "quando o utilizador",
+    "usar quando",
+    "use quando",
+    "utilize quando",
+    "utilizar quando",
+    // French.
+    "lorsque",
+    "quand l'utilisateur",
+    "à utiliser",
+    "à charger",
+    "dès que",
+    "dès qu'",
+    "utiliser quand",
+    "utilisez",
+    // German.
+    "verwenden, wenn",
+    "verwenden wenn",
+    "verwende",
+    "wenn der benutzer",
+    "wenn der nutzer",
+    "wenn nutzer",
+    "einsetzen, wenn",
+    "nutzen, wenn",
+    // Russian.
+    "используй",
+    "используйте",
+    "использовать, когда",
+    "использовать когда",
+    "когда пользователь",
+    "применяй",
 ];
+
+/// Whether the description is written mostly in a script whose "use when" phrasing the rule
+/// does not know (Arabic, Hebrew, Devanagari, Thai, …): it stands aside rather than guess.
+fn unreadable_script(description: &str) -> bool {
+    let letters: Vec<char> = description
+        .chars()
+        .filter(|ch| ch.is_alphabetic())
+        .collect();
+    let known = |ch: &char| {
+        ch.is_ascii()
+            || matches!(*ch as u32,
+                0x00C0..=0x024F // Latin with accents
+                | 0x0400..=0x04FF // Cyrillic
+                | 0x3040..=0x30FF // Hiragana, Katakana
+                | 0x3400..=0x9FFF // Han
+                | 0xAC00..=0xD7AF // Hangul
+                | 0xF900..=0xFAFF)
+    };
+    let unknown = letters.iter().filter(|ch| !known(ch)).count();
+    unknown * 2 > letters.len()
+}
 
 /// "Use" and a moment, with adverbs between ("Use immediately after a deploy", "Use
 /// proactively when …"): a trigger the fixed phrases above do not spell.
@@ -162,6 +243,7 @@ fn description_trigger(checker: &mut Checker<'_>, value: &Node, description: &st
     let lower = description.to_lowercase();
     if !TRIGGERS.iter().any(|trigger| lower.contains(trigger))
         && !USE_AT_A_MOMENT.is_match(description)
+        && !unreadable_script(description)
     {
         checker.report_all(
             Rule::DescriptionTrigger,
@@ -221,7 +303,7 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
             "The description says what the skill does but not when to use it.",
             "Agents pick skills by matching the task to the description; without a trigger they rarely load it.",
             "`description: Fills PDF forms.`",
-            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\" (\"Use after/before/only when…\", \"Use immediately after…\", \"When Claude needs…\", \"Activate this skill when…\", \"Use this skill…\" and \"Triggers:\" count too, in any case).",
+            "Add a sentence such as \"Use when the user needs to fill or read a PDF form.\" (\"Use after/before/only when…\", \"Use immediately after…\", \"When Claude needs…\", \"Activate this skill when…\", \"Use this skill…\" and \"Triggers:\" count too, in any case, and so does the same phrasing in Chinese, Japanese, Korean, Spanish, French, German, Portuguese and Russian: \"当用户…时使用\", \"…場合に使用\", \"…때 사용\", \"usar cuando\", \"à utiliser lorsque\", \"verwenden, wenn\", \"use quando\", \"используйте, когда\"). A description written mostly in another script is left alone.",
         ),
         Rule::DescriptionAngleBrackets => RuleDoc::new(
             "The description contains `<` or `>`.",

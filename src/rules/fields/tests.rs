@@ -911,3 +911,36 @@ fn client_readings_decide_what_a_message_claims() {
         missing.message
     );
 }
+
+/// "Use when" in the languages skills are written in counts as a trigger; a description in a
+/// script the rule cannot read is left alone rather than guessed at.
+#[test]
+fn triggers_are_recognised_in_other_languages() {
+    let fires = |description: &str| {
+        let text = fm(&format!("name: pdf\ndescription: {description}\n"));
+        lint_as(&text, "skills/pdf/SKILL.md", AS)
+            .iter()
+            .any(|d| d.rule == Rule::DescriptionTrigger)
+    };
+    for description in [
+        "处理 PDF 表单。当用户需要填写表单时使用。",
+        "PDF フォームを処理します。フォームの入力が必要な場合に使用します。",
+        "PDF 양식을 처리합니다. 사용자가 양식을 채워야 할 때 사용하세요.",
+        "Procesa formularios PDF. Usar cuando el usuario necesite rellenarlos.",
+        "Traite les formulaires PDF. À utiliser lorsque l'utilisateur doit les remplir.",
+        "Verarbeitet PDF-Formulare. Verwenden, wenn der Benutzer sie ausfüllen muss.",
+        "Processa formulários PDF. Use quando o usuário precisar preenchê-los.",
+        "Обрабатывает PDF-формы. Используйте, когда пользователь заполняет форму.",
+        "يعالج نماذج PDF ويملؤها للمستخدم",
+    ] {
+        assert!(!fires(description), "{description}");
+    }
+    for description in [
+        "Fills PDF forms.",
+        "处理 PDF 表单。",
+        "Procesa formularios PDF.",
+        "Обрабатывает PDF-формы.",
+    ] {
+        assert!(fires(description), "{description}");
+    }
+}
