@@ -159,13 +159,34 @@ fn links(checker: &mut Checker<'_>) {
                 // Only where the skill is copied away from its repository is a link out of its
                 // folder lost; one that exists nowhere is a broken link, and said once.
                 if exists && leaves_what_is_copied(checker.context, &target) {
+                    let sibling = sibling_skill(&mut disk, &target);
+                    let reported_at = checker.diagnostics.len();
+                    let (message, why) = match &sibling {
+                        Some(skill) => (
+                            format!(
+                                "{} points into the skill '{skill}' beside this one",
+                                reference.target
+                            ),
+                            "it resolves where the two are installed together, and is missing where this one is installed alone",
+                        ),
+                        None => (
+                            format!("{} points outside the skill folder", reference.target),
+                            "installers copy only the skill folder, so the file will be missing",
+                        ),
+                    };
                     checker.report_all(
                         Rule::LinkEscapesSkill,
                         reference.range,
-                        format!("{} points outside the skill folder", reference.target),
-                        "installers copy only the skill folder, so the file will be missing",
+                        message,
+                        why,
                         Vec::new(),
                     );
+                    // Collections link their skills to one another on purpose.
+                    if sibling.is_some() {
+                        if let Some(diagnostic) = checker.diagnostics.get_mut(reported_at) {
+                            diagnostic.severity = crate::diagnostic::Severity::Info;
+                        }
+                    }
                 }
                 if !exists {
                     checker.report_all(
@@ -197,6 +218,23 @@ fn links(checker: &mut Checker<'_>) {
             }
         }
     }
+}
+
+/// The skill beside this one that `target` (relative to this skill's folder) points into:
+/// `../<folder>/…` where `<folder>` holds a SKILL.md.
+fn sibling_skill(disk: &mut Lookups<'_>, target: &str) -> Option<String> {
+    let mut parts = Path::new(target)
+        .components()
+        .filter(|part| !matches!(part, Component::CurDir));
+    if parts.next() != Some(Component::ParentDir) {
+        return None;
+    }
+    let Some(Component::Normal(folder)) = parts.next() else {
+        return None;
+    };
+    let folder = folder.to_str()?;
+    disk.exists(&Path::new("..").join(folder).join("SKILL.md"))
+        .then(|| folder.to_owned())
 }
 
 /// Whether a link that climbs out of the skill folder reaches past what is installed with it:
@@ -274,7 +312,7 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
             "Create the file or correct the path.",
         ),
         Rule::LinkEscapesSkill => RuleDoc::new(
-            "A relative link leaves what is installed with the skill (`../`) to a file that exists: the skill folder for a portable skill, the plugin's folder for a plugin's skill. Not reported in a project's client folder (`.claude/skills`, …), whose skills are used where they are; a link that exists nowhere is `broken-link` instead.",
+            "A relative link leaves what is installed with the skill (`../`) to a file that exists: the skill folder for a portable skill, the plugin's folder for a plugin's skill. Not reported in a project's client folder (`.claude/skills`, …), whose skills are used where they are; a link that exists nowhere is `broken-link` instead. A link into a skill beside this one (`../other/…` where `other` holds a SKILL.md) is information: it resolves where a collection is installed together.",
             "Installers copy only the skill folder (Claude Code copies a plugin whole); files outside it are missing wherever the skill is installed.",
             "`[shared](../common/notes.md)`",
             "Copy the file into the skill folder and link it there.",
@@ -453,6 +491,20 @@ mod tests {
         );
         assert_eq!(escapes(Home::Plugin), ["../../../README.md"]);
         assert!(escapes(Home::ClientFolder(".claude")).is_empty());
+        // A link into a sibling skill of the collection is information: it works where the
+        // collection is installed together.
+        let found = lint_tree_at(
+            Home::Portable,
+            "[other](../other/references/x.md)\n",
+            &["../other/references/x.md", "../other/SKILL.md"],
+            AS,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .2
+                .contains("points into the skill 'other' beside this one")
+        );
     }
 
     #[test]
