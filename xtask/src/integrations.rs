@@ -150,6 +150,16 @@ fn write_skill(dir: &Path, name: &str, body: Option<&str>) -> Result<(), String>
     )
 }
 
+/// A skill a client refuses: Copilot skips a skill whose description holds an unquoted `: `
+/// (its YAML does not parse), an error wherever the skill lives.
+fn write_broken_skill(dir: &Path) -> Result<(), String> {
+    create_dir(dir)?;
+    write(
+        &dir.join("SKILL.md"),
+        "---\nname: bad-skill\ndescription: Formats CSV files. Use when: the user asks for a table.\n---\n\n# Tables\n\nRead the CSV and print it as a table.\n",
+    )
+}
+
 /// What one run of the action's check step left.
 struct ActionRun {
     code: i32,
@@ -163,8 +173,8 @@ fn action(run: &Run, tally: &mut Tally) -> Result<(), String> {
     let start = Instant::now();
     let ws = run.tmp("ws");
     write_skill(&ws.join("skills/good-skill"), "good-skill", None)?;
-    // name-mismatch: an error
-    write_skill(&ws.join("skills/bad-skill"), "other-name", None)?;
+    // unquoted-colon: an error (Copilot skips the skill)
+    write_broken_skill(&ws.join("skills/bad-skill"))?;
     // body-empty: a warning only
     write_skill(&ws.join("warn/warn-skill"), "warn-skill", Some(""))?;
     let action = |name: &str, inputs: &[(&str, &str)]| -> Result<ActionRun, String> {
@@ -210,11 +220,11 @@ fn action(run: &Run, tally: &mut Tally) -> Result<(), String> {
         broken.code == 1,
     );
     tally.check(
-        "broken skill: a ::error annotation for skills/bad-skill/SKILL.md with title=name-mismatch",
+        "broken skill: a ::error annotation for skills/bad-skill/SKILL.md with title=unquoted-colon",
         broken
             .out
             .lines()
-            .any(|line| error_annotation(line, "skills/bad-skill/SKILL.md", "name-mismatch")),
+            .any(|line| error_annotation(line, "skills/bad-skill/SKILL.md", "unquoted-colon")),
     );
     tally.check(
         "broken skill: no annotation for the clean skill",
@@ -225,8 +235,8 @@ fn action(run: &Run, tally: &mut Tally) -> Result<(), String> {
         is_sarif(&sarif("reports/skill-lsp.sarif")),
     );
     tally.check(
-        "broken skill: the SARIF file has the name-mismatch result",
-        sarif_has_rule(&sarif("reports/skill-lsp.sarif"), "name-mismatch"),
+        "broken skill: the SARIF file has the unquoted-colon result",
+        sarif_has_rule(&sarif("reports/skill-lsp.sarif"), "unquoted-colon"),
     );
     tally.check(
         "broken skill: GITHUB_OUTPUT has sarif-file=reports/skill-lsp.sarif",
@@ -502,7 +512,7 @@ fn pre_commit(run: &mut Run, work: &Path, tally: &mut Tally) -> Result<(), Strin
         }
     }
 
-    write_skill(&sample.join("skills/bad-skill"), "other-name", None)?;
+    write_broken_skill(&sample.join("skills/bad-skill"))?;
     git(&["add", "-A"]);
     let at = Instant::now();
     let (code, out) = pre_commit_run("pc-broken", &["--all-files"])?;
@@ -519,8 +529,8 @@ fn pre_commit(run: &mut Run, work: &Path, tally: &mut Tally) -> Result<(), Strin
         hook_said(&out, "Failed"),
     );
     tally.check(
-        "pre-commit, a broken skill added: the output names the rule name-mismatch",
-        out.contains("name-mismatch"),
+        "pre-commit, a broken skill added: the output names the rule unquoted-colon",
+        out.contains("unquoted-colon"),
     );
     tally.check(
         "pre-commit, a broken skill added: the output names skills/bad-skill/SKILL.md",
