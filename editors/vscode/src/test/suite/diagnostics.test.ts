@@ -16,8 +16,10 @@ suite('diagnostics', () => {
     const byRule = new Map(skillDiagnostics(document.uri).map((d) => [ruleOf(d), d]));
     const mismatch = byRule.get('name-mismatch');
     assert.ok(mismatch);
-    assert.strictEqual(mismatch.severity, vscode.DiagnosticSeverity.Error);
+    // A collection's skill: only skills-ref, which nobody chose, objects to the name.
+    assert.strictEqual(mismatch.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(mismatch.message, /broken/);
+    assert.match(mismatch.message, /only a validator objects/);
     assert.strictEqual(document.getText(mismatch.range), 'broken-skill');
     assert.strictEqual(document.getText(byRule.get('unknown-field')?.range), 'colour');
     const code = mismatch.code;
