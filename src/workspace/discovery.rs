@@ -442,11 +442,19 @@ fn walk_seeing(
 }
 
 /// The SKILL.md files seen through a symlinked folder, without walking into it: the folder is
-/// a skill (`.claude/skills/x -> ../../.agents/skills/x`) or a skills root (`.claude/skills ->
-/// ../.agents/skills`). Clients follow such links, so each skill is linted under the path its
-/// clients see it by. Looking one or two levels down, never recursing, cannot loop.
+/// a skill in a skills folder (`.claude/skills/x -> ../../.agents/skills/x`) or a skills folder
+/// (`.claude/skills -> ../.agents/skills`). Clients follow such links, so each skill is linted
+/// under the path its clients see it by; a link elsewhere (`.claude/commands/x -> ../skills/x`)
+/// is no place a client takes skills from, and its target is checked where it is. Looking one
+/// or two levels down, never recursing, cannot loop.
 fn linked_skills(link: &Path, on_file: &(dyn Fn(PathBuf, bool) + Sync)) {
-    if !link.is_dir() {
+    let named_skills = |folder: Option<&Path>| {
+        folder
+            .and_then(Path::file_name)
+            .is_some_and(|name| name == "skills" || name == "skill")
+    };
+    let in_skills_folder = named_skills(link.parent());
+    if !(in_skills_folder || named_skills(Some(link))) || !link.is_dir() {
         return;
     }
     let skill_file = |folder: &Path| {
@@ -458,9 +466,11 @@ fn linked_skills(link: &Path, on_file: &(dyn Fn(PathBuf, bool) + Sync)) {
                 (named && entry.path().is_file()).then(|| entry.path())
             })
     };
-    if let Some(file) = skill_file(link) {
-        on_file(file, true);
-        return;
+    if in_skills_folder {
+        if let Some(file) = skill_file(link) {
+            on_file(file, true);
+            return;
+        }
     }
     let Ok(entries) = std::fs::read_dir(link) else {
         return;
@@ -483,6 +493,44 @@ pub(crate) fn root_of(skill_file: &Path) -> Option<&Path> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A linked folder counts as a skill where clients take skills from (a skills folder, or a
+    /// linked skills folder); a link elsewhere to a skill is not that skill a second time.
+    #[cfg(unix)]
+    #[test]
+    fn links_count_where_clients_take_skills_from() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        let write = |path: &str| {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "---\nname: x\n---\n").unwrap();
+        };
+        write(".claude/skills/x/SKILL.md");
+        write("shared/y/SKILL.md");
+        std::fs::create_dir_all(root.join(".claude/commands")).unwrap();
+        std::os::unix::fs::symlink("../skills/x", root.join(".claude/commands/x")).unwrap();
+        std::os::unix::fs::symlink("../../shared/y", root.join(".claude/skills/y")).unwrap();
+        std::fs::create_dir_all(root.join(".cursor")).unwrap();
+        std::os::unix::fs::symlink("../.claude/skills", root.join(".cursor/skills")).unwrap();
+        let found = Mutex::new(Vec::new());
+        let _ = walk_indexed(&[root.to_path_buf()], &Excludes::default(), &|path, _| {
+            lock(&found).push(path.strip_prefix(root).unwrap().to_path_buf());
+        });
+        let mut found = found.into_inner().unwrap();
+        found.sort();
+        let expected: Vec<PathBuf> = [
+            ".claude/skills/x/SKILL.md",
+            ".claude/skills/y/SKILL.md",
+            ".cursor/skills/x/SKILL.md",
+            ".cursor/skills/y/SKILL.md",
+            "shared/y/SKILL.md",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(found, expected);
+    }
 
     #[test]
     fn a_run_is_measured_whatever_its_length() {
