@@ -569,7 +569,8 @@ test(':SkillCatalog', function()
   for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
     labels[mark[2] + 1] = mark[4].virt_text[1][1]
   end
-  eq(labels, { '  [1 error, 1 warning]', '  [1 warning]', '  [no problems]' }, 'problem counts')
+  -- fixme's `version` is an error through the test's `rules` setting.
+  eq(labels, { '  [1 error, 1 warning]', '  [1 error]', '  [no problems]' }, 'problem counts')
   -- <CR> opens the skill under the cursor in the window the catalog was opened from.
   local from = vim.fn.win_getid(vim.fn.winnr('#'))
   vim.api.nvim_win_set_cursor(0, { 2, 0 })
