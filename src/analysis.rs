@@ -164,10 +164,21 @@ impl Engine {
     /// are all taken at their word, or else those of where the skill lives ([`Home`]).
     #[must_use]
     pub(crate) fn reading_for(&self, path: &Path) -> (Vec<Client>, ClientSet) {
-        match self.targets.clone().or_else(|| self.config.targets.clone()) {
+        match self.chosen_targets() {
             Some(chosen) => (chosen, ClientSet::NONE),
             None => self.home_of(path).readers(),
         }
+    }
+
+    /// [`Engine::reading_for`] a skill known to live at `home`.
+    fn reading_at(&self, home: Home) -> (Vec<Client>, ClientSet) {
+        self.chosen_targets()
+            .map_or_else(|| home.readers(), |chosen| (chosen, ClientSet::NONE))
+    }
+
+    /// The targets chosen outright or by the config, which win over where a skill lives.
+    fn chosen_targets(&self) -> Option<Vec<Client>> {
+        self.targets.clone().or_else(|| self.config.targets.clone())
     }
 
     /// Whom the SKILL.md at `path` is checked for, as a summary groups skills: `plugin skills
@@ -175,7 +186,9 @@ impl Engine {
     /// portability)`, or `skills for the chosen targets: …`.
     #[must_use]
     pub(crate) fn checked_for(&self, path: &Path) -> String {
-        let (targets, advisory) = self.reading_for(path);
+        // Where the skill lives is asked only when it decides.
+        let home = self.chosen_targets().is_none().then(|| self.home_of(path));
+        let (targets, advisory) = home.map_or_else(|| self.reading_for(path), Home::readers);
         let names = |advised: bool| {
             let names: Vec<&str> = targets
                 .iter()
@@ -189,10 +202,9 @@ impl Engine {
         } else {
             format!("{} ({} for portability)", names(false), names(true))
         };
-        if self.targets.is_some() || self.config.targets.is_some() {
-            format!("skills for the chosen targets: {whom}")
-        } else {
-            format!("{} for {whom}", self.home_of(path).describe())
+        match home {
+            Some(home) => format!("{} for {whom}", home.describe()),
+            None => format!("skills for the chosen targets: {whom}"),
         }
     }
 
@@ -244,12 +256,13 @@ impl Engine {
         exists: &dyn Fn(&Path) -> bool,
         clients: ClientSet,
     ) -> FileAnalysis {
-        let (targets, advisory) = self.reading_for(path);
+        let home = self.home_of(path);
+        let (targets, advisory) = self.reading_at(home);
         let context = FileContext {
             path,
             targets: &targets,
             advisory,
-            home: self.home_of(path),
+            home,
             exists,
             security: self.security_enabled(),
         };

@@ -29,13 +29,18 @@ pub(crate) const DEFAULT_EXCLUDE: [&str; 11] = [
 struct PatternSet {
     /// Absolute; `/` for the defaults, which hold wherever a run looks.
     base: PathBuf,
+    /// The defaults: they name folders at any depth but never reach above what a run was given
+    /// (a project that itself sits in a folder named `target` or `fixtures` is still a project).
+    anywhere: bool,
     patterns: Vec<String>,
     matcher: Gitignore,
 }
 
 impl PartialEq for PatternSet {
     fn eq(&self, other: &Self) -> bool {
-        self.base == other.base && self.patterns == other.patterns
+        self.base == other.base
+            && self.anywhere == other.anywhere
+            && self.patterns == other.patterns
     }
 }
 
@@ -53,7 +58,11 @@ pub(crate) struct Excludes {
 impl Default for Excludes {
     fn default() -> Self {
         let defaults: Vec<String> = DEFAULT_EXCLUDE.iter().map(|&p| p.to_owned()).collect();
-        Self::new(Path::new("/"), &defaults).unwrap_or_else(|_| Self::none())
+        let mut excludes = Self::new(Path::new("/"), &defaults).unwrap_or_else(|_| Self::none());
+        for set in &mut excludes.sets {
+            set.anywhere = true;
+        }
+        excludes
     }
 }
 
@@ -108,9 +117,6 @@ impl Excludes {
     }
 
     fn test(&self, path: &Path, is_folder: bool, parents: bool) -> bool {
-        // The defaults hold at any depth but never reach above what a run was given: a project
-        // that itself sits in a folder named `target` or `fixtures` is still a project.
-        let default_base = Path::new("/");
         if self.sets.is_empty() {
             return false;
         }
@@ -124,7 +130,7 @@ impl Excludes {
         self.sets.iter().any(|set| {
             absolute.strip_prefix(&set.base).is_ok_and(|relative| {
                 !relative.as_os_str().is_empty()
-                    && if parents && set.base != default_base {
+                    && if parents && !set.anywhere {
                         set.matcher
                             .matched_path_or_any_parents(relative, is_folder)
                             .is_ignore()
@@ -154,6 +160,7 @@ impl PatternSet {
         let matcher = builder.build().map_err(|error| error.to_string())?;
         Ok(Self {
             base,
+            anywhere: false,
             patterns: patterns.to_vec(),
             matcher,
         })

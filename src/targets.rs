@@ -128,22 +128,33 @@ impl ClientSet {
 /// `workspace::catalog`). `.agents/skills` is also the open specification's own folder.
 #[must_use]
 pub(crate) fn folder_readers(name: &str) -> Option<&'static [Client]> {
-    Some(match name {
-        ".claude" => &[Client::ClaudeCode, Client::Copilot, Client::OpenCode],
-        ".agents" => &[
+    CLIENT_FOLDERS
+        .iter()
+        .find(|(folder, _)| *folder == name)
+        .map(|(_, readers)| *readers)
+}
+
+/// Each client folder whose `skills` folder a project's clients scan, and those clients.
+const CLIENT_FOLDERS: [(&str, &[Client]); 6] = [
+    (
+        ".claude",
+        &[Client::ClaudeCode, Client::Copilot, Client::OpenCode],
+    ),
+    (
+        ".agents",
+        &[
             Client::AgentSkills,
             Client::Codex,
             Client::Copilot,
             Client::OpenCode,
             Client::Gemini,
         ],
-        ".codex" => &[Client::Codex],
-        ".github" => &[Client::Copilot],
-        ".opencode" => &[Client::OpenCode],
-        ".gemini" => &[Client::Gemini],
-        _ => return None,
-    })
-}
+    ),
+    (".codex", &[Client::Codex]),
+    (".github", &[Client::Copilot]),
+    (".opencode", &[Client::OpenCode]),
+    (".gemini", &[Client::Gemini]),
+];
 
 /// The validators: a skill they reject still loads in every client, so their verdict is a
 /// portability question (publishing to a registry, uploading) unless a user chose them.
@@ -176,7 +187,7 @@ impl Home {
             if pair[1] != "skills" {
                 continue;
             }
-            if let Some(name) = CLIENT_FOLDERS.iter().find(|name| **name == pair[0]) {
+            if let Some((name, _)) = CLIENT_FOLDERS.iter().find(|(name, _)| *name == pair[0]) {
                 return Self::ClientFolder(name);
             }
         }
@@ -228,16 +239,6 @@ impl Home {
         }
     }
 }
-
-/// The client folders whose `skills` folder a project's clients scan ([`folder_readers`]).
-const CLIENT_FOLDERS: [&str; 6] = [
-    ".claude",
-    ".agents",
-    ".codex",
-    ".github",
-    ".opencode",
-    ".gemini",
-];
 
 /// What a finding does to one client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -183,9 +183,7 @@ fn links(checker: &mut Checker<'_>) {
                     );
                     // Collections link their skills to one another on purpose.
                     if sibling.is_some() {
-                        if let Some(diagnostic) = checker.diagnostics.get_mut(reported_at) {
-                            diagnostic.severity = crate::diagnostic::Severity::Info;
-                        }
+                        checker.set_severity_since(reported_at, crate::diagnostic::Severity::Info);
                     }
                 }
                 if !exists {
@@ -465,10 +463,10 @@ mod tests {
     fn a_link_out_of_the_skill_matters_only_where_the_skill_is_copied() {
         use crate::targets::Home;
         let body =
-            "[common](../common.md), [shared](../../shared/notes.md), [repo](../../../README.md)\n";
+            "[common](../common.md), [notes](../../common/notes.md), [repo](../../../README.md)\n";
         let files = [
             "../common.md",
-            "../../shared/notes.md",
+            "../../common/notes.md",
             "../../../README.md",
         ];
         let escapes = |home| {
@@ -485,7 +483,7 @@ mod tests {
             escapes(Home::Portable),
             [
                 "../common.md",
-                "../../shared/notes.md",
+                "../../common/notes.md",
                 "../../../README.md"
             ]
         );

@@ -324,9 +324,7 @@ fn missing_frontmatter(checker: &mut Checker<'_>) {
         vec![fix],
     );
     if loose {
-        if let Some(diagnostic) = checker.diagnostics.get_mut(reported_at) {
-            diagnostic.severity = crate::diagnostic::Severity::Warning;
-        }
+        checker.set_severity_since(reported_at, crate::diagnostic::Severity::Warning);
     }
 }
 

@@ -173,6 +173,14 @@ impl Checker<'_> {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Sets the severity of what was reported since `start` (`diagnostics.len()` before the
+    /// report): for a finding whose weight is not decided by its effect on the clients alone.
+    pub(crate) fn set_severity_since(&mut self, start: usize, severity: Severity) {
+        for diagnostic in self.diagnostics.iter_mut().skip(start) {
+            diagnostic.severity = severity;
+        }
+    }
+
     /// Reports a finding that hurts every client alike; `why` is the closing consequence.
     pub(crate) fn report_all(
         &mut self,

@@ -315,11 +315,16 @@ pub(crate) fn discover(paths: &[PathBuf], excludes: &Excludes) -> Discovered {
     let files = Mutex::new(Vec::new());
     // Walk errors are not reported here (`check --fix` skips what it cannot read). Plugin
     // manifests have no fixes, so `--fix` is handed SKILL.md files only.
-    let _ = walk_with(paths, excludes, &|path, _| {
-        if crate::plugins::manifest_kind(&path).is_none() && !is_openai_yaml(&path) {
-            lock(&files).push(path);
-        }
-    });
+    let _ = walk_seeing(
+        paths,
+        excludes,
+        &|path, _| {
+            if crate::plugins::manifest_kind(&path).is_none() && !is_openai_yaml(&path) {
+                lock(&files).push(path);
+            }
+        },
+        None,
+    );
     let mut files = files
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -374,14 +379,6 @@ pub(crate) fn walk_indexed(
 struct Seen {
     files: Vec<PathBuf>,
     links: Vec<PathBuf>,
-}
-
-fn walk_with(
-    paths: &[PathBuf],
-    excludes: &Excludes,
-    on_file: &(dyn Fn(PathBuf, bool) + Sync),
-) -> Vec<WalkError> {
-    walk_seeing(paths, excludes, on_file, None)
 }
 
 fn walk_seeing(
@@ -507,10 +504,10 @@ mod tests {
             std::fs::write(path, "---\nname: x\n---\n").unwrap();
         };
         write(".claude/skills/x/SKILL.md");
-        write("shared/y/SKILL.md");
+        write("common/y/SKILL.md");
         std::fs::create_dir_all(root.join(".claude/commands")).unwrap();
         std::os::unix::fs::symlink("../skills/x", root.join(".claude/commands/x")).unwrap();
-        std::os::unix::fs::symlink("../../shared/y", root.join(".claude/skills/y")).unwrap();
+        std::os::unix::fs::symlink("../../common/y", root.join(".claude/skills/y")).unwrap();
         std::fs::create_dir_all(root.join(".cursor")).unwrap();
         std::os::unix::fs::symlink("../.claude/skills", root.join(".cursor/skills")).unwrap();
         let found = Mutex::new(Vec::new());
@@ -524,7 +521,7 @@ mod tests {
             ".claude/skills/y/SKILL.md",
             ".cursor/skills/x/SKILL.md",
             ".cursor/skills/y/SKILL.md",
-            "shared/y/SKILL.md",
+            "common/y/SKILL.md",
         ]
         .iter()
         .map(PathBuf::from)

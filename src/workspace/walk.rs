@@ -332,20 +332,22 @@ fn rules_above(root: &Path) -> Result<Option<Arc<Rules>>, WalkError> {
         Ok(metadata) => Some(Kind::of(metadata.file_type())),
         Err(_) => None,
     };
-    let refuse = |folder: &Path, message: String| WalkError {
-        path: folder.to_path_buf(),
-        message,
-    };
-    let mut rules = None;
-    let exclude = top.join(".git/info/exclude");
-    if let Some(kind) = kind_of(&exclude) {
+    // One file's rules over `outer`, matched against paths under the root.
+    let layer = |folder: &Path, name: &str, kind: Kind, outer: Option<Arc<Rules>>| {
         let offset = real
-            .strip_prefix(top)
+            .strip_prefix(folder)
             .unwrap_or(Path::new(""))
             .to_path_buf();
-        let found = Rules::read_at(top, root, offset, ".git/info/exclude", kind, None)
-            .map_err(|message| refuse(top, message))?;
-        rules = Some(Arc::new(found));
+        Rules::read_at(folder, root, offset, name, kind, outer)
+            .map(|rules| Some(Arc::new(rules)))
+            .map_err(|message| WalkError {
+                path: folder.to_path_buf(),
+                message,
+            })
+    };
+    let mut rules = None;
+    if let Some(kind) = kind_of(&top.join(".git/info/exclude")) {
+        rules = layer(top, ".git/info/exclude", kind, None)?;
     }
     // From the top down, each folder's rules over those above it; the root's own file is read
     // by the walk.
@@ -356,16 +358,9 @@ fn rules_above(root: &Path) -> Result<Option<Arc<Rules>>, WalkError> {
         .collect();
     folders.reverse();
     for folder in folders {
-        let Some(kind) = kind_of(&folder.join(".gitignore")) else {
-            continue;
-        };
-        let offset = real
-            .strip_prefix(folder)
-            .unwrap_or(Path::new(""))
-            .to_path_buf();
-        let found = Rules::read_at(folder, root, offset, ".gitignore", kind, rules)
-            .map_err(|message| refuse(folder, message))?;
-        rules = Some(Arc::new(found));
+        if let Some(kind) = kind_of(&folder.join(".gitignore")) {
+            rules = layer(folder, ".gitignore", kind, rules)?;
+        }
     }
     Ok(rules)
 }

@@ -610,7 +610,10 @@ fn render(
     diagnostics.extend(extra);
     let mut checked = Checked::new(output, display, text, diagnostics);
     checked.skill = is_loader_file && metadata.is_some();
-    checked.checked_for = Some(run.engine.checked_for(display));
+    // Said only by the human summary.
+    if matches!(output.format, Format::Human { .. }) {
+        checked.checked_for = Some(run.engine.checked_for(display));
+    }
     (
         checked,
         metadata.filter(|_| is_loader_file),

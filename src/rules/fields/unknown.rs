@@ -115,9 +115,7 @@ pub(super) fn unknown_field(
     // Custom data no client reads, and no client rejects: it does nothing, which is worth
     // knowing but no warning (a near miss of a real field is one).
     if suggestion.is_none() && !targets.iter().any(|target| target.rejects_unknown_fields()) {
-        if let Some(diagnostic) = checker.diagnostics.get_mut(reported_at) {
-            diagnostic.severity = crate::diagnostic::Severity::Info;
-        }
+        checker.set_severity_since(reported_at, crate::diagnostic::Severity::Info);
     }
 }
 
