@@ -87,6 +87,13 @@ write_skill() {
   printf -- '---\nname: %s\ndescription: Formats CSV files as aligned tables. Use when the user asks to pretty-print a CSV file.\n---\n\n# Tables\n\nRead the CSV and print it as a table.\n' \
     "$2" >"$1/SKILL.md"
 }
+# A skill Copilot skips: the unquoted ': ' makes the description a nested mapping (an error
+# by default because a real client acts on it, not only a validator).
+write_broken_skill() {
+  mkdir -p "$1"
+  printf -- '---\nname: %s\ndescription: Formats CSV files: aligned tables. Use when the user asks to pretty-print a CSV file.\n---\n\n# Tables\n\nRead the CSV and print it as a table.\n' \
+    "$(basename "$1")" >"$1/SKILL.md"
+}
 # A PATH without any folder that holds a skill-lsp (nor ~/.cargo/bin).
 bare_path=$(path_without_skill_lsp)
 
@@ -209,12 +216,12 @@ run_hook() {
 run_hook hook-clean
 check "skill-lsp-check-system, a clean skill: exit 0 (got $(cat "$TMP/hook-clean.code"))" [ "$(cat "$TMP/hook-clean.code")" = 0 ]
 check "... the hook ran and passed" grep -Eq '^skill-lsp check \(system\)\.+Passed$' "$TMP/hook-clean.out"
-write_skill "$SAMPLE/skills/bad-skill" other-name
+write_broken_skill "$SAMPLE/skills/bad-skill"
 git -C "$SAMPLE" add -A
 run_hook hook-broken
 check "skill-lsp-check-system, a broken skill added: exit 1 (got $(cat "$TMP/hook-broken.code"))" [ "$(cat "$TMP/hook-broken.code")" = 1 ]
-check "... the hook failed, naming name-mismatch in skills/bad-skill/SKILL.md" \
-  eval "grep -Eq '^skill-lsp check \(system\)\.+Failed$' '$TMP/hook-broken.out' && grep -q 'name-mismatch' '$TMP/hook-broken.out' && grep -q 'skills/bad-skill/SKILL.md' '$TMP/hook-broken.out'"
+check "... the hook failed, naming unquoted-colon in skills/bad-skill/SKILL.md" \
+  eval "grep -Eq '^skill-lsp check \(system\)\.+Failed$' '$TMP/hook-broken.out' && grep -q 'unquoted-colon' '$TMP/hook-broken.out' && grep -q 'skills/bad-skill/SKILL.md' '$TMP/hook-broken.out'"
 if [ "$(cat "$TMP/hook-clean.code")" != 0 ] || [ "$(cat "$TMP/hook-broken.code")" != 1 ]; then
   sed 's/^/   | /' "$TMP/hook-clean.out" "$TMP/hook-broken.out"
 fi
@@ -257,7 +264,7 @@ fi
 # A workspace with a clean and a broken skill; npx runs from there, like a user's project.
 WS=$APP/ws
 write_skill "$WS/skills/good-skill" good-skill
-write_skill "$WS/skills/bad-skill" other-name
+write_broken_skill "$WS/skills/bad-skill"
 npx_run() { (cd "$WS" && PATH="$APP/node_modules/.bin:$bare_path" npx --offline --no-install skill-lsp "$@"); }
 code_of() { "$@" >/dev/null 2>&1 && echo 0 || echo $?; }
 check "npx skill-lsp --version says skill-lsp $VERSION" eval "npx_run --version | grep -q '^skill-lsp $VERSION '"
@@ -265,8 +272,8 @@ npx_run check --format json >"$TMP/npx.json" 2>"$TMP/npx.err" && npx_code=0 || n
 (cd "$WS" && "$BIN" check --format json) >"$TMP/bin.json" 2>/dev/null && bin_code=0 || bin_code=$?
 check "npx skill-lsp check --format json: exit $npx_code, as the binary itself ($bin_code; 1: a finding fails)" \
   eval "[ $npx_code = $bin_code ] && [ $npx_code = 1 ]"
-check "... and byte for byte the same JSON ($(wc -c <"$TMP/npx.json") bytes, with name-mismatch)" \
-  eval "cmp -s '$TMP/npx.json' '$TMP/bin.json' && grep -q '\"rule\": \"name-mismatch\"' '$TMP/npx.json'"
+check "... and byte for byte the same JSON ($(wc -c <"$TMP/npx.json") bytes, with unquoted-colon)" \
+  eval "cmp -s '$TMP/npx.json' '$TMP/bin.json' && grep -q '\"rule\": \"unquoted-colon\"' '$TMP/npx.json'"
 check "npx skill-lsp check skills/good-skill: exit 0" eval "[ \$(code_of npx_run check skills/good-skill) = 0 ]"
 check "npx skill-lsp check of a missing path: exit 2, as the binary's" eval "[ \$(code_of npx_run check no-such-path) = 2 ]"
 
