@@ -157,6 +157,102 @@ rules! {
     CapabilityMismatch => "capability-mismatch", Warning, Security;
 }
 
+/// How a finding of a rule gets its severity: what `skill-lsp rules` and `docs/rules.md` say, and
+/// what every printed finding keeps to (a test checks each fixture's findings against it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weighing {
+    /// Always the rule's severity.
+    Fixed,
+    /// From what the clients the skill is checked for do with it (`rules::severity_for`): an
+    /// error where one of them skips, rejects or misreads it; otherwise the rule's severity, an
+    /// error-level rule dropping to a warning and a warning to information where only a
+    /// validator nobody chose objects.
+    Clients,
+    /// Security: by how certain the pattern is and where the text sits (a script, an
+    /// instruction, an example in prose).
+    Place,
+    /// The rule's severity, lowered to `to` in the one case `when` names.
+    Lowered { to: Severity, when: &'static str },
+}
+
+impl Rule {
+    #[must_use]
+    pub fn weighing(self) -> Weighing {
+        match self.group() {
+            Group::Security => Weighing::Place,
+            Group::File | Group::Fields => match self {
+                // Every client fails alike, or the finding is advice for the author.
+                Rule::InvalidUtf8 | Rule::DescriptionTrigger | Rule::Yaml11Type => Weighing::Fixed,
+                _ => Weighing::Clients,
+            },
+            _ => match self {
+                Rule::SkillMdCase => Weighing::Clients,
+                Rule::LinkEscapesSkill => Weighing::Lowered {
+                    to: Severity::Info,
+                    when: "for a link into a skill beside this one, which resolves where a collection is installed together",
+                },
+                _ => Weighing::Fixed,
+            },
+        }
+    }
+
+    /// Every severity a finding of this rule can print with when the configuration does not
+    /// change it, highest first.
+    #[must_use]
+    pub fn severities(self) -> Vec<Severity> {
+        let own = self.default_severity();
+        let mut all = match self.weighing() {
+            Weighing::Fixed => vec![own],
+            Weighing::Clients => match own {
+                Severity::Error => vec![Severity::Error, Severity::Warning],
+                Severity::Warning => vec![Severity::Error, Severity::Warning, Severity::Info],
+                lower => vec![Severity::Error, lower],
+            },
+            Weighing::Place => vec![Severity::Error, Severity::Warning, Severity::Info],
+            Weighing::Lowered { to, .. } => vec![own, to],
+        };
+        all.sort_by(|a, b| b.cmp(a));
+        all.dedup();
+        all
+    }
+
+    /// The severities as `skill-lsp rules` lists them: `error/warning`.
+    #[must_use]
+    pub fn severity_list(self) -> String {
+        self.severities()
+            .iter()
+            .map(|severity| severity.as_str())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// One sentence on how the rule's findings get their severity.
+    #[must_use]
+    pub fn severity_text(self) -> String {
+        let own = self.default_severity().as_str();
+        match self.weighing() {
+            Weighing::Fixed => format!("always {own}"),
+            Weighing::Clients => match self.default_severity() {
+                Severity::Error => "an error where a client the skill is checked for skips, rejects or misreads it; \
+                     a warning where they all load it (only a validator objects, or a client reads it degraded)"
+                    .to_owned(),
+                Severity::Warning => "an error where a client the skill is checked for skips, rejects or misreads it; \
+                     a warning where one reads it degraded or a validator rejects it; \
+                     information where only a validator nobody chose would read it less well"
+                    .to_owned(),
+                _ => format!(
+                    "an error where a client the skill is checked for skips, rejects or misreads it; otherwise {own}"
+                ),
+            },
+            Weighing::Place => format!(
+                "up to error by how certain the pattern is and where the text sits: \
+                 a script or an instruction weighs more than an example in prose (default {own})"
+            ),
+            Weighing::Lowered { to, when } => format!("{own}; {} {when}", to.as_str()),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {
     File,

@@ -22,15 +22,19 @@ pub(super) fn run(rule: Option<&str>) -> u8 {
                 for rule in Rule::ALL.iter().filter(|rule| rule.group() == group) {
                     let _ = writeln!(
                         out,
-                        "  {:<28} {:<8} {}",
+                        "  {:<28} {:<20} {}",
                         rule.as_str(),
-                        rule.default_severity().as_str(),
+                        rule.severity_list(),
                         rule.doc().summary
                     );
                 }
                 out.push('\n');
             }
-            out.push_str("`skill-lsp rules RULE` explains one rule.\n");
+            out.push_str(
+                "A rule with several severities prints the one that fits what the clients the skill is \
+                 checked for do with it (security rules: how certain the pattern is and where the text \
+                 sits); `skill-lsp rules RULE` says how, and `[rules]` in skill-lsp.toml overrides it.\n",
+            );
         }
         Some(id) => {
             let Some(rule) = Rule::parse(id) else {
@@ -52,15 +56,16 @@ pub(super) fn run(rule: Option<&str>) -> u8 {
             let doc = rule.doc();
             let _ = writeln!(
                 out,
-                "{} ({}, default {})\n",
+                "{} ({}, {})\n",
                 rule.as_str(),
                 rule.group().title().to_lowercase(),
-                rule.default_severity().as_str()
+                rule.severity_list()
             );
-            let _ = writeln!(out, "What:    {}", doc.summary);
-            let _ = writeln!(out, "Why:     {}", doc.why);
-            let _ = writeln!(out, "Example: {}", doc.example);
-            let _ = writeln!(out, "Fix:     {}", doc.fix);
+            let _ = writeln!(out, "What:     {}", doc.summary);
+            let _ = writeln!(out, "Severity: {}", rule.severity_text());
+            let _ = writeln!(out, "Why:      {}", doc.why);
+            let _ = writeln!(out, "Example:  {}", doc.example);
+            let _ = writeln!(out, "Fix:      {}", doc.fix);
         }
     }
     write_stdout(&out);

@@ -22,7 +22,7 @@ use crate::document::SkillDocument;
 use crate::targets::{Client, ClientSet, Effect, consequence};
 use crate::text::TextRange;
 
-pub use crate::rule_table::{Group, Rule, RuleDoc};
+pub use crate::rule_table::{Group, Rule, RuleDoc, Weighing};
 
 /// Severity overrides from the config's `[rules]` table; `None` turns a rule off.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

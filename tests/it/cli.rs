@@ -724,11 +724,57 @@ fn rules_lists_and_explains() {
         assert!(list.contains(id), "{id}");
     }
     let one = stdout(&run(&["rules", "unquoted-colon"]));
-    assert!(one.starts_with("unquoted-colon (file and frontmatter, default error)"));
+    assert!(one.starts_with("unquoted-colon (file and frontmatter, error/warning)"));
+    assert!(one.contains("Severity: an error where a client the skill is checked for skips"));
     assert!(one.contains("Why:") && one.contains("Example:") && one.contains("Fix:"));
     let unknown = run(&["rules", "colon"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(stderr(&unknown).contains("did you mean unquoted-colon"));
+}
+
+/// What `skill-lsp rules` says a rule's severities are is what its findings print with: every
+/// finding on every fixture, for the default targets and for each target chosen alone.
+#[test]
+fn every_finding_keeps_to_the_severities_its_rule_lists() {
+    use skill_lsp::rules::Rule;
+    let targets = [
+        None,
+        Some("claude-code"),
+        Some("codex"),
+        Some("copilot"),
+        Some("opencode"),
+        Some("gemini"),
+        Some("agentskills"),
+        Some("claude-upload"),
+    ];
+    let mut seen = 0;
+    for target in targets {
+        let mut args = vec![
+            "check",
+            "tests/fixtures",
+            "tests/security",
+            "--format",
+            "json",
+        ];
+        if let Some(target) = target {
+            args.extend(["--target", target]);
+        }
+        let (value, _) = json(&args);
+        for finding in value["diagnostics"].as_array().unwrap() {
+            let rule = Rule::parse(finding["rule"].as_str().unwrap()).unwrap();
+            let severity = finding["severity"].as_str().unwrap();
+            assert!(
+                rule.severities()
+                    .iter()
+                    .any(|listed| listed.as_str() == severity),
+                "{rule} printed as {severity} (targets {target:?}) but `rules` lists {}: {}",
+                rule.severity_list(),
+                finding["path"]
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 1000, "{seen} findings");
 }
 
 #[test]

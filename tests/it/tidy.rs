@@ -111,9 +111,11 @@ fn no_position_conversion_reads_the_disk() {
 fn readme_documents_every_rule() {
     let readme = fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     for rule in skill_lsp::rules::Rule::ALL {
+        // The Rules table lists the severities `skill-lsp rules` prints.
+        let row = format!("| `{}` | {} |", rule.as_str(), rule.severity_list());
         assert!(
-            readme.contains(&format!("`{}`", rule.as_str())),
-            "README does not mention {rule}"
+            readme.contains(&row),
+            "README's Rules table has no row {row}"
         );
     }
 }
@@ -178,7 +180,7 @@ fn vscode_settings_offer_every_rule() {
     );
     for rule in skill_lsp::rules::Rule::ALL {
         let description = listed_description(&manifest, rule.as_str());
-        let default = format!("(default `{}`)", rule.default_severity().as_str());
+        let default = format!("(default `{}`)", rule.severity_list());
         assert!(
             description.ends_with(&default),
             "{}: {description}",
@@ -213,15 +215,16 @@ fn every_rule_has_a_fixture() {
 fn rules_doc_is_in_step_with_the_code() {
     use skill_lsp::rules::Rule;
     let mut text = String::from(
-        "# skill-lsp rules\n\nGenerated from the rule definitions (`skill-lsp rules RULE` prints the same).\nSeverities are defaults; `skill-lsp.toml` can change them per rule.\n",
+        "# skill-lsp rules\n\nGenerated from the rule definitions (`skill-lsp rules RULE` prints the same).\nA rule with several severities prints the one that fits what the clients a skill is checked for do with it (security rules: how certain the pattern is and where the text sits); `[rules]` in `skill-lsp.toml` can set one per rule.\n",
     );
     for rule in Rule::ALL {
         let doc = rule.doc();
         text.push_str(&format!(
-            "\n## {id}\n\n{title}, default **{severity}**.\n\n- What: {what}\n- Why: {why}\n- Example: {example}\n- Fix: {fix}\n",
+            "\n## {id}\n\n{title}, **{severities}**: {how}.\n\n- What: {what}\n- Why: {why}\n- Example: {example}\n- Fix: {fix}\n",
             id = rule.as_str(),
             title = rule.group().title(),
-            severity = rule.default_severity().as_str(),
+            severities = rule.severity_list(),
+            how = rule.severity_text(),
             what = doc.summary,
             why = doc.why,
             example = doc.example,
