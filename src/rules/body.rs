@@ -151,6 +151,8 @@ fn links(checker: &mut Checker<'_>) {
         exists: checker.context.exists,
         answered: Vec::new(),
     };
+    // A file linked from many places in one skill is one thing to move: said at its first link.
+    let mut escaped = std::collections::HashSet::new();
     for reference in references {
         let target = reference.target.replace('\\', "/");
         match inside_skill(&target) {
@@ -158,7 +160,10 @@ fn links(checker: &mut Checker<'_>) {
                 let exists = disk.exists(Path::new(&target));
                 // Only where the skill is copied away from its repository is a link out of its
                 // folder lost; one that exists nowhere is a broken link, and said once.
-                if exists && leaves_what_is_copied(checker.context, &target) {
+                if exists
+                    && leaves_what_is_copied(checker.context, &target)
+                    && escaped.insert(target.trim_end_matches('/').to_owned())
+                {
                     let sibling = sibling_skill(&mut disk, &target);
                     let reported_at = checker.diagnostics.len();
                     let (message, why) = match &sibling {
@@ -304,13 +309,13 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
             "Move detail into files under references/ and link them.",
         ),
         Rule::BrokenLink => RuleDoc::new(
-            "A relative Markdown link, or a code span that is one `scripts/`, `references/` or `assets/` path naming a file with an extension, points to nothing: not in the skill folder (`{baseDir}/` and `${CLAUDE_SKILL_DIR}/` mean it), and, for a bare path, not in a folder above it either. A `../` link that exists nowhere counts too. Code blocks, HTML, comments, examples (after \"e.g.\" or \"Example:\"), patterns (`scripts/*.py`, `references/<name>.md`), another skill's file (\"`pdf`'s `scripts/fill.py`\") and files to be written are left alone; `file.py:15` is checked as `file.py`.",
+            "A relative Markdown link, or a code span that is one `scripts/`, `references/` or `assets/` path naming a file with an extension, points to nothing: not in the skill folder (`{baseDir}/` and `${CLAUDE_SKILL_DIR}/` mean it), and, for a bare path, not in a folder above it either. A `../` link that exists nowhere counts too. Code blocks, HTML, comments, examples (after \"e.g.\", \"for example\" or an \"Example:\" line, in English, German, Spanish, French, Portuguese, Russian, Chinese, Japanese or Korean), patterns (`scripts/*.py`, `references/<name>.md`), placeholders (`path/to/…`, `your-…`), another skill's file (\"`pdf`'s `scripts/fill.py`\") and files to be written are left alone; `file.py:15` is checked as `file.py`.",
             "The agent follows these paths; a missing file wastes a turn or derails the task.",
             "Run `scripts/fill.py` when the folder has no scripts/fill.py.",
             "Create the file or correct the path.",
         ),
         Rule::LinkEscapesSkill => RuleDoc::new(
-            "A relative link leaves what is installed with the skill (`../`) to a file that exists: the skill folder for a portable skill, the plugin's folder for a plugin's skill. Not reported in a project's client folder (`.claude/skills`, …), whose skills are used where they are; a link that exists nowhere is `broken-link` instead. A link into a skill beside this one (`../other/…` where `other` holds a SKILL.md) is information: it resolves where a collection is installed together.",
+            "A relative link leaves what is installed with the skill (`../`) to a file that exists: the skill folder for a portable skill, the plugin's folder for a plugin's skill. Not reported in a project's client folder (`.claude/skills`, …), whose skills are used where they are; a link that exists nowhere is `broken-link` instead. A link into a skill beside this one (`../other/…` where `other` holds a SKILL.md) is information: it resolves where a collection is installed together. A file linked several times is reported at its first link.",
             "Installers copy only the skill folder (Claude Code copies a plugin whole); files outside it are missing wherever the skill is installed.",
             "`[shared](../common/notes.md)`",
             "Copy the file into the skill folder and link it there.",
@@ -454,6 +459,19 @@ mod tests {
             ]
         );
         assert!(found[1].2.contains("in the skill folder or outside it"));
+        // The same file linked again (a folder link with or without its slash) is said once.
+        let found = lint_tree(
+            "[a](../common.md), [b](../common.md), [c](../icons/) and [d](../icons)\n",
+            &["../common.md", "../icons"],
+            AS,
+        );
+        assert_eq!(
+            rules_and_texts(&found),
+            vec![
+                (Rule::LinkEscapesSkill, "../common.md"),
+                (Rule::LinkEscapesSkill, "../icons/"),
+            ]
+        );
     }
 
     /// A link out of the skill folder is lost only where the skill is copied away: never in a
@@ -552,6 +570,49 @@ mod tests {
             rules_and_texts(&found),
             vec![(Rule::BrokenLink, "scripts/gone.py")]
         );
+    }
+
+    /// "For example" in the languages skills are written in, an intro line ending in a
+    /// full-width colon, and placeholder paths make an example; the same line without them
+    /// still names a missing file.
+    #[test]
+    fn examples_in_other_languages_and_placeholder_paths_are_not_broken_links() {
+        let examples = [
+            "Lege Hilfsdateien ab, z. B. `scripts/rotate.py`.",
+            "Lege Hilfsdateien ab, beispielsweise `scripts/rotate.py`.",
+            "Guarda los scripts, p. ej. `scripts/rotate.py`.",
+            "Guarda los scripts, por ejemplo `scripts/rotate.py`.",
+            "Rangez les scripts, par exemple `scripts/rotate.py`.",
+            "Rangez les scripts (p. ex. `scripts/rotate.py`).",
+            "Guarde os scripts, por exemplo `scripts/rotate.py`.",
+            "Храните скрипты, например `scripts/rotate.py`.",
+            "Например: `scripts/rotate.py`.",
+            "把脚本放在这里，例如 `scripts/rotate.py`。",
+            "スクリプトを置きます。例えば `scripts/rotate.py` です。",
+            "스크립트를 둡니다. 예를 들어 `scripts/rotate.py`.",
+            "Beispiel:\n`scripts/rotate.py`",
+            "示例：\n`scripts/rotate.py`",
+            "使用例：\n`scripts/rotate.py`",
+            "Пример:\n`scripts/rotate.py`",
+            "See [the report](path/to/report.md).",
+            "Run `scripts/your-tool.py` on it.",
+            "Read [notes](your-project/notes.md).",
+        ];
+        for body in examples {
+            let found = lint_tree(&format!("{body}\n"), &[], AS);
+            assert!(found.is_empty(), "{body}: {found:?}");
+        }
+        for body in [
+            "Lege Hilfsdateien ab: `scripts/rotate.py`.",
+            "把脚本放在这里 `scripts/rotate.py`。",
+            "Храните скрипты в `scripts/rotate.py`.",
+            "例外：\n`scripts/rotate.py`",
+            "See [the report](paths/to/report.md).",
+        ] {
+            let found = lint_tree(&format!("{body}\n"), &[], AS);
+            assert_eq!(found.len(), 1, "{body}: {found:?}");
+            assert_eq!(found[0].0, Rule::BrokenLink, "{body}");
+        }
     }
 
     #[test]

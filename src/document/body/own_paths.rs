@@ -109,9 +109,43 @@ pub(super) const EXAMPLE_MARKERS: [&str; 8] = [
     "examples:",
 ];
 
+/// "For example" in the other languages skills are written in (German, Spanish, French,
+/// Portuguese, Russian, Chinese, Japanese, Korean), lowercase. Matched at a word start.
+pub(super) const TRANSLATED_MARKERS: [&str; 29] = [
+    "z.b.",
+    "z. b.",
+    "bspw.",
+    "beispielsweise",
+    "zum beispiel",
+    "p. ej.",
+    "p.ej.",
+    "por ejemplo",
+    "p. ex.",
+    "p.ex.",
+    "par exemple",
+    "por exemplo",
+    "ex.:",
+    "например",
+    "напр.",
+    "к примеру",
+    "例如",
+    "比如",
+    "譬如",
+    "示例：",
+    "例：",
+    "例:",
+    "例えば",
+    "たとえば",
+    "예를 들어",
+    "예를 들면",
+    "예:",
+    "예시:",
+    "예)",
+];
+
 /// Words of a line ending in `:` that opens a block of examples, of what not to do, or of
-/// files still to make.
-pub(super) const INTRO_WORDS: [&str; 10] = [
+/// files still to make; with "example" in the languages of `TRANSLATED_MARKERS`.
+pub(super) const INTRO_WORDS: [&str; 19] = [
     "example",
     "create",
     "e.g.",
@@ -122,6 +156,15 @@ pub(super) const INTRO_WORDS: [&str; 10] = [
     "avoid",
     "don't",
     "anti-pattern",
+    "beispiel",
+    "ejemplo",
+    "exemple",
+    "exemplo",
+    "пример",
+    "示例",
+    "例：",
+    "例:",
+    "예시",
 ];
 
 /// `**Examples**:` and `_e.g._` are markers too: emphasis is dropped before matching.
@@ -130,6 +173,24 @@ pub(super) fn plain_lowercase(line: &str) -> String {
 }
 
 pub(super) fn has_marker(lower: &str) -> bool {
+    has_english_marker(lower) || has_translated_marker(lower)
+}
+
+/// `lower` holds "for example" in another language, at a word start. Its letters beyond ASCII
+/// are lowercased here: `plain_lowercase` leaves them.
+fn has_translated_marker(lower: &str) -> bool {
+    let lower = lower.to_lowercase();
+    TRANSLATED_MARKERS.iter().any(|marker| {
+        lower.match_indices(marker).any(|(at, _)| {
+            !lower[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|before| before.is_alphanumeric() && before.is_ascii())
+        })
+    })
+}
+
+fn has_english_marker(lower: &str) -> bool {
     let bytes = lower.as_bytes();
     // Every marker starts with `e` or `f`: only those places are tried, rather than searching
     // the line once per marker (this runs for every path a body names).
@@ -144,17 +205,18 @@ pub(super) fn has_marker(lower: &str) -> bool {
 
 /// A line that ends in `:` and opens a block of examples: "Example:", "**Violations:**".
 pub(super) fn is_intro(line: &str) -> bool {
+    // A full-width colon ends the line in Chinese and Japanese.
     if !line
         .trim_end_matches(|ch: char| ch.is_whitespace() || matches!(ch, '*' | '_'))
-        .ends_with(':')
+        .ends_with([':', '：'])
     {
         return false;
     }
-    let lower = plain_lowercase(line);
+    let lower = plain_lowercase(line).to_lowercase();
     let bare = lower
         .trim()
         .trim_matches(|ch: char| matches!(ch, '#' | '>' | '-' | ' '));
-    bare.ends_with(':') && INTRO_WORDS.iter().any(|word| bare.contains(word))
+    bare.ends_with([':', '：']) && INTRO_WORDS.iter().any(|word| bare.contains(word))
 }
 
 impl Examples<'_> {
@@ -189,16 +251,28 @@ impl Examples<'_> {
     }
 }
 
-/// File names that stand for any file: `references/filename.md`, `scripts/your_script.py`.
+/// Paths that stand for any file: `references/filename.md`, `scripts/your_script.py`,
+/// `your-project/notes.md`, `path/to/report.pdf`.
 pub(super) fn is_placeholder_name(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|segment| {
+            let stem = segment.split('.').next().unwrap_or(segment);
+            stem.to_ascii_lowercase()
+        })
+        .collect();
+    let name = segments.last().map_or("", String::as_str);
     matches!(
-        stem.as_str(),
+        name,
         "filename" | "file-name" | "file_name" | "foo" | "bar" | "baz" | "xxx" | "placeholder"
-    ) || ["your-", "your_", "my-", "my_"]
-        .iter()
-        .any(|prefix| stem.starts_with(prefix))
+    ) || segments
+        .windows(2)
+        .any(|pair| pair[0] == "path" && pair[1] == "to")
+        || segments.iter().any(|segment| {
+            ["your-", "your_", "my-", "my_"]
+                .iter()
+                .any(|prefix| segment.starts_with(prefix))
+        })
 }
 
 /// Inside a quotation, which in a skill is an example of what to write: `"see [a](b.md)"`.
@@ -581,7 +655,7 @@ mod tests {
         let mut found = 0;
         for line in &lines {
             let expected = has_marker_by_definition(line);
-            assert_eq!(has_marker(line), expected, "{line:?}");
+            assert_eq!(has_english_marker(line), expected, "{line:?}");
             found += usize::from(expected);
         }
         assert!(
