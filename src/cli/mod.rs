@@ -79,6 +79,9 @@ pub(crate) enum Command {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum CheckFormat {
     Human,
+    /// One line per finding: `path:line:column: severity[rule] message`, `[*]` when `--fix`
+    /// applies its fix.
+    Concise,
     Json,
     Github,
     Sarif,

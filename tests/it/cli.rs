@@ -1532,6 +1532,52 @@ fn a_plugin_skill_is_checked_for_claude_code_and_the_summary_says_for_whom() {
     assert!(!text.contains("error["), "{text}");
 }
 
+/// `--format concise` prints one line per finding, the same findings at the same positions as
+/// the JSON, `[*]` where `--fix` applies the fix, and the human summary without code frames.
+#[test]
+fn concise_format_is_one_line_per_finding() {
+    let args = [
+        "check",
+        "tests/fixtures/unquoted-colon",
+        "tests/fixtures/name-format",
+    ];
+    let (value, json_code) = json(&[&args[..], &["--format", "json"]].concat());
+    let output = run(&[&args[..], &["--format", "concise"]].concat());
+    assert_eq!(output.status.code(), Some(json_code));
+    let text = stdout(&output);
+    let expected: Vec<String> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{}: {}[{}] {}{}",
+                d["path"].as_str().unwrap(),
+                d["range"]["start"]["line"],
+                d["range"]["start"]["column"],
+                d["severity"].as_str().unwrap(),
+                d["rule"].as_str().unwrap(),
+                d["message"].as_str().unwrap(),
+                if d["fix"]["safe"] == true { " [*]" } else { "" }
+            )
+        })
+        .collect();
+    assert!(expected.len() >= 3, "{value:#}");
+    assert!(expected.iter().any(|line| line.ends_with(" [*]")));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..expected.len()], expected, "{text}");
+    let rest = lines[expected.len()..].join("\n");
+    assert!(rest.starts_with("Checked for: "), "{rest}");
+    assert!(
+        rest.contains("fixable with `skill-lsp check --fix` (marked [*])."),
+        "{rest}"
+    );
+    assert!(
+        !text.contains("-->") && !text.contains("Findings by rule"),
+        "{text}"
+    );
+}
+
 /// `exclude` replaces the default exclusions, `extend-exclude` and `--exclude` add to them, all
 /// gitignore-style; `check` does not walk into what they leave out and `catalog` does not list
 /// it.

@@ -108,6 +108,9 @@ fn format_of(args: &CheckArgs) -> Format {
         CheckFormat::Human => Format::Human {
             colour: super::format::human::use_colour(),
         },
+        CheckFormat::Concise => Format::Concise {
+            colour: super::format::human::use_colour(),
+        },
         CheckFormat::Json => Format::Json,
         CheckFormat::Github => Format::Github,
         CheckFormat::Sarif => Format::Sarif,
@@ -611,7 +614,7 @@ fn render(
     let mut checked = Checked::new(output, display, text, diagnostics);
     checked.skill = is_loader_file && metadata.is_some();
     // Said only by the human summary.
-    if matches!(output.format, Format::Human { .. }) {
+    if matches!(output.format, Format::Human { .. } | Format::Concise { .. }) {
         checked.checked_for = Some(run.engine.checked_for(display));
     }
     (

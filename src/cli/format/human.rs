@@ -18,12 +18,12 @@ pub(crate) fn use_colour() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
 }
 
-struct Style {
-    on: bool,
+pub(super) struct Style {
+    pub(super) on: bool,
 }
 
 impl Style {
-    fn paint(&self, code: &str, text: &str) -> String {
+    pub(super) fn paint(&self, code: &str, text: &str) -> String {
         if self.on {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
@@ -31,7 +31,7 @@ impl Style {
         }
     }
 
-    fn severity_code(severity: Severity) -> &'static str {
+    pub(super) fn severity_code(severity: Severity) -> &'static str {
         match severity {
             Severity::Error => "1;31",
             Severity::Warning => "1;33",
@@ -210,16 +210,17 @@ pub(super) fn file(file: &FileReport, colour: bool) -> String {
     out
 }
 
-/// Past this many findings, the summary also counts them by rule.
+/// Past this many findings, the human summary also counts them by rule.
 const RULE_SUMMARY_FROM: usize = 20;
 
-/// The closing summary: findings by rule (with `--statistics`, or after a long list), whom the
-/// skills were checked for, and the totals line.
-pub(super) fn tail(totals: &Totals, _colour: bool) -> String {
+/// The closing summary of the human and concise formats: findings by rule (with
+/// `--statistics`, or after code frames long enough to lose count in), whom the skills were
+/// checked for, and the totals line.
+pub(super) fn tail(totals: &Totals, concise: bool) -> String {
     let summary = totals.summary;
     let mut out = String::new();
     let findings: usize = totals.by_rule.values().map(|(count, _)| count).sum();
-    if totals.statistics || findings >= RULE_SUMMARY_FROM {
+    if totals.statistics || (!concise && findings >= RULE_SUMMARY_FROM) {
         let mut rules: Vec<(&&str, &(usize, usize))> = totals.by_rule.iter().collect();
         rules.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
         let width = rules
@@ -282,8 +283,9 @@ pub(super) fn tail(totals: &Totals, _colour: bool) -> String {
     if totals.fixable > 0 {
         let _ = write!(
             out,
-            "; {} fixable with `skill-lsp check --fix`",
-            totals.fixable
+            "; {} fixable with `skill-lsp check --fix`{}",
+            totals.fixable,
+            if concise { " (marked [*])" } else { "" }
         );
     }
     out.push_str(".\n");

@@ -1,6 +1,8 @@
-//! Output formats of `check`: human (code frames), json (design.md §3), github, sarif.
+//! Output formats of `check`: human (code frames), concise (a line per finding), json
+//! (design.md §3), github, sarif.
 //! The JSON shapes are built here from dedicated structs, never by serialising core types.
 
+pub(crate) mod concise;
 pub(crate) mod github;
 pub(crate) mod human;
 pub(crate) mod json;
@@ -118,6 +120,7 @@ pub(crate) struct Totals {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
     Human { colour: bool },
+    Concise { colour: bool },
     Json,
     Github,
     Sarif,
@@ -132,7 +135,7 @@ impl Format {
     #[must_use]
     pub(crate) fn head(self) -> String {
         match self {
-            Format::Human { .. } | Format::Github => String::new(),
+            Format::Human { .. } | Format::Concise { .. } | Format::Github => String::new(),
             Format::Json => json::head(),
             Format::Sarif => sarif::head(),
         }
@@ -143,6 +146,7 @@ impl Format {
     pub(crate) fn file(self, file: &FileReport) -> String {
         match self {
             Format::Human { colour } => human::file(file, colour),
+            Format::Concise { colour } => concise::file(file, colour),
             Format::Json => json::file(file),
             Format::Github => github::file(file),
             Format::Sarif => sarif::file(file),
@@ -163,7 +167,8 @@ impl Format {
     #[must_use]
     pub(crate) fn tail(self, totals: &Totals, any: bool) -> String {
         match self {
-            Format::Human { colour } => human::tail(totals, colour),
+            Format::Human { .. } => human::tail(totals, false),
+            Format::Concise { .. } => human::tail(totals, true),
             Format::Json => json::tail(totals, any),
             Format::Github => String::new(),
             Format::Sarif => sarif::tail(any),
