@@ -588,7 +588,7 @@ fn catalog_and_load_follow_the_loader_contract() {
     );
     assert_eq!(
         stdout(&run_in(empty.path(), &["catalog"])),
-        "(no skills found)\n"
+        "(no skills found: no skill folder in skills, .agents/skills, .claude/skills, .github/skills, .codex/skills, .opencode/skills and .gemini/skills)\n"
     );
 
     let xml = stdout(&run_in(dir.path(), &["catalog", "--format", "xml"]));
