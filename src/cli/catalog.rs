@@ -1,6 +1,6 @@
 //! `skill-lsp catalog`: the catalog as the agent's system prompt gets it, as XML, or as JSON.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -243,5 +243,22 @@ pub(super) fn run(args: &CatalogArgs) -> u8 {
         }
     };
     write_stdout(&output);
+    // The loader's catalog leaves out the plugin skills its roots do not hold; when it lists
+    // something, a note says so (an empty one says it in its own line).
+    let left_out: Vec<&Path> = registry
+        .plugins
+        .iter()
+        .flat_map(|plugin| plugin.skills.iter().map(|skill| skill.path.as_path()))
+        .filter(|path| registry.skill_at(path).is_none())
+        .collect();
+    if target.is_none() && !registry.skills.is_empty() && !left_out.is_empty() {
+        super::stderr_line(&format!(
+            "skill-lsp: note: {} skill{} of the Claude Code plugins here {} not in this catalog: Claude Code lists {} once a plugin is installed (skill-lsp catalog --target claude-code)",
+            left_out.len(),
+            if left_out.len() == 1 { "" } else { "s" },
+            if left_out.len() == 1 { "is" } else { "are" },
+            if left_out.len() == 1 { "it" } else { "them" },
+        ));
+    }
     0
 }
