@@ -47,6 +47,17 @@ struct JsonClient {
     /// Absent where the client's user invocation is not modelled.
     #[serde(skip_serializing_if = "Option::is_none")]
     user_invocable: Option<JsonInvocation>,
+    /// The Claude Code plugin the client lists the skill with, once it is installed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plugin: Option<JsonPlugin>,
+}
+
+#[derive(Serialize)]
+struct JsonPlugin {
+    name: String,
+    marketplace: Option<String>,
+    /// The command that installs it.
+    install: String,
 }
 
 #[derive(Serialize)]
@@ -76,6 +87,11 @@ fn json_client(view: &ClientView, slashes: impl Fn(&Path) -> String) -> JsonClie
         why: None,
         model_invocable: (&view.model).into(),
         user_invocable: view.user.as_ref().map(Into::into),
+        plugin: view.plugin.as_ref().map(|plugin| JsonPlugin {
+            name: plugin.name.clone(),
+            marketplace: plugin.marketplace.clone(),
+            install: plugin.install.clone(),
+        }),
     };
     match &view.presence {
         Presence::Listed {
@@ -94,9 +110,14 @@ fn json_client(view: &ClientView, slashes: impl Fn(&Path) -> String) -> JsonClie
             client.reason = Some(reason);
             client.why = Some(why.clone());
         }
-        Presence::NotRead { .. } => {
+        Presence::NotRead { plugin, .. } => {
             client.status = "not-read";
-            client.why = Some("no root the client reads holds this skill".to_owned());
+            client.why = Some(match plugin {
+                Some(plugin) => format!(
+                    "it comes with the Claude Code plugin {plugin}, and the client does not load Claude Code plugins"
+                ),
+                None => "no root the client reads holds this skill".to_owned(),
+            });
         }
         Presence::Dropped { why } => {
             client.status = "dropped";

@@ -356,8 +356,13 @@ fn escape(text: &str) -> String {
 /// One skill as Claude Code considers it for its listing.
 #[derive(Clone, Debug)]
 pub(crate) struct Candidate<'a> {
+    /// The folder's name; a plugin's skill's is `plugin:folder`.
     pub folder: &'a str,
     pub reading: &'a Reading,
+    /// Where it comes from: 0 for the project's and the user's skills, then one group per
+    /// installed plugin, in the order the plugins were installed. Each group is listed after
+    /// the one before, sorted within itself.
+    pub group: usize,
 }
 
 /// A listed line: the name as shown and what happens to the text.
@@ -393,7 +398,12 @@ pub(crate) fn listing(
         }
     }
     let collator = super::collate::Collator::new();
-    winners.sort_by(|&a, &b| collator.compare(candidates[a].folder, candidates[b].folder));
+    winners.sort_by(|&a, &b| {
+        candidates[a]
+            .group
+            .cmp(&candidates[b].group)
+            .then_with(|| collator.compare(candidates[a].folder, candidates[b].folder))
+    });
     // The command table: path-scoped skills join it only once a matching file is touched.
     let table: Vec<usize> = winners
         .iter()
@@ -591,7 +601,11 @@ mod tests {
         let candidates: Vec<Candidate<'_>> = skills
             .iter()
             .zip(&readings)
-            .map(|((folder, _), reading)| Candidate { folder, reading })
+            .map(|((folder, _), reading)| Candidate {
+                folder,
+                reading,
+                group: 0,
+            })
             .collect();
         listing(&candidates, DEFAULT_BUDGET)
             .0

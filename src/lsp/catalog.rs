@@ -6,9 +6,13 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::Uri;
 
 use super::backend::Backend;
-use super::ext::{CatalogParams, CatalogResult, CatalogSkill, LoadSkillParams, LoadSkillResult};
+use super::ext::{
+    CatalogParams, CatalogPlugin, CatalogPluginSkill, CatalogResult, CatalogSkill, LoadSkillParams,
+    LoadSkillResult,
+};
 use super::handlers::{catch_panic, invalid_params};
 use super::state::{BufferText, DocumentAnalysis, analyze_skill};
+use crate::workspace::plugins::plugin_skill;
 
 /// Every skill the agent sees, with its finding count, what its files can do and its security
 /// errors, and the catalog text of the prompt.
@@ -75,12 +79,38 @@ pub(crate) async fn catalog(backend: &Backend, _: CatalogParams) -> Result<Catal
                     diagnostics,
                     capabilities,
                     security_errors,
+                    claude_code_name: plugin_skill(&registry.plugins, &skill.path)
+                        .map(|(plugin, skill)| plugin.skill_id(skill)),
                 }
             })
             .collect();
+        let uri = |path: &std::path::Path| {
+            Uri::from_file_path(path)
+                .map(|uri| uri.as_str().to_owned())
+                .unwrap_or_default()
+        };
         CatalogResult {
             skills,
             prompt: registry.catalog(),
+            plugins: registry
+                .plugins
+                .iter()
+                .map(|plugin| CatalogPlugin {
+                    name: plugin.name.clone(),
+                    marketplace: plugin.marketplace.clone(),
+                    install: plugin.install_command(),
+                    root: plugin.root.to_string_lossy().into_owned(),
+                    skills: plugin
+                        .skills
+                        .iter()
+                        .map(|skill| CatalogPluginSkill {
+                            claude_code_name: plugin.skill_id(skill),
+                            description: skill.description.clone(),
+                            uri: uri(&skill.path),
+                        })
+                        .collect(),
+                })
+                .collect(),
         }
     })
 }

@@ -134,6 +134,10 @@ pub struct CatalogSkill {
     pub capabilities: Vec<String>,
     /// Security errors among its findings: the agent asks before it loads such a skill.
     pub security_errors: usize,
+    /// For a skill a Claude Code plugin of the workspace provides: the name Claude Code lists
+    /// it under once the plugin is installed, `plugin:skill`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claude_code_name: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -141,6 +145,33 @@ pub struct CatalogSkill {
 pub struct CatalogResult {
     pub skills: Vec<CatalogSkill>,
     pub prompt: String,
+    /// The Claude Code plugins the workspace folders offer, whose skills Claude Code lists once
+    /// a plugin is installed (the agent's catalog holds only those a skills root holds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plugins: Vec<CatalogPlugin>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogPlugin {
+    /// The name its skills are listed under, `name:skill`.
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marketplace: Option<String>,
+    /// The command that installs it: `claude plugin install entry@marketplace`, or
+    /// `claude --plugin-dir ROOT` for a plugin no marketplace here lists.
+    pub install: String,
+    pub root: String,
+    pub skills: Vec<CatalogPluginSkill>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogPluginSkill {
+    /// `plugin:skill`, as Claude Code lists it.
+    pub claude_code_name: String,
+    pub description: String,
+    pub uri: String,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -41,6 +41,7 @@ impl FolderState {
 
     /// Re-reads one path after a change; returns whether the registry changed.
     pub(crate) fn refresh(&mut self, path: &Path, source: &dyn Source) -> bool {
+        let plugins_changed = self.index.refresh_plugins(path, source);
         let changed = match self.index.refresh(path, source) {
             Some(changed) => changed,
             None => {
@@ -50,10 +51,12 @@ impl FolderState {
                 self.index != before
             }
         };
-        if changed && !self.patch_registry(path) {
+        // The plugins' copies of their skills live in the registry too: patching the loader's
+        // copy alone would leave them behind.
+        if plugins_changed || changed && !self.patch_registry(path) {
             self.registry = RegistryView::from(self.index.registry());
         }
-        changed
+        changed || plugins_changed
     }
 
     /// Updates one skill of the registry in place (typing in its description or name) instead

@@ -519,6 +519,15 @@ impl State {
             for skill in &workspace.registry.skills {
                 registry.add(skill.clone());
             }
+            for plugin in &workspace.registry.plugins {
+                if !registry
+                    .plugins
+                    .iter()
+                    .any(|known| known.root == plugin.root)
+                {
+                    registry.plugins.push(plugin.clone());
+                }
+            }
         }
         Some((first.folder.clone(), registry))
     }
@@ -559,7 +568,8 @@ impl State {
     pub(crate) fn refresh_skill(&mut self, path: &Path) -> bool {
         let overlay = self.overlay();
         let changed = self.workspace_of_mut(path).is_some_and(|workspace| {
-            workspace.index.locate(path).is_some() && workspace.refresh(path, &overlay)
+            (workspace.index.locate(path).is_some() || workspace.index.holds_plugin_skill(path))
+                && workspace.refresh(path, &overlay)
         });
         if changed {
             self.changed();

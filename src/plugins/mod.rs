@@ -14,6 +14,9 @@
 mod check;
 pub mod fields;
 pub mod json;
+mod offered;
+
+pub use offered::{Offered, offered};
 
 use std::path::{Path, PathBuf};
 
@@ -155,13 +158,38 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
     let Some(plugin) = root.get("name").and_then(|name| name.value.as_str()) else {
         return Vec::new();
     };
-    let plugin_root = root_of(manifest);
+    let mut ids: Vec<String> = skill_folders(&root_of(manifest), Some(&root), files)
+        .into_iter()
+        .map(|(name, _)| format!("{plugin}:{name}"))
+        .collect();
+    ids.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    ids.dedup();
+    ids
+}
+
+/// The skills of the plugin at `plugin_root` whose plugin.json is `manifest` (`None` without
+/// one), as [`provided_skills`] finds them: each the name it has within the plugin and its
+/// folder, the `skills/` folder's first, then the root's, then those of plugin.json's `skills`.
+#[must_use]
+pub(crate) fn skill_folders(
+    plugin_root: &Path,
+    manifest: Option<&json::Node>,
+    files: &dyn Files,
+) -> Vec<(String, PathBuf)> {
     let is_skill = |folder: &Path| files.kind(&folder.join("SKILL.md")) == Some(EntryKind::File);
-    let skills_in = |folder: &Path| -> Vec<String> {
-        files
+    let skills_in = |folder: &Path| -> Vec<(String, PathBuf)> {
+        let mut names: Vec<String> = files
             .folders(folder)
             .into_iter()
             .filter(|name| is_skill(&folder.join(name)))
+            .collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|name| {
+                let path = folder.join(&name);
+                (name, path)
+            })
             .collect()
     };
     let named = |folder: &Path| -> Option<String> {
@@ -170,17 +198,21 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
             .and_then(|text| frontmatter_name(&text))
             .or_else(|| folder.file_name()?.to_str().map(str::to_owned))
     };
-    let mut names = skills_in(&plugin_root.join("skills"));
+    let mut skills = skills_in(&plugin_root.join("skills"));
     // A plugin whose root holds a SKILL.md with a frontmatter name is a skill itself (a root
     // SKILL.md without frontmatter, a README by another name, is not listed).
-    if is_skill(&plugin_root) {
-        names.extend(
-            files
-                .read(&plugin_root.join("SKILL.md"))
-                .and_then(|text| frontmatter_name(&text)),
-        );
+    if is_skill(plugin_root) {
+        if let Some(name) = files
+            .read(&plugin_root.join("SKILL.md"))
+            .and_then(|text| frontmatter_name(&text))
+        {
+            skills.push((name, plugin_root.to_path_buf()));
+        }
     }
-    let paths: Vec<&str> = match root.get("skills").map(|member| &member.value) {
+    let paths: Vec<&str> = match manifest
+        .and_then(|root| root.get("skills"))
+        .map(|member| &member.value)
+    {
         Some(node) => match node.items() {
             Some(items) => items.iter().filter_map(json::Node::as_str).collect(),
             None => node.as_str().into_iter().collect(),
@@ -189,7 +221,7 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
     };
     for path in paths {
         // `./x` and `x` name the same folder; dropping the `.` keeps the paths comparable.
-        let folder: PathBuf = std::iter::once(plugin_root.as_path())
+        let folder: PathBuf = std::iter::once(plugin_root)
             .chain(
                 Path::new(path)
                     .components()
@@ -198,18 +230,14 @@ pub fn provided_skills(manifest: &Path, text: &str, files: &dyn Files) -> Vec<St
             )
             .collect();
         if is_skill(&folder) {
-            names.extend(named(&folder));
+            skills.extend(named(&folder).map(|name| (name, folder.clone())));
         } else {
-            names.extend(skills_in(&folder));
+            skills.extend(skills_in(&folder));
         }
     }
-    let mut ids: Vec<String> = names
-        .into_iter()
-        .map(|name| format!("{plugin}:{name}"))
-        .collect();
-    ids.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    ids.dedup();
-    ids
+    let mut seen = std::collections::HashSet::new();
+    skills.retain(|(name, folder)| seen.insert((name.clone(), folder.clone())));
+    skills
 }
 
 /// A SKILL.md's frontmatter `name`, when it has a string one.
@@ -255,7 +283,7 @@ mod tests {
     }
 
     /// A folder tree: each path a file with its text, folders implied.
-    struct Tree(Vec<(&'static str, &'static str)>);
+    pub(super) struct Tree(pub(super) Vec<(&'static str, &'static str)>);
 
     impl Files for Tree {
         fn kind(&self, path: &Path) -> Option<EntryKind> {

@@ -1,6 +1,7 @@
 //! The catalog as clients list it: the plain text of the system prompt, the `<available_skills>`
 //! XML, and each client's listing budget (design.md §4, `catalog-budget`).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::clients::js::utf16_len;
@@ -38,6 +39,8 @@ pub(crate) struct Listed {
     pub fate: Fate,
     /// The SKILL.md listed.
     pub path: PathBuf,
+    /// The plugin of the registry (`Registry::plugins`) it comes with, once installed.
+    pub plugin: Option<usize>,
 }
 
 /// A skill the client loaded (or found) and keeps out of the model's listing.
@@ -51,6 +54,8 @@ pub(crate) struct Omitted {
     pub why: String,
     /// The name the client would list it under, for a skill it loads and hides from the model.
     pub name: Option<String>,
+    /// The plugin of the registry (`Registry::plugins`) it comes with, once installed.
+    pub plugin: Option<usize>,
 }
 
 /// What a client lists from a registry, and what it leaves out.
@@ -65,12 +70,15 @@ pub(crate) struct ClientListing {
     pub needed: Option<usize>,
 }
 
-/// A skill as Claude Code's listing sees it: registered, or linked from outside its root.
+/// A skill as Claude Code's listing sees it: registered, linked from outside its root, or a
+/// plugin's (its folder and frontmatter name then namespaced, `plugin:name`, as Claude Code
+/// lists them).
 struct ClaudeSkill<'a> {
     path: &'a Path,
     root: &'a Path,
-    folder: &'a str,
-    reading: &'a claude_code::Reading,
+    folder: Cow<'a, str>,
+    reading: Cow<'a, claude_code::Reading>,
+    plugin: Option<usize>,
 }
 
 /// A client's listing of a registry, as the client's own model computes it (`clients`: Claude
@@ -83,7 +91,7 @@ pub(crate) fn client_listing(
     context_window: Option<u64>,
 ) -> ClientListing {
     match target {
-        Client::ClaudeCode => claude_code_listing(registry, context_window),
+        Client::ClaudeCode => claude_code_listing(registry, context_window, false),
         Client::Codex => codex_listing(registry, context_window),
         Client::Copilot => copilot_listing(registry),
         Client::OpenCode => opencode_listing(registry),
@@ -180,6 +188,7 @@ fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientList
                 reason: "not-loaded",
                 why: format!("Codex does not load it: {}", refusal.describe()),
                 name: None,
+                plugin: None,
             }),
         }
     }
@@ -208,6 +217,7 @@ fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientList
                 description: line.description.unwrap_or_default(),
                 fate: line.fate,
                 path: skill.path.to_path_buf(),
+                plugin: None,
             }
         })
         .collect();
@@ -218,6 +228,7 @@ fn codex_listing(registry: &Registry, context_window: Option<u64>) -> ClientList
         why: "even names alone overflow Codex's listing budget, and this skill's line did not fit"
             .to_owned(),
         name: None,
+        plugin: None,
     }
     }));
     ClientListing {
@@ -313,6 +324,7 @@ fn copilot_listing(registry: &Registry) -> ClientListing {
             reason: "not-loaded",
             why: format!("Copilot does not load it: {refusal}"),
             name: None,
+            plugin: None,
         });
     }
     let candidates: Vec<copilot::Candidate<'_>> = loaded
@@ -335,6 +347,7 @@ fn copilot_listing(registry: &Registry) -> ClientListing {
                 description: line.description.unwrap_or_default(),
                 fate: line.fate,
                 path: skill.path.to_path_buf(),
+                plugin: None,
             }
         })
         .collect();
@@ -357,6 +370,7 @@ fn copilot_listing(registry: &Registry) -> ClientListing {
             reason,
             why,
             name: None,
+            plugin: None,
         }
     }));
     ClientListing {
@@ -436,6 +450,7 @@ fn opencode_listing(registry: &Registry) -> ClientListing {
                 reason: "not-loaded",
                 why: format!("OpenCode does not load it: {}", refusal.describe()),
                 name: None,
+                plugin: None,
             }),
         }
     }
@@ -459,6 +474,7 @@ fn opencode_listing(registry: &Registry) -> ClientListing {
                 description: description.to_owned(),
                 fate: Fate::Full,
                 path: skill.path.to_path_buf(),
+                plugin: None,
             }
         })
         .collect();
@@ -482,6 +498,7 @@ fn opencode_listing(registry: &Registry) -> ClientListing {
             reason,
             why,
             name: None,
+            plugin: None,
         }
     }));
     ClientListing {
@@ -556,6 +573,7 @@ fn gemini_listing(registry: &Registry) -> ClientListing {
                 reason: "not-loaded",
                 why: "Gemini CLI does not load it: no frontmatter block at the very top, or no name or description line".to_owned(),
                 name: None,
+                plugin: None,
             }),
         }
     }
@@ -577,6 +595,7 @@ fn gemini_listing(registry: &Registry) -> ClientListing {
                 description: reading.description.clone(),
                 fate: Fate::Full,
                 path: skill.path.to_path_buf(),
+                plugin: None,
             }
         })
         .collect();
@@ -600,6 +619,7 @@ fn gemini_listing(registry: &Registry) -> ClientListing {
             reason: "shadowed",
             why,
             name: None,
+            plugin: None,
         }
     }));
     ClientListing {
@@ -610,19 +630,39 @@ fn gemini_listing(registry: &Registry) -> ClientListing {
     }
 }
 
-/// Claude Code's listing.
-fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> ClientListing {
+/// What a client lists once the workspace's plugins (`Registry::plugins`) are installed, in
+/// the marketplace's order: Claude Code's [`client_listing`] with each plugin's skills after
+/// the project's; the other clients load no plugin, so theirs is [`client_listing`].
+#[must_use]
+pub(crate) fn installed_listing(
+    registry: &Registry,
+    target: Client,
+    context_window: Option<u64>,
+) -> ClientListing {
+    match target {
+        Client::ClaudeCode => claude_code_listing(registry, context_window, true),
+        _ => client_listing(registry, target, context_window),
+    }
+}
+
+/// Claude Code's listing: the project's skills, then, with `plugins`, each plugin's.
+fn claude_code_listing(
+    registry: &Registry,
+    context_window: Option<u64>,
+    plugins: bool,
+) -> ClientListing {
     // Claude Code follows a linked skill folder wherever it leads, which design.md §5's loader
     // refuses. Roots in the loader's order, folders in the order each root was scanned.
-    let skills = found_skills(
+    let mut skills = found_skills(
         registry,
         Client::ClaudeCode,
         |skill| {
             Some(ClaudeSkill {
                 path: &skill.path,
                 root: &skill.root,
-                folder: &skill.folder,
-                reading: skill.readings.claude.as_deref()?,
+                folder: Cow::Borrowed(&skill.folder),
+                reading: Cow::Borrowed(skill.readings.claude.as_deref()?),
+                plugin: None,
             })
         },
         |refused| match &refused.refusal {
@@ -632,18 +672,40 @@ fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> Clie
             } => Some(ClaudeSkill {
                 path: &refused.path,
                 root: &refused.root,
-                folder: refused.path.parent()?.file_name()?.to_str()?,
-                reading: readings.claude.as_deref()?,
+                folder: Cow::Borrowed(refused.path.parent()?.file_name()?.to_str()?),
+                reading: Cow::Borrowed(readings.claude.as_deref()?),
+                plugin: None,
             }),
             _ => None,
         },
         |skill| (skill.root, skill.path),
     );
+    if plugins {
+        for (index, plugin) in registry.plugins.iter().enumerate() {
+            for skill in &plugin.skills {
+                let Some(reading) = skill.readings.claude.as_deref() else {
+                    continue;
+                };
+                let mut reading = reading.clone();
+                reading.display_name = reading
+                    .display_name
+                    .map(|name| format!("{}:{name}", plugin.name));
+                skills.push(ClaudeSkill {
+                    path: &skill.path,
+                    root: &skill.root,
+                    folder: Cow::Owned(plugin.skill_id(skill)),
+                    reading: Cow::Owned(reading),
+                    plugin: Some(index),
+                });
+            }
+        }
+    }
     let candidates: Vec<claude_code::Candidate<'_>> = skills
         .iter()
         .map(|skill| claude_code::Candidate {
-            folder: skill.folder,
-            reading: skill.reading,
+            folder: &skill.folder,
+            reading: &skill.reading,
+            group: skill.plugin.map_or(0, |index| index + 1),
         })
         .collect();
     let (lines, left_out) = claude_code::listing(&candidates, claude_code::budget(context_window));
@@ -658,6 +720,7 @@ fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> Clie
                 description: line.description.unwrap_or_default(),
                 fate: line.fate,
                 path: skills[line.index].path.to_path_buf(),
+                plugin: skills[line.index].plugin,
             }
         })
         .collect();
@@ -682,6 +745,7 @@ fn claude_code_listing(registry: &Registry, context_window: Option<u64>) -> Clie
                 reason,
                 why,
                 name,
+                plugin: skills[index].plugin,
             }
         })
         .collect();
@@ -707,8 +771,159 @@ fn listing(registry: &Registry) -> Vec<Listed> {
             truncated: false,
             fate: Fate::Full,
             path: skill.path.clone(),
+            plugin: None,
         })
         .collect()
+}
+
+/// How a path is shown: relative to `base` when under it, with forward slashes.
+fn shown(path: &Path, base: Option<&Path>) -> String {
+    let relative = base
+        .and_then(|base| path.strip_prefix(base).ok())
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .unwrap_or(path);
+    super::loader::clean(relative)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// Why a catalog lists nothing: the roots it read, and the skills of the workspace's plugins,
+/// which only Claude Code lists, once a plugin is installed.
+fn empty_reason(registry: &Registry, roots: &[PathBuf], base: Option<&Path>) -> String {
+    let roots: Vec<String> = roots.iter().map(|root| shown(root, base)).collect();
+    let roots: Vec<&str> = roots.iter().map(String::as_str).collect();
+    let mut reason = format!(
+        "(no skills found: no skill folder in {})",
+        crate::targets::join_names(&roots)
+    );
+    let plugin_skills: usize = registry
+        .plugins
+        .iter()
+        .map(|plugin| plugin.skills.len())
+        .sum();
+    if plugin_skills > 0 {
+        let plugins = registry.plugins.len();
+        reason.pop();
+        reason.push_str(&format!(
+            "; {plugin_skills} skill{} of {plugins} Claude Code plugin{} here {} listed by Claude Code once a plugin is installed: skill-lsp catalog --target claude-code)",
+            if plugin_skills == 1 { "" } else { "s" },
+            if plugins == 1 { "" } else { "s" },
+            if plugin_skills == 1 { "is" } else { "are" },
+        ));
+    }
+    reason
+}
+
+/// The catalog as `skill-lsp catalog` prints it: the loader's (the agent's system prompt), or
+/// with a target that client's listing, and for Claude Code then what each of the workspace's
+/// plugins adds once installed, under a line naming it. Where nothing is listed, a line says
+/// why. Paths are shown relative to `base`.
+#[must_use]
+pub(crate) fn catalog_text(
+    registry: &Registry,
+    target: Option<(Client, &ClientListing)>,
+    base: Option<&Path>,
+) -> String {
+    let Some((target, listing)) = target else {
+        return if registry.skills.is_empty() {
+            empty_reason(registry, &registry.roots, base)
+        } else {
+            registry.catalog()
+        };
+    };
+    let project: Vec<Listed> = listing
+        .listed
+        .iter()
+        .filter(|item| item.plugin.is_none())
+        .cloned()
+        .collect();
+    let mut out = if project.is_empty() {
+        let read: Vec<PathBuf> = registry
+            .roots
+            .iter()
+            .filter(|root| client_reads(target, root, registry.roots.len() == 1))
+            .cloned()
+            .collect();
+        let hidden = listing
+            .omitted
+            .iter()
+            .filter(|item| item.plugin.is_none())
+            .count();
+        if hidden > 0 {
+            format!(
+                "(no skills listed from the roots {} reads: it keeps all {hidden} from the model)",
+                target.display()
+            )
+        } else if read.is_empty() {
+            let roots: Vec<&str> = super::explain::default_roots_of(target);
+            format!(
+                "(no skills listed: {} reads {}, and this workspace has none of them)",
+                target.display(),
+                crate::targets::join_names(&roots)
+            )
+        } else {
+            let folders: Vec<String> = read.iter().map(|root| shown(root, base)).collect();
+            let folders: Vec<&str> = folders.iter().map(String::as_str).collect();
+            format!(
+                "(no skills listed: no skill folder in {})",
+                crate::targets::join_names(&folders)
+            )
+        }
+    } else {
+        listing_text(&project)
+    };
+    if target != Client::ClaudeCode {
+        return out;
+    }
+    let mut without_skills = 0;
+    for (index, plugin) in registry.plugins.iter().enumerate() {
+        if plugin.skills.is_empty() {
+            without_skills += 1;
+            continue;
+        }
+        let from = plugin
+            .marketplace
+            .as_deref()
+            .map(|marketplace| format!(" from the marketplace {marketplace}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "\n\nPlugin {}{from}, listed once installed ({}):\n",
+            plugin.name,
+            plugin.install_command()
+        ));
+        let lines: Vec<Listed> = listing
+            .listed
+            .iter()
+            .filter(|item| item.plugin == Some(index))
+            .cloned()
+            .collect();
+        if lines.is_empty() {
+            let hidden: Vec<&str> = listing
+                .omitted
+                .iter()
+                .filter(|item| item.plugin == Some(index))
+                .filter_map(|item| item.name.as_deref())
+                .collect();
+            out.push_str(&format!(
+                "(none listed: Claude Code keeps {} from the model; skill-lsp explain NAME says why)",
+                crate::targets::join_names(&hidden)
+            ));
+        } else {
+            out.push_str(&listing_text(&lines));
+        }
+    }
+    if without_skills > 0 {
+        out.push_str(&format!(
+            "\n\n({without_skills} {} here provide{} no skills)",
+            if without_skills == 1 {
+                "more plugin"
+            } else {
+                "more plugins"
+            },
+            if without_skills == 1 { "s" } else { "" },
+        ));
+    }
+    out
 }
 
 /// The listing as text, in the shape of the system prompt's catalog.

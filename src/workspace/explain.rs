@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use crate::clients::{Fate, Hidden};
 use crate::targets::{Client, join_names};
 
-use super::catalog::{ClientListing, client_listing};
+use super::catalog::{ClientListing, installed_listing};
 use super::loader::{DEFAULT_ROOTS, root_readers};
+use super::plugins::{Plugin, plugin_skill};
 use super::registry::{Refusal, Registry, Skill};
 
 /// The clients that list skills to a model, in the order answers are given.
@@ -49,6 +50,27 @@ pub(crate) struct ClientView {
     pub model: Invocation,
     /// `None` where how the user invokes a skill in that client is not modelled.
     pub user: Option<Invocation>,
+    /// The Claude Code plugin the client lists the skill with, once installed.
+    pub plugin: Option<PluginNote>,
+}
+
+/// The plugin a skill comes with, as an answer names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PluginNote {
+    pub name: String,
+    pub marketplace: Option<String>,
+    /// What installs it: `claude plugin install entry@marketplace`, or `claude --plugin-dir`.
+    pub install: String,
+}
+
+impl PluginNote {
+    fn of(plugin: &Plugin) -> Self {
+        Self {
+            name: plugin.name.clone(),
+            marketplace: plugin.marketplace.clone(),
+            install: plugin.install_command(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,7 +88,11 @@ pub(crate) enum Presence {
     /// Read, and kept out of the listing: `reason` is a stable id, `why` its words.
     Omitted { reason: &'static str, why: String },
     /// No root the client reads holds the skill; `reads` are the default roots it scans.
-    NotRead { reads: Vec<&'static str> },
+    /// `plugin` names the Claude Code plugin it comes with, which this client does not load.
+    NotRead {
+        reads: Vec<&'static str>,
+        plugin: Option<String>,
+    },
     /// A root of the client holds it and the client's reading leaves it out.
     Dropped { why: String },
 }
@@ -117,7 +143,7 @@ fn registered(registry: &Registry) -> impl Iterator<Item = &Skill> {
         .chain(registry.shadowed.iter().map(|(skill, _)| skill))
 }
 
-/// Every SKILL.md the registry knows: registered, shadowed or refused.
+/// Every SKILL.md the registry knows: registered, shadowed or refused, or a plugin's.
 pub(crate) fn skills_in(registry: &Registry) -> impl Iterator<Item = &Path> {
     registered(registry)
         .map(|skill| skill.path.as_path())
@@ -127,10 +153,17 @@ pub(crate) fn skills_in(registry: &Registry) -> impl Iterator<Item = &Path> {
                 .iter()
                 .map(|refused| refused.path.as_path()),
         )
+        .chain(
+            registry
+                .plugins
+                .iter()
+                .flat_map(|plugin| plugin.skills.iter().map(|skill| skill.path.as_path())),
+        )
 }
 
 /// Every SKILL.md of the registry that answers to `name`: its frontmatter name, its folder, or
-/// a name a client lists it under (`Folder (name)`), registered, shadowed or refused.
+/// a name a client lists it under (`Folder (name)`), registered, shadowed or refused; a
+/// plugin's skill also to `plugin:folder` and `plugin:name`, as Claude Code names it.
 #[must_use]
 pub(crate) fn skills_named(registry: &Registry, name: &str) -> Vec<PathBuf> {
     let listed_as = |folder: &str, display: Option<&str>| {
@@ -167,6 +200,17 @@ pub(crate) fn skills_named(registry: &Registry, name: &str) -> Vec<PathBuf> {
             push(&refused.path);
         }
     }
+    for plugin in &registry.plugins {
+        for skill in &plugin.skills {
+            let bare = name
+                .strip_prefix(plugin.name.as_str())
+                .and_then(|rest| rest.strip_prefix(':'))
+                .unwrap_or(name);
+            if skill.name == bare || skill.folder == bare {
+                push(&skill.path);
+            }
+        }
+    }
     paths
 }
 
@@ -181,7 +225,7 @@ pub(crate) fn explain(
     targets
         .iter()
         .map(|&target| {
-            let listing = client_listing(registry, target, context_window);
+            let listing = installed_listing(registry, target, context_window);
             view(registry, path, target, &listing)
         })
         .collect()
@@ -189,8 +233,15 @@ pub(crate) fn explain(
 
 fn view(registry: &Registry, path: &Path, target: Client, listing: &ClientListing) -> ClientView {
     let only_root = registry.roots.len() == 1;
-    let root = root_of(registry, path).filter(|root| {
+    let project_root = root_of(registry, path).filter(|root| {
         only_root || root_readers(root).is_some_and(|readers| readers.contains(&target))
+    });
+    // A plugin's skill reaches Claude Code through the plugin unless a root it reads holds it.
+    let plugin = plugin_skill(&registry.plugins, path).filter(|_| project_root.is_none());
+    let root = project_root.or_else(|| {
+        plugin
+            .filter(|_| target == Client::ClaudeCode)
+            .map(|(_, skill)| skill.root.clone())
     });
     let listed = listing.listed.iter().find(|item| item.path == path);
     let omitted = listing.omitted.iter().find(|item| item.path == path);
@@ -198,6 +249,7 @@ fn view(registry: &Registry, path: &Path, target: Client, listing: &ClientListin
         // A listing only holds skills of roots the client reads.
         (_, _, None) => Presence::NotRead {
             reads: default_roots_of(target),
+            plugin: plugin.map(|(plugin, _)| plugin.name.clone()),
         },
         (Some(item), _, _) => Presence::Listed {
             name: item.name.clone(),
@@ -221,6 +273,9 @@ fn view(registry: &Registry, path: &Path, target: Client, listing: &ClientListin
     };
     ClientView {
         target,
+        plugin: plugin
+            .filter(|_| target == Client::ClaudeCode)
+            .map(|(plugin, _)| PluginNote::of(plugin)),
         root,
         presence,
         model,
@@ -333,6 +388,10 @@ fn user_invocation(
                     } if refused.path == path => readings.claude.as_deref(),
                     _ => None,
                 })
+        })
+        .or_else(|| {
+            plugin_skill(&registry.plugins, path)
+                .and_then(|(_, skill)| skill.readings.claude.as_deref())
         })?;
     if reading.hidden == Some(Hidden::PathScoped) {
         return Some(Invocation::no(NOT_UNTIL_PATHS));
@@ -419,15 +478,42 @@ pub(crate) fn render(views: &[ClientView], markdown: bool, base: Option<&Path>) 
                 code(name)
             ),
             Presence::Omitted { why, .. } => format!("not listed: {why}"),
-            Presence::NotRead { reads } => {
+            Presence::NotRead { reads, plugin } => {
                 let roots: Vec<String> = reads.iter().map(|root| code(root)).collect();
                 let roots: Vec<&str> = roots.iter().map(String::as_str).collect();
-                format!(
-                    "not loaded: no root it reads holds this skill (it reads {})",
-                    join_names(&roots)
-                )
+                match plugin {
+                    Some(plugin) => format!(
+                        "not loaded: this skill comes with the Claude Code plugin {}, and {client} does not load Claude Code plugins (it reads {})",
+                        code(plugin),
+                        join_names(&roots)
+                    ),
+                    None => format!(
+                        "not loaded: no root it reads holds this skill (it reads {})",
+                        join_names(&roots)
+                    ),
+                }
             }
             Presence::Dropped { why } => format!("not loaded: {why}"),
+        };
+        // A plugin's skill: what Claude Code does once the plugin is installed.
+        let headline = match &view.plugin {
+            Some(plugin) => {
+                let from = plugin
+                    .marketplace
+                    .as_deref()
+                    .map(|marketplace| format!(" from the marketplace {}", code(marketplace)))
+                    .unwrap_or_default();
+                let once = format!(
+                    "once the plugin {}{from} is installed ({})",
+                    code(&plugin.name),
+                    code(&plugin.install)
+                );
+                match &view.presence {
+                    Presence::Omitted { why, .. } => format!("not listed, {once}: {why}"),
+                    _ => format!("{headline}, {once}"),
+                }
+            }
+            None => headline,
         };
         let title = if markdown {
             format!("**{client}**")
@@ -535,7 +621,8 @@ mod tests {
         assert_eq!(
             views[1].presence,
             Presence::NotRead {
-                reads: vec![".agents/skills", ".codex/skills"]
+                reads: vec![".agents/skills", ".codex/skills"],
+                plugin: None,
             }
         );
         assert!(!views[1].model.can);

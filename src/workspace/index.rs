@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::loader::{Metadata, Source, add_readings, client_reads};
+use super::plugins::Plugin;
 use super::registry::{Refusal, Refused, Registry, Skill};
 use crate::clients::Readings;
 use crate::targets::{ALL_CLIENTS, ClientSet};
@@ -28,6 +29,9 @@ pub(crate) struct WorkspaceIndex {
     /// The skill folders left out (`exclude`, `extend-exclude`).
     excludes: Excludes,
     slots: BTreeMap<(usize, String), Slot>,
+    /// The workspace's folder and the plugins it offers, when it was opened as one
+    /// (`Workspace::index`).
+    pub(crate) plugins: Option<(PathBuf, Vec<Plugin>)>,
 }
 
 /// The root with every symlink resolved, which registered files must stay inside.
@@ -164,6 +168,7 @@ impl WorkspaceIndex {
             slots: probe_roots(roots, source, clients, excludes)
                 .into_iter()
                 .collect(),
+            plugins: None,
         }
     }
 
@@ -248,7 +253,34 @@ impl WorkspaceIndex {
     /// The loader's registry as of now.
     #[must_use]
     pub(crate) fn registry(&self) -> Registry {
-        registry_of(&self.roots, self.slots.clone())
+        let mut registry = registry_of(&self.roots, self.slots.clone());
+        if let Some((_, plugins)) = &self.plugins {
+            registry.plugins.clone_from(plugins);
+        }
+        registry
+    }
+
+    /// Whether `path` is the SKILL.md of one of the workspace's plugins.
+    #[must_use]
+    pub(crate) fn holds_plugin_skill(&self, path: &Path) -> bool {
+        self.plugins
+            .as_ref()
+            .is_some_and(|(_, plugins)| super::plugins::plugin_skill(plugins, path).is_some())
+    }
+
+    /// Follows a change to a plugin's skill or manifest; whether the plugins changed. A
+    /// manifest's change reads the plugins again: it may add, drop or rename any of them.
+    pub(crate) fn refresh_plugins(&mut self, path: &Path, source: &dyn Source) -> bool {
+        let Some((folder, plugins)) = &mut self.plugins else {
+            return false;
+        };
+        if crate::plugins::manifest_kind(path).is_some() {
+            let again = super::plugins::read_plugins(folder, source);
+            let changed = again != *plugins;
+            *plugins = again;
+            return changed;
+        }
+        super::plugins::refresh(plugins, path, source)
     }
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod explain;
 pub(crate) mod index;
 pub mod loader;
 pub(crate) mod open;
+pub(crate) mod plugins;
 pub(crate) mod read;
 pub(crate) mod registry;
 pub(crate) mod walk;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::discovery::root_of;
 use super::loader::{fs_path, roots_for, workspace_of_skill};
+use super::plugins::read_plugins;
 use super::registry::{Registry, Skill};
 use super::{Source, WorkspaceIndex};
 use crate::config::{Config, ConfigError};
@@ -83,13 +84,18 @@ impl Workspace {
     /// The loader's registry, with the readings of `clients` beside its own.
     #[must_use]
     pub(crate) fn registry(&self, source: &dyn Source, clients: ClientSet) -> Registry {
-        Registry::scan_excluding(&self.roots(), source, clients, &self.config.exclude)
+        let mut registry =
+            Registry::scan_excluding(&self.roots(), source, clients, &self.config.exclude);
+        registry.plugins = read_plugins(&self.folder, source);
+        registry
     }
 
     /// The registry kept live, one SKILL.md at a time.
     #[must_use]
     pub(crate) fn index(&self, source: &dyn Source, clients: ClientSet) -> WorkspaceIndex {
-        WorkspaceIndex::scan(&self.roots(), source, clients, &self.config.exclude)
+        let mut index = WorkspaceIndex::scan(&self.roots(), source, clients, &self.config.exclude);
+        index.plugins = Some((self.folder.clone(), read_plugins(&self.folder, source)));
+        index
     }
 }
 

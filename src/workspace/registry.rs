@@ -76,6 +76,9 @@ pub struct Registry {
     /// Skills whose name an earlier skill already took, each with the winner's index.
     pub(crate) shadowed: Vec<(Skill, usize)>,
     pub(crate) refused: Vec<Refused>,
+    /// The Claude Code plugins the workspace offers, whose skills Claude Code lists once a
+    /// plugin is installed: apart from `skills`, which they neither shadow nor join.
+    pub(crate) plugins: Vec<super::plugins::Plugin>,
     /// Index into `skills` by name; `add` keeps it current.
     by_name: HashMap<String, usize>,
 }

@@ -96,12 +96,13 @@ class Client:
     def listing(self, requests: list) -> list[Listed]:
         raise NotImplementedError
 
-    def run(self, project: Path, timeout: float = 180) -> Run:
+    def run(self, project: Path, timeout: float = 180, home: Path | None = None) -> Run:
+        """`home`: a HOME prepared beforehand (plugins installed in it), else a scratch one."""
         base = installed(self.id)
         if base is None:
             raise RuntimeError(f"{self.id} is not installed under {CACHE}")
         with tempfile.TemporaryDirectory(prefix=f"oracle-{self.id}-home-") as scratch, Recorder() as recorder:
-            home = Path(scratch)
+            home = home or Path(scratch)
             env = _env(home, project, recorder.port)
             self.configure(env, home, recorder.port)
             done = subprocess.run(

@@ -588,7 +588,7 @@ fn catalog_and_load_follow_the_loader_contract() {
     );
     assert_eq!(
         stdout(&run_in(empty.path(), &["catalog"])),
-        "(no skills found)\n"
+        "(no skills found: no skill folder in skills, .agents/skills, .claude/skills, .github/skills, .codex/skills, .opencode/skills and .gemini/skills)\n"
     );
 
     let xml = stdout(&run_in(dir.path(), &["catalog", "--format", "xml"]));
@@ -709,6 +709,191 @@ fn explain_says_what_each_client_does_with_a_skill() {
     );
     let bad = run_in(dir.path(), &["explain", "manual", "--target", "vim"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// A marketplace of two plugins (`tests/fixtures/plugin-skills`): `alpha`, and `beta-real`
+/// in the folder `beta-folder` under the entry `beta`, beside a project skill.
+fn plugin_fixture() -> PathBuf {
+    Path::new(ROOT).join("tests/fixtures/plugin-skills")
+}
+
+#[test]
+fn explain_says_claude_code_lists_a_plugin_skill_once_the_plugin_is_installed() {
+    let greet = run_in(&plugin_fixture(), &["explain", "greet"]);
+    assert_eq!(greet.status.code(), Some(0), "{}", stderr(&greet));
+    let text = stdout(&greet);
+    assert!(
+        text.starts_with(
+            "plugins/alpha/skills/greet/SKILL.md\n\n\
+             Claude Code: listed as alpha:greet, once the plugin alpha from the marketplace fixture-market is installed (claude plugin install alpha@fixture-market)\n\
+             \x20 read from plugins/alpha/skills\n\
+             \x20 the model sees: Greets the user warmly. Use when the conversation starts.\n\
+             \x20 invoked by the model: yes (the model sees it in the listing)\n\
+             \x20 invoked by the user: yes (as /alpha:greet)\n\n\
+             Codex: not loaded: this skill comes with the Claude Code plugin alpha, and Codex does not load Claude Code plugins (it reads .agents/skills and .codex/skills)\n\
+             \x20 invoked by the model: no (Codex does not load it)\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("no root it reads holds"), "{text}");
+    // Its Claude Code name finds it too, and the plugin's name is plugin.json's, not the
+    // marketplace entry's or the folder's.
+    assert_eq!(
+        stdout(&run_in(&plugin_fixture(), &["explain", "alpha:greet"])),
+        text
+    );
+    let deploy = stdout(&run_in(
+        &plugin_fixture(),
+        &["explain", "beta-real:deploy", "--target", "claude-code"],
+    ));
+    assert!(
+        deploy.contains("listed as beta-real:deploy, once the plugin beta-real from the marketplace fixture-market is installed (claude plugin install beta@fixture-market)"),
+        "{deploy}"
+    );
+    let missing = run_in(&plugin_fixture(), &["explain", "beta:deploy"]);
+    assert_eq!(missing.status.code(), Some(1), "{}", stdout(&missing));
+    // Invocation follows the frontmatter as for a project's skill.
+    let manual = run_in(
+        &plugin_fixture(),
+        &[
+            "explain",
+            "manual",
+            "--target",
+            "claude-code",
+            "--format",
+            "json",
+        ],
+    );
+    let value: Value = serde_json::from_str(&stdout(&manual)).unwrap();
+    let claude = &value[0]["clients"][0];
+    assert_eq!(claude["status"], "omitted", "{claude:#}");
+    assert_eq!(claude["reason"], "model-invocation-disabled");
+    assert_eq!(claude["model_invocable"]["can"], false);
+    assert_eq!(claude["user_invocable"]["can"], true);
+    assert_eq!(claude["user_invocable"]["why"], "as /alpha:manual");
+    assert_eq!(claude["plugin"]["name"], "alpha");
+    assert_eq!(claude["plugin"]["marketplace"], "fixture-market");
+    let named = stdout(&run_in(
+        &plugin_fixture(),
+        &["explain", "alpha:shown-name", "--target", "claude-code"],
+    ));
+    assert!(
+        named.contains("listed as alpha:Named-Folder (alpha:shown-name)")
+            && named.contains("as /alpha:Named-Folder or /alpha:shown-name"),
+        "{named}"
+    );
+    // A project skill beside the plugins is explained as before.
+    let project = stdout(&run_in(
+        &plugin_fixture(),
+        &["explain", "project-notes", "--target", "claude-code"],
+    ));
+    assert!(
+        project.contains("Claude Code: listed as project-notes\n  read from .claude/skills"),
+        "{project}"
+    );
+}
+
+#[test]
+fn catalog_for_claude_code_lists_each_plugins_skills_under_it() {
+    let listed = run_in(&plugin_fixture(), &["catalog", "--target", "claude-code"]);
+    assert_eq!(
+        stdout(&listed),
+        "- project-notes: Keeps the project notes. Use when the user asks about notes.\n\n\
+         Plugin alpha from the marketplace fixture-market, listed once installed (claude plugin install alpha@fixture-market):\n\
+         - alpha:greet: Greets the user warmly. Use when the conversation starts.\n\
+         - alpha:Named-Folder (alpha:shown-name): Shows a name that differs from its folder. Use when testing names.\n\n\
+         Plugin beta-real from the marketplace fixture-market, listed once installed (claude plugin install beta@fixture-market):\n\
+         - beta-real:deploy: Deploys the service. Use when the user asks to ship.\n"
+    );
+    let output = run_in(
+        &plugin_fixture(),
+        &["catalog", "--target", "claude-code", "--format", "json"],
+    );
+    let value: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let listed: Vec<(&str, Option<&str>)> = value["listed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| (item["name"].as_str().unwrap(), item["plugin"].as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("project-notes", None),
+            ("alpha:greet", Some("alpha")),
+            ("alpha:Named-Folder (alpha:shown-name)", Some("alpha")),
+            ("beta-real:deploy", Some("beta-real")),
+        ]
+    );
+    let omitted = &value["omitted"][0];
+    assert_eq!(omitted["plugin"], "alpha", "{omitted:#}");
+    assert_eq!(omitted["reason"], "model-invocation-disabled");
+    assert_eq!(value["plugins"][1]["install"], "beta@fixture-market");
+    assert_eq!(value["plugins"][1]["skills"][0]["id"], "beta-real:deploy");
+    // Without a target the loader's catalog has the project's skill, and says what it leaves out.
+    let loader = run_in(&plugin_fixture(), &["catalog"]);
+    assert_eq!(
+        stdout(&loader),
+        "- project-notes: Keeps the project notes. Use when the user asks about notes.\n"
+    );
+    assert!(
+        stderr(&loader)
+            .contains("4 skills of the Claude Code plugins here are not in this catalog"),
+        "{}",
+        stderr(&loader)
+    );
+    // The clients that load no plugins list only the project's skills.
+    let codex = stdout(&run_in(
+        &plugin_fixture(),
+        &["catalog", "--target", "codex"],
+    ));
+    assert_eq!(
+        codex,
+        "(no skills listed: no skill folder in .agents/skills and .codex/skills)\n"
+    );
+}
+
+#[test]
+fn an_empty_catalog_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join(".claude-plugin/plugin.json"),
+        "{\"name\": \"solo\"}\n",
+    );
+    write(
+        &dir.path().join("plugin-skills/x/SKILL.md"),
+        "---\nname: x\ndescription: Not under skills/.\n---\n",
+    );
+    let claude = stdout(&run_in(dir.path(), &["catalog", "--target", "claude-code"]));
+    assert_eq!(
+        claude,
+        "(no skills listed: no skill folder in .claude/skills)\n\n(1 more plugin here provides no skills)\n"
+    );
+    write(
+        &dir.path().join("skills/y/SKILL.md"),
+        "---\nname: y\ndescription: A plugin skill.\n---\n",
+    );
+    fs::remove_dir_all(dir.path().join("plugin-skills")).unwrap();
+    // `skills/` is the loader's root and the plugin's: the plugin without a marketplace is
+    // installed from its folder.
+    let claude = stdout(&run_in(dir.path(), &["catalog", "--target", "claude-code"]));
+    assert!(
+        claude.ends_with("Plugin solo, listed once installed (claude --plugin-dir .):\n- solo:y: A plugin skill.\n"),
+        "{claude}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    write(
+        &empty.path().join(".claude-plugin/marketplace.json"),
+        "{\"name\": \"m\", \"owner\": {\"name\": \"o\"}, \"plugins\": [{\"name\": \"p\", \"source\": \"./p\"}]}\n",
+    );
+    write(
+        &empty.path().join("p/skills/z/SKILL.md"),
+        "---\nname: z\ndescription: Only a plugin's.\n---\n",
+    );
+    assert_eq!(
+        stdout(&run_in(empty.path(), &["catalog"])),
+        "(no skills found: no skill folder in skills, .agents/skills, .claude/skills, .github/skills, .codex/skills, .opencode/skills and .gemini/skills; 1 skill of 1 Claude Code plugin here is listed by Claude Code once a plugin is installed: skill-lsp catalog --target claude-code)\n"
+    );
 }
 
 #[test]

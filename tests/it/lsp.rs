@@ -484,6 +484,114 @@ fn hover_on_name_says_what_explain_says() {
     client.shutdown();
 }
 
+/// A marketplace with the plugin `alpha` (in `plugins/alpha-folder`) and its skill `greet`.
+const PLUGIN_FILES: [(&str, &str); 3] = [
+    (
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "market", "owner": {"name": "o"}, "plugins": [{"name": "alpha", "source": "./plugins/alpha-folder"}]}"#,
+    ),
+    (
+        "plugins/alpha-folder/.claude-plugin/plugin.json",
+        r#"{"name": "alpha"}"#,
+    ),
+    (
+        "plugins/alpha-folder/skills/greet/SKILL.md",
+        "---\nname: greet\ndescription: Greets the user. Use when a chat starts.\n---\nBody\n",
+    ),
+];
+
+#[test]
+fn hover_on_a_plugin_skills_name_gives_its_claude_code_name() {
+    let mut client = Client::start(
+        &PLUGIN_FILES,
+        json!({"textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}}}),
+    );
+    let (path, text) = PLUGIN_FILES[2];
+    let uri = client.open(path, text);
+    client.diagnostics(&uri, Some(1));
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
+    let markdown = hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        markdown.contains("**Claude Code**: listed as `alpha:greet`, once the plugin `alpha` from the marketplace `market` is installed (`claude plugin install alpha@market`)"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("invoked by the user: yes (as /alpha:greet)"),
+        "{markdown}"
+    );
+    let explained = Command::new(env!("CARGO_BIN_EXE_skill-lsp"))
+        .args(["explain", "alpha:greet", "--root"])
+        .arg(client.path(""))
+        .output()
+        .unwrap();
+    let explained = String::from_utf8(explained.stdout).unwrap();
+    let plain = markdown
+        .replace("**", "")
+        .replace('`', "")
+        .replace("  \n", "\n");
+    let (_, answer) = explained.split_once("\n\n").unwrap();
+    // The hover reads the plugin from its own folder, the command from the marketplace's: the
+    // same words but the root, shown relative to each.
+    let root = |text: &str| {
+        text.lines()
+            .filter(|line| !line.trim_start().starts_with("read from"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        root(&plain).ends_with(&root(answer.trim_end())),
+        "hover:\n{plain}\nexplain:\n{answer}"
+    );
+    // Typing in the skill reaches the hover's listing.
+    let edited = text.replace("Greets the user.", "Says hello.");
+    client.change(&uri, 2, json!([{"text": edited}]));
+    client.diagnostics(&uri, Some(2));
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("the model sees: Says hello."), "{value}");
+    client.shutdown();
+}
+
+#[test]
+fn the_catalog_request_carries_the_claude_code_names_of_plugin_skills() {
+    // A plugin at the workspace's top: its `skills/` is a root of the agent too.
+    let mut client = Client::start(
+        &[
+            (".claude-plugin/plugin.json", r#"{"name": "solo"}"#),
+            ("skills/pdf/SKILL.md", GOOD),
+        ],
+        json!({}),
+    );
+    let catalog = client.ask::<Catalog>(CatalogParams {});
+    assert_eq!(catalog["skills"][0]["name"], "pdf", "{catalog:#}");
+    assert_eq!(catalog["skills"][0]["claudeCodeName"], "solo:pdf");
+    assert_eq!(catalog["plugins"][0]["name"], "solo");
+    assert_eq!(
+        catalog["plugins"][0]["skills"][0]["claudeCodeName"],
+        "solo:pdf"
+    );
+    client.shutdown();
+    // A marketplace's plugins under `plugins/`: in `plugins` alone.
+    let mut client = Client::start(&PLUGIN_FILES, json!({}));
+    let catalog = client.ask::<Catalog>(CatalogParams {});
+    assert_eq!(catalog["skills"], json!([]), "{catalog:#}");
+    let plugin = &catalog["plugins"][0];
+    assert_eq!(plugin["name"], "alpha");
+    assert_eq!(plugin["marketplace"], "market");
+    assert_eq!(plugin["install"], "claude plugin install alpha@market");
+    assert_eq!(plugin["skills"][0]["claudeCodeName"], "alpha:greet");
+    assert!(
+        plugin["skills"][0]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("plugins/alpha-folder/skills/greet/SKILL.md")
+    );
+    client.shutdown();
+}
+
 #[test]
 fn hover_on_name_sums_up_what_the_skill_files_can_do() {
     let text = "---\nname: updater\ndescription: Keeps tools current.\n---\nRun `scripts/up.sh`.\n";

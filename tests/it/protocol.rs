@@ -147,8 +147,20 @@ fn messages() -> Value {
                     diagnostics: 0,
                     capabilities: vec!["shell".into()],
                     security_errors: 0,
+                    claude_code_name: Some("docs:pdf".into()),
                 }],
                 prompt: "- pdf: Fills PDF forms. Use when the user has a PDF form.".into(),
+                plugins: vec![ext::CatalogPlugin {
+                    name: "docs".into(),
+                    marketplace: Some("team".into()),
+                    install: "claude plugin install docs@team".into(),
+                    root: "/work".into(),
+                    skills: vec![ext::CatalogPluginSkill {
+                        claude_code_name: "docs:pdf".into(),
+                        description: "Fills PDF forms. Use when the user has a PDF form.".into(),
+                        uri: "file:///work/skills/pdf/SKILL.md".into(),
+                    }],
+                }],
             },
         )],
         ext::LOAD_SKILL: [

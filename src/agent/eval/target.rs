@@ -1,5 +1,5 @@
 //! `eval --target CLIENT`: the routing step sent the catalog as that client lists it
-//! (`workspace::catalog::client_listing`, its shape from `client_prompt`): its names, its cut
+//! (`workspace::catalog::installed_listing`, its shape from `client_prompt`): its names, its cut
 //! descriptions, its budget, the skills it leaves out. The model still loads with our
 //! `load_skill`, called with a name the client lists; a load of that name counts for the skill
 //! listed under it. A candidate description is written into the SKILL.md's text and read by
@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::clients::{Fate, Readings};
 use crate::targets::{ALL_CLIENTS, Client, ClientSet};
 use crate::text::thousands;
-use crate::workspace::catalog::{call_names, client_listing, client_prompt};
+use crate::workspace::catalog::{call_names, client_prompt, installed_listing};
 use crate::workspace::explain::{Presence, explain};
 use crate::workspace::registry::Refusal;
 use crate::workspace::{Registry, Source};
@@ -122,7 +122,8 @@ pub(crate) fn routing(registry: &Registry, target: Target, path: &Path, skill: &
         client: target,
         context_window,
     } = target;
-    let listing = client_listing(registry, target, context_window);
+    // As `explain` answers: with the workspace's plugins installed.
+    let listing = installed_listing(registry, target, context_window);
     let mut names = Vec::new();
     let mut loads = HashMap::new();
     for item in &listing.listed {
@@ -154,9 +155,13 @@ pub(crate) fn routing(registry: &Registry, target: Target, path: &Path, skill: &
     let presence = explain(registry, path, &[target], context_window)
         .into_iter()
         .next()
-        .map_or(Presence::NotRead { reads: Vec::new() }, |view| {
-            view.presence
-        });
+        .map_or(
+            Presence::NotRead {
+                reads: Vec::new(),
+                plugin: None,
+            },
+            |view| view.presence,
+        );
     let view = TargetView::of(target, presence);
     Routing {
         catalog: client_prompt(target, &listing),
@@ -228,7 +233,20 @@ impl TargetView {
                     "{client} does not load this skill ({why}): the model cannot load it"
                 ));
             }
-            Presence::NotRead { reads } => {
+            Presence::NotRead {
+                reads,
+                plugin: Some(plugin),
+            } => {
+                view.presence = "not-read";
+                view.note = Some(format!(
+                    "{client} does not load Claude Code plugins, and this skill comes with the plugin {plugin} (it reads {}): the model cannot load it",
+                    reads.join(", ")
+                ));
+            }
+            Presence::NotRead {
+                reads,
+                plugin: None,
+            } => {
                 view.presence = "not-read";
                 view.note = Some(format!(
                     "{client} does not read this skill's root (it reads {}): the model cannot load it",
@@ -299,6 +317,21 @@ pub(crate) fn with_candidate(
         {
             forget(readings);
         }
+    }
+    // A plugin's copy of the skill is read for Claude Code alone, which lists plugins.
+    for skill in registry
+        .plugins
+        .iter_mut()
+        .flat_map(|plugin| plugin.skills.iter_mut())
+        .filter(|skill| skill.path == path && target == Client::ClaudeCode)
+    {
+        candidate.clone_into(&mut skill.description);
+        skill.readings = Readings::default();
+        crate::workspace::loader::add_readings(
+            &mut skill.readings,
+            &written,
+            ClientSet::of([target]),
+        );
     }
     registry.read_clients(
         ClientSet::of([target]),
