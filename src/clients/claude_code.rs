@@ -60,6 +60,50 @@ pub(crate) struct Reading {
     pub(crate) hidden_from_user: bool,
 }
 
+/// What Claude Code takes from the value of an enumerated field it reads, as its loader
+/// converts it: `context` is `fork` only when written exactly so, and anything else runs the
+/// skill inline, as no `context` does; `shell` is trimmed and lowercased, and an unknown one
+/// falls back to bash; `effort` is lowercased (`med` is `medium`), and an unknown one is
+/// dropped for the model's default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Setting {
+    /// Claude Code takes the value as this one of the field's values.
+    Takes(String),
+    /// Claude Code passes over the value and does what it does without the field; the text
+    /// says what that is.
+    Default(&'static str),
+    /// A form whose reading is not modelled here (a number for `effort`).
+    Unmodelled,
+}
+
+#[must_use]
+pub(crate) fn setting(field: &str, value: &str) -> Setting {
+    match field {
+        "context" if value == "fork" => Setting::Takes(value.to_owned()),
+        "context" => Setting::Default("runs the skill inline, as without the field"),
+        "shell" => match value.trim().to_lowercase().as_str() {
+            known @ ("bash" | "powershell") => Setting::Takes(known.to_owned()),
+            _ => Setting::Default("runs the skill's commands with bash, as without the field"),
+        },
+        "effort" => {
+            let lower = value.to_lowercase();
+            let lower = if lower == "med" {
+                "medium".to_owned()
+            } else {
+                lower
+            };
+            if ["low", "medium", "high", "xhigh", "max"].contains(&lower.as_str()) {
+                Setting::Takes(lower)
+            } else if lower.trim().parse::<f64>().is_ok() {
+                Setting::Unmodelled
+            } else {
+                Setting::Default("uses the model's default effort, as without the field")
+            }
+        }
+        _ => Setting::Unmodelled,
+    }
+}
+
 /// Reads a SKILL.md as Claude Code does (the loader reads it through [`read_reusing`]).
 #[cfg(test)]
 #[must_use]

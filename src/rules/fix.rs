@@ -244,6 +244,225 @@ pub(crate) fn keep_comments(
     }
 }
 
+/// What a fix does to one client's reading of the skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    /// It reads the skill as before, or now loads one it refused.
+    Same,
+    /// It reads the skill as before under another name: it lists it, and the user types it, so.
+    Renamed,
+    /// Anything else: another description, a switch flipped, the skill dropped.
+    Other,
+}
+
+/// Compares two readings of one client; `loaded` tells whether a reading loads the skill and
+/// `unnamed` clears the name.
+fn change<R: PartialEq + Clone>(
+    before: Option<&R>,
+    after: Option<&R>,
+    loaded: impl Fn(&R) -> bool,
+    unnamed: impl Fn(&R) -> R,
+) -> Change {
+    match (before, after) {
+        (Some(before), Some(after)) if before != after => {
+            if !loaded(before) && loaded(after) {
+                Change::Same
+            } else if unnamed(before) == unnamed(after) {
+                Change::Renamed
+            } else {
+                Change::Other
+            }
+        }
+        _ => Change::Same,
+    }
+}
+
+/// The worst change a fix makes to what the modelled clients read (the one reading of each
+/// client, the same that lists the skill), and the clients it makes that change for.
+fn worst_change(
+    before: &crate::clients::Readings,
+    after: &crate::clients::Readings,
+) -> (Change, Vec<crate::targets::Client>) {
+    use crate::clients::{codex, copilot, opencode};
+    use crate::targets::Client;
+    let clients = [
+        Client::ClaudeCode,
+        Client::Codex,
+        Client::Copilot,
+        Client::OpenCode,
+        Client::Gemini,
+    ];
+    let changes = [
+        change(
+            before.claude.as_deref(),
+            after.claude.as_deref(),
+            // Names and text from the folder and the body are Claude Code's fallback: a fix
+            // that lets it read the frontmatter instead is what the fix is for.
+            |reading| !reading.frontmatter_ignored && !reading.from_body,
+            |reading| crate::clients::claude_code::Reading {
+                display_name: None,
+                ..reading.clone()
+            },
+        ),
+        change(
+            before.codex.as_deref(),
+            after.codex.as_deref(),
+            |reading| matches!(reading, codex::Reading::Loaded { .. }),
+            |reading| match reading {
+                codex::Reading::Loaded { description, .. } => codex::Reading::Loaded {
+                    name: None,
+                    description: description.clone(),
+                },
+                refused @ codex::Reading::Refused(_) => refused.clone(),
+            },
+        ),
+        change(
+            before.copilot.as_deref(),
+            after.copilot.as_deref(),
+            |reading| matches!(reading, copilot::Reading::Loaded { .. }),
+            |reading| match reading {
+                copilot::Reading::Loaded {
+                    description,
+                    hidden,
+                    ..
+                } => copilot::Reading::Loaded {
+                    name: None,
+                    description: description.clone(),
+                    hidden: *hidden,
+                },
+                refused @ copilot::Reading::Refused(_) => refused.clone(),
+            },
+        ),
+        change(
+            before.opencode.as_deref(),
+            after.opencode.as_deref(),
+            |reading| {
+                matches!(
+                    reading,
+                    opencode::Reading::Loaded {
+                        description: Some(_),
+                        ..
+                    }
+                )
+            },
+            |reading| match reading {
+                opencode::Reading::Loaded { description, .. } => opencode::Reading::Loaded {
+                    name: String::new(),
+                    description: description.clone(),
+                },
+                refused @ opencode::Reading::Refused(_) => refused.clone(),
+            },
+        ),
+        change(
+            before.gemini.as_deref(),
+            after.gemini.as_deref(),
+            |reading| reading.0.is_some(),
+            |reading| {
+                crate::clients::gemini::Reading(reading.0.as_ref().map(|loaded| {
+                    crate::clients::gemini::Loaded {
+                        name: String::new(),
+                        description: loaded.description.clone(),
+                    }
+                }))
+            },
+        ),
+    ];
+    let worst = if changes.contains(&Change::Other) {
+        Change::Other
+    } else if changes.contains(&Change::Renamed) {
+        Change::Renamed
+    } else {
+        Change::Same
+    };
+    let whom = clients
+        .into_iter()
+        .zip(changes)
+        .filter(|(_, change)| *change == worst)
+        .map(|(client, _)| client)
+        .collect();
+    (worst, whom)
+}
+
+/// No fix changes what a client that reads the skill does with it: each fix is applied and the
+/// skill read again as each modelled client among `targets` reads it. A fix after which a
+/// client reads it otherwise (another description, a switch flipped, the skill dropped) is
+/// withdrawn; one after which a client lists it under another name stays for the editor
+/// only, its title saying so. A client that refused the skill and now loads it counts as
+/// unchanged: that is what the fix is for. A rename after which a client acts on a field it
+/// passed over as unknown (`user-invokable` to `user-invocable`) says so in its title and is
+/// the editor's only; so is the insertion of a name, description or frontmatter the skill
+/// lacks, a template whose reading is what the author then writes.
+pub(crate) fn keep_readings(
+    text: &str,
+    targets: &[crate::targets::Client],
+    diagnostics: &mut [Diagnostic],
+) {
+    use crate::clients::Readings;
+    // Each fix costs a reading of the whole file. Past this many bytes read in all (a file of
+    // thousands of fixable findings), the fixes cannot be shown harmless in time: none is
+    // offered, which changes nothing for any client.
+    const READING_BUDGET: usize = 32 << 20;
+    let fixes: usize = diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.fixes.len())
+        .sum();
+    if fixes.saturating_mul(text.len().max(1)) > READING_BUDGET {
+        for diagnostic in diagnostics.iter_mut() {
+            diagnostic.fixes.clear();
+        }
+        return;
+    }
+    let clients = crate::targets::ClientSet::of(targets.iter().copied());
+    let mut before: Option<Readings> = None;
+    for diagnostic in diagnostics.iter_mut() {
+        if diagnostic.fixes.is_empty() {
+            continue;
+        }
+        let before = before.get_or_insert_with(|| Readings::read(text, None, clients));
+        let rule = diagnostic.rule;
+        diagnostic.fixes.retain_mut(|fix| {
+            let Ok(after_text) = apply_edits(text, &fix.edits) else {
+                return true;
+            };
+            let after = Readings::read(&after_text, None, clients);
+            let (change, whom) = worst_change(before, &after);
+            let names: Vec<&str> = whom.iter().map(|client| client.display()).collect();
+            let names = crate::targets::join_names(&names);
+            match change {
+                Change::Same => true,
+                Change::Renamed => {
+                    fix.safe = false;
+                    fix.title
+                        .push_str(&format!(" (renames the skill in {names})"));
+                    true
+                }
+                // The rename says so itself when the field's readers are among the targets.
+                Change::Other
+                    if rule == crate::rules::Rule::UnknownField
+                        && fix.title.ends_with(" on it)") =>
+                {
+                    fix.safe = false;
+                    true
+                }
+                // A field the skill lacks, inserted for the author to complete in the editor:
+                // what clients read then is what the author writes.
+                Change::Other
+                    if !fix.safe
+                        && matches!(
+                            rule,
+                            crate::rules::Rule::MissingDescription
+                                | crate::rules::Rule::MissingName
+                                | crate::rules::Rule::MissingFrontmatter
+                        ) =>
+                {
+                    true
+                }
+                Change::Other => false,
+            }
+        });
+    }
+}
+
 /// Whether YAML text holds a comment: a `#` at the start of a line or after white space, outside
 /// quotes (judged line by line; a `#` inside a block scalar counts too, which errs on the side
 /// of keeping the text).

@@ -284,9 +284,17 @@ proptest! {
             None => text,
         });
         let before = mapping(&meant_text).expect("the original means a mapping");
-        let after = mapping(&fixed);
-        prop_assert!(after.is_some(), "the fixed frontmatter does not parse: {:?}", fixed);
-        let after = after.unwrap();
+        let Some(after) = mapping(&fixed) else {
+            // The colon's quoting is withheld where a client that repairs the broken line
+            // reads a comment after another value as part of it: parsing would drop it, and
+            // the client would read the skill otherwise (`keep_readings`).
+            let unquoted = fields.iter().any(|field| field.meant.is_some());
+            let trailing_comment = text
+                .lines()
+                .any(|line| !line.trim_start().starts_with('#') && line.contains("  # "));
+            prop_assert!(unquoted && trailing_comment, "the fixed frontmatter does not parse: {:?}", fixed);
+            return Ok(());
+        };
         let keys = |mapping: &[(String, String)]| mapping.iter().map(|(key, _)| key.clone()).collect::<Vec<_>>();
         prop_assert_eq!(keys(&after), keys(&before), "{:?}", fixed);
         for ((key, was), (_, now)) in before.iter().zip(&after) {

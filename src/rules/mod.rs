@@ -372,6 +372,7 @@ fn lint_document_with_evidence(
         diagnostic
     }));
     fix::keep_comments(text, document, &mut diagnostics);
+    fix::keep_readings(text, context.targets, &mut diagnostics);
     sort(&mut diagnostics);
     (diagnostics, security.evidence)
 }

@@ -156,8 +156,12 @@ fn json_shape_follows_spec_section_3() {
         first["range"],
         serde_json::json!({"start": {"line": 2, "column": 7}, "end": {"line": 2, "column": 16}})
     );
-    assert_eq!(first["fix"]["title"], "Rename to 'pdf'");
-    assert_eq!(first["fix"]["safe"], true);
+    // Clients that list the frontmatter name would list another: the editor's to offer.
+    assert_eq!(
+        first["fix"]["title"],
+        "Rename to 'pdf' (renames the skill in Claude Code, Codex, Copilot, OpenCode and Gemini CLI)"
+    );
+    assert_eq!(first["fix"]["safe"], false);
     assert_eq!(first["fix"]["edits"][0]["text"], "pdf");
     assert_eq!(first["targets"], serde_json::json!(["agentskills"]));
     assert!(
@@ -329,23 +333,60 @@ fn names_are_compared_in_unicode_compatibility_form_as_skills_ref_does() {
 #[test]
 fn fix_applies_respellings_but_not_renames_to_other_fields() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(".claude/skills/pdf/SKILL.md");
-    write(
-        &path,
-        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nmode: sonnet\nallowed_tools: Read\ndisableModelInvocation: true\n---\nBody\n",
+    let text = "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nmode: sonnet\nallowed_tools: Read\ndisableModelInvocation: true\n---\nBody\n";
+    // For skills-ref alone a respelling changes what nobody acts on: `--fix` applies it.
+    let portable = dir.path().join("skills/pdf/SKILL.md");
+    write(&portable, text);
+    let output = run_in(
+        dir.path(),
+        &["check", "skills", "--fix", "--target", "agentskills"],
     );
-    let output = run_in(dir.path(), &["check", "--fix"]);
     assert!(stderr(&output).contains("Fixed "), "{}", stderr(&output));
     assert_eq!(
-        fs::read_to_string(&path).unwrap(),
-        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nmode: sonnet\nallowed-tools: Read\ndisable-model-invocation: true\n---\nBody\n"
+        fs::read_to_string(&portable).unwrap(),
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked.\nmode: sonnet\nallowed-tools: Read\ndisableModelInvocation: true\n---\nBody\n"
     );
-    let after: Value =
-        serde_json::from_str(&stdout(&run_in(dir.path(), &["check", "--format", "json"]))).unwrap();
-    let left = &after["diagnostics"][0];
-    assert_eq!(left["rule"], "unknown-field");
-    assert_eq!(left["fix"]["title"], "Rename to 'model'");
-    assert_eq!(left["fix"]["safe"], false);
+    // Claude Code reads `.claude/skills`: once spelt right it would pre-approve the tools and
+    // hide the skill from the model, so the renames are the editor's, titled so.
+    let path = dir.path().join(".claude/skills/pdf/SKILL.md");
+    write(&path, text);
+    run_in(dir.path(), &["check", ".claude", "--fix"]);
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    let after: Value = serde_json::from_str(&stdout(&run_in(
+        dir.path(),
+        &["check", ".claude", "--format", "json"],
+    )))
+    .unwrap();
+    let titles: Vec<(String, bool)> = after["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "unknown-field")
+        .map(|d| {
+            (
+                d["fix"]["title"].as_str().unwrap_or_default().to_owned(),
+                d["fix"]["safe"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            (
+                "Rename to 'model' (Claude Code then acts on it)".to_owned(),
+                false
+            ),
+            (
+                "Rename to 'allowed-tools' (Claude Code then acts on it)".to_owned(),
+                false
+            ),
+            (
+                "Rename to 'disable-model-invocation' (Claude Code and Copilot then act on it)"
+                    .to_owned(),
+                false
+            ),
+        ]
+    );
 }
 
 #[test]
@@ -481,13 +522,16 @@ fn fix_round_trip_is_safe_and_idempotent() {
     assert_eq!(once, snapshot(&tree));
     // Exact results for a few fixes.
     let read = |rel: &str| fs::read_to_string(tree.join(rel)).unwrap();
+    // Codex reads the broken line only up to ` # really`, the others whole: no quoting keeps
+    // both, so `--fix` leaves it.
     assert!(read("unquoted-colon/pdf/SKILL.md").contains(
-        "description: 'Fills PDF forms. Use when: the user says \"fill\" # really, für alle'\n"
+        "description: Fills PDF forms. Use when: the user says \"fill\" # really, für alle\n"
     ));
-    // Recovery: the findings behind the broken colon were fixed in the same run.
+    // Recovery: the findings behind the broken colon were judged in the same run; the name is
+    // left, since clients that list the frontmatter name would list it otherwise.
     assert_eq!(
         read("unquoted-colon/forms/SKILL.md"),
-        "---\nname: forms\ndescription: \"Fills forms. Use when: the user has a <form> to fill\"\nargument-hint: \"[file]\"\n---\n# Forms\n\n1. Fill the form.\n"
+        "---\nname: Forms\ndescription: \"Fills forms. Use when: the user has a <form> to fill\"\nargument-hint: \"[file]\"\n---\n# Forms\n\n1. Fill the form.\n"
     );
     assert!(read("unknown-field/pdf/SKILL.md").contains("\nmode: sonnet\n"));
     assert!(read("bom/pdf/SKILL.md").starts_with("---\n"));

@@ -359,9 +359,10 @@ fn fix_all_applies_every_safe_fix_in_the_file() {
     let new_text = fix_all[0]["edit"]["changes"][&uri][0]["newText"]
         .as_str()
         .unwrap();
+    // The rename would change the name clients list: fix-all leaves it to the quick fix.
     assert_eq!(
         new_text,
-        "---\nname: pdf\ndescription: Fills forms. Use when asked.\nlicense: \"no\"\n---\nBody\n"
+        "---\nname: pdf-tools\ndescription: Fills forms. Use when asked.\nlicense: \"no\"\n---\nBody\n"
     );
     client.shutdown();
 }
@@ -1401,6 +1402,28 @@ fn holds_a_manifest(dir: &Path) -> bool {
     clippy::too_many_lines,
     reason = "one walk through the fixture reads best whole"
 )]
+/// Whether `check --format json` offers a fix for the finding of `rule` that starts where the
+/// editor's `diagnostic` does, in the fixture's file `relative`.
+fn check_offers_a_fix(fixture: &Path, relative: &str, rule: &str, diagnostic: &Value) -> bool {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_skill-lsp"))
+        .args(["check", ".", "--format", "json"])
+        .current_dir(fixture)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let line = diagnostic["range"]["start"]["line"].as_u64().unwrap() + 1;
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|found| {
+            found["path"] == relative
+                && found["rule"] == rule
+                && found["range"]["start"]["line"] == line
+        })
+        .any(|found| found.get("fix").is_some())
+}
+
 fn check_fixture_quick_fixes(
     fixture: &Path,
     mode: EditMode,
@@ -1512,6 +1535,11 @@ fn check_fixture_quick_fixes(
                 continue;
             }
             if actions.is_empty() {
+                // `check` withdraws a fix that would change what a client does; the editor
+                // must agree, not offer one.
+                if !check_offers_a_fix(fixture, &relative, &rule, diagnostic) {
+                    continue;
+                }
                 failures.push(format!(
                     "{at}: no quick fix for a fixable rule ({diagnostic})"
                 ));

@@ -83,7 +83,8 @@ async def test_quick_fix_renames_to_the_folder_and_clears_the_finding(client: Sk
     ]
     assert len(quick_fixes) == 1, actions
     (fix,) = quick_fixes
-    assert fix.title == "Rename to 'pdf'"
+    # Every client lists or shows the frontmatter name somewhere: the title says the rename reaches them.
+    assert fix.title == "Rename to 'pdf' (renames the skill in Claude Code, Codex, Copilot, OpenCode and Gemini CLI)", fix.title
     assert [d.code for d in fix.diagnostics or []] == ["name-mismatch"]
     if fix.edit is None:
         # Only legal when the server resolves lazily and the client resolves `edit`.

@@ -397,8 +397,8 @@ test(':SkillFixAll', function()
   end, 'two diagnostics on skills/fixme/SKILL.md')
   vim.cmd('SkillFixAll')
   wait_for(5000, function()
-    return lines(fixme)[4] == 'allowed-tools: Read'
-  end, '`allowed_tools` respelled')
+    return lines(fixme)[4] == 'license: "no"'
+  end, '`license: no` quoted (a string in YAML 1.2, a boolean in 1.1)')
   eq(lines(fixme)[5], 'version: 1.0', 'the unsafe fix (move under metadata) is left alone')
   local expected = { diag('unknown-field', 4, 0, 7, E) }
   wait_for(5000, function()

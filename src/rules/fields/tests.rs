@@ -103,8 +103,8 @@ fn field_value_enums_and_booleans() {
         CC,
         &text,
         expect![[r#"
-            field-value 4:10-4:16 error: 'context: forked' is not one of the allowed values: fork — Claude Code misreads the value
-            field-value 5:9-5:13 error: 'effort: huge' is not one of the allowed values: low, medium, high, xhigh, max — Claude Code misreads the value
+            field-value 4:10-4:16 error: 'context: forked' is not one of the allowed values (fork): Claude Code runs the skill inline, as without the field — Claude Code misreads the value
+            field-value 5:9-5:13 error: 'effort: huge' is not one of the allowed values (low, medium, high, xhigh, max): Claude Code uses the model's default effort, as without the field — Claude Code misreads the value
         "#]],
     );
     // Copilot refuses a quoted boolean (Claude Code reads it as meant).
@@ -447,7 +447,10 @@ fn a_rename_to_another_field_is_never_safe() {
     let head = "name: pdf\ndescription: Use when asked.\n";
     assert_eq!(
         rename(&fm(&format!("{head}mode: sonnet\n")), CC),
-        Some(("Rename to 'model'".to_owned(), false))
+        Some((
+            "Rename to 'model' (Claude Code then acts on it)".to_owned(),
+            false
+        ))
     );
     assert_eq!(
         rename(&fm("name: pdf\ndescripton: Use when asked.\n"), AS),
@@ -456,11 +459,18 @@ fn a_rename_to_another_field_is_never_safe() {
     );
     assert_eq!(
         rename(&fm(&format!("{head}user-invokable: false\n")), CC),
-        Some(("Rename to 'user-invocable'".to_owned(), false))
+        Some((
+            "Rename to 'user-invocable' (Claude Code then acts on it)".to_owned(),
+            false
+        ))
     );
+    // A respelling Claude Code would then act on changes what it does: the editor's to offer.
     assert_eq!(
         rename(&fm(&format!("{head}disableModelInvocation: true\n")), CC),
-        Some(("Rename to 'disable-model-invocation'".to_owned(), true))
+        Some((
+            "Rename to 'disable-model-invocation' (Claude Code then acts on it)".to_owned(),
+            false
+        ))
     );
     assert_eq!(
         rename(&fm(&format!("{head}allowed_tools: Read\n")), AS),
@@ -471,18 +481,19 @@ fn a_rename_to_another_field_is_never_safe() {
         Some(("Rename to 'disable-model-invocation'".to_owned(), false)),
         "the respelt key would still be unknown to skills-ref"
     );
-    // `check --fix` and fix-all apply safe fixes only.
+    // `check --fix` and fix-all apply safe fixes only: a respelling no selected client acts
+    // on, not one after which Claude Code would pre-approve the tools.
     let text = fm(&format!("{head}mode: sonnet\nallowed_tools: Read\n"));
-    let outcome = crate::rules::fix::fix_all(&text, |text| {
-        lint_as(
-            text,
-            "skills/pdf/SKILL.md",
-            &[Client::AgentSkills, Client::ClaudeCode],
-        )
-    });
+    let fix_all_for = |targets: &[Client]| {
+        crate::rules::fix::fix_all(&text, |text| lint_as(text, "skills/pdf/SKILL.md", targets)).text
+    };
     assert_eq!(
-        outcome.text,
+        fix_all_for(&[Client::AgentSkills]),
         fm(&format!("{head}mode: sonnet\nallowed-tools: Read\n"))
+    );
+    assert_eq!(
+        fix_all_for(&[Client::AgentSkills, Client::ClaudeCode]),
+        text
     );
 }
 
@@ -943,4 +954,187 @@ fn triggers_are_recognised_in_other_languages() {
     ] {
         assert!(fires(description), "{description}");
     }
+}
+
+/// Every field a client reads, with values its checks fix (another type, a quoted or spelled
+/// boolean, a value outside the set, an unquoted `: `), in a folder of each of its readers:
+/// every fix offered leaves each reader loading the skill as before or better (a client that
+/// refused it now loads it), and where Claude Code takes an enumerated value, it takes the
+/// same one after. No fix moves or drops a field its reader acts on.
+#[test]
+fn every_fix_keeps_what_the_fields_readers_do() {
+    use crate::clients::Readings;
+    use crate::clients::claude_code::{Setting, setting};
+    use crate::diagnostic::apply_edits;
+    use crate::field_table::{FIELDS, Shape};
+    use crate::targets::{ClientSet, Home};
+
+    /// A client that loaded the skill reads it the same (but for its name, where `renames`);
+    /// one that refused it may now load it.
+    fn same_or_better(before: &Readings, after: &Readings, renames: bool) -> Result<(), String> {
+        // The readings' debug text with every name blanked.
+        let unnamed = |text: String| {
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("name: ") {
+                out.push_str(&rest[..at + 6]);
+                rest = &rest[at + 6..];
+                rest = rest.strip_prefix("Some(").unwrap_or(rest);
+                // A quoted name ends at its closing quote (it may hold `,` or `}`).
+                let end = if let Some(quoted) = rest.strip_prefix('"') {
+                    let mut escaped = false;
+                    1 + quoted
+                        .char_indices()
+                        .find(|&(_, ch)| {
+                            let close = ch == '"' && !escaped;
+                            escaped = ch == '\\' && !escaped;
+                            close
+                        })
+                        .map_or(quoted.len(), |(index, _)| index + 1)
+                } else {
+                    rest.find([',', '}']).unwrap_or(rest.len())
+                };
+                rest = rest[end..].strip_prefix(')').unwrap_or(&rest[end..]);
+            }
+            out + rest
+        };
+        let loaded = |readings: &Readings| {
+            [
+                // Claude Code's fallback (folder name, first body line) is not its reading of
+                // the frontmatter: reading the frontmatter instead is what a fix is for.
+                readings
+                    .claude
+                    .as_ref()
+                    .map(|r| !r.frontmatter_ignored && !r.from_body),
+                readings
+                    .codex
+                    .as_ref()
+                    .map(|r| matches!(**r, crate::clients::codex::Reading::Loaded { .. })),
+                readings
+                    .copilot
+                    .as_ref()
+                    .map(|r| matches!(**r, crate::clients::copilot::Reading::Loaded { .. })),
+                readings
+                    .opencode
+                    .as_ref()
+                    .map(|r| matches!(**r, crate::clients::opencode::Reading::Loaded { .. })),
+                readings.gemini.as_ref().map(|r| r.0.is_some()),
+            ]
+        };
+        let (was, is) = (loaded(before), loaded(after));
+        let pairs = [
+            (
+                format!("{:?}", before.claude),
+                format!("{:?}", after.claude),
+            ),
+            (format!("{:?}", before.codex), format!("{:?}", after.codex)),
+            (
+                format!("{:?}", before.copilot),
+                format!("{:?}", after.copilot),
+            ),
+            (
+                format!("{:?}", before.opencode),
+                format!("{:?}", after.opencode),
+            ),
+            (
+                format!("{:?}", before.gemini),
+                format!("{:?}", after.gemini),
+            ),
+        ];
+        for (index, (old, new)) in pairs.iter().enumerate() {
+            let gained = was[index] == Some(false) && is[index] == Some(true);
+            let renamed = renames && unnamed(old.clone()) == unnamed(new.clone());
+            if old != new && !gained && !renamed {
+                return Err(format!("{old}\n  became\n{new}"));
+            }
+        }
+        Ok(())
+    }
+
+    let folder_of = |reader: Client| match reader {
+        Client::ClaudeCode => ".claude",
+        Client::Copilot => ".github",
+        _ => ".agents",
+    };
+    let mut checked = 0;
+    for field in FIELDS.iter().filter(|field| !field.readers.is_empty()) {
+        let values: &[&str] = match field.shape {
+            Shape::String => &["[a, b]", "123", "true", "Fills forms: fast"],
+            Shape::Enum => &["Forked", "inline", " Bash", "HIGH", "med", "[fork]", "3"],
+            Shape::Bool => &[
+                "yes",
+                "\"true\"",
+                "\"false\"",
+                "Off",
+                "maybe",
+                "1",
+                "[true]",
+            ],
+            Shape::StringOrList => &["{a: b}", "[Read, 3]", "Read, Write", "Read Write"],
+            Shape::Metadata => &["[a]", "{version: 1.0}"],
+            Shape::Hooks => &["[a]"],
+        };
+        for value in values {
+            let fields = if field.name == "name" {
+                format!("name: {value}\ndescription: Fills forms. Use when asked.\n")
+            } else if field.name == "description" {
+                format!("name: pdf\ndescription: {value}\n")
+            } else {
+                format!(
+                    "name: pdf\ndescription: Fills forms. Use when asked.\n{}: {value}\n",
+                    field.name
+                )
+            };
+            let text = fm(&fields);
+            for reader in field.readers {
+                let folder = folder_of(*reader);
+                let (targets, _) = Home::ClientFolder(folder).readers();
+                let path = format!("{folder}/skills/pdf/SKILL.md");
+                let clients = ClientSet::of(targets.iter().copied());
+                let before = Readings::read(&text, None, clients);
+                for diagnostic in lint_as(&text, &path, &targets) {
+                    for fix in &diagnostic.fixes {
+                        let after_text = apply_edits(&text, &fix.edits).unwrap();
+                        let after = Readings::read(&after_text, None, clients);
+                        let case = format!(
+                            "{}: {value} in {folder}, fix '{}' of {}:\n{after_text}",
+                            field.name, fix.title, diagnostic.rule
+                        );
+                        let renames = !fix.safe && fix.title.contains("(renames the skill in ");
+                        let acts = !fix.safe
+                            && diagnostic.rule == Rule::UnknownField
+                            && fix.title.ends_with(" then acts on it)");
+                        if acts {
+                            checked += 1;
+                            continue;
+                        }
+                        if let Err(change) = same_or_better(&before, &after, renames) {
+                            panic!("{case}\n{change}");
+                        }
+                        assert!(
+                            !fix.title.starts_with("Move"),
+                            "{case}\n{} is read by {reader:?}",
+                            field.name
+                        );
+                        if field.shape == Shape::Enum && *reader == Client::ClaudeCode {
+                            let taken = |text: &str| {
+                                let key = format!("\n{}: ", field.name);
+                                text.find(&key).map_or(Setting::Default(""), |at| {
+                                    let rest = &text[at + key.len()..];
+                                    let line = rest.lines().next().unwrap_or("");
+                                    match setting(field.name, line.trim_matches('"')) {
+                                        Setting::Default(_) => Setting::Default(""),
+                                        other => other,
+                                    }
+                                })
+                            };
+                            assert_eq!(taken(&text), taken(&after_text), "{case}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 40, "{checked} fixes checked");
 }

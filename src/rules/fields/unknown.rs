@@ -56,9 +56,26 @@ pub(super) fn unknown_field(
             let respelling = squash(key) == squash(suggestion);
             let resolves = targets.iter().any(|target| target.knows(suggestion))
                 || crate::field_table::is_standard_field(suggestion);
+            // A client that passed over the key acts on the field once it is spelt right: the
+            // skill then does something else, which the author decides in the editor.
+            let acting: Vec<&str> = crate::field_table::readers(suggestion)
+                .into_iter()
+                .filter(|reader| {
+                    targets.contains(reader) && !crate::targets::VALIDATORS.contains(reader)
+                })
+                .map(crate::targets::Client::display)
+                .collect();
+            let title = match acting.as_slice() {
+                [] => format!("Rename to '{suggestion}'"),
+                [one] => format!("Rename to '{suggestion}' ({one} then acts on it)"),
+                many => format!(
+                    "Rename to '{suggestion}' ({} then act on it)",
+                    crate::targets::join_names(many)
+                ),
+            };
             fixes.push(Fix::new(
-                format!("Rename to '{suggestion}'"),
-                respelling && resolves,
+                title,
+                respelling && resolves && acting.is_empty(),
                 vec![Edit::replace(entry.key.range, suggestion)],
             ));
         }
@@ -180,7 +197,7 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
             "A top-level key that a selected target does not know: another client's field (`model` for skills-ref) or a key no client knows.",
             "skills-ref and uploads reject every key outside the six standard fields, Claude Code's included; clients that ignore unknown keys do so silently, so typos and other clients' fields do nothing. The standard's optional fields are not reported for clients that merely ignore them.",
             "`descripton:` or `disableModelInvocation: true` or `version: 1.0`, or `argument-hint:` in a skill for skills-ref.",
-            "Move the key under `metadata:`, or rename a near miss. `--fix` renames only a respelling of the same words (`allowed_tools` → `allowed-tools`); a different field (`mode` → `model`, `descripton` → `description`) is offered in the editor.",
+            "Move the key under `metadata:`, or rename a near miss. `--fix` renames only a respelling of the same words (`allowed_tools` → `allowed-tools`) that no selected client would then act on; a respelling a client would act on, and a different field (`mode` → `model`, `descripton` → `description`), is offered in the editor, its title saying which client then acts on it.",
         ),
         _ => return None,
     })

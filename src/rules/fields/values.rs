@@ -103,7 +103,7 @@ fn string_field(
         }
     }
     if known.shape == Shape::Enum && !known.values.contains(&text) {
-        enum_value(checker, field, value, known.values);
+        enum_value(checker, field, entry, known.values);
     }
 }
 
@@ -123,30 +123,61 @@ pub(super) fn yaml11(checker: &mut Checker<'_>, field: &str, value: &Node, kind:
     );
 }
 
-fn enum_value(checker: &mut Checker<'_>, field: &'static str, value: &Node, allowed: &[&str]) {
-    let fixes = allowed
-        .iter()
-        .map(|choice| {
-            Fix::new(
-                format!("Change to '{choice}'"),
-                false,
-                vec![Edit::replace(value.range, *choice)],
-            )
-        })
-        .collect();
+/// A value outside an enumerated field's set. The fix keeps what Claude Code (the field's one
+/// reader) does today: the value it reads the text as, written out; or, where it passes over
+/// the value, no field at all. Never another value, which would change what the skill does.
+fn enum_value(checker: &mut Checker<'_>, field: &'static str, entry: &Entry, allowed: &[&str]) {
+    use crate::clients::claude_code::{Setting, setting};
+    let value = &entry.value;
     let shown = checker.text[value.range.as_range()].to_owned();
+    let read_as = setting(field, value.as_str().unwrap_or_default());
+    let fixes = match &read_as {
+        Setting::Takes(known) => vec![Fix::new(
+            format!("Change to '{known}' (Claude Code reads it so already)"),
+            true,
+            vec![Edit::replace(value.range, known.as_str())],
+        )],
+        Setting::Default(does) => {
+            let text = checker.text;
+            let line_start = text[..entry.key.range.start]
+                .rfind('\n')
+                .map_or(0, |at| at + 1);
+            let line_end = crate::rules::fix::line_end_after(text, value.range.end);
+            // Only a plain top-level line can go whole.
+            if line_start == entry.key.range.start && !text[value.range.as_range()].contains('\n') {
+                vec![Fix::new(
+                    format!(
+                        "Remove '{field}: {shown}' (Claude Code {})",
+                        does.split(',').next().unwrap_or(does)
+                    ),
+                    false,
+                    vec![Edit::delete(TextRange::new(line_start, line_end))],
+                )]
+            } else {
+                Vec::new()
+            }
+        }
+        Setting::Unmodelled => Vec::new(),
+    };
+    let consequence = match &read_as {
+        Setting::Default(does) => format!(": Claude Code {does}"),
+        _ => String::new(),
+    };
+    let fine = matches!(read_as, Setting::Takes(_));
     checker.report(
         Rule::FieldValue,
         value.range,
         format!(
-            "'{field}: {shown}' is not one of the allowed values: {}",
+            "'{field}: {shown}' is not one of the allowed values ({}){consequence}",
             allowed.join(", ")
         ),
         move |target| {
-            if target.knows(field) {
-                Effect::Misread
-            } else {
+            if !target.knows(field) {
                 Effect::Ignore
+            } else if fine && target == Client::ClaudeCode {
+                Effect::Load
+            } else {
+                Effect::Misread
             }
         },
         fixes,
@@ -221,7 +252,7 @@ pub(crate) fn rule_doc(rule: crate::rule_table::Rule) -> Option<crate::rule_tabl
             "An enumerated field has a value outside its set.",
             "Claude Code and Copilot ignore or misread unknown values of `context`, `effort`, `shell` and the boolean fields.",
             "`context: forked` (only `fork` exists); `user-invocable: \"false\"` (a string).",
-            "Pick an allowed value; `yes`/`no`-style booleans become `true`/`false` (safe).",
+            "A spelling Claude Code already reads as an allowed value (`effort: High`, `shell: Bash`) is written as that value (safe); one it passes over (`context: inline`, which runs inline like no `context`) is removed in the editor, never replaced by a value that would change what the skill does; `yes`/`no`-style booleans become `true`/`false` (safe).",
         ),
         Rule::CompatibilityLength => RuleDoc::new(
             "`compatibility` is empty or longer than 500 characters.",
