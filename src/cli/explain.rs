@@ -152,11 +152,23 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     let registry = workspace.registry(&Disk, ClientSet::ALL);
     let paths = skills_named(&registry, &args.name);
     if paths.is_empty() {
-        super::stderr_line(
-            registry
-                .unknown_skill_error(&args.name)
-                .trim_start_matches("Error: "),
-        );
+        let mut message = registry
+            .unknown_skill_error(&args.name)
+            .trim_start_matches("Error: ")
+            .to_owned();
+        // Claude Code plugin skills are no loader skills, but `explain` finds them too.
+        let plugin_skills: Vec<String> = registry
+            .plugins
+            .iter()
+            .flat_map(|plugin| plugin.skills.iter().map(|skill| plugin.skill_id(skill)))
+            .collect();
+        if !plugin_skills.is_empty() {
+            message.push_str(&format!(
+                "; plugin skills (Claude Code): {}",
+                plugin_skills.join(", ")
+            ));
+        }
+        super::stderr_line(&message);
         return EXIT_FINDINGS;
     }
     let slashes = |path: &Path| path.to_string_lossy().replace('\\', "/");

@@ -796,6 +796,14 @@ fn explain_says_claude_code_lists_a_plugin_skill_once_the_plugin_is_installed() 
     );
     let missing = run_in(&plugin_fixture(), &["explain", "beta:deploy"]);
     assert_eq!(missing.status.code(), Some(1), "{}", stdout(&missing));
+    // What it could have been: the loader's skills, then the plugins' under their Claude Code
+    // names.
+    assert!(
+        stderr(&missing).contains("Available: project-notes; plugin skills (Claude Code): alpha:Named-Folder, alpha:greet, ")
+            && stderr(&missing).contains("beta-real:deploy"),
+        "{}",
+        stderr(&missing)
+    );
     // Invocation follows the frontmatter as for a project's skill.
     let manual = run_in(
         &plugin_fixture(),
