@@ -8,6 +8,11 @@ pub(crate) use super::walk::WalkError;
 use super::walk::{Entry, walk_tree};
 use crate::exclude::Excludes;
 
+/// Folders inside a skill that are not what the skill ships: version control, installed
+/// dependencies and build output. Fewer than `check`'s default exclusions
+/// ([`crate::exclude::DEFAULT_EXCLUDE`]) on purpose: those decide which SKILL.md files are
+/// checked, and a skill's own `fixtures/` or `testdata/` is copied with it when it is
+/// installed, so its files are scanned like any other.
 const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 
 #[derive(Debug, Default)]
@@ -153,7 +158,7 @@ fn read_files(files: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// The files a skill ships besides its SKILL.md, sorted: everything under its folder that git
 /// would keep, without following links, leaving out folders of nested skills (they are skills
-/// of their own), `agents/openai.yaml` (linted on its own) and the folders `check` skips.
+/// of their own), `agents/openai.yaml` (linted on its own) and [`SKIPPED_DIRS`].
 #[must_use]
 pub(crate) fn skill_files(folder: &Path) -> Vec<PathBuf> {
     let keep = |entry: &Entry| {
