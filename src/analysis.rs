@@ -217,9 +217,9 @@ impl Engine {
                 .plugin_roots
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            *known
-                .entry(root.to_path_buf())
-                .or_insert_with(|| crate::plugins::is_plugin_root(root))
+            *known.entry(root.to_path_buf()).or_insert_with(|| {
+                crate::plugins::is_plugin_root(root, &crate::workspace::read::DiskFiles)
+            })
         })
     }
 

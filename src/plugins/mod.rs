@@ -72,20 +72,14 @@ pub fn root_of(manifest: &Path) -> PathBuf {
 }
 
 /// Whether `folder`, the folder above a `skills/` folder, is a Claude Code plugin's root: it
-/// holds `.claude-plugin/` (a plugin.json, or a marketplace.json whose plugin is the folder
-/// itself), or a marketplace up to three folders above lists it (`plugins/<name>`,
-/// `external_plugins/<name>`; a marketplace entry may stand without a plugin.json).
+/// holds a `.claude-plugin/plugin.json`, or a marketplace.json there or up to three folders
+/// above lists it as a local plugin (`"source": "./"`, `./plugins/<name>`,
+/// `./external_plugins/<name>`; an entry may stand without a plugin.json). A marketplace
+/// beside a `skills/` folder it does not list leaves that folder's skills what they were.
 #[must_use]
-pub fn is_plugin_root(folder: &Path) -> bool {
-    let has = |folder: &Path, file: &str| folder.join(MANIFEST_FOLDER).join(file).is_file();
-    if has(folder, "plugin.json") || has(folder, "marketplace.json") {
-        return true;
-    }
-    folder
-        .ancestors()
-        .skip(1)
-        .take(3)
-        .any(|above| has(above, "marketplace.json"))
+pub fn is_plugin_root(folder: &Path, files: &dyn Files) -> bool {
+    files.kind(&folder.join(MANIFEST_FOLDER).join("plugin.json")) == Some(EntryKind::File)
+        || offered::listed(folder, files)
 }
 
 /// An extra set of checks on top of `claude plugin validate`'s own, as its `--profile` selects.

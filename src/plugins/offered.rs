@@ -62,6 +62,16 @@ fn marketplace_at(folder: &Path, files: &dyn Files) -> Option<Marketplace> {
     })
 }
 
+/// Whether a marketplace at `folder` or up to three folders above lists `folder` as one of its
+/// local plugins.
+#[must_use]
+pub(crate) fn listed(folder: &Path, files: &dyn Files) -> bool {
+    folder.ancestors().take(4).any(|at| {
+        marketplace_at(at, files)
+            .is_some_and(|marketplace| marketplace.entries.iter().any(|(_, root)| root == folder))
+    })
+}
+
 /// The folder a string source names: `./x` under the marketplace's root, a bare name under
 /// `metadata.pluginRoot`. `None` for a source that leaves the marketplace's root or names none.
 fn local_source(
@@ -159,6 +169,42 @@ pub fn offered(folder: &Path, files: &dyn Files) -> Vec<Offered> {
 mod tests {
     use super::super::tests::Tree;
     use super::*;
+
+    /// A folder is a plugin's root when it holds a plugin.json or a marketplace there or above
+    /// lists it; a marketplace beside a `skills/` folder it does not list leaves that folder
+    /// alone (its skills are no plugin's).
+    #[test]
+    fn a_plugin_root_is_one_a_marketplace_lists_or_a_plugin_json_names() {
+        let tree = Tree(vec![
+            (
+                "m/.claude-plugin/marketplace.json",
+                r#"{"name": "market", "plugins": [{"name": "notes", "source": "./plugins/notes"}]}"#,
+            ),
+            ("m/skills/own/SKILL.md", "---\n---\n"),
+            ("m/plugins/notes/skills/tidy/SKILL.md", "---\n---\n"),
+            ("m/plugins/unlisted/skills/x/SKILL.md", "---\n---\n"),
+            (
+                "m/plugins/named/.claude-plugin/plugin.json",
+                r#"{"name": "named"}"#,
+            ),
+            (
+                "whole/.claude-plugin/marketplace.json",
+                r#"{"name": "w", "plugins": [{"name": "whole", "source": "./"}]}"#,
+            ),
+        ]);
+        let root = |path: &str| crate::plugins::is_plugin_root(Path::new(path), &tree);
+        assert!(
+            !root("m"),
+            "a marketplace that does not list its own folder"
+        );
+        assert!(root("m/plugins/notes"));
+        assert!(!root("m/plugins/unlisted"));
+        assert!(root("m/plugins/named"));
+        assert!(
+            root("whole"),
+            "a marketplace whose plugin is its own folder"
+        );
+    }
 
     #[test]
     fn a_marketplace_offers_its_local_plugins_by_their_own_names() {

@@ -457,6 +457,37 @@ test('hover on name: what each client does, as skill-lsp explain says', function
   check(answer:find('Claude Code: not loaded: no root it reads holds this skill', 1, true), 'explain: %s', answer)
 end)
 
+test('a Claude Code plugin skill: the hover on name gives its Claude Code name, <CR> in the catalog opens it', function()
+  vim.cmd('SkillCatalog')
+  local buf
+  wait_for(5000, function()
+    buf = vim.fn.bufnr('skill-lsp://catalog')
+    return buf ~= -1 and #lines(buf) > 5
+  end, 'the catalog buffer with the plugin skills')
+  vim.api.nvim_win_set_cursor(0, { 6, 0 })
+  vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)
+  local skill = path('plugins/notes/skills/tidy-notes/SKILL.md')
+  eq(vim.api.nvim_buf_get_name(0), skill, 'buffer opened by <CR> on notes:tidy-notes')
+  local plugin_buf = vim.api.nvim_get_current_buf()
+  wait_for(5000, function()
+    return #skill_clients(plugin_buf) == 1
+  end, 'the client on the plugin skill')
+  local client = skill_clients(plugin_buf)[1]
+  local params = {
+    textDocument = vim.lsp.util.make_text_document_params(plugin_buf),
+    position = { line = 1, character = 2 },
+  }
+  local response = client:request_sync('textDocument/hover', params, 5000, plugin_buf)
+  check(response and response.result, 'no hover: %s', vim.inspect(response))
+  local contents = response.result.contents
+  local hover = type(contents) == 'table' and (contents.value or contents[1]) or contents
+  check(
+    hover:find('listed as `notes:tidy-notes`, once the plugin `notes` from the marketplace `fixture-market` is installed', 1, true),
+    'hover: %s',
+    hover
+  )
+end)
+
 -- A new skill typed key by key through Neovim's input, as a person writes it: top down, so the closing
 -- `---` comes last and the YAML is broken most of the time. Hover, completion and the field
 -- diagnostics stay alive; a YAML error is on the line being typed.
@@ -562,6 +593,9 @@ test(':SkillCatalog', function()
     '- broken-skill: Summarises logs: finds the first error. Use when the user pastes a log.',
     '- fixme: Sorts import blocks. Use when the user asks to tidy imports.',
     '- release-notes: Drafts release notes from merged changes. Use when the user asks for a changelog entry.',
+    '',
+    'Claude Code plugins (listed once installed):',
+    '- notes:tidy-notes: Tidies Markdown notes, headings and lists. Use when the user asks to clean up notes.',
   }, 'catalog lines')
   -- Problem counts as virtual text: errors and warnings of the open buffers (not hints).
   local labels = {}
@@ -570,7 +604,13 @@ test(':SkillCatalog', function()
     labels[mark[2] + 1] = mark[4].virt_text[1][1]
   end
   -- fixme's `version` is an error through the test's `rules` setting.
-  eq(labels, { '  [1 error, 1 warning]', '  [1 error]', '  [no problems]' }, 'problem counts')
+  -- A plugin's skill: the command that installs the plugin.
+  eq(labels, {
+    '  [1 error, 1 warning]',
+    '  [1 error]',
+    '  [no problems]',
+    [6] = '  claude plugin install notes@fixture-market',
+  }, 'problem counts')
   -- <CR> opens the skill under the cursor in the window the catalog was opened from.
   local from = vim.fn.win_getid(vim.fn.winnr('#'))
   vim.api.nvim_win_set_cursor(0, { 2, 0 })

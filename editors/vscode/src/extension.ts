@@ -26,6 +26,8 @@ export interface SkillLspApi {
     refresh(): Promise<void>;
     /** The Skills view's nodes: each TreeItem as drawn, with the counts it was drawn with. */
     nodes(): { name: string; uri: string; item: vscode.TreeItem; counts: ProblemCounts }[];
+    /** The nodes of skills only Claude Code plugins provide, after the agent's. */
+    pluginNodes(): { name: string; uri: string; item: vscode.TreeItem; counts: ProblemCounts }[];
   };
   /** Resolves once the initial look for skills and any start or restart in flight have settled. */
   whenIdle(): Promise<ServerState>;
@@ -148,6 +150,13 @@ export function activate(context: vscode.ExtensionContext): SkillLspApi | undefi
       refresh: () => skills.refresh(),
       nodes: () =>
         skills.skills.map((node) => ({
+          name: node.skill.name,
+          uri: node.uri.toString(),
+          item: skills.getTreeItem(node),
+          counts: problemCounts(node.uri),
+        })),
+      pluginNodes: () =>
+        skills.pluginSkills.map((node) => ({
           name: node.skill.name,
           uri: node.uri.toString(),
           item: skills.getTreeItem(node),

@@ -17,12 +17,34 @@ export interface CatalogSkill {
   capabilities: string[];
   /** Security errors among its findings: the agent asks before it loads the skill. */
   securityErrors: number;
+  /** For a skill a Claude Code plugin of the workspace provides: `plugin:skill`, the name Claude Code lists it under once the plugin is installed. */
+  claudeCodeName?: string;
+}
+
+/** A skill of a Claude Code plugin of the workspace. */
+export interface CatalogPluginSkill {
+  claudeCodeName: string;
+  description: string;
+  uri: string;
+}
+
+/** A Claude Code plugin of the workspace: its skills are listed once it is installed. */
+export interface CatalogPlugin {
+  name: string;
+  /** The marketplace that lists it, if one does. */
+  marketplace?: string;
+  /** The command that installs it. */
+  install: string;
+  root: string;
+  skills: CatalogPluginSkill[];
 }
 
 export interface CatalogResult {
   skills: CatalogSkill[];
   /** The catalog exactly as the agent's system prompt carries it. */
   prompt: string;
+  /** The workspace's Claude Code plugins; absent when there are none. */
+  plugins?: CatalogPlugin[];
 }
 
 export interface AgentChatParams {

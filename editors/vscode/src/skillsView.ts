@@ -5,12 +5,14 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { EVAL_SET_FILES, SKILL_GLOB, ServerManager } from './client';
-import { CatalogRequest, CatalogSkill } from './protocol';
+import { CatalogPlugin, CatalogRequest, CatalogSkill } from './protocol';
 
 export const SKILLS_VIEW = 'skillLsp.skills';
 /** contextValue of a node; with trigger evals it ends in `.evals`, for the Run Trigger Evals action. */
 export const SKILL_CONTEXT = 'skill';
 export const SKILL_WITH_EVALS_CONTEXT = 'skill.evals';
+/** contextValue of a skill only a Claude Code plugin provides: no agent loads it, so no actions but Open. */
+export const PLUGIN_SKILL_CONTEXT = 'pluginSkill';
 
 /** Catalog refetches after edits and saves are coalesced over this long. */
 const REFRESH_MS = 400;
@@ -24,6 +26,8 @@ export interface SkillNode {
   uri: vscode.Uri;
   /** Whether the skill's folder has a trigger eval set (any name of EVAL_SET_FILES). */
   hasEvals: boolean;
+  /** For a skill only a Claude Code plugin provides (not one of the agent's): that plugin. */
+  plugin?: CatalogPlugin;
 }
 
 export interface ProblemCounts {
@@ -86,6 +90,8 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 
 export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Disposable {
   private nodes: SkillNode[] = [];
+  /** Skills only Claude Code plugins provide, listed after the agent's under their Claude Code names. */
+  private pluginNodes: SkillNode[] = [];
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<SkillNode | undefined>();
   private readonly catalogEmitter = new vscode.EventEmitter<SkillNode[]>();
@@ -111,9 +117,10 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
       this.catalogEmitter,
       vscode.languages.onDidChangeDiagnostics((event) => {
         // Counts are read from VS Code's diagnostics each time a node is drawn.
-        const known = new Set(this.nodes.map((node) => node.uri.toString()));
+        const listed = [...this.nodes, ...this.pluginNodes];
+        const known = new Set(listed.map((node) => node.uri.toString()));
         // A script or reference of a listed skill counts towards it too.
-        const folders = this.nodes.map((node) => vscode.Uri.joinPath(node.uri, '..').toString() + '/');
+        const folders = listed.map((node) => vscode.Uri.joinPath(node.uri, '..').toString() + '/');
         const touches = (uri: vscode.Uri) => known.has(uri.toString()) || folders.some((folder) => uri.toString().startsWith(folder));
         if (event.uris.some(touches)) {
           this.changeEmitter.fire(undefined);
@@ -130,6 +137,7 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
           this.schedule(0);
         } else if (state.status !== 'starting' && (this.nodes.length > 0 || this.loaded)) {
           this.nodes = [];
+          this.pluginNodes = [];
           this.loaded = false;
           this.changeEmitter.fire(undefined);
           this.updateBadge();
@@ -161,6 +169,11 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
     return this.nodes;
   }
 
+  /** The skills only Claude Code plugins provide, as last fetched. */
+  get pluginSkills(): readonly SkillNode[] {
+    return this.pluginNodes;
+  }
+
   /** Whether a catalog has been fetched since the server last started. */
   get ready(): boolean {
     return this.loaded;
@@ -168,18 +181,31 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
 
   getTreeItem(node: SkillNode): vscode.TreeItem {
     const counts = problemCounts(node.uri);
-    const item = new vscode.TreeItem(node.skill.name, vscode.TreeItemCollapsibleState.None);
+    // A skill only a plugin provides goes by the name Claude Code lists it under.
+    const label = node.plugin ? (node.skill.claudeCodeName ?? node.skill.name) : node.skill.name;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = node.uri.toString();
     const problems = describeCounts(counts);
     const short = shorten(node.skill.description);
     // What the skill's files can do, as the server names it (`network`, `shell`, …).
     const capabilities = (node.skill.capabilities ?? []).join(', ');
-    item.description = [problems, capabilities, short].filter((part) => part).join(' · ');
+    // An agent skill that a plugin provides too: its Claude Code name beside its own.
+    const claudeName = !node.plugin && node.skill.claudeCodeName ? node.skill.claudeCodeName : '';
+    item.description = [claudeName, problems, capabilities, short].filter((part) => part).join(' · ');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
-    tooltip.appendMarkdown('**').appendText(node.skill.name).appendMarkdown('**\n\n');
+    tooltip.appendMarkdown('**').appendText(label).appendMarkdown('**\n\n');
     tooltip.appendText(node.skill.description);
+    if (node.skill.claudeCodeName) {
+      const plugin = node.plugin ? ` ${node.plugin.name}` : '';
+      tooltip
+        .appendMarkdown('\n\n')
+        .appendText(`Claude Code lists it as ${node.skill.claudeCodeName} once the plugin${plugin} is installed`);
+      if (node.plugin) {
+        tooltip.appendText(` (${node.plugin.install})`);
+      }
+    }
     tooltip.appendMarkdown('\n\n').appendText(`${problems || 'No problems'} · ${vscode.workspace.asRelativePath(node.uri, true)}`);
     tooltip
       .appendMarkdown('\n\n')
@@ -197,14 +223,14 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
         : counts.warnings > 0
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
           : new vscode.ThemeIcon('book');
-    item.contextValue = node.hasEvals ? SKILL_WITH_EVALS_CONTEXT : SKILL_CONTEXT;
+    item.contextValue = node.plugin ? PLUGIN_SKILL_CONTEXT : node.hasEvals ? SKILL_WITH_EVALS_CONTEXT : SKILL_CONTEXT;
     item.command = { title: 'Open Skill', command: 'vscode.open', arguments: [node.uri] };
-    item.accessibilityInformation = { label: `${node.skill.name}, ${problems || 'no problems'}` };
+    item.accessibilityInformation = { label: `${label}, ${problems || 'no problems'}` };
     return item;
   }
 
   getChildren(node?: SkillNode): SkillNode[] {
-    return node ? [] : this.nodes;
+    return node ? [] : [...this.nodes, ...this.pluginNodes];
   }
 
   /** Fetches the catalog now; resolves once the tree has the result. */
@@ -257,11 +283,35 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
       return;
     }
     let skills: CatalogSkill[];
+    let plugins: CatalogPlugin[];
     try {
-      skills = (await client.sendRequest(CatalogRequest, {})).skills;
+      const result = await client.sendRequest(CatalogRequest, {});
+      skills = result.skills;
+      plugins = result.plugins ?? [];
     } catch {
       return; // A server stopping meanwhile; its state change clears the tree.
     }
+    // A plugin's skill that is also one of the agent's is shown once, as the agent's.
+    const agents = new Set(skills.map((skill) => skill.uri));
+    this.pluginNodes = plugins.flatMap((plugin) =>
+      plugin.skills
+        .filter((skill) => !agents.has(skill.uri))
+        .map((skill) => ({
+          skill: {
+            name: skill.claudeCodeName,
+            description: skill.description,
+            uri: skill.uri,
+            root: plugin.root,
+            diagnostics: 0,
+            capabilities: [],
+            securityErrors: 0,
+            claudeCodeName: skill.claudeCodeName,
+          },
+          uri: vscode.Uri.parse(skill.uri),
+          hasEvals: false,
+          plugin,
+        })),
+    );
     this.nodes = await Promise.all(
       skills.map(async (skill) => {
         const uri = vscode.Uri.parse(skill.uri);
@@ -278,7 +328,7 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
 
   private updateBadge(): void {
     let total = 0;
-    for (const node of this.nodes) {
+    for (const node of [...this.nodes, ...this.pluginNodes]) {
       const counts = problemCounts(node.uri);
       total += counts.errors + counts.warnings;
     }

@@ -135,8 +135,58 @@ function M.show()
       line_skills[line] = current
       line = line + 1
     end
+    M.show_plugins(buf, result, #text)
     scratch.show(buf)
   end)
+end
+
+--- After the catalog, the skills only Claude Code plugins of the workspace provide (not the
+--- agent's), under the names Claude Code lists them by once the plugin is installed, each with
+--- the command that installs its plugin; an agent skill that a plugin provides too gets its
+--- Claude Code name as virtual text. <CR> opens these too.
+--- @param buf integer
+--- @param result { skills?: table[], plugins?: table[] }
+--- @param last integer the catalog's last line
+function M.show_plugins(buf, result, last)
+  local agents = {}
+  for _, skill in ipairs(result.skills or {}) do
+    agents[skill.uri] = true
+  end
+  for line = 1, last do
+    local skill = line_skills[line]
+    if skill and skill.claudeCodeName and (line == 1 or line_skills[line - 1] ~= skill) then
+      vim.api.nvim_buf_set_extmark(buf, ns, line - 1, 0, {
+        virt_text = { { '  Claude Code: ' .. skill.claudeCodeName, 'Comment' } },
+        virt_text_pos = 'eol',
+      })
+    end
+  end
+  local added, entries = {}, {}
+  for _, plugin in ipairs(result.plugins or {}) do
+    for _, skill in ipairs(plugin.skills or {}) do
+      if not agents[skill.uri] then
+        if #added == 0 then
+          added = { '', 'Claude Code plugins (listed once installed):' }
+        end
+        local description = skill.description:gsub('%s+', ' ')
+        table.insert(added, ('- %s: %s'):format(skill.claudeCodeName, description))
+        entries[last + #added] = { skill = { uri = skill.uri, name = skill.claudeCodeName }, install = plugin.install }
+      end
+    end
+  end
+  if #added == 0 then
+    return
+  end
+  scratch.write(buf, function()
+    vim.api.nvim_buf_set_lines(buf, last, last, false, added)
+  end)
+  for line, entry in pairs(entries) do
+    line_skills[line] = entry.skill
+    vim.api.nvim_buf_set_extmark(buf, ns, line - 1, 0, {
+      virt_text = { { '  ' .. entry.install, 'Comment' } },
+      virt_text_pos = 'eol',
+    })
+  end
 end
 
 --- Opens the SKILL.md of the named skill, or lets the user pick one.

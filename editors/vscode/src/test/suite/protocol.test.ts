@@ -14,6 +14,8 @@ import {
   AgentChatRequest,
   AgentChatResult,
   AgentEvent,
+  CatalogPlugin,
+  CatalogPluginSkill,
   CatalogRequest,
   CatalogResult,
   CatalogSkill,
@@ -47,7 +49,7 @@ const EVENT_FIELDS: Record<AgentEvent['kind'], Record<string, string>> = {
 };
 
 /** The fields of each request type in protocol.ts; `satisfies` keeps the lists complete. */
-const CATALOG_RESULT = { skills: true, prompt: true } satisfies Record<keyof CatalogResult, true>;
+const CATALOG_RESULT = { skills: true, prompt: true, plugins: true } satisfies Record<keyof CatalogResult, true>;
 const CATALOG_SKILL = {
   name: true,
   description: true,
@@ -56,7 +58,10 @@ const CATALOG_SKILL = {
   diagnostics: true,
   capabilities: true,
   securityErrors: true,
+  claudeCodeName: true,
 } satisfies Record<keyof CatalogSkill, true>;
+const CATALOG_PLUGIN = { name: true, marketplace: true, install: true, root: true, skills: true } satisfies Record<keyof CatalogPlugin, true>;
+const CATALOG_PLUGIN_SKILL = { claudeCodeName: true, description: true, uri: true } satisfies Record<keyof CatalogPluginSkill, true>;
 const CHAT_PARAMS = { prompt: true, sessionId: true, workDoneToken: true } satisfies Record<keyof AgentChatParams, true>;
 const CHAT_RESULT = {
   sessionId: true,
@@ -175,6 +180,10 @@ suite('protocol snapshot', () => {
     const catalog = messages[CatalogRequest.method][0].result as CatalogResult;
     assert.deepStrictEqual(keys(catalog), keys(CATALOG_RESULT));
     assert.deepStrictEqual(keys(catalog.skills[0]), keys(CATALOG_SKILL));
+    const [plugin] = catalog.plugins ?? [];
+    assert.ok(plugin, 'the example has a plugin');
+    assert.deepStrictEqual(keys(plugin), keys(CATALOG_PLUGIN));
+    assert.deepStrictEqual(keys(plugin.skills[0]), keys(CATALOG_PLUGIN_SKILL));
     const chat = messages[AgentChatRequest.method][0];
     assert.deepStrictEqual(keys(chat.params), keys(CHAT_PARAMS));
     assert.deepStrictEqual(keys(chat.result), keys(CHAT_RESULT));

@@ -197,6 +197,48 @@ suite('skills view', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  test("a skill only a Claude Code plugin provides is listed under its Claude Code name, and the hover on its name says so", async () => {
+    const api = await extensionApi();
+    await api.skills.refresh();
+    const catalog = await vscode.commands.executeCommand<CatalogResult>('skill/catalog');
+    assert.deepStrictEqual(
+      (catalog.plugins ?? []).map((plugin) => [plugin.name, plugin.skills.map((skill) => skill.claudeCodeName)]),
+      [['notes', ['notes:tidy-notes']]],
+    );
+    // Not one of the agent's skills: after them, under the name Claude Code lists it by.
+    assert.ok(!api.skills.nodes().some((node) => node.name.includes('tidy-notes')));
+    const [node] = api.skills.pluginNodes();
+    assert.ok(node, 'no node for the plugin skill');
+    assert.strictEqual(node.item.label, 'notes:tidy-notes');
+    assert.strictEqual(node.uri, workspaceUri('plugins/notes/skills/tidy-notes/SKILL.md').toString());
+    // Open only: no agent loads it, so neither Load into Chat nor evals nor Rename.
+    assert.strictEqual(node.item.contextValue, 'pluginSkill');
+    const raw = node.item.tooltip instanceof vscode.MarkdownString ? node.item.tooltip.value : String(node.item.tooltip);
+    const tooltip = raw.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+    assert.ok(
+      tooltip.includes('Claude Code lists it as notes:tidy-notes once the plugin notes is installed (claude plugin install notes@fixture-market)'),
+      tooltip,
+    );
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(node.uri));
+    await vscode.window.showTextDocument(document);
+    const hovers = await waitFor('a hover on the plugin skill\'s name', async () => {
+      const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(1, 2));
+      return found.length > 0 ? found : undefined;
+    });
+    const markdown = hovers
+      .flatMap((hover) => hover.contents)
+      .map((content) => (typeof content === 'string' ? content : content.value))
+      .join('\n');
+    assert.ok(markdown.includes('listed as `notes:tidy-notes`, once the plugin `notes` from the marketplace `fixture-market` is installed'), markdown);
+    // The view beside the editor, the hover open on `name`.
+    await vscode.commands.executeCommand('skillLsp.skills.focus');
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(new vscode.Position(1, 2), new vscode.Position(1, 2));
+    await vscode.commands.executeCommand('editor.action.showHover');
+    await screenshot('plugin-skill-in-skills-view-and-hover');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   test('beside the Problems panel, every node counts what the panel lists for its SKILL.md', async () => {
     const api = await extensionApi();
     await vscode.commands.executeCommand('workbench.files.action.collapseExplorerFolders');
