@@ -199,9 +199,7 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
     tooltip.appendText(node.skill.description);
     if (node.skill.claudeCodeName) {
       const plugin = node.plugin ? ` ${node.plugin.name}` : '';
-      tooltip
-        .appendMarkdown('\n\n')
-        .appendText(`Claude Code lists it as ${node.skill.claudeCodeName} once the plugin${plugin} is installed`);
+      tooltip.appendMarkdown('\n\n').appendText(`Claude Code lists it as ${node.skill.claudeCodeName} once the plugin${plugin} is installed`);
       if (node.plugin) {
         tooltip.appendText(` (${node.plugin.install})`);
       }

@@ -76,7 +76,10 @@ suite('editing', () => {
     // change the name clients list the skill under, so Fix All leaves it to the quick fix.
     assert.strictEqual(document.lineAt(1).text, 'name: fix-me');
     assert.strictEqual(document.lineAt(2).text, 'description: "Tidies notes: headings and lists. Use when the user wants notes cleaned up."');
-    await waitFor('only the name mismatch left on fixme/SKILL.md', () => describe(skillDiagnostics(document.uri)).join() === 'name-mismatch@1:6-1:12');
+    await waitFor(
+      'only the name mismatch left on fixme/SKILL.md',
+      () => describe(skillDiagnostics(document.uri)).join() === 'name-mismatch@1:6-1:12',
+    );
     assert.ok(await document.save());
     assert.strictEqual(await vscode.commands.executeCommand<boolean>('skillLsp.fixAll'), false, 'a clean file has nothing to fix');
   });

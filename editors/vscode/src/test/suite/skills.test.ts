@@ -197,7 +197,7 @@ suite('skills view', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test("a skill only a Claude Code plugin provides is listed under its Claude Code name, and the hover on its name says so", async () => {
+  test('a skill only a Claude Code plugin provides is listed under its Claude Code name, and the hover on its name says so', async () => {
     const api = await extensionApi();
     await api.skills.refresh();
     const catalog = await vscode.commands.executeCommand<CatalogResult>('skill/catalog');
@@ -221,7 +221,7 @@ suite('skills view', () => {
     );
     const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(node.uri));
     await vscode.window.showTextDocument(document);
-    const hovers = await waitFor('a hover on the plugin skill\'s name', async () => {
+    const hovers = await waitFor("a hover on the plugin skill's name", async () => {
       const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(1, 2));
       return found.length > 0 ? found : undefined;
     });
@@ -229,7 +229,10 @@ suite('skills view', () => {
       .flatMap((hover) => hover.contents)
       .map((content) => (typeof content === 'string' ? content : content.value))
       .join('\n');
-    assert.ok(markdown.includes('listed as `notes:tidy-notes`, once the plugin `notes` from the marketplace `fixture-market` is installed'), markdown);
+    assert.ok(
+      markdown.includes('listed as `notes:tidy-notes`, once the plugin `notes` from the marketplace `fixture-market` is installed'),
+      markdown,
+    );
     // The view beside the editor, the hover open on `name`.
     await vscode.commands.executeCommand('skillLsp.skills.focus');
     const editor = await vscode.window.showTextDocument(document);
