@@ -23,7 +23,9 @@ suite('catalog', () => {
     for (const line of [
       '- broken-skill: Converts CSV files to JSON. Use when the user has a CSV file.',
       '- pdf-tools: Extract text and tables from PDF files. Use when the user asks to read or summarise a PDF.',
-      '- fixme: Tidies notes: headings and lists. Use when the user wants notes cleaned up.',
+      // Fix All quoted fixme's description and left its name: renaming it would change the
+      // name clients list the skill under.
+      '- fix-me: Tidies notes: headings and lists. Use when the user wants notes cleaned up.',
     ]) {
       assert.ok(text.split('\n').includes(line), `missing catalog line ${line}`);
     }
