@@ -15,6 +15,15 @@ use crate::document::yaml::YamlDocument;
 use crate::targets::{Client, ClientSet};
 use crate::text::TextRange;
 
+/// The clients whose reading and listing are modelled here, in the order answers are given.
+pub(crate) const MODELLED: [Client; 5] = [
+    Client::ClaudeCode,
+    Client::Codex,
+    Client::Copilot,
+    Client::OpenCode,
+    Client::Gemini,
+];
+
 /// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
 #[must_use]
 pub(crate) fn measured_with(target: Client) -> Option<String> {

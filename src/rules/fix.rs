@@ -284,14 +284,8 @@ fn worst_change(
     after: &crate::clients::Readings,
 ) -> (Change, Vec<crate::targets::Client>) {
     use crate::clients::{codex, copilot, opencode};
-    use crate::targets::Client;
-    let clients = [
-        Client::ClaudeCode,
-        Client::Codex,
-        Client::Copilot,
-        Client::OpenCode,
-        Client::Gemini,
-    ];
+    // In the order of `changes` below.
+    let clients = crate::clients::MODELLED;
     let changes = [
         change(
             before.claude.as_deref(),

@@ -15,13 +15,7 @@ use super::plugins::{Plugin, plugin_skill};
 use super::registry::{Refusal, Registry, Skill};
 
 /// The clients that list skills to a model, in the order answers are given.
-pub(crate) const CLIENTS: [Client; 5] = [
-    Client::ClaudeCode,
-    Client::Codex,
-    Client::Copilot,
-    Client::OpenCode,
-    Client::Gemini,
-];
+pub(crate) const CLIENTS: [Client; 5] = crate::clients::MODELLED;
 
 /// The clients to explain for: those of an outright selection (`--target`, the config's
 /// `targets`, the editor's setting), else every client.

@@ -458,13 +458,7 @@ mod tests {
 
     #[test]
     fn readings_read_later_or_in_part_are_the_readings_read_at_once() {
-        let clients = [
-            Client::ClaudeCode,
-            Client::Codex,
-            Client::Copilot,
-            Client::OpenCode,
-            Client::Gemini,
-        ];
+        let clients = crate::clients::MODELLED;
         for text in [
             "---\nname: a\ndescription: b\n---\nbody\n",
             "\u{feff}---\nname: a\ndescription: b\n---\nbody\n",

@@ -431,15 +431,11 @@ end)
 
 -- "Why is my skill invisible?" in the editor: the hover on `name` says, client by client, what
 -- `skill-lsp explain` says on the command line (the same words, without the Markdown marks).
-test('hover on name: what each client does, as skill-lsp explain says', function()
-  -- The completion test above left this buffer open (and modified, then restored).
-  local buf = vim.fn.bufnr(path('skills/release-notes/SKILL.md'))
-  if buf == -1 then
-    buf = edit('skills/release-notes/SKILL.md')
-  end
+--- The hover's Markdown on `name` (line 2) of a SKILL.md buffer, once its client is attached.
+local function hover_on_name(buf)
   wait_for(5000, function()
     return #skill_clients(buf) == 1
-  end, 'the client on release-notes')
+  end, 'the client on ' .. vim.api.nvim_buf_get_name(buf))
   local client = skill_clients(buf)[1]
   local params = {
     textDocument = vim.lsp.util.make_text_document_params(buf),
@@ -448,7 +444,16 @@ test('hover on name: what each client does, as skill-lsp explain says', function
   local response = client:request_sync('textDocument/hover', params, 5000, buf)
   check(response and response.result, 'no hover: %s', vim.inspect(response))
   local contents = response.result.contents
-  local hover = type(contents) == 'table' and (contents.value or contents[1]) or contents
+  return type(contents) == 'table' and (contents.value or contents[1]) or contents
+end
+
+test('hover on name: what each client does, as skill-lsp explain says', function()
+  -- The completion test above left this buffer open (and modified, then restored).
+  local buf = vim.fn.bufnr(path('skills/release-notes/SKILL.md'))
+  if buf == -1 then
+    buf = edit('skills/release-notes/SKILL.md')
+  end
+  local hover = hover_on_name(buf)
   local explained = vim.fn.system({ server, 'explain', 'release-notes', '--root', ws })
   eq(vim.v.shell_error, 0, 'skill-lsp explain exit code')
   local answer = explained:gsub('^[^\n]*\n\n', ''):gsub('%s+$', '')
@@ -468,19 +473,7 @@ test('a Claude Code plugin skill: the hover on name gives its Claude Code name, 
   vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)
   local skill = path('plugins/notes/skills/tidy-notes/SKILL.md')
   eq(vim.api.nvim_buf_get_name(0), skill, 'buffer opened by <CR> on notes:tidy-notes')
-  local plugin_buf = vim.api.nvim_get_current_buf()
-  wait_for(5000, function()
-    return #skill_clients(plugin_buf) == 1
-  end, 'the client on the plugin skill')
-  local client = skill_clients(plugin_buf)[1]
-  local params = {
-    textDocument = vim.lsp.util.make_text_document_params(plugin_buf),
-    position = { line = 1, character = 2 },
-  }
-  local response = client:request_sync('textDocument/hover', params, 5000, plugin_buf)
-  check(response and response.result, 'no hover: %s', vim.inspect(response))
-  local contents = response.result.contents
-  local hover = type(contents) == 'table' and (contents.value or contents[1]) or contents
+  local hover = hover_on_name(vim.api.nvim_get_current_buf())
   check(
     hover:find('listed as `notes:tidy-notes`, once the plugin `notes` from the marketplace `fixture-market` is installed', 1, true),
     'hover: %s',
