@@ -48,6 +48,11 @@ pub struct Fix {
     pub(crate) safe: bool,
     pub edits: Vec<Edit>,
     pub(crate) rename: Option<Rename>,
+    /// Made to change what a client reads, its title saying how: a respelt key a client then
+    /// acts on, a missing field inserted for the author to complete. Never safe: the fix guard
+    /// (`rules::fix::keep_readings`) keeps it for the editor, where it withdraws any other fix
+    /// that changes a reading.
+    pub(crate) changes_reading: bool,
 }
 
 impl Fix {
@@ -58,7 +63,15 @@ impl Fix {
             safe,
             edits,
             rename: None,
+            changes_reading: false,
         }
+    }
+
+    /// The fix is made to change what a client reads ([`Fix::changes_reading`]).
+    #[must_use]
+    pub(crate) fn changing_reading(mut self) -> Self {
+        self.changes_reading = true;
+        self
     }
 }
 

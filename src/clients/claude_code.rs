@@ -60,6 +60,19 @@ pub(crate) struct Reading {
     pub(crate) hidden_from_user: bool,
 }
 
+impl super::ClientReading for Reading {
+    fn reads_frontmatter(&self) -> bool {
+        !self.frontmatter_ignored && !self.from_body
+    }
+
+    fn unnamed(&self) -> Self {
+        Self {
+            display_name: None,
+            ..self.clone()
+        }
+    }
+}
+
 /// What Claude Code takes from the value of an enumerated field it reads, as its loader
 /// converts it: `context` is `fork` only when written exactly so, and anything else runs the
 /// skill inline, as no `context` does; `shell` is trimmed and lowercased, and an unknown one
@@ -69,8 +82,8 @@ pub(crate) struct Reading {
 pub(crate) enum Setting {
     /// Claude Code takes the value as this one of the field's values.
     Takes(String),
-    /// Claude Code passes over the value and does what it does without the field; the text
-    /// says what that is.
+    /// Claude Code passes over the value and does what it does without the field, which the
+    /// text says (`runs the skill inline`).
     Default(&'static str),
     /// A form whose reading is not modelled here (a number for `effort`).
     Unmodelled,
@@ -80,10 +93,10 @@ pub(crate) enum Setting {
 pub(crate) fn setting(field: &str, value: &str) -> Setting {
     match field {
         "context" if value == "fork" => Setting::Takes(value.to_owned()),
-        "context" => Setting::Default("runs the skill inline, as without the field"),
+        "context" => Setting::Default("runs the skill inline"),
         "shell" => match value.trim().to_lowercase().as_str() {
             known @ ("bash" | "powershell") => Setting::Takes(known.to_owned()),
-            _ => Setting::Default("runs the skill's commands with bash, as without the field"),
+            _ => Setting::Default("runs the skill's commands with bash"),
         },
         "effort" => {
             let lower = value.to_lowercase();
@@ -97,7 +110,7 @@ pub(crate) fn setting(field: &str, value: &str) -> Setting {
             } else if lower.trim().parse::<f64>().is_ok() {
                 Setting::Unmodelled
             } else {
-                Setting::Default("uses the model's default effort, as without the field")
+                Setting::Default("uses the model's default effort")
             }
         }
         _ => Setting::Unmodelled,

@@ -92,6 +92,22 @@ impl Default for Reading {
     }
 }
 
+impl super::ClientReading for Reading {
+    fn reads_frontmatter(&self) -> bool {
+        matches!(self, Reading::Loaded { .. })
+    }
+
+    fn unnamed(&self) -> Self {
+        match self {
+            Reading::Loaded { description, .. } => Reading::Loaded {
+                name: None,
+                description: description.clone(),
+            },
+            refused @ Reading::Refused(_) => refused.clone(),
+        }
+    }
+}
+
 /// Reads a SKILL.md as Codex does.
 #[must_use]
 pub(crate) fn read(text: &str) -> Reading {

@@ -84,6 +84,27 @@ impl Default for Reading {
     }
 }
 
+impl super::ClientReading for Reading {
+    fn reads_frontmatter(&self) -> bool {
+        matches!(self, Reading::Loaded { .. })
+    }
+
+    fn unnamed(&self) -> Self {
+        match self {
+            Reading::Loaded {
+                description,
+                hidden,
+                ..
+            } => Reading::Loaded {
+                name: None,
+                description: description.clone(),
+                hidden: *hidden,
+            },
+            refused @ Reading::Refused(_) => refused.clone(),
+        }
+    }
+}
+
 /// Reads a SKILL.md as Copilot does.
 #[must_use]
 pub(crate) fn read(text: &str) -> Reading {

@@ -22,6 +22,19 @@ pub(crate) struct Loaded {
     pub description: String,
 }
 
+impl super::ClientReading for Reading {
+    fn reads_frontmatter(&self) -> bool {
+        self.0.is_some()
+    }
+
+    fn unnamed(&self) -> Self {
+        Reading(self.0.as_ref().map(|loaded| Loaded {
+            name: String::new(),
+            description: loaded.description.clone(),
+        }))
+    }
+}
+
 /// Reads a SKILL.md as Gemini CLI does.
 #[must_use]
 pub(crate) fn read(text: &str) -> Reading {

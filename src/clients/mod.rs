@@ -24,6 +24,16 @@ pub(crate) const MODELLED: [Client; 5] = [
     Client::Gemini,
 ];
 
+/// One client's reading of a SKILL.md, as the fix guard (`rules::fix::keep_readings`) compares
+/// two of them: before and after a fix.
+pub(crate) trait ClientReading: PartialEq {
+    /// The client took the skill's name and text from its frontmatter (not refused, and not a
+    /// fallback to the folder and the body).
+    fn reads_frontmatter(&self) -> bool;
+    /// The same reading with no name, for comparing all but the name.
+    fn unnamed(&self) -> Self;
+}
+
 /// The release of `target` whose listing skill-lsp models, as `Client version`, if it is one.
 #[must_use]
 pub(crate) fn measured_with(target: Client) -> Option<String> {

@@ -24,6 +24,29 @@ pub(crate) enum Reading {
     Refused(Refusal),
 }
 
+impl super::ClientReading for Reading {
+    /// OpenCode loads a skill without a description but does not list it.
+    fn reads_frontmatter(&self) -> bool {
+        matches!(
+            self,
+            Reading::Loaded {
+                description: Some(_),
+                ..
+            }
+        )
+    }
+
+    fn unnamed(&self) -> Self {
+        match self {
+            Reading::Loaded { description, .. } => Reading::Loaded {
+                name: String::new(),
+                description: description.clone(),
+            },
+            refused @ Reading::Refused(_) => refused.clone(),
+        }
+    }
+}
+
 /// Why OpenCode does not load a SKILL.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Refusal {

@@ -48,13 +48,11 @@ fn file_name_case(checker: &mut Checker<'_>) {
     }
     let path = checker.context.path;
     let fix = Fix {
-        title: "Rename the file to SKILL.md".to_owned(),
-        safe: true,
-        edits: Vec::new(),
         rename: Some(Rename {
             from: path.to_path_buf(),
             to: path.with_file_name("SKILL.md"),
         }),
+        ..Fix::new("Rename the file to SKILL.md", true, Vec::new())
     };
     let first_line = lines_with_ranges(checker.text)
         .next()

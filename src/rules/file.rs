@@ -295,11 +295,13 @@ fn missing_frontmatter(checker: &mut Checker<'_>) {
     if !text[document.split.body.as_range()].starts_with(['\n', '\r']) {
         skeleton.push_str(newline);
     }
+    // A skeleton for the author to complete: what clients read is what they write.
     let fix = Fix::new(
         "Insert a frontmatter skeleton",
         false,
         vec![Edit::insert(document.split.body.start, skeleton)],
-    );
+    )
+    .changing_reading();
     // A SKILL.md with no frontmatter in no folder clients take skills from (no `skills/` above
     // it, no client folder, no plugin) is as likely a template or a fragment a build merges into
     // a skill as a skill: said, but no error until it is put where a client looks.

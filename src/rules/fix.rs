@@ -1,9 +1,11 @@
 //! Writing YAML values for fixes, and checking that a fix parses back to what was meant.
 
+use crate::clients::ClientReading;
 use crate::diagnostic::{Diagnostic, Edit, Rename, Severity, apply_edits};
 use crate::document::SkillDocument;
 use crate::document::yaml::{ScalarType, core_type, yaml11_only_type};
 use crate::rules::Group;
+use crate::text::TextRange;
 
 /// How `ch` is written inside a quoted scalar; `None` when it stands for itself.
 #[must_use]
@@ -132,6 +134,23 @@ pub(crate) fn verify(
 /// Turns any text into a valid skill name: lowercase ASCII letters, digits and single hyphens,
 /// The offset just past the line ending (`\n`) of the line holding `offset`: where an edit that
 /// removes or moves whole lines ends.
+/// The whole line of a top-level entry whose value stays on it (`key: value` at column 0), line
+/// break included: what an edit that removes or moves the entry takes. `None` for an entry
+/// that is indented or spans lines.
+#[must_use]
+pub(crate) fn entry_line(text: &str, entry: &crate::document::yaml::Entry) -> Option<TextRange> {
+    let line_start = text[..entry.key.range.start]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    if line_start != entry.key.range.start || text[entry.value.range.as_range()].contains('\n') {
+        return None;
+    }
+    Some(TextRange::new(
+        line_start,
+        line_end_after(text, entry.value.range.end),
+    ))
+}
+
 #[must_use]
 pub(crate) fn line_end_after(text: &str, offset: usize) -> usize {
     text[offset..]
@@ -247,7 +266,8 @@ pub(crate) fn keep_comments(
 /// What a fix does to one client's reading of the skill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Change {
-    /// It reads the skill as before, or now loads one it refused.
+    /// It reads the skill as before, or now reads the frontmatter of one it refused or read
+    /// through its fallback.
     Same,
     /// It reads the skill as before under another name: it lists it, and the user types it, so.
     Renamed,
@@ -255,25 +275,17 @@ enum Change {
     Other,
 }
 
-/// Compares two readings of one client; `loaded` tells whether a reading loads the skill and
-/// `unnamed` clears the name.
-fn change<R: PartialEq + Clone>(
-    before: Option<&R>,
-    after: Option<&R>,
-    loaded: impl Fn(&R) -> bool,
-    unnamed: impl Fn(&R) -> R,
-) -> Change {
-    match (before, after) {
-        (Some(before), Some(after)) if before != after => {
-            if !loaded(before) && loaded(after) {
-                Change::Same
-            } else if unnamed(before) == unnamed(after) {
-                Change::Renamed
-            } else {
-                Change::Other
-            }
-        }
-        _ => Change::Same,
+/// Compares one client's readings before and after a fix.
+fn change<R: ClientReading>(before: Option<&R>, after: Option<&R>) -> Change {
+    let (Some(before), Some(after)) = (before, after) else {
+        return Change::Same;
+    };
+    if before == after || (!before.reads_frontmatter() && after.reads_frontmatter()) {
+        Change::Same
+    } else if before.unnamed() != after.unnamed() {
+        Change::Other
+    } else {
+        Change::Renamed
     }
 }
 
@@ -283,83 +295,13 @@ fn worst_change(
     before: &crate::clients::Readings,
     after: &crate::clients::Readings,
 ) -> (Change, Vec<crate::targets::Client>) {
-    use crate::clients::{codex, copilot, opencode};
-    // In the order of `changes` below.
-    let clients = crate::clients::MODELLED;
+    // In the order of `crate::clients::MODELLED`.
     let changes = [
-        change(
-            before.claude.as_deref(),
-            after.claude.as_deref(),
-            // Names and text from the folder and the body are Claude Code's fallback: a fix
-            // that lets it read the frontmatter instead is what the fix is for.
-            |reading| !reading.frontmatter_ignored && !reading.from_body,
-            |reading| crate::clients::claude_code::Reading {
-                display_name: None,
-                ..reading.clone()
-            },
-        ),
-        change(
-            before.codex.as_deref(),
-            after.codex.as_deref(),
-            |reading| matches!(reading, codex::Reading::Loaded { .. }),
-            |reading| match reading {
-                codex::Reading::Loaded { description, .. } => codex::Reading::Loaded {
-                    name: None,
-                    description: description.clone(),
-                },
-                refused @ codex::Reading::Refused(_) => refused.clone(),
-            },
-        ),
-        change(
-            before.copilot.as_deref(),
-            after.copilot.as_deref(),
-            |reading| matches!(reading, copilot::Reading::Loaded { .. }),
-            |reading| match reading {
-                copilot::Reading::Loaded {
-                    description,
-                    hidden,
-                    ..
-                } => copilot::Reading::Loaded {
-                    name: None,
-                    description: description.clone(),
-                    hidden: *hidden,
-                },
-                refused @ copilot::Reading::Refused(_) => refused.clone(),
-            },
-        ),
-        change(
-            before.opencode.as_deref(),
-            after.opencode.as_deref(),
-            |reading| {
-                matches!(
-                    reading,
-                    opencode::Reading::Loaded {
-                        description: Some(_),
-                        ..
-                    }
-                )
-            },
-            |reading| match reading {
-                opencode::Reading::Loaded { description, .. } => opencode::Reading::Loaded {
-                    name: String::new(),
-                    description: description.clone(),
-                },
-                refused @ opencode::Reading::Refused(_) => refused.clone(),
-            },
-        ),
-        change(
-            before.gemini.as_deref(),
-            after.gemini.as_deref(),
-            |reading| reading.0.is_some(),
-            |reading| {
-                crate::clients::gemini::Reading(reading.0.as_ref().map(|loaded| {
-                    crate::clients::gemini::Loaded {
-                        name: String::new(),
-                        description: loaded.description.clone(),
-                    }
-                }))
-            },
-        ),
+        change(before.claude.as_deref(), after.claude.as_deref()),
+        change(before.codex.as_deref(), after.codex.as_deref()),
+        change(before.copilot.as_deref(), after.copilot.as_deref()),
+        change(before.opencode.as_deref(), after.opencode.as_deref()),
+        change(before.gemini.as_deref(), after.gemini.as_deref()),
     ];
     let worst = if changes.contains(&Change::Other) {
         Change::Other
@@ -368,7 +310,7 @@ fn worst_change(
     } else {
         Change::Same
     };
-    let whom = clients
+    let whom = crate::clients::MODELLED
         .into_iter()
         .zip(changes)
         .filter(|(_, change)| *change == worst)
@@ -378,14 +320,12 @@ fn worst_change(
 }
 
 /// No fix changes what a client that reads the skill does with it: each fix is applied and the
-/// skill read again as each modelled client among `targets` reads it. A fix after which a
-/// client reads it otherwise (another description, a switch flipped, the skill dropped) is
-/// withdrawn; one after which a client lists it under another name stays for the editor
-/// only, its title saying so. A client that refused the skill and now loads it counts as
-/// unchanged: that is what the fix is for. A rename after which a client acts on a field it
-/// passed over as unknown (`user-invokable` to `user-invocable`) says so in its title and is
-/// the editor's only; so is the insertion of a name, description or frontmatter the skill
-/// lacks, a template whose reading is what the author then writes.
+/// skill read again as each modelled client among `targets` reads it. A fix after which a client reads it otherwise (another description, a switch
+/// flipped, the skill dropped) is withdrawn, unless it was made to ([`Fix::changes_reading`]:
+/// its title says how) and then it is the editor's only; one after which a client lists it
+/// under another name stays for the editor only, its title saying so. A client that refused the
+/// skill, or fell back to its folder and body, and now reads its frontmatter counts as
+/// unchanged: that is what the fix is for.
 pub(crate) fn keep_readings(
     text: &str,
     targets: &[crate::targets::Client],
@@ -413,45 +353,27 @@ pub(crate) fn keep_readings(
             continue;
         }
         let before = before.get_or_insert_with(|| Readings::read(text, None, clients));
-        let rule = diagnostic.rule;
         diagnostic.fixes.retain_mut(|fix| {
             let Ok(after_text) = apply_edits(text, &fix.edits) else {
                 return true;
             };
             let after = Readings::read(&after_text, None, clients);
-            let (change, whom) = worst_change(before, &after);
-            let names: Vec<&str> = whom.iter().map(|client| client.display()).collect();
-            let names = crate::targets::join_names(&names);
-            match change {
-                Change::Same => true,
-                Change::Renamed => {
+            match worst_change(before, &after) {
+                (Change::Same, _) => true,
+                (Change::Renamed, whom) => {
+                    let names: Vec<&str> = whom.iter().map(|client| client.display()).collect();
                     fix.safe = false;
-                    fix.title
-                        .push_str(&format!(" (renames the skill in {names})"));
+                    fix.title.push_str(&format!(
+                        " (renames the skill in {})",
+                        crate::targets::join_names(&names)
+                    ));
                     true
                 }
-                // The rename says so itself when the field's readers are among the targets.
-                Change::Other
-                    if rule == crate::rules::Rule::UnknownField
-                        && fix.title.ends_with(" on it)") =>
-                {
+                (Change::Other, _) if fix.changes_reading => {
                     fix.safe = false;
                     true
                 }
-                // A field the skill lacks, inserted for the author to complete in the editor:
-                // what clients read then is what the author writes.
-                Change::Other
-                    if !fix.safe
-                        && matches!(
-                            rule,
-                            crate::rules::Rule::MissingDescription
-                                | crate::rules::Rule::MissingName
-                                | crate::rules::Rule::MissingFrontmatter
-                        ) =>
-                {
-                    true
-                }
-                Change::Other => false,
+                (Change::Other, _) => false,
             }
         });
     }

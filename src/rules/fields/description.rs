@@ -177,18 +177,22 @@ fn missing_description(checker: &mut Checker<'_>, root: &Node) {
             let after_name = root.get("name").map_or(at, |name| {
                 line_end_after(checker.text, name.value.range.end.max(name.key.range.end))
             });
-            vec![Fix::new(
-                "Insert a description",
-                false,
-                vec![Edit::insert(
-                    after_name,
-                    format!(
-                        "description: {}{}",
-                        quoted(&guess),
-                        checker.document.newline()
-                    ),
-                )],
-            )]
+            vec![
+                Fix::new(
+                    "Insert a description",
+                    false,
+                    vec![Edit::insert(
+                        after_name,
+                        format!(
+                            "description: {}{}",
+                            quoted(&guess),
+                            checker.document.newline()
+                        ),
+                    )],
+                )
+                // A first guess for the author to complete: what clients read is what they write.
+                .changing_reading(),
+            ]
         })
         .unwrap_or_default();
     let open = opening_line(checker);

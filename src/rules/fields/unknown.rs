@@ -73,11 +73,16 @@ pub(super) fn unknown_field(
                     crate::targets::join_names(many)
                 ),
             };
-            fixes.push(Fix::new(
+            let rename = Fix::new(
                 title,
                 respelling && resolves && acting.is_empty(),
                 vec![Edit::replace(entry.key.range, suggestion)],
-            ));
+            );
+            fixes.push(if acting.is_empty() {
+                rename
+            } else {
+                rename.changing_reading()
+            });
         }
     }
     if let Some(fix) = move_to_metadata(checker, top, entry, key) {
@@ -152,18 +157,12 @@ fn move_to_metadata(
     let NodeKind::Scalar { value, .. } = &entry.value.kind else {
         return None;
     };
-    if entry.value.range.is_empty() || text[entry.value.range.as_range()].contains('\n') {
+    if entry.value.range.is_empty() {
         return None;
     }
+    let line = crate::rules::fix::entry_line(text, entry)?;
     let newline = checker.document.newline();
-    let line_start = text[..entry.key.range.start]
-        .rfind('\n')
-        .map_or(0, |at| at + 1);
-    if line_start != entry.key.range.start {
-        return None; // Not at column 0: not a plain top-level line.
-    }
-    let line_end = line_end_after(text, entry.value.range.end);
-    let mut edits = vec![Edit::delete(TextRange::new(line_start, line_end))];
+    let mut edits = vec![Edit::delete(line)];
     let new_line = format!("  {}: {}{newline}", yaml_string(key), quoted(value));
     match top.metadata {
         Some(metadata) => {
@@ -172,7 +171,7 @@ fn move_to_metadata(
                 return None;
             }
             let after = line_end_after(text, metadata.value.range.end);
-            if (line_start..line_end).contains(&after) {
+            if line.as_range().contains(&after) {
                 return None;
             }
             edits.push(Edit::insert(after, new_line));

@@ -137,30 +137,21 @@ fn enum_value(checker: &mut Checker<'_>, field: &'static str, entry: &Entry, all
             true,
             vec![Edit::replace(value.range, known.as_str())],
         )],
-        Setting::Default(does) => {
-            let text = checker.text;
-            let line_start = text[..entry.key.range.start]
-                .rfind('\n')
-                .map_or(0, |at| at + 1);
-            let line_end = crate::rules::fix::line_end_after(text, value.range.end);
-            // Only a plain top-level line can go whole.
-            if line_start == entry.key.range.start && !text[value.range.as_range()].contains('\n') {
-                vec![Fix::new(
-                    format!(
-                        "Remove '{field}: {shown}' (Claude Code {})",
-                        does.split(',').next().unwrap_or(does)
-                    ),
+        // Only a plain top-level line can go whole.
+        Setting::Default(does) => crate::rules::fix::entry_line(checker.text, entry)
+            .map(|line| {
+                Fix::new(
+                    format!("Remove '{field}: {shown}' (Claude Code {does})"),
                     false,
-                    vec![Edit::delete(TextRange::new(line_start, line_end))],
-                )]
-            } else {
-                Vec::new()
-            }
-        }
+                    vec![Edit::delete(line)],
+                )
+            })
+            .into_iter()
+            .collect(),
         Setting::Unmodelled => Vec::new(),
     };
     let consequence = match &read_as {
-        Setting::Default(does) => format!(": Claude Code {does}"),
+        Setting::Default(does) => format!(": Claude Code {does}, as without the field"),
         _ => String::new(),
     };
     let fine = matches!(read_as, Setting::Takes(_));
