@@ -65,6 +65,12 @@ impl super::ClientReading for Reading {
         !self.frontmatter_ignored && !self.from_body
     }
 
+    fn name_in(&self, folder: &str) -> String {
+        self.display_name
+            .clone()
+            .unwrap_or_else(|| folder.to_owned())
+    }
+
     fn unnamed(&self) -> Self {
         Self {
             display_name: None,

@@ -97,6 +97,15 @@ impl super::ClientReading for Reading {
         matches!(self, Reading::Loaded { .. })
     }
 
+    fn name_in(&self, folder: &str) -> String {
+        match self {
+            Reading::Loaded {
+                name: Some(name), ..
+            } => name.clone(),
+            _ => folder.to_owned(),
+        }
+    }
+
     fn unnamed(&self) -> Self {
         match self {
             Reading::Loaded { description, .. } => Reading::Loaded {

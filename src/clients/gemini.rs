@@ -27,6 +27,12 @@ impl super::ClientReading for Reading {
         self.0.is_some()
     }
 
+    fn name_in(&self, folder: &str) -> String {
+        self.0
+            .as_ref()
+            .map_or_else(|| folder.to_owned(), |loaded| loaded.name.clone())
+    }
+
     fn unnamed(&self) -> Self {
         Reading(self.0.as_ref().map(|loaded| Loaded {
             name: String::new(),

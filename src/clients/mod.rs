@@ -30,6 +30,8 @@ pub(crate) trait ClientReading: PartialEq {
     /// The client took the skill's name and text from its frontmatter (not refused, and not a
     /// fallback to the folder and the body).
     fn reads_frontmatter(&self) -> bool;
+    /// The name the skill goes by, `folder` where the frontmatter gives none.
+    fn name_in(&self, folder: &str) -> String;
     /// The same reading with no name, for comparing all but the name.
     fn unnamed(&self) -> Self;
 }

@@ -36,6 +36,13 @@ impl super::ClientReading for Reading {
         )
     }
 
+    fn name_in(&self, folder: &str) -> String {
+        match self {
+            Reading::Loaded { name, .. } => name.clone(),
+            Reading::Refused(_) => folder.to_owned(),
+        }
+    }
+
     fn unnamed(&self) -> Self {
         match self {
             Reading::Loaded { description, .. } => Reading::Loaded {

@@ -275,8 +275,8 @@ enum Change {
     Other,
 }
 
-/// Compares one client's readings before and after a fix.
-fn change<R: ClientReading>(before: Option<&R>, after: Option<&R>) -> Change {
+/// Compares one client's readings before and after a fix of the SKILL.md in `folder`.
+fn change<R: ClientReading>(before: Option<&R>, after: Option<&R>, folder: &str) -> Change {
     let (Some(before), Some(after)) = (before, after) else {
         return Change::Same;
     };
@@ -284,6 +284,9 @@ fn change<R: ClientReading>(before: Option<&R>, after: Option<&R>) -> Change {
         Change::Same
     } else if before.unnamed() != after.unnamed() {
         Change::Other
+    } else if before.name_in(folder) == after.name_in(folder) {
+        // The folder's name written out where it stood in for the missing one.
+        Change::Same
     } else {
         Change::Renamed
     }
@@ -294,14 +297,19 @@ fn change<R: ClientReading>(before: Option<&R>, after: Option<&R>) -> Change {
 fn worst_change(
     before: &crate::clients::Readings,
     after: &crate::clients::Readings,
+    folder: &str,
 ) -> (Change, Vec<crate::targets::Client>) {
     // In the order of `crate::clients::MODELLED`.
     let changes = [
-        change(before.claude.as_deref(), after.claude.as_deref()),
-        change(before.codex.as_deref(), after.codex.as_deref()),
-        change(before.copilot.as_deref(), after.copilot.as_deref()),
-        change(before.opencode.as_deref(), after.opencode.as_deref()),
-        change(before.gemini.as_deref(), after.gemini.as_deref()),
+        change(before.claude.as_deref(), after.claude.as_deref(), folder),
+        change(before.codex.as_deref(), after.codex.as_deref(), folder),
+        change(before.copilot.as_deref(), after.copilot.as_deref(), folder),
+        change(
+            before.opencode.as_deref(),
+            after.opencode.as_deref(),
+            folder,
+        ),
+        change(before.gemini.as_deref(), after.gemini.as_deref(), folder),
     ];
     let worst = if changes.contains(&Change::Other) {
         Change::Other
@@ -320,14 +328,17 @@ fn worst_change(
 }
 
 /// No fix changes what a client that reads the skill does with it: each fix is applied and the
-/// skill read again as each modelled client among `targets` reads it. A fix after which a client reads it otherwise (another description, a switch
-/// flipped, the skill dropped) is withdrawn, unless it was made to ([`Fix::changes_reading`]:
-/// its title says how) and then it is the editor's only; one after which a client lists it
-/// under another name stays for the editor only, its title saying so. A client that refused the
-/// skill, or fell back to its folder and body, and now reads its frontmatter counts as
-/// unchanged: that is what the fix is for.
+/// skill read again as each modelled client among `targets` reads it, in `folder` (the name of
+/// the SKILL.md's folder, which clients list a skill without a name under). A fix after which
+/// a client reads it otherwise (another description, a switch flipped, the skill dropped) is
+/// withdrawn, unless it was made to ([`Fix::changes_reading`]: its title says how) and then it
+/// is the editor's only; one after which a client lists it under another name stays for the
+/// editor only, its title saying so. A client that refused the skill, or fell back to its
+/// folder and body, and now reads its frontmatter counts as unchanged: that is what the fix is
+/// for.
 pub(crate) fn keep_readings(
     text: &str,
+    folder: &str,
     targets: &[crate::targets::Client],
     diagnostics: &mut [Diagnostic],
 ) {
@@ -358,7 +369,7 @@ pub(crate) fn keep_readings(
                 return true;
             };
             let after = Readings::read(&after_text, None, clients);
-            match worst_change(before, &after) {
+            match worst_change(before, &after, folder) {
                 (Change::Same, _) => true,
                 (Change::Renamed, whom) => {
                     let names: Vec<&str> = whom.iter().map(|client| client.display()).collect();

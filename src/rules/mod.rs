@@ -372,7 +372,12 @@ fn lint_document_with_evidence(
         diagnostic
     }));
     fix::keep_comments(text, document, &mut diagnostics);
-    fix::keep_readings(text, context.targets, &mut diagnostics);
+    fix::keep_readings(
+        text,
+        context.folder_name().unwrap_or_default(),
+        context.targets,
+        &mut diagnostics,
+    );
     sort(&mut diagnostics);
     (diagnostics, security.evidence)
 }

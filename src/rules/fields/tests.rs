@@ -770,6 +770,42 @@ fn skills_ref_claims_match_skills_ref() {
     );
 }
 
+/// Clients list a skill without a name under its folder's: writing that name out renames
+/// nothing, so the fix stays safe and its title plain; a name that differs from the folder is
+/// a rename for the clients that list the frontmatter name.
+#[test]
+fn writing_out_the_folders_name_is_no_rename() {
+    use crate::targets::Home;
+    // A portable skill, read by every client and the spec's validator (which wants the name).
+    let (readers, _) = Home::Portable.readers();
+    let first_fix = |text: &str, rule: Rule| {
+        let found = lint_as(text, "skills/pdf/SKILL.md", &readers);
+        found
+            .iter()
+            .find(|d| d.rule == rule)
+            .and_then(|d| d.fixes.first())
+            .map_or_else(
+                || panic!("{rule}: {found:#?}"),
+                |fix| (fix.title.clone(), fix.safe),
+            )
+    };
+    assert_eq!(
+        first_fix(
+            &fm("description: Fills PDF forms. Use when asked.\n"),
+            Rule::MissingName
+        ),
+        ("Insert 'name: pdf'".to_owned(), true)
+    );
+    let (title, safe) = first_fix(
+        &fm("name: pdf-tools\ndescription: Fills PDF forms. Use when asked.\n"),
+        Rule::NameMismatch,
+    );
+    assert!(
+        !safe && title.starts_with("Rename to 'pdf' (renames the skill in "),
+        "{title}"
+    );
+}
+
 /// Where the skill lives decides who reads it: a field one of its clients reads is not
 /// reported for the others, which pass over it and lose nothing; no fix moves such a field
 /// under `metadata` (where no client reads it); and a validator nobody chose makes a warning,
