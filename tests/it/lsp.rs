@@ -448,6 +448,27 @@ fn catalog_and_load_skill_are_commands_too() {
     client.shutdown();
 }
 
+/// What `skill-lsp explain NAME --root` says client by client (the part after its path line),
+/// for the workspace the client opened.
+fn explained_for_clients(client: &Client, name: &str) -> String {
+    let explained = Command::new(env!("CARGO_BIN_EXE_skill-lsp"))
+        .args(["explain", name, "--root"])
+        .arg(client.path(""))
+        .output()
+        .unwrap();
+    let explained = String::from_utf8(explained.stdout).unwrap();
+    let (_, answer) = explained.split_once("\n\n").unwrap();
+    answer.to_owned()
+}
+
+/// A hover's Markdown without its marks: bold, code and hard line breaks.
+fn without_marks(markdown: &str) -> String {
+    markdown
+        .replace("**", "")
+        .replace('`', "")
+        .replace("  \n", "\n")
+}
+
 #[test]
 fn hover_on_name_says_what_explain_says() {
     let text = "---\nname: growth-scout\ndescription: Finds <growth> ideas.\n---\nBody\n";
@@ -462,18 +483,9 @@ fn hover_on_name_says_what_explain_says() {
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let explained = Command::new(env!("CARGO_BIN_EXE_skill-lsp"))
-        .args(["explain", "growth-scout", "--root"])
-        .arg(client.path(""))
-        .output()
-        .unwrap();
-    let explained = String::from_utf8(explained.stdout).unwrap();
     // The same words: the editor's Markdown without its marks is the command's text.
-    let plain = markdown
-        .replace("**", "")
-        .replace('`', "")
-        .replace("  \n", "\n");
-    let (_, answer) = explained.split_once("\n\n").unwrap();
+    let answer = explained_for_clients(&client, "growth-scout");
+    let plain = without_marks(&markdown);
     assert!(
         plain.ends_with(answer.trim_end()),
         "hover:\n{plain}\nexplain:\n{answer}"
@@ -523,17 +535,8 @@ fn hover_on_a_plugin_skills_name_gives_its_claude_code_name() {
         markdown.contains("invoked by the user: yes (as /alpha:greet)"),
         "{markdown}"
     );
-    let explained = Command::new(env!("CARGO_BIN_EXE_skill-lsp"))
-        .args(["explain", "alpha:greet", "--root"])
-        .arg(client.path(""))
-        .output()
-        .unwrap();
-    let explained = String::from_utf8(explained.stdout).unwrap();
-    let plain = markdown
-        .replace("**", "")
-        .replace('`', "")
-        .replace("  \n", "\n");
-    let (_, answer) = explained.split_once("\n\n").unwrap();
+    let answer = explained_for_clients(&client, "alpha:greet");
+    let plain = without_marks(&markdown);
     // The hover reads the plugin from its own folder, the command from the marketplace's: the
     // same words but the root, shown relative to each.
     let root = |text: &str| {
