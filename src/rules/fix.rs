@@ -328,16 +328,17 @@ fn worst_change(
 }
 
 /// No fix changes what a client that reads the skill does with it: each fix is applied and the
-/// skill read again as each modelled client among `targets` reads it, in `folder` (the name of
-/// the SKILL.md's folder, which clients list a skill without a name under). A fix after which
-/// a client reads it otherwise (another description, a switch flipped, the skill dropped) is
-/// withdrawn, unless it was made to ([`Fix::changes_reading`]: its title says how) and then it
-/// is the editor's only; one after which a client lists it under another name stays for the
-/// editor only, its title saying so. A client that refused the skill, or fell back to its
-/// folder and body, and now reads its frontmatter counts as unchanged: that is what the fix is
-/// for.
+/// skill read again as each modelled client among `targets` reads it (`document` is `text`
+/// parsed; `folder` is the name of the SKILL.md's folder, which clients list a skill without a
+/// name under). A fix after which a client reads it otherwise (another description, a switch
+/// flipped, the skill dropped) is withdrawn, unless it was made to ([`Fix::changes_reading`]:
+/// its title says how) and then it is the editor's only; one after which a client lists it
+/// under another name stays for the editor only, its title saying so. A client that refused
+/// the skill, or fell back to its folder and body, and now reads its frontmatter counts as
+/// unchanged: that is what the fix is for.
 pub(crate) fn keep_readings(
     text: &str,
+    document: &SkillDocument,
     folder: &str,
     targets: &[crate::targets::Client],
     diagnostics: &mut [Diagnostic],
@@ -363,7 +364,11 @@ pub(crate) fn keep_readings(
         if diagnostic.fixes.is_empty() {
             continue;
         }
-        let before = before.get_or_insert_with(|| Readings::read(text, None, clients));
+        // The file as it is: the linter's parse of its frontmatter serves the readings too.
+        let before = before.get_or_insert_with(|| {
+            let parsed = document.yaml_range().zip(document.yaml.as_ref());
+            Readings::read(text, parsed, clients)
+        });
         diagnostic.fixes.retain_mut(|fix| {
             let Ok(after_text) = apply_edits(text, &fix.edits) else {
                 return true;

@@ -374,6 +374,7 @@ fn lint_document_with_evidence(
     fix::keep_comments(text, document, &mut diagnostics);
     fix::keep_readings(
         text,
+        document,
         context.folder_name().unwrap_or_default(),
         context.targets,
         &mut diagnostics,
