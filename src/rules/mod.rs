@@ -200,9 +200,9 @@ impl Checker<'_> {
 /// Whether a modelled client loads the SKILL.md with this text (`clients`); `None` for the
 /// clients whose reading is not modelled here.
 fn client_loads(target: Client, file: &str, folder: Option<&str>) -> Option<bool> {
-    use crate::clients::{codex, copilot, gemini, opencode};
+    use crate::clients::{ClientReading, codex, copilot, gemini, opencode};
     match target {
-        Client::Codex => Some(matches!(codex::read(file), codex::Reading::Loaded { .. })),
+        Client::Codex => Some(codex::read(file).reads_frontmatter()),
         // Without a frontmatter name, Copilot makes one of the folder's.
         Client::Copilot => Some(match copilot::read(file) {
             copilot::Reading::Loaded { name: None, .. } => {
@@ -212,14 +212,8 @@ fn client_loads(target: Client, file: &str, folder: Option<&str>) -> Option<bool
             copilot::Reading::Refused(_) => false,
         }),
         // OpenCode loads a skill without a description but does not list it.
-        Client::OpenCode => Some(matches!(
-            opencode::read(file),
-            opencode::Reading::Loaded {
-                description: Some(_),
-                ..
-            }
-        )),
-        Client::Gemini => Some(gemini::read(file).0.is_some()),
+        Client::OpenCode => Some(opencode::read(file).reads_frontmatter()),
+        Client::Gemini => Some(gemini::read(file).reads_frontmatter()),
         _ => None,
     }
 }
