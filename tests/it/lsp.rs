@@ -448,6 +448,15 @@ fn catalog_and_load_skill_are_commands_too() {
     client.shutdown();
 }
 
+/// The hover's Markdown on `name` (line 2) of the open document `uri`.
+fn hover_on_name(client: &mut Client, uri: &str) -> String {
+    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(uri, 1, 2));
+    hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// What `skill-lsp explain NAME --root` says client by client (the part after its path line),
 /// for the workspace the client opened.
 fn explained_for_clients(client: &Client, name: &str) -> String {
@@ -478,11 +487,7 @@ fn hover_on_name_says_what_explain_says() {
     );
     let uri = client.open(".claude/skills/Growth-Scout/SKILL.md", text);
     client.diagnostics(&uri, Some(1));
-    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
-    let markdown = hover["contents"]["value"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let markdown = hover_on_name(&mut client, &uri);
     // The same words: the editor's Markdown without its marks is the command's text.
     let answer = explained_for_clients(&client, "growth-scout");
     let plain = without_marks(&markdown);
@@ -522,11 +527,7 @@ fn hover_on_a_plugin_skills_name_gives_its_claude_code_name() {
     let (path, text) = PLUGIN_FILES[2];
     let uri = client.open(path, text);
     client.diagnostics(&uri, Some(1));
-    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
-    let markdown = hover["contents"]["value"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let markdown = hover_on_name(&mut client, &uri);
     assert!(
         markdown.contains("**Claude Code**: listed as `alpha:greet`, once the plugin `alpha` from the marketplace `market` is installed (`claude plugin install alpha@market`)"),
         "{markdown}"
@@ -553,8 +554,7 @@ fn hover_on_a_plugin_skills_name_gives_its_claude_code_name() {
     let edited = text.replace("Greets the user.", "Says hello.");
     client.change(&uri, 2, json!([{"text": edited}]));
     client.diagnostics(&uri, Some(2));
-    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
-    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    let value = hover_on_name(&mut client, &uri);
     assert!(value.contains("the model sees: Says hello."), "{value}");
     client.shutdown();
 }
@@ -610,8 +610,7 @@ fn hover_on_name_sums_up_what_the_skill_files_can_do() {
     );
     let uri = client.open("skills/updater/SKILL.md", text);
     client.diagnostics(&uri, Some(1));
-    let hover = client.ask::<lsp::request::HoverRequest>(hover_at(&uri, 1, 2));
-    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    let value = hover_on_name(&mut client, &uri);
     assert!(value.contains("**What its files can do**"), "{value}");
     assert!(
         value.contains("- talks to the network — `scripts/up.sh` line 2:"),
